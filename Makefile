@@ -1,0 +1,42 @@
+# homegame: the two commands a newcomer needs are `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test test-all lint format migrate seed clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+## run: the site with a demo league on http://127.0.0.1:8000/ (SQLite and eager tasks unless configured)
+run: $(STAMP)
+	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py migrate --noinput
+	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py seed_demo
+	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+## test: the whole default suite on SQLite with eager tasks (worker and slow tests run in .ci/run)
+test: $(STAMP)
+	$(BIN)/python -m pytest -m "not worker and not slow" $(PYTEST_ARGS)
+
+## test-all: every test, including the slow oracle runs (needs no services)
+test-all: $(STAMP)
+	$(BIN)/python -m pytest -m "not worker" $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) staticfiles test-artifacts .pytest_cache

@@ -1,0 +1,74 @@
+"""One exception handler, one error body.
+
+Every error the API answers has the body::
+
+    {"error": {"code": "...", "message": "...", "fields": {"path.to[0].field": ["..."]}}}
+
+``DomainError`` (from the engine and the services) carries its own code,
+status and field paths; DRF's validation and auth errors are translated to
+the same shape, with nested serializer errors flattened to dotted paths.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions as drf_exceptions
+from rest_framework import status as http
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from tracker.engine.errors import DomainError
+
+
+def flatten_errors(detail, prefix: str = "") -> dict[str, list[str]]:
+    """Flatten DRF's nested error detail into {path: [messages]}.
+
+    >>> flatten_errors({"players": [{}, {"down": ["bad card"]}]})
+    {'players[1].down': ['bad card']}
+    """
+    out: dict[str, list[str]] = {}
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            path = f"{prefix}.{key}" if prefix else str(key)
+            for k, v in flatten_errors(value, path).items():
+                out.setdefault(k, []).extend(v)
+    elif isinstance(detail, list):
+        if all(not isinstance(item, (dict, list)) for item in detail):
+            if detail:
+                out.setdefault(prefix or "non_field_errors", []).extend(str(i) for i in detail)
+        else:
+            for index, value in enumerate(detail):
+                for k, v in flatten_errors(value, f"{prefix}[{index}]").items():
+                    out.setdefault(k, []).extend(v)
+    else:
+        out.setdefault(prefix or "non_field_errors", []).append(str(detail))
+    return out
+
+
+def error_body(code: str, message: str, fields: dict | None = None) -> dict:
+    return {"error": {"code": code, "message": message, "fields": fields or {}}}
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, DomainError):
+        return Response(error_body(exc.code, exc.message, exc.fields), status=exc.status)
+    if isinstance(exc, Http404):
+        exc = drf_exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = drf_exceptions.PermissionDenied()
+
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # an unexpected error: Django's 500 handling and logging take over
+    if isinstance(exc, drf_exceptions.ValidationError):
+        fields = flatten_errors(exc.detail)
+        first = next(iter(fields.items()), None)
+        message = f"{first[0]}: {first[1][0]}" if first else "Invalid input."
+        response.data = error_body("invalid", message, fields)
+        response.status_code = http.HTTP_400_BAD_REQUEST
+    else:
+        detail = getattr(exc, "detail", None)
+        code = getattr(detail, "code", None) or getattr(exc, "default_code", "error")
+        response.data = error_body(str(code), str(detail) if detail is not None else str(exc))
+    return response

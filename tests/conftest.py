@@ -1,0 +1,43 @@
+"""Shared fixtures.
+
+Tests marked ``worker`` talk to a real Celery worker through the configured
+broker; every other test runs tasks eagerly in-process, even when a broker
+is configured, so the whole suite runs the same on both passes of CI.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from homegame.celery import app as celery_app
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+@pytest.fixture(autouse=True)
+def _celery_mode(request, settings):
+    worker = request.node.get_closest_marker("worker") is not None
+    if worker and not settings.CELERY_BROKER_URL:
+        pytest.fail("worker tests need CELERY_BROKER_URL and a running worker (see .ci/run)")
+    saved = (celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates)
+    celery_app.conf.task_always_eager = not worker
+    celery_app.conf.task_eager_propagates = True
+    yield
+    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = saved
+
+
+@pytest.fixture
+def artifacts_dir() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+def pytest_report_header(config):
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    broker = "eager" if not settings.CELERY_BROKER_URL else settings.CELERY_BROKER_URL
+    return [f"homegame: database={db} broker={broker} pid={os.getpid()}"]

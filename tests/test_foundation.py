@@ -1,0 +1,105 @@
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.django_db
+def test_healthz_reports_database_up(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["checks"]["database"]["status"] == "up"
+
+
+@pytest.mark.django_db
+def test_healthz_is_503_when_broker_is_down(client, settings, monkeypatch):
+    from homegame.celery import app
+
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    monkeypatch.setattr(app.conf, "broker_url", "redis://127.0.0.1:1/0")
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["checks"]["broker"]["status"] == "down"
+
+
+@pytest.mark.django_db
+def test_home_page_renders_with_base_layout(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "homegame" in html and "Not logged in" in html
+
+
+@pytest.mark.django_db
+def test_openapi_schema_and_docs(client):
+    schema = client.get("/api/schema/?format=json")
+    assert schema.status_code == 200
+    assert schema.json()["openapi"].startswith("3.")
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200
+    assert b"swagger" in docs.content.lower()
+    assert b"cdn" not in docs.content.lower()
+
+
+def _settings_in_subprocess(env_extra: dict) -> subprocess.CompletedProcess:
+    env = {"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "homegame.settings", **env_extra}
+    code = "import django; django.setup(); from django.conf import settings; print(settings.DEBUG, settings.DATABASES['default']['ENGINE'])"
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+
+
+def test_production_refuses_missing_secret_key():
+    result = _settings_in_subprocess({"DEBUG": "false"})
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set" in result.stderr
+
+
+def test_debug_is_parsed_strictly():
+    result = _settings_in_subprocess({"DEBUG": "maybe", "SECRET_KEY": "x"})
+    assert result.returncode != 0
+    assert "is not a boolean" in result.stderr
+
+
+def test_development_defaults_to_sqlite():
+    result = _settings_in_subprocess({"DEBUG": "true"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "django.db.backends.sqlite3"]
+
+
+def test_env_bool_rejects_garbage(monkeypatch):
+    from homegame.env import env_bool
+
+    monkeypatch.setenv("X_FLAG", "perhaps")
+    with pytest.raises(ImproperlyConfigured):
+        env_bool("X_FLAG", default=False)
+
+
+def test_engine_imports_no_django():
+    code = (
+        "import sys, tracker.engine; "
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in {'django', 'rest_framework', 'celery'}); "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_api_error_body_for_unknown_route(client):
+    response = client.get("/api/v1/no-such-thing/")
+    assert response.status_code == 404
+
+
+def test_flatten_errors_paths():
+    from api.errors import flatten_errors
+
+    assert flatten_errors({"players": [{}, {"down": ["bad card"]}], "variant": ["unknown"]}) == {
+        "players[1].down": ["bad card"],
+        "variant": ["unknown"],
+    }

@@ -1,0 +1,1 @@
+"""Domain models: leagues, players, tournaments, hands and the chip ledger."""
