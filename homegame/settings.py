@@ -162,6 +162,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "VariantEnum": "tracker.models.VARIANT_CHOICES",
+        "HandStatusEnum": "tracker.models.HandStatus",
+        "TournamentStatusEnum": "tracker.models.TournamentStatus",
+        "JobStatusEnum": "tracker.models.JobStatus",
+    },
 }
 
 # --- Celery ---------------------------------------------------------------

@@ -41,3 +41,39 @@ def pytest_report_header(config):
     db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
     broker = "eager" if not settings.CELERY_BROKER_URL else settings.CELERY_BROKER_URL
     return [f"homegame: database={db} broker={broker} pid={os.getpid()}"]
+
+
+@pytest.fixture(autouse=True)
+def _chips_are_conserved(request, monkeypatch):
+    """After every hand settled in any test: a tournament's stacks add up to its starting
+    chips times its players (ledger sum), and no stack is negative."""
+    if "django_db" not in {m.name for m in request.node.iter_markers()} and not any(
+        f in request.fixturenames for f in ("db", "transactional_db", "live_server")
+    ):
+        yield
+        return
+    from django.db.models import Sum
+
+    from tracker.models import LedgerEntry
+    from tracker.services import hands
+
+    original = hands._settle_hand
+
+    def checked(tournament, hand):
+        settled = original(tournament, hand)
+        total = LedgerEntry.objects.filter(tournament=tournament).aggregate(s=Sum("amount"))["s"]
+        expected = tournament.starting_chips * tournament.seats.count()
+        assert total == expected, (
+            f"chips not conserved after hand {hand.number}: {total} != {expected}"
+        )
+        negative = (
+            LedgerEntry.objects.filter(tournament=tournament)
+            .values("player_id")
+            .annotate(s=Sum("amount"))
+            .filter(s__lt=0)
+        )
+        assert not negative.exists(), f"negative stack after hand {hand.number}"
+        return settled
+
+    monkeypatch.setattr(hands, "_settle_hand", checked)
+    yield

@@ -1,0 +1,69 @@
+"""Idempotency-Key support for create endpoints.
+
+A client may send ``Idempotency-Key: <token>`` with a write. The first
+successful response is stored with a hash of the request; a retry with the
+same key and body gets that response again and stores nothing; the same key
+with a different body is refused (422). Keys are per user.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+
+from django.db import IntegrityError, transaction
+from rest_framework.response import Response
+
+from tracker.engine.errors import DomainError
+from tracker.models import IdempotencyRecord
+
+HEADER = "Idempotency-Key"
+
+
+def _fingerprint(request) -> str:
+    body = json.dumps(request.data, sort_keys=True, default=str)
+    return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
+
+
+def idempotent(request, produce: Callable[[], Response]) -> Response:
+    key = request.headers.get(HEADER)
+    if not key or not request.user.is_authenticated:
+        return produce()
+    if len(key) > 128:
+        raise DomainError("at most 128 characters", field=HEADER)
+    fingerprint = _fingerprint(request)
+
+    def replay(record: IdempotencyRecord) -> Response:
+        if record.request_hash != fingerprint:
+            raise DomainError(
+                "this Idempotency-Key was used with a different request",
+                code="idempotency_key_reused",
+                status=422,
+                field=HEADER,
+            )
+        response = Response(record.body, status=record.status_code)
+        response["Idempotent-Replayed"] = "true"
+        return response
+
+    existing = IdempotencyRecord.objects.filter(user=request.user, key=key).first()
+    if existing:
+        return replay(existing)
+    try:
+        with transaction.atomic():
+            response = produce()
+            if 200 <= response.status_code < 300:
+                IdempotencyRecord.objects.create(
+                    user=request.user,
+                    key=key,
+                    request_hash=fingerprint,
+                    status_code=response.status_code,
+                    body=response.data,
+                )
+            return response
+    except IntegrityError:
+        # The same key arrived twice at once: the other request stored its response first.
+        existing = IdempotencyRecord.objects.filter(user=request.user, key=key).first()
+        if existing is None:
+            raise
+        return replay(existing)

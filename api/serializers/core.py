@@ -1,0 +1,165 @@
+"""Serializers for leagues, players, memberships and tournaments.
+
+Input serializers check shapes only; the services enforce the rules.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from rest_framework import serializers
+
+from tracker.models import VARIANT_CHOICES, League, Membership, Player, Role, Tournament
+
+
+class LeagueSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = League
+        fields = ["id", "name", "slug", "is_public", "house_rules", "created_at"]
+        read_only_fields = fields
+
+
+class LeagueCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    slug = serializers.SlugField(max_length=60, required=False)
+    is_public = serializers.BooleanField(default=True)
+    house_rules = serializers.DictField(child=serializers.DictField(), required=False)
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "league", "name", "created_at"]
+        read_only_fields = fields
+
+
+class PlayerCreateSerializer(serializers.Serializer):
+    league = serializers.SlugField()
+    name = serializers.CharField(max_length=80)
+
+
+class MembershipSerializer(serializers.ModelSerializer):
+    league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    username = serializers.CharField(source="user.username", read_only=True)
+
+    class Meta:
+        model = Membership
+        fields = ["id", "league", "username", "role", "created_at"]
+        read_only_fields = fields
+
+
+class MembershipSetSerializer(serializers.Serializer):
+    league = serializers.SlugField()
+    username = serializers.CharField()
+    role = serializers.ChoiceField(choices=Role.choices)
+
+    def validate_username(self, value):
+        try:
+            return get_user_model().objects.get(username=value)
+        except get_user_model().DoesNotExist:
+            raise serializers.ValidationError(f"no user {value!r}") from None
+
+
+class StakesSerializer(serializers.Serializer):
+    level = serializers.IntegerField()
+    ante = serializers.IntegerField()
+    bring_in = serializers.IntegerField()
+    small_bet = serializers.IntegerField()
+    big_bet = serializers.IntegerField()
+
+
+class StandingSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    seat = serializers.IntegerField()
+    chips = serializers.IntegerField()
+    place = serializers.IntegerField()
+    out = serializers.BooleanField(source="is_out")
+    out_hand = serializers.IntegerField(allow_null=True)
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(source="number")
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    seats = SeatSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "league",
+            "name",
+            "date",
+            "status",
+            "starting_chips",
+            "hands_per_level",
+            "hand_limit",
+            "stakes_schedule",
+            "default_variant",
+            "default_options",
+            "seats",
+            "created_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+
+class TournamentLiveSerializer(TournamentSerializer):
+    """A tournament with its live state: standings, stakes now, hands left."""
+
+    hands_recorded = serializers.IntegerField(source="state.hands_recorded", read_only=True)
+    hands_pending = serializers.IntegerField(source="state.pending", read_only=True)
+    hands_left = serializers.IntegerField(source="state.hands_left", read_only=True)
+    next_hand = serializers.SerializerMethodField()
+    standings = StandingSerializer(many=True, read_only=True)
+
+    class Meta(TournamentSerializer.Meta):
+        fields = TournamentSerializer.Meta.fields + [
+            "hands_recorded",
+            "hands_pending",
+            "hands_left",
+            "next_hand",
+            "standings",
+        ]
+        read_only_fields = fields
+
+    def get_next_hand(self, obj) -> dict | None:
+        state = obj.state
+        if state.over:
+            return None
+        return {
+            "number": state.next_number,
+            "dealer_seat": state.next_dealer,
+            "stakes": state.next_stakes.as_dict(),
+            "players": [s.player_id for s in state.next_positions()],
+        }
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    league = serializers.SlugField()
+    name = serializers.CharField(max_length=120)
+    date = serializers.DateField(required=False)
+    players = serializers.ListField(
+        child=serializers.IntegerField(),
+        min_length=2,
+        max_length=8,
+        help_text="player ids in seat order, clockwise",
+    )
+    starting_chips = serializers.IntegerField(default=1000, min_value=1)
+    hands_per_level = serializers.IntegerField(default=5, min_value=1)
+    hand_limit = serializers.IntegerField(default=50, min_value=1)
+    stakes_schedule = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=4, max_length=4),
+        required=False,
+        help_text="[[ante, bring_in, small_bet, big_bet], ...] per level; default: the house schedule",
+    )
+    default_variant = serializers.ChoiceField(
+        choices=[("", "Dealer's choice"), *VARIANT_CHOICES], default="", allow_blank=True
+    )
+    default_options = serializers.DictField(required=False)

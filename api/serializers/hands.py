@@ -1,0 +1,146 @@
+"""Serializers for hands and re-evaluation jobs."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from tracker.models import VARIANT_CHOICES, EntryMode, Hand, Pot, ReevaluationJob
+
+
+class HandCreateSerializer(serializers.Serializer):
+    tournament = serializers.IntegerField()
+    number = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="the hand number you mean to record; a second client sending the same number gets 409",
+    )
+    variant = serializers.ChoiceField(
+        choices=VARIANT_CHOICES,
+        required=False,
+        help_text="required when the tournament is dealer's choice",
+    )
+    options = serializers.DictField(required=False, help_text="announcements (RULES.md names)")
+    entry_mode = serializers.ChoiceField(choices=EntryMode.choices)
+    entry = serializers.DictField(
+        help_text=(
+            'quick: {"seats": [{"player", "put_in", "folded", "down", "up", "bought", '
+            '"declare", "seventh"}], "community"}; full: {"actions": [PHH actions, p1 = '
+            'first player left of the dealer], "seventh_card", "buys", "declarations"}'
+        )
+    )
+    table_result = serializers.DictField(
+        required=False,
+        allow_null=True,
+        help_text='who the table awarded the pots to: {"winners": [ids]}, {"high": [...], '
+        '"low": [...]}, or {"pots": [one of those per pot]}',
+    )
+
+
+class PotSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Pot
+        fields = ["index", "amount", "eligible", "engine_award", "table_award", "award", "disputed"]
+
+
+class HandSeatSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    seat = serializers.IntegerField()
+    position = serializers.IntegerField()
+    starting_stack = serializers.IntegerField()
+    contributed = serializers.IntegerField()
+    won = serializers.IntegerField(allow_null=True)
+    folded_street = serializers.IntegerField(allow_null=True)
+    down = serializers.ListField(child=serializers.CharField())
+    up = serializers.ListField(child=serializers.CharField())
+
+
+class HandSerializer(serializers.ModelSerializer):
+    seats = HandSeatSerializer(source="hand_seats", many=True, read_only=True)
+    pots = PotSerializer(many=True, read_only=True)
+    stakes = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Hand
+        fields = [
+            "id",
+            "tournament",
+            "number",
+            "level",
+            "stakes",
+            "dealer_seat",
+            "variant",
+            "options",
+            "entry_mode",
+            "entry",
+            "table_result",
+            "status",
+            "status_reason",
+            "seats",
+            "pots",
+            "engine_reading",
+            "engine_version",
+            "recorded_at",
+            "settled_at",
+        ]
+        read_only_fields = fields
+
+    def get_stakes(self, obj) -> dict:
+        return {
+            "ante": obj.ante,
+            "bring_in": obj.bring_in,
+            "small_bet": obj.small_bet,
+            "big_bet": obj.big_bet,
+        }
+
+
+class HandListSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Hand
+        fields = [
+            "id",
+            "tournament",
+            "number",
+            "level",
+            "variant",
+            "entry_mode",
+            "status",
+            "status_reason",
+            "dealer_seat",
+            "recorded_at",
+            "settled_at",
+        ]
+        read_only_fields = fields
+
+
+class ReevaluationCreateSerializer(serializers.Serializer):
+    league = serializers.SlugField()
+    tournament = serializers.IntegerField(required=False, allow_null=True)
+
+
+class ReevaluationJobSerializer(serializers.ModelSerializer):
+    league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    progress = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ReevaluationJob
+        fields = [
+            "id",
+            "league",
+            "tournament",
+            "status",
+            "total",
+            "done",
+            "changed",
+            "progress",
+            "error",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+    def get_progress(self, obj) -> float:
+        return (
+            round(obj.done / obj.total, 4) if obj.total else (1.0 if obj.status == "done" else 0.0)
+        )

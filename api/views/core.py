@@ -1,0 +1,157 @@
+"""Leagues, players, memberships and tournaments over REST. Thin: services and selectors do the work."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+
+from api.serializers.core import (
+    LeagueCreateSerializer,
+    LeagueSerializer,
+    MembershipSerializer,
+    MembershipSetSerializer,
+    PlayerCreateSerializer,
+    PlayerSerializer,
+    TournamentCreateSerializer,
+    TournamentLiveSerializer,
+    TournamentSerializer,
+)
+from api.throttles import WriteThrottle
+from tracker.models import League, Membership
+from tracker.selectors.leagues import leagues_visible_to, players_visible_to, tournaments_visible_to
+from tracker.selectors.tournaments import tournament_standings, tournament_state
+from tracker.services.leagues import league_create, membership_set, player_create
+from tracker.services.tournaments import tournament_create
+
+
+def visible_league(request, slug: str) -> League:
+    return get_object_or_404(leagues_visible_to(request.user), slug=slug)
+
+
+class WriteThrottled:
+    def get_throttles(self):
+        if self.request.method in ("GET", "HEAD", "OPTIONS"):
+            return []
+        return [WriteThrottle()]
+
+
+class LeagueViewSet(
+    WriteThrottled,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Public leagues, and the private leagues you are a member of."""
+
+    serializer_class = LeagueSerializer
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    lookup_field = "slug"
+
+    def get_queryset(self):
+        return leagues_visible_to(self.request.user).order_by("name")
+
+    @extend_schema(request=LeagueCreateSerializer, responses={201: LeagueSerializer})
+    def create(self, request, *args, **kwargs):
+        data = LeagueCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        league = league_create(**data.validated_data, created_by=request.user)
+        return Response(LeagueSerializer(league).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerViewSet(
+    WriteThrottled,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    serializer_class = PlayerSerializer
+    filterset_fields = {"league__slug": ["exact"], "name": ["exact", "icontains"]}
+
+    def get_queryset(self):
+        return players_visible_to(self.request.user).select_related("league").order_by("name", "id")
+
+    @extend_schema(request=PlayerCreateSerializer, responses={201: PlayerSerializer})
+    def create(self, request, *args, **kwargs):
+        data = PlayerCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        league = visible_league(request, data.validated_data["league"])
+        player = player_create(league=league, name=data.validated_data["name"], by=request.user)
+        return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class MembershipViewSet(
+    WriteThrottled, mixins.ListModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet
+):
+    """Roles in the leagues you belong to. Admins give roles (POST creates or changes one)."""
+
+    serializer_class = MembershipSerializer
+    filterset_fields = {"league__slug": ["exact"], "role": ["exact"]}
+
+    def get_queryset(self):
+        user = self.request.user
+        if not user.is_authenticated:
+            return Membership.objects.none()
+        mine = Membership.objects.filter(user=user).values("league_id")
+        return (
+            Membership.objects.filter(league_id__in=mine)
+            .select_related("league", "user")
+            .order_by("league__name", "user__username")
+        )
+
+    @extend_schema(request=MembershipSetSerializer, responses={201: MembershipSerializer})
+    def create(self, request, *args, **kwargs):
+        data = MembershipSetSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        league = visible_league(request, data.validated_data["league"])
+        membership = membership_set(
+            league=league,
+            user=data.validated_data["username"],
+            role=data.validated_data["role"],
+            by=request.user,
+        )
+        return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentViewSet(
+    WriteThrottled,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Game nights. The detail carries live standings, the stakes now and the hands left."""
+
+    filterset_fields = {"league__slug": ["exact"], "status": ["exact"], "date": ["gte", "lte"]}
+
+    def get_queryset(self):
+        return (
+            tournaments_visible_to(self.request.user)
+            .select_related("league")
+            .prefetch_related("seats__player")
+            .order_by("-date", "-id")
+        )
+
+    def get_serializer_class(self):
+        return TournamentLiveSerializer if self.action == "retrieve" else TournamentSerializer
+
+    def retrieve(self, request, *args, **kwargs):
+        tournament = self.get_object()
+        tournament.state = tournament_state(tournament)
+        tournament.standings = tournament_standings(tournament)
+        return Response(TournamentLiveSerializer(tournament).data)
+
+    @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentSerializer})
+    def create(self, request, *args, **kwargs):
+        data = TournamentCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        league = visible_league(request, values.pop("league"))
+        tournament = tournament_create(
+            league=league, player_ids=values.pop("players"), by=request.user, **values
+        )
+        return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)

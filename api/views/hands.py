@@ -1,0 +1,140 @@
+"""Hands and re-evaluation jobs over REST."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.response import Response
+
+from api.idempotency import HEADER, idempotent
+from api.serializers.hands import (
+    HandCreateSerializer,
+    HandListSerializer,
+    HandSerializer,
+    ReevaluationCreateSerializer,
+    ReevaluationJobSerializer,
+)
+from api.views.core import WriteThrottled, visible_league
+from tracker.models import Hand, ReevaluationJob
+from tracker.selectors.leagues import leagues_visible_to, tournaments_visible_to
+from tracker.services.hands import hand_record
+from tracker.services.reevaluation import reevaluation_start
+
+QUICK_EXAMPLE = {
+    "tournament": 1,
+    "number": 1,
+    "variant": "kings_and_little_ones",
+    "options": {"king_required": True},
+    "entry_mode": "quick",
+    "entry": {
+        "seats": [
+            {"player": 2, "put_in": 64, "down": ["Kd", "4c", "2c"], "up": ["4s", "7h", "9h", "Jd"]},
+            {"player": 3, "put_in": 64, "down": ["3d", "5s", "Qd"], "up": ["5h", "7c", "9c", "Tc"]},
+            {"player": 1, "put_in": 4, "folded": "third"},
+        ]
+    },
+    "table_result": {"winners": [2]},
+}
+FULL_EXAMPLE = {
+    "tournament": 1,
+    "number": 2,
+    "variant": "seven_card_stud",
+    "entry_mode": "full",
+    "entry": {
+        "actions": [
+            "d dh p1 AsKs2c",
+            "d dh p2 QhQd3c",
+            "d dh p3 7d8d9h",
+            "p1 pb",
+            "p2 f",
+            "p3 f",
+        ]
+    },
+}
+
+
+class HandViewSet(
+    WriteThrottled,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Hands of the tournaments you can see. Recording needs the scorekeeper or admin role."""
+
+    filterset_fields = {
+        "tournament": ["exact"],
+        "variant": ["exact"],
+        "status": ["exact"],
+        "hand_seats__player": ["exact"],
+    }
+
+    def get_queryset(self):
+        qs = Hand.objects.filter(tournament__in=tournaments_visible_to(self.request.user))
+        if self.action == "retrieve":
+            qs = qs.prefetch_related("hand_seats__player", "pots")
+        return qs.order_by("tournament_id", "number").distinct()
+
+    def get_serializer_class(self):
+        return HandListSerializer if self.action == "list" else HandSerializer
+
+    @extend_schema(
+        request=HandCreateSerializer,
+        responses={201: HandSerializer},
+        parameters=[
+            OpenApiParameter(
+                HEADER,
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="retry-safe key: a retry returns the first response",
+            )
+        ],
+        examples=[
+            OpenApiExample("Quick entry", value=QUICK_EXAMPLE, request_only=True),
+            OpenApiExample("Full history", value=FULL_EXAMPLE, request_only=True),
+        ],
+    )
+    def create(self, request, *args, **kwargs):
+        def produce():
+            data = HandCreateSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            values = dict(data.validated_data)
+            tournament = get_object_or_404(
+                tournaments_visible_to(request.user), pk=values.pop("tournament")
+            )
+            hand = hand_record(tournament=tournament, by=request.user, **values)
+            hand = Hand.objects.prefetch_related("hand_seats__player", "pots").get(pk=hand.pk)
+            return Response(HandSerializer(hand).data, status=status.HTTP_201_CREATED)
+
+        return idempotent(request, produce)
+
+
+class ReevaluationViewSet(
+    WriteThrottled,
+    mixins.RetrieveModelMixin,
+    mixins.ListModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Re-run the engine over a tournament or a league; poll the job for progress."""
+
+    serializer_class = ReevaluationJobSerializer
+
+    def get_queryset(self):
+        return ReevaluationJob.objects.filter(
+            league__in=leagues_visible_to(self.request.user)
+        ).select_related("league")
+
+    @extend_schema(request=ReevaluationCreateSerializer, responses={202: ReevaluationJobSerializer})
+    def create(self, request, *args, **kwargs):
+        data = ReevaluationCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        league = visible_league(request, data.validated_data["league"])
+        tournament = None
+        if data.validated_data.get("tournament"):
+            tournament = get_object_or_404(league.tournaments, pk=data.validated_data["tournament"])
+        job = reevaluation_start(league=league, tournament=tournament, by=request.user)
+        job.refresh_from_db()
+        return Response(ReevaluationJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)

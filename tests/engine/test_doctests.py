@@ -1,0 +1,18 @@
+"""The examples in the engine's docstrings are tests too."""
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import tracker.engine
+
+MODULES = sorted(f"tracker.engine.{m.name}" for m in pkgutil.iter_modules(tracker.engine.__path__))
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0, f"{result.failed} docstring example(s) failed in {name}"

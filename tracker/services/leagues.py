@@ -1,0 +1,92 @@
+"""Leagues, players and memberships."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+
+from tracker.engine.announcements import VARIANTS, normalize_announcements
+from tracker.engine.errors import Conflict, DomainError
+from tracker.models import League, Membership, Player, Role
+from tracker.services.access import CAN_MANAGE, CAN_RECORD, require_role
+
+
+def house_rules_check(house_rules: object) -> dict:
+    """House rules are {variant: {announcement: value}}; each is checked by the engine."""
+    if house_rules is None:
+        return {}
+    if not isinstance(house_rules, dict):
+        raise DomainError("must be an object keyed by variant", field="house_rules")
+    out = {}
+    for variant, options in house_rules.items():
+        if variant not in VARIANTS:
+            raise DomainError(
+                f"{variant!r} is not a variant (one of {', '.join(VARIANTS)})",
+                code="invalid_variant",
+                field=f"house_rules.{variant}",
+            )
+        normalize_announcements(variant, options, field=f"house_rules.{variant}")
+        out[variant] = dict(options or {})
+    return out
+
+
+@transaction.atomic
+def league_create(
+    *,
+    name: str,
+    slug: str | None = None,
+    is_public: bool = True,
+    house_rules: dict | None = None,
+    created_by,
+) -> League:
+    """Create a league; its creator becomes its admin."""
+    name = (name or "").strip()
+    if not name:
+        raise DomainError("a league needs a name", field="name")
+    slug = slugify(slug or name)[:60]
+    if not slug:
+        raise DomainError("the name gives no usable slug; give one", field="slug")
+    if League.objects.filter(slug=slug).exists():
+        raise Conflict(f"a league with slug {slug!r} exists", code="duplicate", field="slug")
+    league = League.objects.create(
+        name=name, slug=slug, is_public=is_public, house_rules=house_rules_check(house_rules)
+    )
+    if created_by is not None:
+        Membership.objects.create(league=league, user=created_by, role=Role.ADMIN)
+    return league
+
+
+@transaction.atomic
+def player_create(*, league: League, name: str, user=None, by) -> Player:
+    require_role(by, league, CAN_RECORD, "add players")
+    name = (name or "").strip()
+    if not name:
+        raise DomainError("a player needs a name", field="name")
+    if Player.objects.filter(league=league, name__iexact=name).exists():
+        raise Conflict(
+            f"{name!r} is already a player in {league.name}", code="duplicate", field="name"
+        )
+    return Player.objects.create(league=league, name=name, user=user)
+
+
+@transaction.atomic
+def membership_set(*, league: League, user, role: str, by) -> Membership:
+    """Give ``user`` a role in ``league`` (admins only). A league keeps at least one admin."""
+    require_role(by, league, CAN_MANAGE, "change memberships")
+    if role not in Role.values:
+        raise DomainError(f"{role!r} is not a role (one of {', '.join(Role.values)})", field="role")
+    membership = Membership.objects.select_for_update().filter(league=league, user=user).first()
+    if membership and membership.role == Role.ADMIN and role != Role.ADMIN:
+        if (
+            not Membership.objects.filter(league=league, role=Role.ADMIN)
+            .exclude(pk=membership.pk)
+            .exists()
+        ):
+            raise Conflict("a league must keep at least one admin", field="role")
+    try:
+        membership, _ = Membership.objects.update_or_create(
+            league=league, user=user, defaults={"role": role}
+        )
+    except IntegrityError:  # pragma: no cover - concurrent create of the same membership
+        raise Conflict("that membership changed at the same time; try again") from None
+    return membership

@@ -1,0 +1,130 @@
+"""Re-run the engine over settled hands (for instance after an engine fix).
+
+Re-evaluation never moves chips. Where the engine still agrees with what was
+stored, nothing is written at all. Where it now reads a pot differently, the
+new reading is stored with the engine version that made it and the pot is
+flagged as disputed, for the league's authority to rule on.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+
+from tracker.engine.errors import DomainError
+from tracker.engine.version import ENGINE_VERSION
+from tracker.models import (
+    Hand,
+    HandStatus,
+    JobStatus,
+    League,
+    ReevaluationJob,
+    Tournament,
+)
+from tracker.services.access import require_role
+from tracker.services.hands import HandSpec, hand_evaluate
+
+log = logging.getLogger(__name__)
+
+CAN_REEVALUATE = ("admin", "authority")
+PROGRESS_EVERY = 25
+
+
+@transaction.atomic
+def reevaluation_start(
+    *, league: League, by, tournament: Tournament | None = None
+) -> ReevaluationJob:
+    """Queue a re-evaluation of a tournament, or of the whole league."""
+    require_role(by, league, CAN_REEVALUATE, "re-evaluate hands")
+    if tournament is not None and tournament.league_id != league.pk:
+        raise DomainError("that tournament is not in this league", field="tournament")
+    job = ReevaluationJob.objects.create(league=league, tournament=tournament, created_by=by)
+    job_id = job.pk
+    transaction.on_commit(lambda: _enqueue(job_id))
+    return job
+
+
+def _enqueue(job_id: int) -> None:
+    from tracker.tasks import reevaluation_run_task
+
+    reevaluation_run_task.delay(job_id)
+
+
+def _scope(job: ReevaluationJob):
+    hands = Hand.objects.filter(status__in=(HandStatus.VERIFIED, HandStatus.DISPUTED))
+    if job.tournament_id:
+        return hands.filter(tournament_id=job.tournament_id)
+    return hands.filter(tournament__league_id=job.league_id)
+
+
+def hand_reevaluate(*, hand: Hand) -> bool:
+    """Re-read one settled hand with the current engine. Returns whether anything changed."""
+    seats = sorted(hand.hand_seats.all(), key=lambda s: s.position)
+    stacks = [s.starting_stack for s in seats]
+    outcome = hand_evaluate(HandSpec.of(hand), stacks)
+    pots = {p.index: p for p in hand.pots.all()}
+    changed = False
+    for k, pot in enumerate(outcome.pots):
+        row = pots.get(k)
+        new_award = {str(p): c for p, c in pot.engine_award.items()}
+        if row is None or row.engine_award == new_award:
+            continue
+        changed = True
+        row.engine_award = new_award
+        row.disputed = row.award != new_award
+        row.save(update_fields=["engine_award", "disputed"])
+    reading = outcome.reading()
+    old = dict(hand.engine_reading or {})
+    old.pop("engine_version", None)
+    fresh = dict(reading)
+    fresh.pop("engine_version", None)
+    if old != fresh:
+        changed = True
+    if changed:
+        hand.engine_reading = reading
+        hand.engine_version = ENGINE_VERSION
+        if any(p.disputed for p in hand.pots.all()):
+            hand.status = HandStatus.DISPUTED
+            hand.status_reason = f"engine {ENGINE_VERSION} reads this hand differently"
+        hand.save(update_fields=["engine_reading", "engine_version", "status", "status_reason"])
+    return changed
+
+
+def reevaluation_run(*, job_id: int) -> dict:
+    """Run a job: idempotent (a finished job is not run again), with progress on the job row."""
+    with transaction.atomic():
+        job = ReevaluationJob.objects.select_for_update().get(pk=job_id)
+        if job.status in (JobStatus.DONE, JobStatus.FAILED):
+            return {"status": job.status, "done": job.done, "changed": job.changed}
+        job.status = JobStatus.RUNNING
+        job.started_at = job.started_at or timezone.now()
+        job.total = _scope(job).count()
+        job.done = 0
+        job.changed = 0
+        job.save(update_fields=["status", "started_at", "total", "done", "changed"])
+    errors = []
+    done = changed = 0
+    for hand_id in _scope(job).order_by("tournament_id", "number").values_list("id", flat=True):
+        with transaction.atomic():
+            hand = Hand.objects.select_for_update().get(pk=hand_id)
+            try:
+                if hand_reevaluate(hand=hand):
+                    changed += 1
+            except DomainError as exc:
+                errors.append(
+                    f"hand {hand.number} of tournament {hand.tournament_id}: {exc.message}"
+                )
+        done += 1
+        if done % PROGRESS_EVERY == 0:
+            ReevaluationJob.objects.filter(pk=job_id).update(done=done, changed=changed)
+    ReevaluationJob.objects.filter(pk=job_id).update(
+        done=done,
+        changed=changed,
+        status=JobStatus.DONE,
+        finished_at=timezone.now(),
+        error="\n".join(errors),
+    )
+    log.info("reevaluation done", extra={"job": job_id, "done": done, "changed": changed})
+    return {"status": JobStatus.DONE, "done": done, "changed": changed, "errors": len(errors)}

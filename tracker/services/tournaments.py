@@ -1,0 +1,110 @@
+"""Tournaments: create a game night with its seats and starting chips."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import transaction
+
+from tracker.engine import tournament as rules
+from tracker.engine.announcements import check_variant, max_players, normalize_announcements
+from tracker.engine.errors import DomainError
+from tracker.models import League, LedgerEntry, LedgerKind, Player, Seat, Tournament
+from tracker.services.access import CAN_RECORD, require_role
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    league: League,
+    name: str,
+    player_ids: list[int],
+    by,
+    date: dt.date | None = None,
+    starting_chips: int = rules.STARTING_CHIPS,
+    hands_per_level: int = rules.HANDS_PER_LEVEL,
+    hand_limit: int = rules.HAND_LIMIT,
+    stakes_schedule: list | None = None,
+    default_variant: str = "",
+    default_options: dict | None = None,
+) -> Tournament:
+    """Create a tournament with ``player_ids`` seated clockwise in that order.
+
+    Each player gets ``starting_chips`` in the ledger. ``default_variant`` empty means
+    dealer's choice: every hand must then name its variant.
+    """
+    require_role(by, league, CAN_RECORD, "create tournaments")
+    name = (name or "").strip()
+    if not name:
+        raise DomainError("a tournament needs a name", field="name")
+    if not isinstance(player_ids, list) or not (
+        rules.MIN_SEATS <= len(player_ids) <= rules.MAX_SEATS
+    ):
+        raise DomainError(
+            f"a tournament seats {rules.MIN_SEATS} to {rules.MAX_SEATS} players",
+            field="players",
+        )
+    if len(set(player_ids)) != len(player_ids):
+        raise DomainError("a player may take only one seat", field="players")
+    players = {p.id: p for p in Player.objects.filter(league=league, id__in=player_ids)}
+    for i, pid in enumerate(player_ids):
+        if pid not in players:
+            raise DomainError(f"no player {pid} in {league.name}", field=f"players[{i}]")
+    for field_name, value, low in (
+        ("starting_chips", starting_chips, 1),
+        ("hands_per_level", hands_per_level, 1),
+        ("hand_limit", hand_limit, 1),
+    ):
+        if not isinstance(value, int) or isinstance(value, bool) or value < low:
+            raise DomainError(f"must be a whole number of at least {low}", field=field_name)
+    schedule = rules.check_schedule(
+        stakes_schedule
+        if stakes_schedule is not None
+        else [list(x) for x in rules.DEFAULT_SCHEDULE]
+    )
+    options: dict = {}
+    if default_variant:
+        check_variant(default_variant, field="default_variant")
+        if len(player_ids) > max_players(default_variant):
+            raise DomainError(
+                f"{default_variant} is dealt to at most {max_players(default_variant)} players",
+                field="default_variant",
+            )
+        base = (league.house_rules or {}).get(default_variant, {})
+        normalize_announcements(
+            default_variant, {**base, **(default_options or {})}, field="default_options"
+        )
+        options = dict(default_options or {})
+    elif default_options:
+        raise DomainError("announcements need a default variant", field="default_options")
+
+    tournament = Tournament.objects.create(
+        league=league,
+        name=name,
+        date=date or dt.date.today(),
+        starting_chips=starting_chips,
+        hands_per_level=hands_per_level,
+        hand_limit=hand_limit,
+        stakes_schedule=schedule,
+        default_variant=default_variant or "",
+        default_options=options,
+        created_by=by if getattr(by, "is_authenticated", False) else None,
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(tournament=tournament, player=players[pid], number=i)
+            for i, pid in enumerate(player_ids)
+        ]
+    )
+    LedgerEntry.objects.bulk_create(
+        [
+            LedgerEntry(
+                tournament=tournament,
+                player=players[pid],
+                kind=LedgerKind.START,
+                amount=starting_chips,
+            )
+            for pid in player_ids
+        ]
+    )
+    return tournament
