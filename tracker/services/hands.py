@@ -551,7 +551,6 @@ def _settle_hand(tournament: Tournament, hand: Hand) -> bool:
         hand.save(update_fields=["status", "status_reason", "engine_version", "settled_at"])
         log.warning("hand invalid", extra={"hand": hand.pk, "reason": hand.status_reason})
         return False
-    _fault_delay()
     entries = []
     for pid, chips in outcome.contributed().items():
         if chips:
@@ -615,6 +614,7 @@ def _settle_hand(tournament: Tournament, hand: Hand) -> bool:
             "projected_net",
         ]
     )
+    _fault_delay()
     return True
 
 
