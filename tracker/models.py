@@ -143,6 +143,27 @@ class Seat(models.Model):
         return f"seat {self.number}: {self.player}"
 
 
+class FinalStanding(models.Model):
+    """A player's final place in a finished tournament (written when it finishes)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="final_standings"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="final_standings")
+    place = models.PositiveSmallIntegerField()
+    chips = models.PositiveIntegerField()
+    out_hand = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="one_final_standing")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: place {self.place} in {self.tournament}"
+
+
 class HandStatus(models.TextChoices):
     RECORDED = "recorded", "Pending"  # stored, waiting for the worker to settle it
     VERIFIED = (

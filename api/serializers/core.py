@@ -18,6 +18,15 @@ class LeagueSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class LeagueStandingSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    events = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    average_place = serializers.FloatField()
+    net_chips = serializers.IntegerField()
+
+
 class LeagueCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     slug = serializers.SlugField(max_length=60, required=False)

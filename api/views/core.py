@@ -5,12 +5,14 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
 from api.serializers.core import (
     LeagueCreateSerializer,
     LeagueSerializer,
+    LeagueStandingSerializer,
     MembershipSerializer,
     MembershipSetSerializer,
     PlayerCreateSerializer,
@@ -21,7 +23,12 @@ from api.serializers.core import (
 )
 from api.throttles import WriteThrottle
 from tracker.models import League, Membership
-from tracker.selectors.leagues import leagues_visible_to, players_visible_to, tournaments_visible_to
+from tracker.selectors.leagues import (
+    league_standings,
+    leagues_visible_to,
+    players_visible_to,
+    tournaments_visible_to,
+)
 from tracker.selectors.tournaments import tournament_standings, tournament_state
 from tracker.services.leagues import league_create, membership_set, player_create
 from tracker.services.tournaments import tournament_create
@@ -53,6 +60,13 @@ class LeagueViewSet(
 
     def get_queryset(self):
         return leagues_visible_to(self.request.user).order_by("name")
+
+    @extend_schema(responses={200: LeagueStandingSerializer(many=True)})
+    @action(detail=True, methods=["get"])
+    def standings(self, request, slug=None):
+        """The league table over its finished tournaments."""
+        league = self.get_object()
+        return Response(LeagueStandingSerializer(league_standings(league), many=True).data)
 
     @extend_schema(request=LeagueCreateSerializer, responses={201: LeagueSerializer})
     def create(self, request, *args, **kwargs):

@@ -202,3 +202,8 @@ def test_schema_documents_hand_creation_with_examples(client):
     assert "Idempotency-Key" in {p["name"] for p in post["parameters"]}
     examples = post["requestBody"]["content"]["application/json"]["examples"]
     assert {"QuickEntry", "FullHistory"} <= set(examples)
+
+
+def test_league_standings_endpoint(setup):
+    r = client_for().get("/api/v1/leagues/friday/standings/")
+    assert r.status_code == 200 and r.json() == []  # no finished tournament yet

@@ -454,3 +454,32 @@ def test_tournament_create_checks_players_belong_to_the_league():
     with pytest.raises(DomainError) as err:
         tournament_create(league=league, name="n", player_ids=[p.id for p in players], by=admin)
     assert "players[0]" in err.value.fields
+
+
+def test_finished_tournaments_feed_league_standings(settle):
+    from tracker.models import FinalStanding
+    from tracker.selectors.leagues import league_standings
+
+    league, admin = make_league()
+    for k in range(2):
+        tournament, _ = make_tournament(
+            league=league,
+            by=admin,
+            default_variant="seven_card_stud",
+            starting_chips=24,
+            names=("Ann", "Bob") if k == 0 else ("Ann2", "Bob2"),
+            name=f"Night {k}",
+        )
+        with settle():
+            hand_record(
+                tournament=tournament,
+                by=admin,
+                entry_mode="quick",
+                entry=showdown_entry(tournament, [ACES, KINGS], 24),
+            )
+    assert FinalStanding.objects.count() == 4
+    rows = league_standings(league)
+    assert [r.events for r in rows] == [1, 1, 1, 1]
+    winners = [r for r in rows if r.wins == 1]
+    assert len(winners) == 2 and all(r.net_chips == 24 and r.average_place == 1 for r in winners)
+    assert rows[0].wins == 1 and rows[-1].wins == 0

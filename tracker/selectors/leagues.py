@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from dataclasses import dataclass
 
-from tracker.models import League, Player, Tournament
+from django.db.models import Avg, Count, F, Q, QuerySet, Sum
+
+from tracker.models import FinalStanding, League, Player, Tournament
 
 
 def leagues_visible_to(user) -> QuerySet[League]:
@@ -20,3 +22,44 @@ def tournaments_visible_to(user) -> QuerySet[Tournament]:
 
 def players_visible_to(user) -> QuerySet[Player]:
     return Player.objects.filter(league__in=leagues_visible_to(user))
+
+
+@dataclass(frozen=True)
+class LeagueRow:
+    player_id: int
+    name: str
+    events: int
+    wins: int
+    average_place: float
+    net_chips: int
+
+
+def league_standings(league: League) -> list[LeagueRow]:
+    """Players of a league over its finished tournaments: events, wins, average place, net chips.
+
+    One aggregate query over the stored final standings, whatever the number of tournaments.
+    Ordered by wins, then average place (lower is better), then net chips.
+    """
+    rows = (
+        FinalStanding.objects.filter(tournament__league=league)
+        .values("player_id", "player__name")
+        .annotate(
+            events=Count("id"),
+            wins=Count("id", filter=Q(place=1)),
+            average_place=Avg("place"),
+            net_chips=Sum(F("chips") - F("tournament__starting_chips")),
+        )
+    )
+    out = [
+        LeagueRow(
+            player_id=r["player_id"],
+            name=r["player__name"],
+            events=r["events"],
+            wins=r["wins"],
+            average_place=round(float(r["average_place"]), 2),
+            net_chips=int(r["net_chips"]),
+        )
+        for r in rows
+    ]
+    out.sort(key=lambda r: (-r.wins, r.average_place, -r.net_chips, r.name))
+    return out

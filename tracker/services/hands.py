@@ -33,6 +33,7 @@ from tracker.engine.procedure import HandResult, replay_hand, settle_quick
 from tracker.engine.version import ENGINE_VERSION
 from tracker.models import (
     EntryMode,
+    FinalStanding,
     Hand,
     HandSeat,
     HandStatus,
@@ -42,7 +43,7 @@ from tracker.models import (
     Tournament,
     TournamentStatus,
 )
-from tracker.selectors.tournaments import tournament_stacks, tournament_state
+from tracker.selectors.tournaments import tournament_stacks, tournament_standings, tournament_state
 from tracker.services.access import CAN_RECORD, require_role
 
 log = logging.getLogger(__name__)
@@ -626,3 +627,21 @@ def _finish_if_over(tournament: Tournament) -> None:
         tournament.status = TournamentStatus.FINISHED
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])
+        final_standings_write(tournament=tournament)
+
+
+def final_standings_write(*, tournament: Tournament) -> None:
+    """Store the final places of a finished tournament (again after a ruling moves chips)."""
+    FinalStanding.objects.filter(tournament=tournament).delete()
+    FinalStanding.objects.bulk_create(
+        [
+            FinalStanding(
+                tournament=tournament,
+                player_id=row.player_id,
+                place=row.place,
+                chips=row.chips,
+                out_hand=row.out_hand,
+            )
+            for row in tournament_standings(tournament)
+        ]
+    )
