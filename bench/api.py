@@ -309,8 +309,8 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from tracker.selectors.leagues import league_standings
-    from tracker.services.hands import hand_record
     from tracker.selectors.tournaments import tournament_state
+    from tracker.services.hands import hand_record
 
     big = league_create(name="Big league", slug="big-league", created_by=user)
     roster = [player_create(league=big, name=f"L{i}", by=user) for i in range(12)]
