@@ -212,6 +212,11 @@ class Hand(models.Model):
     # Each player's expected net chips (by player id), computed when recorded; the stacks of
     # hands not yet settled are projected from it, so the next hand can be checked at once.
     projected_net = models.JSONField(default=dict)
+    # Set when a ruling on an earlier hand leaves this hand's chips in doubt (never auto-fixed).
+    needs_review = models.BooleanField(default=False)
+    review_reason = models.TextField(blank=True)
+    # SHA-256 of the hand as imported from a hand history file, to refuse importing it twice.
+    content_hash = models.CharField(max_length=64, blank=True, db_index=True)
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -273,6 +278,8 @@ class Pot(models.Model):
     table_award = models.JSONField(null=True, blank=True)
     award = models.JSONField()
     disputed = models.BooleanField(default=False)
+    # A ruling kept a result the engine disagrees with ("Rob is right"): re-evaluation leaves it.
+    overridden = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["hand", "index"]
@@ -378,3 +385,8 @@ class ReevaluationJob(models.Model):
 
     def __str__(self) -> str:
         return f"re-evaluation {self.pk} ({self.status})"
+
+
+# Models of the rulings/audit and the hand-history import live in their own modules.
+from tracker.models_imports import *  # noqa: E402,F401,F403
+from tracker.models_rulings import *  # noqa: E402,F401,F403

@@ -69,8 +69,8 @@ def hand_reevaluate(*, hand: Hand) -> bool:
     for k, pot in enumerate(outcome.pots):
         row = pots.get(k)
         new_award = {str(p): c for p, c in pot.engine_award.items()}
-        if row is None or row.engine_award == new_award:
-            continue
+        if row is None or row.overridden or row.engine_award == new_award:
+            continue  # an overridden pot stands as ruled, whatever the engine says now
         changed = True
         row.engine_award = new_award
         row.disputed = row.award != new_award

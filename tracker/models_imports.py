@@ -1,0 +1,3 @@
+"""Hand-history import jobs."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""Disputes, rulings and the audit log (append-only records)."""
+
+__all__: list[str] = []
