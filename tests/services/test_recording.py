@@ -483,3 +483,19 @@ def test_finished_tournaments_feed_league_standings(settle):
     winners = [r for r in rows if r.wins == 1]
     assert len(winners) == 2 and all(r.net_chips == 24 and r.average_place == 1 for r in winners)
     assert rows[0].wins == 1 and rows[-1].wins == 0
+
+
+def test_settle_pending_command_picks_up_waiting_hands(night):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    _, admin, tournament, _ = night
+    hand_record(
+        tournament=tournament, by=admin, entry_mode="quick", entry={"seats": walk(tournament)}
+    )
+    assert Hand.objects.get().status == HandStatus.RECORDED  # its on-commit task never ran
+    out = StringIO()
+    call_command("settle_pending", stdout=out)
+    assert "1 tournament" in out.getvalue()
+    assert Hand.objects.get().status == HandStatus.VERIFIED
