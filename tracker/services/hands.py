@@ -27,7 +27,7 @@ from django.utils import timezone
 from tracker.engine import tournament as rules
 from tracker.engine.announcements import check_variant, max_players, normalize_announcements
 from tracker.engine.errors import Conflict, DomainError
-from tracker.engine.pots import _award as award_pot
+from tracker.engine.pots import award_pot
 from tracker.engine.pots import split_amount
 from tracker.engine.procedure import HandResult, replay_hand, settle_quick
 from tracker.engine.version import ENGINE_VERSION
