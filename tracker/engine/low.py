@@ -1,0 +1,211 @@
+"""Low hands (Low Hole played ``low`` or ``high_low``).
+
+Rankings (RULES.md ``low_ranking``):
+
+* ``ace_to_five`` -- ace is 1; only pairs count (straights and flushes do
+  not), so the best low is 5-4-3-2-A.
+* ``ace_to_six`` -- ace is 1; straights (A-2-3-4-5 included) and flushes
+  count against the hand; the best low is 6-4-3-2-A.
+* ``deuce_to_seven`` -- ace is 14 (always high, no wheel: A-2-3-4-5 is ace
+  high, no straight); straights and flushes count; the best is 7-5-4-3-2.
+
+A low *value* is packed like a high key (category, then five grouped ranks
+with the ace as 1 where it plays low), and **lower is better**. The
+engine's low *key* is the negated value, so that -- as for high keys --
+a bigger key is a better hand and ``max()`` picks the winner.
+
+Qualifier 8: a low qualifies when it is five unpaired cards 8 or lower
+(for ``deuce_to_seven`` an ace is 14 and never qualifies; for the rankings
+where straights and flushes count, a straight or flush of five cards 8 or
+lower still qualifies -- it is just a poor low). A player's low is the best
+qualifying five cards when any qualify, otherwise the best five at all
+(reported, but it cannot win).
+
+Wild cards (RULES.md): in a low hand a wild card stands for the best rank
+the hand still lacks. They stand for different ranks the five cards do not
+otherwise hold (never a card the player holds naturally), with a suit that
+keeps the hand from being a flush when possible. For each choice of the
+natural cards played the evaluator tries the wild cards on the lowest few
+missing ranks (enough to step around a straight); this is a small search,
+checked against the brute-force oracle in the tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from .cards import make_card, rank_char
+from .explain import Made, hand_dict, high_text
+from .hands import (
+    CATEGORIES,
+    FLUSH,
+    FOUR_OF_A_KIND,
+    FULL_HOUSE,
+    HIGH_CARD,
+    ONE_PAIR,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    THREE_OF_A_KIND,
+    TWO_PAIR,
+    category_of,
+    pack,
+    ranks_of,
+)
+
+__all__ = ["LOW_RANKINGS", "best_low", "explain_low", "low_hand_dict", "low_rank", "low_value"]
+
+LOW_RANKINGS = ("ace_to_five", "ace_to_six", "deuce_to_seven")
+_ACE_LOW = {"ace_to_five": True, "ace_to_six": True, "deuce_to_seven": False}
+_SHAPES = {
+    (1, 1, 1, 1, 1): HIGH_CARD,
+    (2, 1, 1, 1): ONE_PAIR,
+    (2, 2, 1): TWO_PAIR,
+    (3, 1, 1): THREE_OF_A_KIND,
+    (3, 2): FULL_HOUSE,
+    (4, 1): FOUR_OF_A_KIND,
+}
+
+
+def low_rank(card: int, ranking: str) -> int:
+    """The card's rank in ``ranking``: an ace is 1 except in deuce_to_seven."""
+    r = (card >> 2) + 2
+    return 1 if r == 14 and _ACE_LOW[ranking] else r
+
+
+def low_value(ranks: Sequence[int], suits: Sequence[int], ranking: str) -> int:
+    """Value of five cards given by low ranks and suits; lower is better."""
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    order = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
+    grouped = [r for r in order for _ in range(counts[r])]
+    shape = tuple(counts[r] for r in order)
+    cat = _SHAPES[shape]
+    if cat == HIGH_CARD and ranking != "ace_to_five":
+        straight = grouped[0] - grouped[4] == 4
+        flush = len(set(suits)) == 1
+        if straight and flush:
+            cat = STRAIGHT_FLUSH
+        elif flush:
+            cat = FLUSH
+        elif straight:
+            cat = STRAIGHT
+    return pack(cat, grouped)
+
+
+def _qualifies(value: int) -> bool:
+    r = ranks_of(value)
+    return r[0] <= 8 and len(set(r)) == 5
+
+
+def _search(
+    naturals: Sequence[int], wilds: int, ranking: str, qualifier: int | None, explain: bool
+):
+    """Best (value, played) -- played only when ``explain`` -- or (None, None)."""
+    ace_low = _ACE_LOW[ranking]
+    suited = ranking != "ace_to_five"
+    order = list(range(1, 14)) if ace_low else list(range(2, 15))
+    held_suits: dict[int, set[int]] = {r: set() for r in order}
+    for c in naturals:
+        held_suits[low_rank(c, ranking)].add(c & 3)
+    nat = [(low_rank(c, ranking), c & 3, c) for c in naturals]
+    best = None
+    best_played = None
+    for k in range(min(wilds, 5) + 1):
+        if 5 - k > len(nat):
+            continue
+        for sub in combinations(nat, 5 - k):
+            ranks = [x[0] for x in sub]
+            suits = [x[1] for x in sub]
+            if k == 0:
+                cands = [((), ())]
+            else:
+                present = set(ranks)
+                pool = [r for r in order if r not in present and len(held_suits[r]) < 4]
+                pool = pool[: k + 3]
+                cands = []
+                for wr in combinations(pool, k):
+                    frees = [[s for s in (3, 2, 1, 0) if s not in held_suits[r]] for r in wr]
+                    ws = [f[0] for f in frees]
+                    if suited and len(set(suits + ws)) == 1:
+                        # step off the suit with one wild card if it can
+                        for i, f in enumerate(frees):
+                            other = [s for s in f if s != ws[i]]
+                            if other:
+                                ws[i] = other[0]
+                                break
+                    cands.append((wr, ws))
+            for wr, ws in cands:
+                v = low_value(ranks + list(wr), suits + list(ws), ranking)
+                if qualifier is not None and not _qualifies(v):
+                    continue
+                if best is None or v < best:
+                    best = v
+                    if explain:
+                        best_played = (sub, wr, ws)
+    return best, best_played
+
+
+def best_low(
+    naturals: Sequence[int],
+    wilds: int = 0,
+    ranking: str = "ace_to_five",
+    qualifier: int | None = None,
+) -> int | None:
+    """Low key (bigger is better: the negated value) of the best low from natural
+    cards plus ``wilds`` wild cards; with ``qualifier`` 8, of the best
+    qualifying low, or ``None`` when no five cards qualify."""
+    value, _ = _search(naturals, wilds, ranking, qualifier, False)
+    return None if value is None else -value
+
+
+def explain_low(
+    naturals: Sequence[int],
+    wild_cards: Sequence[int],
+    ranking: str = "ace_to_five",
+    qualifier: int | None = None,
+) -> tuple[Made, bool]:
+    """The player's low and whether it qualifies: the best qualifying low if
+    any five cards qualify, else the best low at all."""
+    value, chosen = _search(naturals, len(wild_cards), ranking, qualifier, True)
+    qualifies = True
+    if value is None:
+        value, chosen = _search(naturals, len(wild_cards), ranking, None, True)
+        qualifies = False
+    sub, wr, ws = chosen
+    wild_iter = iter(sorted(wild_cards, reverse=True))
+    entries = [(r, c, None) for r, _s, c in sub]
+    for r, s in zip(wr, ws, strict=True):
+        entries.append((r, make_card(r, s), next(wild_iter)))
+    grouped = ranks_of(value)
+    played = []
+    for r in grouped:
+        for i, e in enumerate(entries):
+            if e[0] == r:
+                played.append((e[1], e[2]))
+                entries.pop(i)
+                break
+    return Made(-value, tuple(played)), qualifies
+
+
+def low_text(value: int, ranking: str) -> str:
+    r = ranks_of(value)
+    if category_of(value) == HIGH_CARD:
+        return f"{'-'.join(rank_char(x) for x in r)} low"
+    return f"{high_text(value)} (as a low)"
+
+
+def low_hand_dict(made: Made, qualifies: bool, ranking: str, qualifier: int | None) -> dict:
+    value = -made.key
+    note = ""
+    if qualifier is not None and not qualifies:
+        note = f"; does not qualify ({qualifier} or better needed)"
+    return hand_dict(
+        made,
+        category=CATEGORIES[category_of(value)],
+        ranks=ranks_of(value),
+        text=low_text(value, ranking),
+        note=note,
+        extra={"qualifies": qualifies},
+    )

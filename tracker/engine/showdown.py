@@ -1,0 +1,317 @@
+"""Evaluate a showdown: validate it, value every hand, name the winners.
+
+See docs/engine.md for the full contract; in short::
+
+    evaluate_showdown({
+        "variant": "kings_and_little_ones",
+        "options": {"king_required": True},
+        "community": None,
+        "players": [{"down": ["Kd", "4c", "2c"], "up": ["4s", "7h", "9h", "Jd"]}, ...],
+    })
+    -> {"players": [{"high": {...hand...}, "low": None}, ...],
+        "high_winners": [0], "low_winners": []}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .announcements import (
+    MAX_PLAYERS,
+    check_variant,
+    has_high,
+    has_low,
+    normalize_announcements,
+)
+from .cards import format_card, parse_card
+from .errors import DomainError
+from .explain import Made, explain_high, high_hand_dict
+from .hands import best_high
+from .low import best_low, explain_low, low_hand_dict
+from .wild import wild_options
+
+__all__ = ["Seat", "ShowdownError", "evaluate_showdown", "hand_keys", "parse_showdown"]
+
+_TOP_KEYS = ("variant", "options", "community", "players")
+_PLAYER_KEYS = ("down", "up", "declare")
+_DECLARES = ("high", "low", "both")
+# seventh card always face down in these variants (RULES.md)
+_SEVENTH_DOWN = ("seven_card_stud", "low_hole")
+
+
+class ShowdownError(DomainError):
+    code = "invalid_showdown"
+
+
+class Seat:
+    """One player's parsed cards (card ints) and declaration."""
+
+    __slots__ = ("declare", "down", "up")
+
+    def __init__(self, down: list[int], up: list[int], declare: str | None):
+        self.down = down
+        self.up = up
+        self.declare = declare
+
+
+def _card_list(value: Any, field: str) -> list:
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise ShowdownError("must be a list of cards", field=field)
+    return list(value)
+
+
+def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
+    """Check a showdown and parse it to ``(variant, announcements, community, seats)``.
+
+    Raises :class:`DomainError` naming the field at fault.
+    """
+    if not isinstance(showdown, Mapping):
+        raise ShowdownError("a showdown must be an object with variant, options, players")
+    for key in showdown:
+        if key not in _TOP_KEYS:
+            raise ShowdownError(
+                f"unknown field {key!r} (fields: {', '.join(_TOP_KEYS)})", field=str(key)
+            )
+    if "variant" not in showdown:
+        raise ShowdownError("the variant is required", code="required", field="variant")
+    variant = check_variant(showdown["variant"])
+    ann = normalize_announcements(variant, showdown.get("options"))
+
+    seen: dict[int, str] = {}
+
+    def take(token: Any, field: str) -> int:
+        card = parse_card(token, field)
+        if card in seen:
+            other = seen[card]
+            msg = f"{format_card(card)} appears twice: {other} and {field}"
+            raise ShowdownError(msg, code="duplicate_card", fields={other: [msg], field: [msg]})
+        seen[card] = field
+        return card
+
+    community = None
+    if showdown.get("community") is not None:
+        community = take(showdown["community"], "community")
+
+    players = showdown.get("players")
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise ShowdownError("must be a list of players", field="players")
+    if not players:
+        raise ShowdownError("a showdown needs at least one player", field="players")
+    limit = MAX_PLAYERS[variant]
+    if len(players) > limit:
+        raise ShowdownError(
+            f"{len(players)} players; {variant} seats at most {limit}",
+            code="too_many_players",
+            field="players",
+        )
+    declaring = ann.get("declaration") == "declare" and ann.get("game") == "high_low"
+    seats = []
+    for i, p in enumerate(players):
+        at = f"players[{i}]"
+        if not isinstance(p, Mapping):
+            raise ShowdownError("a player must be an object with down and up", field=at)
+        for key in p:
+            if key not in _PLAYER_KEYS:
+                raise ShowdownError(
+                    f"unknown field {key!r} (fields: {', '.join(_PLAYER_KEYS)})",
+                    field=f"{at}.{key}",
+                )
+        for key in ("down", "up"):
+            if key not in p:
+                raise ShowdownError("required", code="required", field=f"{at}.{key}")
+        down = [
+            take(t, f"{at}.down[{j}]") for j, t in enumerate(_card_list(p["down"], f"{at}.down"))
+        ]
+        up = [take(t, f"{at}.up[{j}]") for j, t in enumerate(_card_list(p["up"], f"{at}.up"))]
+        _check_counts(variant, community, down, up, at)
+        declare = p.get("declare")
+        if declare is not None and declare not in _DECLARES:
+            raise ShowdownError(f"{declare!r} is not one of high, low, both", field=f"{at}.declare")
+        if declaring and declare is None:
+            raise ShowdownError(
+                "required: the hand is played high-low with declarations (high, low or both)",
+                code="required",
+                field=f"{at}.declare",
+            )
+        seats.append(Seat(down, up, declare if declaring else None))
+    return variant, ann, community, seats
+
+
+def _check_counts(variant: str, community: int | None, down: list, up: list, at: str) -> None:
+    nd, nu = len(down), len(up)
+    if community is not None:
+        if (nd, nu) != (2, 4):
+            raise ShowdownError(
+                f"{nd} down and {nu} up; with a community card each player holds "
+                "2 down and 4 up (6 cards)",
+                code="wrong_card_count",
+                field=at,
+            )
+        return
+    if nd + nu != 7:
+        raise ShowdownError(
+            f"{nd + nu} cards ({nd} down, {nu} up); each player holds 7 "
+            "(or 6 when there is a community card)",
+            code="wrong_card_count",
+            field=at,
+        )
+    if variant in _SEVENTH_DOWN:
+        if nd != 3:
+            raise ShowdownError(
+                f"{nd} down and {nu} up; in {variant} the seventh card comes face down "
+                "(3 down, 4 up)",
+                code="wrong_card_count",
+                field=f"{at}.down",
+            )
+    elif nd not in (2, 3):
+        raise ShowdownError(
+            f"{nd} down and {nu} up; a player holds 3 down and 4 up, or 2 down and 5 up "
+            "when the seventh card was taken face up",
+            code="wrong_card_count",
+            field=f"{at}.down",
+        )
+
+
+# --- valuing ----------------------------------------------------------------------
+
+
+def _all_cards(seat: Seat, community: int | None) -> list[int]:
+    return seat.down + seat.up + ([] if community is None else [community])
+
+
+def _best_high_made(variant: str, ann: dict, seat: Seat, community: int | None) -> Made:
+    cards = _all_cards(seat, community)
+    da = ann["double_ace_flush"]
+    best_opt, best_key = None, -1
+    for opt in wild_options(variant, ann, seat.down, seat.up, community, "high"):
+        key = best_high([c for c in cards if c not in opt], len(opt), da)
+        if key > best_key:
+            best_opt, best_key = opt, key
+    return explain_high([c for c in cards if c not in best_opt], sorted(best_opt), da)
+
+
+def _best_low_made(variant: str, ann: dict, seat: Seat, community: int | None) -> tuple[Made, bool]:
+    cards = _all_cards(seat, community)
+    best = None
+    for opt in wild_options(variant, ann, seat.down, seat.up, community, "low"):
+        made, ok = explain_low(
+            [c for c in cards if c not in opt],
+            sorted(opt),
+            ann["low_ranking"],
+            ann["low_qualifier"],
+        )
+        if best is None or (ok, made.key) > (best[1], best[0].key):
+            best = (made, ok)
+    return best
+
+
+def hand_keys(
+    variant: str,
+    announcements: Mapping[str, Any],
+    down: Sequence[int],
+    up: Sequence[int],
+    community: int | None = None,
+) -> tuple[int | None, int | None]:
+    """Fast values of one player's hand, no explanation: ``(high_key, low_key)``.
+
+    Cards are ints; ``announcements`` must be normalized. ``high_key`` is
+    ``None`` when the game has no high half, ``low_key`` when it has no low
+    half or no five cards qualify. Bigger keys are better hands.
+    """
+    cards = list(down) + list(up) + ([] if community is None else [community])
+    high = low = None
+    if has_high(variant, announcements):
+        da = announcements["double_ace_flush"]
+        for opt in wild_options(variant, announcements, down, up, community, "high"):
+            k = best_high([c for c in cards if c not in opt], len(opt), da)
+            if high is None or k > high:
+                high = k
+    if has_low(variant, announcements):
+        for opt in wild_options(variant, announcements, down, up, community, "low"):
+            k = best_low(
+                [c for c in cards if c not in opt],
+                len(opt),
+                announcements["low_ranking"],
+                announcements["low_qualifier"],
+            )
+            if k is not None and (low is None or k > low):
+                low = k
+    return high, low
+
+
+def _winners(keys: dict[int, int]) -> list[int]:
+    if not keys:
+        return []
+    top = max(keys.values())
+    return sorted(i for i, k in keys.items() if k == top)
+
+
+def decide_winners(
+    high: Sequence[int | None], low: Sequence[int | None], declares: Sequence[str | None] | None
+) -> tuple[list[int], list[int]]:
+    """Winner indices from keys (``None`` = no hand that half / no qualifying low).
+
+    Without declarations (``declares`` is None) cards speak. With them, a
+    player competes only for the half (or halves) declared. A player who
+    declares ``both`` must win or tie both ways against every player who
+    declared that way (other ``both`` players included); one who does not
+    is out of both halves, and the winners are found again among the rest.
+    (A ``both`` player who passed the first check still wins both ways
+    among fewer players; the loop only makes that explicit.) A half nobody
+    is left to win has no winners.
+    """
+    n = len(high)
+    if declares is None:
+        hi = _winners({i: k for i, k in enumerate(high) if k is not None})
+        lo = _winners({i: k for i, k in enumerate(low) if k is not None})
+        return hi, lo
+    out: set[int] = set()
+    while True:
+        hi_c = {
+            i: high[i]
+            for i in range(n)
+            if i not in out and declares[i] in ("high", "both") and high[i] is not None
+        }
+        lo_c = {
+            i: low[i]
+            for i in range(n)
+            if i not in out and declares[i] in ("low", "both") and low[i] is not None
+        }
+        hi, lo = _winners(hi_c), _winners(lo_c)
+        losers = {
+            i
+            for i in range(n)
+            if i not in out and declares[i] == "both" and not (i in hi and i in lo)
+        }
+        if not losers:
+            return hi, lo
+        out |= losers
+
+
+def evaluate_showdown(showdown: Mapping[str, Any]) -> dict:
+    """Value every player's hand and name the winners (see the module doc)."""
+    variant, ann, community, seats = parse_showdown(showdown)
+    want_high, want_low = has_high(variant, ann), has_low(variant, ann)
+    players = []
+    high_keys: list[int | None] = []
+    low_keys: list[int | None] = []
+    for seat in seats:
+        entry: dict[str, Any] = {"high": None, "low": None}
+        hk = lk = None
+        if want_high:
+            made = _best_high_made(variant, ann, seat, community)
+            entry["high"] = high_hand_dict(made)
+            hk = made.key
+        if want_low:
+            made, ok = _best_low_made(variant, ann, seat, community)
+            entry["low"] = low_hand_dict(made, ok, ann["low_ranking"], ann["low_qualifier"])
+            lk = made.key if ok else None
+        if seat.declare is not None:
+            entry["declare"] = seat.declare
+        high_keys.append(hk)
+        low_keys.append(lk)
+        players.append(entry)
+    declares = [s.declare for s in seats] if seats and seats[0].declare is not None else None
+    hi, lo = decide_winners(high_keys, low_keys, declares)
+    return {"players": players, "high_winners": hi, "low_winners": lo}

@@ -1,0 +1,101 @@
+"""Which of a player's cards are wild, per variant (RULES.md).
+
+:func:`wild_options` answers with a list of *options*: each option is the
+set of the player's cards that are wild. Usually there is one option; there
+are several when the rules let the player pick which card of a rank is wild
+(the player then gets the best of them):
+
+* ``seven_card_stud`` -- no wild cards.
+* ``kings_and_little_ones`` -- every king is wild (``door_card_kings``:
+  only a king that is the door card, ``up[0]``); and the *little one*, the
+  lowest card among the player's seven (face up or down, the community card
+  included), counting an ace as high unless ``ace_low_for_lowest``. The
+  little one is looked for among the cards that are not already wild
+  kings. With ``king_required`` it is wild only if the player holds a king
+  -- any king, face up or down, the community card included, whether or
+  not that king is itself wild under ``door_card_kings``. When the lowest
+  rank appears more than once: ``all_lowest_wild`` makes every card of it
+  wild, otherwise one of them is (the player's choice: one option each).
+* ``low_hole`` -- the rank of the lowest face-down card (``down``; a
+  community card never sets it) is wild, and every card of that rank the
+  player holds, the community card included. Aces are high when finding it
+  for the high hand; for a low hand ranked ``ace_to_five`` or
+  ``ace_to_six`` aces are low (so a hole ace makes aces wild for the low
+  hand only); for ``deuce_to_seven`` aces stay high.
+* ``low_hold`` -- the lowest face-down card (aces high) is wild.
+  ``same_rank_wild``: ``none`` -- that one card (if several face-down cards
+  share the lowest rank, the player picks one: one option each);
+  ``face_down`` -- every face-down card of that rank; ``all`` -- every card
+  of that rank, face up or down, the community card included.
+
+Wild cards are the same for the high and the low hand except in Low Hole
+(see above); ``half`` says which one is asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = ["wild_options"]
+
+_KING = 13
+_ACE = 14
+
+
+def _rank(card: int) -> int:
+    return (card >> 2) + 2
+
+
+def wild_options(
+    variant: str,
+    announcements: Mapping[str, Any],
+    down: Sequence[int],
+    up: Sequence[int],
+    community: int | None = None,
+    half: str = "high",
+) -> list[frozenset[int]]:
+    """The possible sets of wild cards for a player (card ints); never empty."""
+    hand = list(down) + list(up) + ([] if community is None else [community])
+    if variant == "seven_card_stud":
+        return [frozenset()]
+    if variant == "kings_and_little_ones":
+        # rank index (card >> 2): king 11, ace 12
+        if announcements["door_card_kings"]:
+            kings = frozenset(up[:1]) if up and up[0] >> 2 == 11 else frozenset()
+            holds_king = any(c >> 2 == 11 for c in hand)
+        else:
+            kings = frozenset(c for c in hand if c >> 2 == 11)
+            holds_king = bool(kings)
+        if announcements["king_required"] and not holds_king:
+            return [kings]
+        rest = [c for c in hand if c not in kings]
+        if announcements["ace_low_for_lowest"] and any(c >> 2 == 12 for c in rest):
+            lowest = [c for c in rest if c >> 2 == 12]
+        else:
+            low = min(rest) >> 2
+            lowest = [c for c in rest if c >> 2 == low]
+        if len(lowest) == 1:
+            return [kings | {lowest[0]}]
+        if announcements["all_lowest_wild"]:
+            return [kings | frozenset(lowest)]
+        return [kings | {c} for c in lowest]
+    if variant == "low_hole":
+        ace_low = half == "low" and announcements["low_ranking"] in ("ace_to_five", "ace_to_six")
+
+        def value(c: int) -> int:
+            r = _rank(c)
+            return 1 if r == _ACE and ace_low else r
+
+        low = min(value(c) for c in down)
+        return [frozenset(c for c in hand if value(c) == low)]
+    if variant == "low_hold":
+        low = min(_rank(c) for c in down)
+        lowest = [c for c in down if _rank(c) == low]
+        mode = announcements["same_rank_wild"]
+        if mode == "none":
+            return [frozenset((c,)) for c in lowest]
+        if mode == "face_down":
+            return [frozenset(lowest)]
+        return [frozenset(c for c in hand if _rank(c) == low)]
+    raise ValueError(f"unknown variant {variant!r}")
