@@ -4,4 +4,10 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("leagues/<slug:slug>/", views.league, name="league"),
+    path("players/<int:pk>/", views.player, name="player"),
+    path("tournaments/<int:pk>/", views.tournament, name="tournament"),
+    path("tournaments/<int:pk>/hands/new/", views.hand_new, name="hand-new"),
+    path("hands/<int:pk>/", views.hand, name="hand"),
+    path("calculator/", views.calculator, name="calculator"),
 ]

@@ -2,11 +2,38 @@
 
 from __future__ import annotations
 
-from django.http import JsonResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from functools import wraps
 
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from tracker.engine.errors import Conflict, DomainError, NotFound
+from tracker.engine.errors import PermissionDenied as DomainPermissionDenied
+from tracker.forms import Calculator, HandEntry
+from tracker.selectors.calculator import WILD_RULES, calculate
 from tracker.selectors.health import system_health
+from tracker.selectors.pages import (
+    home_leagues,
+    league_page,
+    player_page,
+    tournament_page,
+    visible_tournament,
+)
+from tracker.selectors.replay import hand_replay
+from tracker.selectors.tournaments import tournament_state
+from tracker.services.access import CAN_RECORD, role_of
+from tracker.services.hands import hand_record
+
+SETTLED = {
+    "recorded": "The engine checks it and settles the stacks in a moment.",
+    "verified": "The engine agrees: verified.",
+    "disputed": "The engine reads it differently: the pot is disputed, see the hand.",
+    "invalid": "The stacks do not allow it: see the hand.",
+}
 
 
 @require_GET
@@ -15,5 +42,107 @@ def healthz(request):
     return JsonResponse(health, status=200 if health["status"] == "ok" else 503)
 
 
+def not_found_as_404(view):
+    """A NotFound from a selector (also: a private league seen by an outsider) is a 404."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except NotFound as exc:
+            raise Http404(exc.message) from None
+
+    return wrapper
+
+
+@require_GET
 def home(request):
-    return render(request, "tracker/home.html", {})
+    return render(request, "tracker/home.html", {"leagues": home_leagues(request.user)})
+
+
+@require_GET
+@not_found_as_404
+def league(request, slug):
+    return render(request, "tracker/league.html", {"page": league_page(request.user, slug)})
+
+
+@require_GET
+@not_found_as_404
+def player(request, pk):
+    return render(request, "tracker/player.html", {"page": player_page(request.user, pk)})
+
+
+@require_GET
+@not_found_as_404
+def tournament(request, pk):
+    return render(request, "tracker/tournament.html", {"page": tournament_page(request.user, pk)})
+
+
+@require_GET
+@not_found_as_404
+def hand(request, pk):
+    try:
+        street = int(request.GET.get("street", ""))
+    except ValueError:
+        street = None
+    return render(request, "tracker/hand.html", {"replay": hand_replay(request.user, pk, street)})
+
+
+@require_http_methods(["GET", "POST"])
+@not_found_as_404
+def hand_new(request, pk):
+    tournament = visible_tournament(request.user, pk)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    role = role_of(request.user, tournament.league)
+    if role not in CAN_RECORD:
+        raise PermissionDenied(
+            f"Only a scorekeeper or an admin of {tournament.league.name} may record hands "
+            f"(your role: {role or 'not a member'})."
+        )
+    state = tournament_state(tournament)
+    if state.over:
+        messages.info(request, f"{tournament.name} is over: no more hands can be recorded.")
+        return redirect(tournament)
+    form = HandEntry(tournament=tournament, state=state, data=request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            recorded = hand_record(tournament=tournament, by=request.user, **form.record_kwargs())
+        except DomainPermissionDenied as exc:
+            raise PermissionDenied(exc.message) from None
+        except Conflict as exc:
+            if exc.code != "hand_exists":
+                form.add_domain_error(exc)
+            else:
+                state = tournament_state(tournament)
+                form = HandEntry.after_conflict(tournament, state, request.POST, exc)
+        except DomainError as exc:
+            form.add_domain_error(exc)
+        else:
+            recorded.refresh_from_db(fields=["status"])
+            messages.success(
+                request, f"Hand {recorded.number} recorded. {SETTLED[recorded.status]}"
+            )
+            return redirect(tournament)
+    return render(
+        request,
+        "tracker/hand_form.html",
+        {"form": form, "tournament": tournament, "state": state},
+    )
+
+
+@require_GET
+def calculator(request):
+    calc = Calculator(request.GET or None)
+    result = None
+    showdown = calc.showdown()
+    if showdown is not None:
+        try:
+            result = calculate(showdown, [p.display_name for p in calc.filled])
+        except DomainError as exc:
+            calc.add_domain_error(exc)
+    return render(
+        request,
+        "tracker/calculator.html",
+        {"calc": calc, "result": result, "wild_rules": WILD_RULES},
+    )

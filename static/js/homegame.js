@@ -1,0 +1,240 @@
+/* homegame: small progressive enhancements. Every page works without this file.
+ *
+ * 1. Forms with a variant select show only that variant's fields ([data-variants]).
+ * 2. Card inputs ([data-card]) get a tap-to-pick panel that greys out cards
+ *    already entered elsewhere in the same form, so no card can be picked twice.
+ * 3. The hand replayer ([data-replayer]) steps between streets without reloading.
+ */
+(function () {
+  "use strict";
+
+  var RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
+  var SUITS = [["s", "♠"], ["h", "♥"], ["d", "♦"], ["c", "♣"]];
+  var SUIT_OF = { c: "c", d: "d", h: "h", s: "s", "♣": "c", "♦": "d", "♥": "h", "♠": "s",
+                  "♧": "c", "♢": "d", "♡": "h", "♤": "s" };
+  var SYMBOL = { c: "♣", d: "♦", h: "♥", s: "♠" };
+
+  /* "Kd", "k♦", "10c", "tc" -> "Kd"/"Tc"; anything else -> null. */
+  function parseCard(text) {
+    var t = (text || "").replace(/\ufe0f/g, "").trim();
+    if (!t) return null;
+    var suit = SUIT_OF[t.slice(-1).toLowerCase()] || SUIT_OF[t.slice(-1)];
+    var rank = t.slice(0, -1).toUpperCase();
+    if (rank === "10") rank = "T";
+    if (!suit || !/^[2-9TJQKA]$/.test(rank)) return null;
+    return rank + suit;
+  }
+  function display(code) {
+    var rank = code[0] === "T" ? "10" : code[0];
+    return rank + SYMBOL[code[1]];
+  }
+
+  /* --- 1. variant-dependent fields -------------------------------------------- */
+  function setupVariants(form) {
+    var select = form.querySelector("select[name='variant']");
+    if (!select) return;
+    function apply() {
+      var v = select.value;
+      form.querySelectorAll("[data-variants]").forEach(function (el) {
+        var wanted = el.getAttribute("data-variants").split(" ");
+        el.hidden = wanted.indexOf(v) === -1;
+      });
+    }
+    select.addEventListener("change", apply);
+    apply();
+  }
+
+  /* --- 2. the card picker -------------------------------------------------------- */
+  var picker = null, current = null, currentForm = null;
+
+  function inputsOf(form) {
+    return Array.prototype.slice.call(form.querySelectorAll("input[data-card]"));
+  }
+  function visibleInputs(form) {
+    return inputsOf(form).filter(function (el) { return el.offsetParent !== null; });
+  }
+  function used(form, except) {
+    var out = {};
+    inputsOf(form).forEach(function (el) {
+      if (el === except) return;
+      var c = parseCard(el.value);
+      if (c) out[c] = true;
+    });
+    return out;
+  }
+  function paint(input) {
+    var c = parseCard(input.value);
+    input.classList.toggle("red", !!c && (c[1] === "h" || c[1] === "d"));
+    input.classList.toggle("filled", !!c);
+  }
+
+  function buildPicker() {
+    picker = document.createElement("div");
+    picker.className = "picker";
+    picker.hidden = true;
+    picker.setAttribute("role", "dialog");
+    picker.setAttribute("aria-label", "Pick a card");
+    var html = '<div class="picker-inner"><div class="picker-head">' +
+      '<span class="picker-title"></span>' +
+      '<button type="button" data-act="clear">Clear</button>' +
+      '<button type="button" data-act="keyboard">Type</button>' +
+      '<button type="button" data-act="done" class="done">Done</button></div>' +
+      '<div class="picker-grid">';
+    SUITS.forEach(function (s) {
+      RANKS.forEach(function (r) {
+        var code = (r === "10" ? "T" : r) + s[0];
+        var red = s[0] === "h" || s[0] === "d";
+        html += '<button type="button" data-code="' + code + '" class="' + (red ? "red" : "") +
+          '" aria-label="' + r + s[1] + '">' + r + '<span class="s">' + s[1] + "</span></button>";
+      });
+    });
+    html += "</div></div>";
+    picker.innerHTML = html;
+    document.body.appendChild(picker);
+    // Keep focus in the input while tapping the panel.
+    picker.addEventListener("mousedown", function (e) { e.preventDefault(); });
+    picker.addEventListener("click", function (e) {
+      var b = e.target.closest("button");
+      if (!b || !current) return;
+      var act = b.getAttribute("data-act");
+      if (act === "done") { closePicker(); return; }
+      if (act === "clear") { setValue(current, ""); refresh(); return; }
+      if (act === "keyboard") {
+        var input = current;
+        closePicker();
+        input.setAttribute("inputmode", "text");
+        input.dataset.typing = "1";
+        input.blur(); input.focus();
+        return;
+      }
+      var code = b.getAttribute("data-code");
+      if (code && !b.disabled) {
+        setValue(current, display(code));
+        advance();
+      }
+    });
+  }
+  function setValue(input, value) {
+    input.value = value;
+    paint(input);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+  function refresh() {
+    if (!current) return;
+    var taken = used(currentForm, current);
+    var mine = parseCard(current.value);
+    picker.querySelectorAll("button[data-code]").forEach(function (b) {
+      var code = b.getAttribute("data-code");
+      b.disabled = !!taken[code];
+      b.classList.toggle("chosen", code === mine);
+    });
+    var label = current.getAttribute("aria-label") || "card";
+    var seat = current.closest("fieldset");
+    var who = seat ? (seat.querySelector("legend .seat-name") || seat.querySelector("legend")) : null;
+    picker.querySelector(".picker-title").textContent =
+      (who ? who.textContent.trim() + " · " : "") + label + " card";
+  }
+  function openPicker(input) {
+    if (!picker) buildPicker();
+    current = input;
+    currentForm = input.form;
+    picker.hidden = false;
+    document.body.classList.add("picker-open");
+    refresh();
+    var rect = input.getBoundingClientRect();
+    var limit = window.innerHeight - picker.offsetHeight - 8;
+    if (rect.bottom > limit) window.scrollBy(0, rect.bottom - limit + 8);
+  }
+  function closePicker() {
+    if (picker) picker.hidden = true;
+    document.body.classList.remove("picker-open");
+    if (current) current.blur();
+    current = null;
+  }
+  function advance() {
+    var list = visibleInputs(currentForm);
+    var i = list.indexOf(current);
+    var fieldset = current.closest("fieldset");
+    var next = list[i + 1];
+    if (next && next.closest("fieldset") === fieldset) {
+      next.focus();
+    } else {
+      refresh();
+    }
+  }
+
+  function setupCards(form) {
+    inputsOf(form).forEach(function (input) {
+      paint(input);
+      input.setAttribute("inputmode", "none");
+      input.addEventListener("focus", function () {
+        if (input.dataset.typing) return;
+        openPicker(input);
+      });
+      input.addEventListener("input", function () { paint(input); if (current) refresh(); });
+      input.addEventListener("blur", function () {
+        var c = parseCard(input.value);
+        if (c) input.value = display(c);
+        paint(input);
+        delete input.dataset.typing;
+        input.setAttribute("inputmode", "none");
+      });
+    });
+    document.addEventListener("mousedown", function (e) {
+      if (!picker || picker.hidden) return;
+      if (picker.contains(e.target) || (e.target.matches && e.target.matches("input[data-card]"))) return;
+      closePicker();
+    });
+    document.addEventListener("keydown", function (e) {
+      if (e.key === "Escape") closePicker();
+    });
+  }
+
+  /* --- 3. the replayer ------------------------------------------------------------ */
+  function setupReplayer(root) {
+    var panels = Array.prototype.slice.call(root.querySelectorAll("section.street[data-street]"));
+    if (!panels.length) return;
+    var links = root.querySelectorAll(".street-link[data-go]");
+    function show(number, push) {
+      var found = false;
+      panels.forEach(function (p) {
+        var on = p.getAttribute("data-street") === String(number);
+        p.hidden = !on;
+        if (on) found = true;
+      });
+      if (!found) return false;
+      links.forEach(function (a) {
+        var on = a.getAttribute("data-go") === String(number);
+        a.classList.toggle("current", on);
+        if (on) a.setAttribute("aria-current", "step"); else a.removeAttribute("aria-current");
+      });
+      if (push && window.history && history.replaceState) {
+        var url = new URL(window.location.href);
+        url.searchParams.set("street", number);
+        url.hash = "replay";
+        history.replaceState(null, "", url.toString());
+      }
+      return true;
+    }
+    root.addEventListener("click", function (e) {
+      var a = e.target.closest("a[data-go]");
+      if (!a) return;
+      if (show(a.getAttribute("data-go"), true)) e.preventDefault();
+    });
+    document.addEventListener("keydown", function (e) {
+      if (e.target.closest && e.target.closest("input, select, textarea")) return;
+      var visible = panels.filter(function (p) { return !p.hidden; })[0];
+      if (!visible) return;
+      var sel = e.key === "ArrowRight" ? 'a[rel="next"]' : e.key === "ArrowLeft" ? 'a[rel="prev"]' : null;
+      if (!sel) return;
+      var a = visible.querySelector(sel);
+      if (a) { show(a.getAttribute("data-go"), true); e.preventDefault(); }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("form").forEach(setupVariants);
+    document.querySelectorAll("form[data-card-form]").forEach(setupCards);
+    document.querySelectorAll("[data-replayer]").forEach(setupReplayer);
+  });
+})();

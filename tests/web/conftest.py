@@ -1,0 +1,162 @@
+"""Fixtures for the page tests: a league with roles, a tournament with recorded hands.
+
+The browser tests drive Debian's Chromium through Playwright's sync API. Playwright
+runs an event loop in the test thread, so Django's async-safety check is relaxed
+for these tests only.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.factories import add_member, make_league, make_tournament
+from tracker.selectors.tournaments import tournament_state
+from tracker.services.hands import hand_record
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+PASSWORD = "pw-for-tests-only"
+
+# The worked example of Kings and Little Ones: K♦ 4♣ down, 4♠ 7♥ 9♥ J♦ up, 2♣ down.
+# The king is wild and so is the little one (the 2♣): four fours, jack kicker.
+KLO_ACTIONS = [
+    "d dh p1 Kd4c4s",
+    "d dh p2 AsAh3d",
+    "d dh p3 9c9dQh",
+    "p2 pb",  # the 3♦ is the lowest door card: p2 brings in
+    "p3 cbr 20",
+    "p1 cc",
+    "p2 cc",
+    "d dh p1 7h",
+    "d dh p2 5c",
+    "d dh p3 2s",
+    "p3 cc",  # Q-2 up is the best face-up hand
+    "p1 cbr 20",
+    "p2 cc",
+    "p3 cc",
+    "d dh p1 9h",
+    "d dh p2 6c",
+    "d dh p3 Td",
+    "p3 cc",
+    "p1 cbr 40",
+    "p2 cc",
+    "p3 f",
+    "d dh p1 Jd",
+    "d dh p2 8s",
+    "p1 cbr 40",
+    "p2 cbr 80",
+    "p1 cc",
+    "d dh p1 2c",
+    "d dh p2 7c",
+    "p1 cc",
+    "p2 cc",
+]
+
+
+@dataclass
+class Game:
+    league: object
+    admin: object
+    keeper: object
+    member: object
+    tournament: object
+    players: list
+
+
+def make_game(slug: str = "friday", public: bool = True, variant: str = "") -> Game:
+    league, admin = make_league(slug=slug, public=public)
+    keeper = add_member(league, f"{slug}-keeper", "scorekeeper")
+    member = add_member(league, f"{slug}-member", "member")
+    tournament, players = make_tournament(
+        league=league, by=admin, names=("Ann", "Bob", "Cat"), default_variant=variant
+    )
+    return Game(league, admin, keeper, member, tournament, players)
+
+
+def walk_entry(tournament, winner: int = 0) -> dict:
+    """Everyone antes; all but one fold on third street (the winner posts the bring-in)."""
+    state = tournament_state(tournament)
+    stakes = state.next_stakes
+    seats = []
+    for k, seat in enumerate(state.next_positions()):
+        if k == winner:
+            seats.append({"player": seat.player_id, "put_in": stakes.ante + stakes.bring_in})
+        else:
+            seats.append({"player": seat.player_id, "put_in": stakes.ante, "folded": "third"})
+    return {"seats": seats}
+
+
+def showdown_entry(tournament, hands, bets) -> dict:
+    """Quick entry: the first players (by position) show ``hands`` [(down, up)] after
+    putting in ``bets``; the rest fold their ante."""
+    state = tournament_state(tournament)
+    seats = []
+    for k, seat in enumerate(state.next_positions()):
+        if k < len(hands):
+            down, up = hands[k]
+            seats.append(
+                {"player": seat.player_id, "put_in": bets, "down": list(down), "up": list(up)}
+            )
+        else:
+            seats.append(
+                {"player": seat.player_id, "put_in": state.next_stakes.ante, "folded": "third"}
+            )
+    return {"seats": seats}
+
+
+ACES = (["As", "Ah", "2c"], ["Ad", "3c", "4c", "9d"])
+KINGS = (["Ks", "Kh", "2d"], ["Kd", "3d", "4d", "5h"])
+
+
+def record_sample_hands(game: Game) -> dict:
+    """Four hands: a walk, a verified showdown, a disputed one, and a full-history
+    Kings and Little Ones hand. Returns them by name."""
+    t, admin = game.tournament, game.admin
+    hands = {}
+    hands["walk"] = hand_record(
+        tournament=t, by=admin, entry_mode="quick", entry=walk_entry(t), variant="seven_card_stud"
+    )
+    hands["showdown"] = hand_record(
+        tournament=t,
+        by=admin,
+        entry_mode="quick",
+        entry=showdown_entry(t, [ACES, KINGS], 24),
+        variant="seven_card_stud",
+    )
+    loser = tournament_state(t).next_positions()[1].player_id
+    hands["disputed"] = hand_record(
+        tournament=t,
+        by=admin,
+        entry_mode="quick",
+        entry=showdown_entry(t, [ACES, KINGS], 24),
+        variant="seven_card_stud",
+        table_result={"winners": [loser]},
+    )
+    hands["full"] = hand_record(
+        tournament=t,
+        by=admin,
+        entry_mode="full",
+        entry={"actions": KLO_ACTIONS},
+        variant="kings_and_little_ones",
+    )
+    return hands
+
+
+@pytest.fixture
+def settle(django_capture_on_commit_callbacks):
+    """Run the on-commit settlement of everything recorded inside the block."""
+    return lambda: django_capture_on_commit_callbacks(execute=True)

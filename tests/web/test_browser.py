@@ -1,0 +1,317 @@
+"""The pages in a real browser: Debian's Chromium, headless, driven by Playwright.
+
+Each test saves screenshots under test-artifacts/web/ (phone-sized unless named
+otherwise) so the pages can be looked at after a run.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, PASSWORD, make_game, record_sample_hands
+from tracker.selectors.tournaments import tournament_state
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
+    ),
+]
+
+PHONE = {"width": 375, "height": 740}
+DESKTOP = {"width": 1200, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def shots(artifacts_dir):
+    folder = artifacts_dir / "web"
+    folder.mkdir(exist_ok=True)
+
+    def shot(page, name: str, full_page: bool = True):
+        path = folder / f"{name}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return shot
+
+
+@pytest.fixture
+def site(live_server, settings):
+    # The live server speaks plain HTTP: let the session and CSRF cookies travel on it.
+    settings.SESSION_COOKIE_SECURE = False
+    settings.CSRF_COOKIE_SECURE = False
+    return live_server.url
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def log_in(page, site, username, next_url="/"):
+    page.goto(f"{site}/accounts/login/?next={next_url}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_load_state()
+    assert f"Logged in as {username}" in page.inner_text("[data-testid=who]")
+
+
+def seat_input(page, k: int, name: str):
+    return page.locator(f"[data-testid=seat-{k}] [name$='-{name}']")
+
+
+# --------------------------------------------------------------------------
+
+
+def test_scorekeeper_logs_a_hand_on_a_phone(site, phone, shots):
+    game = make_game()
+    t = game.tournament
+    names = [s.player.name for s in tournament_state(t).next_positions()]
+    page = phone
+    page.goto(f"{site}{t.get_absolute_url()}")
+    assert "Not logged in" in page.inner_text("[data-testid=who]")
+    page.click("text=Log in")
+    shots(page, "phone-login")
+    page.fill("#id_username", game.keeper.username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(rf".*/tournaments/{t.pk}/$"))
+    shots(page, "phone-tournament-before")
+
+    page.click("[data-testid=record-hand]")
+    page.wait_for_url(re.compile(r".*/hands/new/$"))
+    assert page.locator("h1").inner_text() == "Record hand 1"
+    page.select_option("#id_variant", "seven_card_stud")
+    # Variant-specific inputs hide once the game is known.
+    assert not page.locator("[data-testid=seat-0] [name$='-bought']").is_visible()
+
+    # Seat 0 (the dealer's left) picks every card from the picker.
+    seat_input(page, 0, "put_in").fill("24")
+    seat_input(page, 0, "d1").click()
+    picker = page.locator(".picker")
+    assert picker.is_visible()
+    for code in ("As", "Ah", "Ad", "3c", "4c", "9d", "2c"):
+        picker.locator(f"button[data-code='{code}']").click()
+    assert seat_input(page, 0, "d1").input_value() == "A♠"
+    assert seat_input(page, 0, "c7").input_value() == "2♣"
+    shots(page, "phone-hand-form-picker", full_page=False)
+    # In the next seat the cards already taken cannot be picked again.
+    seat_input(page, 1, "d1").click()
+    assert picker.locator("button[data-code='As']").is_disabled()
+    assert picker.locator("button[data-code='Ks']").is_enabled()
+    page.keyboard.press("Escape")
+    # Seat 1 types its cards, any spelling.
+    seat_input(page, 1, "put_in").fill("24")
+    for slot, value in zip(
+        ("d1", "d2", "u1", "u2", "u3", "u4", "c7"),
+        ("Ks", "kh", "K♦", "3d", "4d", "5h", "2d"),
+        strict=True,
+    ):
+        seat_input(page, 1, slot).fill(value)
+    seat_input(page, 2, "put_in").fill("4")
+    seat_input(page, 2, "folded").select_option("third")
+    seat_input(page, 0, "result").select_option("won")
+    page.keyboard.press("Escape")
+    shots(page, "phone-hand-form-filled")
+
+    page.click("[data-testid=submit-hand]")
+    page.wait_for_url(re.compile(rf".*/tournaments/{t.pk}/$"))
+    assert "Hand 1 recorded" in page.inner_text(".messages")
+    hands = page.inner_text("[data-testid=hands]")
+    assert "Seven-Card Stud" in hands and "verified" in hands
+    assert f"{names[0]} takes 52" in hands
+    standings = page.inner_text("[data-testid=standings]")
+    assert "1028" in standings  # 1000 - 24 + 52
+    assert page.locator("[data-testid=chart] svg").count() == 2
+    shots(page, "phone-tournament-after")
+
+
+def test_form_error_keeps_what_was_typed(site, phone, shots):
+    game = make_game(variant="kings_and_little_ones")
+    t = game.tournament
+    page = phone
+    log_in(page, site, game.keeper.username, f"/tournaments/{t.pk}/hands/new/")
+    assert page.locator("#id_variant").input_value() == "kings_and_little_ones"
+    seat_input(page, 0, "put_in").fill("24")
+    for slot, value in zip(
+        ("d1", "d2", "u1", "u2", "u3", "u4", "c7"),
+        ("Kd", "4c", "4s", "7h", "9h", "Jd", "Zz"),
+        strict=True,
+    ):
+        seat_input(page, 0, slot).fill(value)
+    seat_input(page, 1, "put_in").fill("24")
+    for slot, value in zip(
+        ("d1", "d2", "u1", "u2", "u3", "u4", "c7"),
+        ("As", "Ah", "3d", "5c", "6c", "8s", "Kd"),  # the K♦ again
+        strict=True,
+    ):
+        seat_input(page, 1, slot).fill(value)
+    seat_input(page, 2, "put_in").fill("4")
+    seat_input(page, 2, "folded").select_option("third")
+    page.keyboard.press("Escape")
+    page.click("[data-testid=submit-hand]")
+    page.wait_for_load_state()
+
+    assert "not recorded" in page.inner_text("[data-testid=form-error]")
+    seat0 = page.locator("[data-testid=seat-0]")
+    assert "'Zz' is not a card" in seat0.inner_text()
+    assert "Kd is entered twice" in seat0.inner_text()
+    assert "Kd is entered twice" in page.locator("[data-testid=seat-1]").inner_text()
+    assert seat_input(page, 0, "c7").input_value() == "Zz"
+    assert seat_input(page, 0, "put_in").input_value() == "24"
+    assert seat_input(page, 1, "u4").input_value() == "8♠"  # tidied as typed
+    assert seat_input(page, 2, "folded").input_value() == "third"
+    assert seat_input(page, 0, "c7").get_attribute("aria-invalid") == "true"
+    shots(page, "phone-hand-form-errors")
+
+    # Fix the two cards and send it again: recorded.
+    seat_input(page, 0, "c7").fill("2c")
+    seat_input(page, 1, "c7").fill("7c")
+    page.keyboard.press("Escape")
+    page.click("[data-testid=submit-hand]")
+    page.wait_for_url(re.compile(rf".*/tournaments/{t.pk}/$"))
+    assert "Hand 1 recorded" in page.inner_text(".messages")
+
+
+def test_calculator_shows_the_kings_and_little_ones_example(site, phone, shots):
+    page = phone
+    page.goto(f"{site}/calculator/")
+    page.select_option("#id_variant", "kings_and_little_ones")
+    assert page.locator("#id_opt-kings_and_little_ones__king_required").input_value() == "yes"
+    assert not page.locator("#id_opt-low_hole__game").is_visible()
+    page.fill("#id_pl0-name", "Rob")
+    for slot, value in zip(
+        ("d1", "d2", "u1", "u2", "u3", "u4", "c7"),
+        ("K♦", "4♣", "4♠", "7♥", "9♥", "J♦", "2♣"),
+        strict=True,
+    ):
+        page.fill(f"#id_pl0-{slot}", value)
+    for slot, value in zip(
+        ("d1", "d2", "u1", "u2", "u3", "u4", "c7"),
+        ("As", "Ah", "3d", "5c", "6c", "8s", "7c"),
+        strict=True,
+    ):
+        page.fill(f"#id_pl1-{slot}", value)
+    page.keyboard.press("Escape")
+    shots(page, "phone-calculator-form")
+    page.click("[data-testid=calc-submit]")
+    page.wait_for_load_state()
+    result = page.locator("[data-testid=calc-result]")
+    assert "Rob wins" in result.locator("h2").inner_text()
+    rob = result.locator("[data-testid=calc-seat]").first
+    assert "four fours, jack kicker" in rob.inner_text()
+    assert "as 4♥" in rob.inner_text() and "as 4♦" in rob.inner_text()
+    result.scroll_into_view_if_needed()
+    shots(page, "phone-calculator-result")
+
+
+def test_replayer_steps_through_a_full_history_hand(site, browser, phone, shots):
+    game = make_game()
+    hands = record_sample_hands(game)
+    hand = hands["full"]
+    page = phone
+    page.goto(f"{site}{hand.get_absolute_url()}?street=3#replay")
+    current = page.locator("section.street:not([hidden])")
+    assert current.locator("h2").inner_text() == "Third street"
+    assert current.locator("[data-testid=pot]").inner_text() == "Pot 72"
+    shots(page, "phone-replayer-third")
+    steps = [
+        ("Fourth street", "132"),
+        ("Fifth street", "212"),
+        ("Sixth street", "372"),
+        ("Seventh street", "372"),
+        ("Showdown", "372"),
+    ]
+    for title, pot in steps:
+        current.locator("a[rel=next]").click()
+        current = page.locator("section.street:not([hidden])")
+        assert current.locator("h2").inner_text() == title
+        assert current.locator("[data-testid=pot]").inner_text() == f"Pot {pot}"
+        if title == "Fifth street":
+            assert "street=5" in page.url  # the address follows, to share or reload
+            assert "folded on 5th street" in current.inner_text()
+    assert "as 4♥" in current.inner_text()
+    assert "four fours, jack kicker" in page.inner_text("#showdown")
+    shots(page, "phone-replayer-showdown")
+    current.locator("a[rel=prev]").click()
+    assert page.locator("section.street:not([hidden]) h2").inner_text() == "Seventh street"
+
+    # Without JavaScript the same links step by loading the page.
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    plain = context.new_page()
+    plain.goto(f"{site}{hand.get_absolute_url()}?street=3")
+    plain.locator("section.street:not([hidden]) a[rel=next]").click()
+    plain.wait_for_url(re.compile(r".*street=4.*"))
+    assert plain.locator("section.street:not([hidden]) h2").inner_text() == "Fourth street"
+    context.close()
+
+    desktop = browser.new_context(viewport=DESKTOP)
+    wide = desktop.new_page()
+    wide.goto(f"{site}{hand.get_absolute_url()}?street=4")
+    shots(wide, "desktop-replayer-fourth")
+    desktop.close()
+
+
+def test_every_page_looks_finished(site, browser, phone, shots):
+    game = make_game()
+    hands = record_sample_hands(game)
+    t = game.tournament
+    page = phone
+    log_in(page, site, game.member.username)
+    pages = {
+        "home": "/",
+        "league": game.league.get_absolute_url(),
+        "player": f"/players/{game.players[0].pk}/",
+        "tournament": t.get_absolute_url(),
+        "hand-quick-disputed": hands["disputed"].get_absolute_url(),
+        "calculator": "/calculator/",
+    }
+    for name, url in pages.items():
+        response = page.goto(f"{site}{url}")
+        assert response.status == 200, url
+        assert "Logged in as friday-member" in page.inner_text("[data-testid=who]")
+        shots(page, f"phone-{name}")
+    response = page.goto(f"{site}/tournaments/{t.pk}/hands/new/")
+    assert response.status == 403
+    assert "Not your deal" in page.inner_text("main")
+    shots(page, "phone-403")
+    response = page.goto(f"{site}/leagues/no-such-league/")
+    assert response.status == 404
+    assert "Nothing here" in page.inner_text("main")
+    shots(page, "phone-404")
+    # Nothing is wider than the phone's screen.
+    for url in pages.values():
+        page.goto(f"{site}{url}")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{url} scrolls sideways ({width}px)"
+
+    desktop = browser.new_context(viewport=DESKTOP)
+    wide = desktop.new_page()
+    for name in ("tournament", "league", "home"):
+        wide.goto(f"{site}{pages[name]}")
+        shots(wide, f"desktop-{name}")
+    desktop.close()

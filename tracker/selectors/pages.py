@@ -1,0 +1,498 @@
+"""Reads for the web pages: home, league, player and tournament pages.
+
+Every function that takes a user checks visibility first: a private league (and
+everything in it) does not exist for a user who is not a member -- the functions
+raise :class:`~tracker.engine.errors.NotFound`, which the views turn into a 404.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q, Sum
+
+from tracker.charts import Series, line_chart
+from tracker.engine.announcements import VARIANT_TITLES
+from tracker.engine.errors import NotFound
+from tracker.models import (
+    Hand,
+    HandSeat,
+    HandStatus,
+    League,
+    LedgerEntry,
+    LedgerKind,
+    Membership,
+    Player,
+    Seat,
+    Tournament,
+    TournamentStatus,
+)
+from tracker.selectors.leagues import leagues_visible_to
+from tracker.selectors.tournaments import (
+    StandingRow,
+    TournamentState,
+    stack_history,
+    tournament_standings,
+    tournament_state,
+)
+from tracker.services.access import CAN_RECORD, role_of
+
+STATUS_LABELS = {
+    HandStatus.RECORDED: "recorded",
+    HandStatus.VERIFIED: "verified",
+    HandStatus.DISPUTED: "disputed",
+    HandStatus.INVALID: "invalid",
+}
+STATUS_HELP = {
+    HandStatus.RECORDED: "recorded, waiting for the engine to settle it",
+    HandStatus.VERIFIED: "the engine agrees with the table",
+    HandStatus.DISPUTED: "the engine and the table disagree on a pot",
+    HandStatus.INVALID: "the stacks do not allow what the hand records",
+}
+
+
+def announcement_text(name: str, value) -> str:
+    """An announcement's value in words: ``yes``, ``no``, ``high low``, ``8``, ..."""
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "one big bet" if name == "buy_price" else "none"
+    return str(value).replace("_", " ")
+
+
+def visible_league(user, slug: str) -> League:
+    league = leagues_visible_to(user).filter(slug=slug).first()
+    if league is None:
+        raise NotFound("No such league.")
+    return league
+
+
+def visible_tournament(user, pk: int) -> Tournament:
+    tournament = (
+        Tournament.objects.select_related("league")
+        .filter(pk=pk, league__in=leagues_visible_to(user))
+        .first()
+    )
+    if tournament is None:
+        raise NotFound("No such tournament.")
+    return tournament
+
+
+def visible_player(user, pk: int) -> Player:
+    player = (
+        Player.objects.select_related("league")
+        .filter(pk=pk, league__in=leagues_visible_to(user))
+        .first()
+    )
+    if player is None:
+        raise NotFound("No such player.")
+    return player
+
+
+def visible_hand(user, pk: int) -> Hand:
+    hand = (
+        Hand.objects.select_related("tournament", "tournament__league")
+        .filter(pk=pk, tournament__league__in=leagues_visible_to(user))
+        .first()
+    )
+    if hand is None:
+        raise NotFound("No such hand.")
+    return hand
+
+
+def can_record(user, league: League) -> bool:
+    return role_of(user, league) in CAN_RECORD
+
+
+# --------------------------------------------------------------------------
+# Home
+
+
+@dataclass
+class LeagueCard:
+    league: League
+    role: str | None
+    tournaments: int
+    players: int
+    running: int
+
+
+def home_leagues(user) -> dict[str, list[LeagueCard]]:
+    """The leagues the user is a member of ("mine") and the other public ones."""
+    leagues = (
+        leagues_visible_to(user)
+        .annotate(
+            n_tournaments=Count("tournaments", distinct=True),
+            n_players=Count("players", distinct=True),
+            n_running=Count(
+                "tournaments",
+                filter=Q(tournaments__status=TournamentStatus.RUNNING),
+                distinct=True,
+            ),
+        )
+        .order_by("name")
+    )
+    roles: dict[int, str] = {}
+    if user is not None and user.is_authenticated:
+        roles = dict(Membership.objects.filter(user=user).values_list("league_id", "role"))
+    mine, public = [], []
+    for league in leagues:
+        card = LeagueCard(
+            league=league,
+            role=roles.get(league.pk),
+            tournaments=league.n_tournaments,
+            players=league.n_players,
+            running=league.n_running,
+        )
+        (mine if card.role else public).append(card)
+    return {"mine": mine, "public": public}
+
+
+# --------------------------------------------------------------------------
+# League
+
+
+@dataclass
+class TournamentRow:
+    tournament: Tournament
+    hands: int
+    players: int
+    leaders: list[str]  # the winner(s) when finished, the chip leader(s) while running
+
+    @property
+    def finished(self) -> bool:
+        return self.tournament.status == TournamentStatus.FINISHED
+
+
+@dataclass
+class PlayerRow:
+    player: Player
+    played: int = 0
+    wins: int = 0
+    net: int = 0
+    hands: int = 0
+
+
+@dataclass
+class LeaguePage:
+    league: League
+    role: str | None
+    can_record: bool
+    tournaments: list[TournamentRow]
+    players: list[PlayerRow]
+    house_rules: list[tuple[str, list[tuple[str, str]]]]
+
+
+def _winners(rows: list[StandingRow]) -> list[str]:
+    return [r.name for r in rows if r.place == 1]
+
+
+def league_page(user, slug: str) -> LeaguePage:
+    league = visible_league(user, slug)
+    role = role_of(user, league)
+    tournaments = list(
+        Tournament.objects.filter(league=league)
+        .annotate(n_hands=Count("hands", distinct=True), n_players=Count("seats", distinct=True))
+        .order_by("-date", "-id")
+    )
+    players = {p.pk: PlayerRow(player=p) for p in Player.objects.filter(league=league)}
+    rows = []
+    for t in tournaments:
+        standings = tournament_standings(t)
+        leaders = _winners(standings) if t.n_hands else []
+        if t.status == TournamentStatus.FINISHED:
+            for r in standings:
+                if r.place == 1 and r.player_id in players:
+                    players[r.player_id].wins += 1
+        rows.append(
+            TournamentRow(tournament=t, hands=t.n_hands, players=t.n_players, leaders=leaders)
+        )
+    for pid, n in (
+        Seat.objects.filter(tournament__league=league)
+        .values_list("player_id")
+        .annotate(n=Count("id"))
+    ):
+        players[pid].played = n
+    for pid, net in (
+        LedgerEntry.objects.filter(tournament__league=league)
+        .exclude(kind=LedgerKind.START)
+        .values_list("player_id")
+        .annotate(s=Sum("amount"))
+    ):
+        players[pid].net = net or 0
+    for pid, n in (
+        HandSeat.objects.filter(hand__tournament__league=league)
+        .values_list("player_id")
+        .annotate(n=Count("id"))
+    ):
+        players[pid].hands = n
+    table = sorted(
+        players.values(), key=lambda r: (-r.wins, -r.net, -r.played, r.player.name.lower())
+    )
+    house = [
+        (
+            VARIANT_TITLES.get(v, v),
+            [(k.replace("_", " "), announcement_text(k, val)) for k, val in opts.items()],
+        )
+        for v, opts in sorted((league.house_rules or {}).items())
+        if opts
+    ]
+    return LeaguePage(
+        league=league,
+        role=role,
+        can_record=role in CAN_RECORD,
+        tournaments=rows,
+        players=table,
+        house_rules=house,
+    )
+
+
+# --------------------------------------------------------------------------
+# Player
+
+
+@dataclass
+class PlayerTournament:
+    tournament: Tournament
+    place: int | None
+    chips: int
+    net: int
+    out_hand: int | None
+    players: int
+
+
+@dataclass
+class PlayerHand:
+    hand: Hand
+    contributed: int
+    won: int | None
+    folded_street: int | None
+
+    @property
+    def net(self) -> int | None:
+        return None if self.won is None else self.won - self.contributed
+
+
+@dataclass
+class PlayerPage:
+    player: Player
+    league: League
+    hands_played: int
+    hands_won: int
+    showdowns: int
+    net: int
+    wins: int
+    tournaments: list[PlayerTournament]
+    recent: list[PlayerHand]
+
+
+def player_page(user, pk: int) -> PlayerPage:
+    player = visible_player(user, pk)
+    seats = HandSeat.objects.filter(player=player)
+    hands_played = seats.count()
+    hands_won = seats.filter(won__gt=0).count()
+    # Cards are stored for the players who reached a showdown (not for a walk).
+    showdowns = seats.filter(folded_street__isnull=True).exclude(down=[]).count()
+    net = (
+        LedgerEntry.objects.filter(player=player)
+        .exclude(kind=LedgerKind.START)
+        .aggregate(s=Sum("amount"))["s"]
+        or 0
+    )
+    rows = []
+    wins = 0
+    for seat in (
+        Seat.objects.filter(player=player)
+        .select_related("tournament")
+        .annotate(n_players=Count("tournament__seats", distinct=True))
+        .order_by("-tournament__date", "-tournament_id")
+    ):
+        t = seat.tournament
+        standings = {r.player_id: r for r in tournament_standings(t)}
+        me = standings.get(player.pk)
+        chips = me.chips if me else 0
+        finished = t.status == TournamentStatus.FINISHED
+        if finished and me and me.place == 1:
+            wins += 1
+        rows.append(
+            PlayerTournament(
+                tournament=t,
+                place=me.place if me else None,
+                chips=chips,
+                net=chips - t.starting_chips,
+                out_hand=me.out_hand if me else None,
+                players=seat.n_players,
+            )
+        )
+    recent = [
+        PlayerHand(hand=s.hand, contributed=s.contributed, won=s.won, folded_street=s.folded_street)
+        for s in seats.select_related("hand", "hand__tournament").order_by(
+            "-hand__recorded_at", "-hand_id"
+        )[:15]
+    ]
+    return PlayerPage(
+        player=player,
+        league=player.league,
+        hands_played=hands_played,
+        hands_won=hands_won,
+        showdowns=showdowns,
+        net=net,
+        wins=wins,
+        tournaments=rows,
+        recent=recent,
+    )
+
+
+# --------------------------------------------------------------------------
+# Tournament
+
+
+@dataclass
+class HandRow:
+    hand: Hand
+    dealer: str
+    pot: int
+    winners: list[tuple[str, int]]  # (name, chips won) from the awards that stand
+    disputed_pots: int
+
+    @property
+    def status_label(self) -> str:
+        return STATUS_LABELS.get(self.hand.status, self.hand.status)
+
+    @property
+    def status_help(self) -> str:
+        return STATUS_HELP.get(self.hand.status, "")
+
+    @property
+    def variant_title(self) -> str:
+        return VARIANT_TITLES.get(self.hand.variant, self.hand.variant)
+
+
+@dataclass
+class StandingView:
+    row: StandingRow
+    projected: int | None  # chips counting hands not yet settled, when different
+
+    @property
+    def status(self) -> str:
+        if self.row.is_out:
+            return f"out in hand {self.row.out_hand}"
+        return "in"
+
+
+@dataclass
+class TournamentPage:
+    tournament: Tournament
+    league: League
+    role: str | None
+    can_record: bool
+    state: TournamentState
+    standings: list[StandingView]
+    hands: list[HandRow]
+    chart: dict[str, str]  # "narrow" and "wide" SVG, or empty before any hand is settled
+    stakes: object  # tracker.engine.tournament.Level of the hand being played (or the last)
+    next_dealer: str | None
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def _chart(tournament: Tournament, names: dict[int, str], order: list[int]) -> dict[str, str]:
+    """The stacks chart in two sizes: one drawn for a phone, one for a wide screen."""
+    history = stack_history(tournament)
+    if not history or max(len(v) for v in history.values()) < 2:
+        return {}
+    series = []
+    for pid in order:
+        values = history.get(pid, [])
+        series.append(Series(names.get(pid, str(pid)), values, note=f"{values[-1]:,}"))
+    n = max(len(v) for v in history.values())
+    per = tournament.hands_per_level
+    markers = [(h, f"L{(h // per) + 1}") for h in range(per, n, per)]
+    title = "Stacks over the hands"
+    return {
+        "narrow": line_chart(
+            series, width=340, height=250, x_label="hands settled", title=title, markers=markers
+        ),
+        "wide": line_chart(
+            series,
+            width=600,
+            height=300,
+            x_label="hands settled",
+            title=title,
+            markers=markers,
+            font_size=12,
+        ),
+    }
+
+
+def tournament_page(user, pk: int) -> TournamentPage:
+    tournament = visible_tournament(user, pk)
+    league = tournament.league
+    role = role_of(user, league)
+    state = tournament_state(tournament)
+    standings = tournament_standings(tournament)
+    names = {s.player_id: s.player.name for s in state.seats}
+    seat_names = {s.number: s.player.name for s in state.seats}
+    views = [
+        StandingView(
+            row=r,
+            projected=state.stacks.get(r.player_id)
+            if state.stacks.get(r.player_id) != r.chips
+            else None,
+        )
+        for r in standings
+    ]
+    hands = list(
+        Hand.objects.filter(tournament=tournament)
+        .prefetch_related("pots")
+        .order_by("-number")
+        .defer("entry", "engine_reading", "starting_stacks")
+    )
+    rows = []
+    counts: dict[str, int] = defaultdict(int)
+    for h in hands:
+        counts[h.status] += 1
+        won: dict[int, int] = defaultdict(int)
+        pot_total = 0
+        disputed = 0
+        for pot in h.pots.all():
+            pot_total += pot.amount
+            disputed += pot.disputed
+            for pid, chips in pot.award.items():
+                won[int(pid)] += chips
+        rows.append(
+            HandRow(
+                hand=h,
+                dealer=seat_names.get(h.dealer_seat, f"seat {h.dealer_seat}"),
+                pot=pot_total,
+                winners=[(names.get(pid, str(pid)), c) for pid, c in won.items() if c],
+                disputed_pots=disputed,
+            )
+        )
+    if state.over or state.hands_recorded >= tournament.hand_limit:
+        last = hands[0] if hands else None
+        stakes = (
+            None
+            if last is None
+            else type(state.next_stakes)(
+                last.level, last.ante, last.bring_in, last.small_bet, last.big_bet
+            )
+        )
+    else:
+        stakes = state.next_stakes
+    dealer = state.next_dealer
+    return TournamentPage(
+        tournament=tournament,
+        league=league,
+        role=role,
+        can_record=role in CAN_RECORD and not state.over,
+        state=state,
+        standings=views,
+        hands=rows,
+        chart=_chart(tournament, names, [s.player_id for s in state.seats]),
+        stakes=stakes,
+        next_dealer=seat_names.get(dealer) if dealer is not None else None,
+        counts=dict(counts),
+    )
