@@ -1,9 +1,10 @@
 """REST API routes under /api/v1/."""
 
-from django.urls import include, path
+from django.urls import include, path, re_path
 from rest_framework.routers import DefaultRouter
 
-from api.views import core, hands
+from api.views import analytics, core, evaluate, hands, phh, rulings
+from api.views.auth import TokenView
 from api.views.meta import ApiRoot
 
 router = DefaultRouter(trailing_slash=True)
@@ -14,8 +15,36 @@ router.register("memberships", core.MembershipViewSet, basename="membership")
 router.register("tournaments", core.TournamentViewSet, basename="tournament")
 router.register("hands", hands.HandViewSet, basename="hand")
 router.register("reevaluations", hands.ReevaluationViewSet, basename="reevaluation")
+router.register("disputes", rulings.DisputeViewSet, basename="dispute")
+router.register("rulings", rulings.RulingViewSet, basename="ruling")
+router.register("evaluations", rulings.EvaluationViewSet, basename="evaluation")
+router.register("audit", rulings.AuditViewSet, basename="audit")
+router.register("imports", phh.ImportJobViewSet, basename="import")
 
 urlpatterns = [
     path("", ApiRoot.as_view(), name="api-root"),
+    path("auth/token/", TokenView.as_view(), name="auth-token"),
+    path(
+        "leagues/<slug:slug>/house-rules/",
+        rulings.HouseRulesView.as_view(),
+        name="league-house-rules",
+    ),
+    # PHH hand histories: import into a tournament, export a hand, a tournament, a league.
+    path(
+        "tournaments/<int:pk>/imports/",
+        phh.TournamentImportsView.as_view(),
+        name="tournament-imports",
+    ),
+    re_path(r"^hands/(?P<pk>[0-9]+)/phh/?$", phh.HandPHHView.as_view(), name="hand-phh"),
+    re_path(
+        r"^tournaments/(?P<pk>[0-9]+)/phh/?$",
+        phh.TournamentPHHView.as_view(),
+        name="tournament-phh",
+    ),
+    re_path(
+        r"^leagues/(?P<slug>[-a-zA-Z0-9_]+)/phh/?$", phh.LeaguePHHView.as_view(), name="league-phh"
+    ),
     path("", include(router.urls)),
+    path("evaluate/", evaluate.EvaluateView.as_view(), name="evaluate"),
+    path("analytics/", include(analytics.routes)),
 ]

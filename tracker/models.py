@@ -25,6 +25,8 @@ class League(models.Model):
     is_public = models.BooleanField(default=True)
     # House rules: default announcements per variant, {variant: {announcement: value}}.
     house_rules = models.JSONField(default=dict, blank=True)
+    # The league's points formula (tracker/engine/points.py); empty: the default (linear).
+    points_formula = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -250,6 +252,8 @@ class HandSeat(models.Model):
     down = models.JSONField(default=list, blank=True)
     up = models.JSONField(default=list, blank=True)
     won = models.PositiveIntegerField(null=True, blank=True)  # set at settlement
+    # Per-seat facts the statistics sum (tracker/analytics.py), written at settlement.
+    facts = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["hand", "position"]

@@ -1,3 +1,119 @@
-"""Hand-history import jobs."""
+"""Hand-history import jobs.
 
-__all__: list[str] = []
+An :class:`ImportJob` is one upload of PHH files into a tournament (through the
+API or ``manage.py import_phh``); each file is an :class:`ImportFile`, imported
+whole or not at all. Small uploads run at once, large ones on the worker; the
+counters on the job are the progress (``done`` of ``total`` hands read).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+__all__ = ["ImportFile", "ImportFileStatus", "ImportJob", "ImportStatus"]
+
+
+class ImportStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"  # every file was read; some may have failed (see the files)
+    FAILED = "failed", "Failed"  # nothing was imported and something was wrong
+
+
+class ImportFileStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    DONE = "done", "Imported"
+    FAILED = "failed", "Failed"
+
+
+class ImportJob(models.Model):
+    """One upload of PHH files into a tournament, with its progress and report."""
+
+    tournament = models.ForeignKey(
+        "tracker.Tournament", on_delete=models.CASCADE, related_name="imports"
+    )
+    status = models.CharField(
+        max_length=16, choices=ImportStatus.choices, default=ImportStatus.QUEUED
+    )
+    source = models.CharField(max_length=16, default="api")  # "api", "command" or "page"
+    total = models.PositiveIntegerField(default=0)  # hands in the files that could be read
+    done = models.PositiveIntegerField(default=0)  # hands read so far
+    imported = models.PositiveIntegerField(default=0)
+    skipped = models.PositiveIntegerField(default=0)  # already in the tournament
+    error = models.TextField(blank=True)  # an unexpected failure of the run itself
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"import {self.pk} into {self.tournament_id} ({self.status})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in (ImportStatus.QUEUED, ImportStatus.RUNNING)
+
+    @property
+    def progress(self) -> float:
+        if self.total:
+            return round(min(self.done, self.total) / self.total, 4)
+        return 0.0 if self.is_active else 1.0
+
+    def file_list(self) -> list[ImportFile]:
+        """The files in upload order (uses a prefetch when there is one)."""
+        return sorted(self.files.all(), key=lambda f: f.index)
+
+    @property
+    def errors(self) -> list[dict]:
+        """One entry per failed file: the file, its place in the upload and the located error."""
+        out = []
+        for f in self.file_list():
+            if f.error:
+                out.append({"file": f.name, "index": f.index, **f.error})
+        if self.error:
+            out.append({"file": None, "index": None, "message": self.error})
+        return out
+
+    @property
+    def summary(self) -> str:
+        """E.g. ``3 hands already imported, 0 new``."""
+        text = f"{self.skipped} hand{'' if self.skipped == 1 else 's'} already imported, "
+        text += f"{self.imported} new"
+        failed = sum(1 for f in self.file_list() if f.status == ImportFileStatus.FAILED)
+        if failed:
+            text += f"; {failed} file{'' if failed == 1 else 's'} failed"
+        return text
+
+
+class ImportFile(models.Model):
+    """One uploaded file of an import: imported whole (``done``) or not at all (``failed``)."""
+
+    job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="files")
+    index = models.PositiveSmallIntegerField()  # its place in the upload (files[index])
+    name = models.CharField(max_length=255)
+    text = models.TextField()
+    sha256 = models.CharField(max_length=64)
+    hands = models.PositiveIntegerField(default=0)
+    status = models.CharField(
+        max_length=16, choices=ImportFileStatus.choices, default=ImportFileStatus.PENDING
+    )
+    imported = models.PositiveIntegerField(default=0)
+    skipped = models.PositiveIntegerField(default=0)
+    # {"message", "code", "hand", "field", "action_index", "action"} when the file failed.
+    error = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["job", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "index"], name="import_file_index_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.status})"

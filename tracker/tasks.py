@@ -47,3 +47,16 @@ def reevaluation_run_task(job_id: int) -> dict:
     from tracker.services.reevaluation import reevaluation_run
 
     return reevaluation_run(job_id=job_id)
+
+
+@shared_task(
+    name="tracker.phh_import_run",
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    max_retries=5,
+)
+def phh_import_task(job_id: int) -> dict:
+    """Run a hand-history import job (idempotent: files already read are not read again)."""
+    from tracker.services.phh_import import phh_import_run
+
+    return phh_import_run(job_id=job_id)

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 
@@ -10,4 +10,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/hands/new/", views.hand_new, name="hand-new"),
     path("hands/<int:pk>/", views.hand, name="hand"),
     path("calculator/", views.calculator, name="calculator"),
+    path("", include("tracker.urls_phh")),
+    path("", include("tracker.urls_rulings")),
+    path("", include("tracker.urls_analytics")),
 ]

@@ -97,6 +97,11 @@ class SeatSerializer(serializers.Serializer):
 class TournamentSerializer(serializers.ModelSerializer):
     league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     seats = SeatSerializer(many=True, read_only=True)
+    # "" is dealer's choice (declared here: a read-only model field would lose allow_blank,
+    # and the schema would then refuse the empty value the API answers with).
+    default_variant = serializers.ChoiceField(
+        choices=VARIANT_CHOICES, allow_blank=True, read_only=True
+    )
 
     class Meta:
         model = Tournament

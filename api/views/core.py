@@ -62,7 +62,7 @@ class LeagueViewSet(
         return leagues_visible_to(self.request.user).order_by("name")
 
     @extend_schema(responses={200: LeagueStandingSerializer(many=True)})
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)  # a plain list, as documented
     def standings(self, request, slug=None):
         """The league table over its finished tournaments."""
         league = self.get_object()

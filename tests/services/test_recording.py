@@ -499,3 +499,39 @@ def test_settle_pending_command_picks_up_waiting_hands(night):
     call_command("settle_pending", stdout=out)
     assert "1 tournament" in out.getvalue()
     assert Hand.objects.get().status == HandStatus.VERIFIED
+
+
+def test_full_history_keeps_a_null_announcement(settle):
+    league, admin = make_league()
+    tournament, _ = make_tournament(league=league, by=admin)
+    actions = ["d dh p1 AsKs2c", "d dh p2 QhQd3c", "d dh p3 7d8d9h", "p1 pb", "p2 f", "p3 f"]
+    with settle():
+        hand = hand_record(
+            tournament=tournament,
+            by=admin,
+            entry_mode="full",
+            variant="low_hole",
+            options={"game": "high_low", "low_qualifier": None},
+            entry={"actions": actions},
+        )
+    hand.refresh_from_db()
+    assert hand.options["low_qualifier"] is None
+    assert hand.engine_reading["options"]["low_qualifier"] is None  # not the high-low default of 8
+
+
+def test_full_history_low_hold_with_same_rank_wild_none(settle):
+    league, admin = make_league()
+    tournament, _ = make_tournament(league=league, by=admin)
+    actions = ["d dh p1 AsKs2c", "d dh p2 QhQd3c", "d dh p3 7d8d9h", "p1 pb", "p2 f", "p3 f"]
+    with settle():
+        hand = hand_record(
+            tournament=tournament,
+            by=admin,
+            entry_mode="full",
+            variant="low_hold",
+            options={"same_rank_wild": "none"},
+            entry={"actions": actions},
+        )
+    hand.refresh_from_db()
+    assert hand.status == HandStatus.VERIFIED
+    assert hand.engine_reading["options"]["same_rank_wild"] == "none"

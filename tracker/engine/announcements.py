@@ -50,6 +50,7 @@ __all__ = [
     "ANNOUNCEMENTS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "NULLABLE",
     "VARIANTS",
     "VARIANT_ANNOUNCEMENTS",
     "VARIANT_TITLES",
@@ -60,6 +61,7 @@ __all__ = [
     "has_low",
     "max_players",
     "normalize_announcements",
+    "options_from_text",
 ]
 
 SEVEN_CARD_STUD = "seven_card_stud"
@@ -206,6 +208,23 @@ ANNOUNCEMENTS: dict[str, Announcement] = {
         ),
     )
 }
+
+# Announcements whose value may be null (no qualifier; the default buy price). Where a format
+# has no null (TOML), these are written as the string "none" -- which is also a real value of
+# ``same_rank_wild``, so only these names may be read back as null.
+NULLABLE: frozenset[str] = frozenset(
+    name for name, a in ANNOUNCEMENTS.items() if a.type in ("qualifier", "chips")
+)
+
+
+def options_from_text(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Announcements read from a null-less format: ``"none"`` is null for nullable ones only.
+
+    >>> options_from_text({"low_qualifier": "none", "same_rank_wild": "none"})
+    {'low_qualifier': None, 'same_rank_wild': 'none'}
+    """
+    return {k: (None if v == "none" and k in NULLABLE else v) for k, v in options.items()}
+
 
 VARIANT_ANNOUNCEMENTS: dict[str, tuple[str, ...]] = {
     SEVEN_CARD_STUD: ("double_ace_flush",),

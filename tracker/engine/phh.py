@@ -9,8 +9,9 @@ REST API takes the same structure as JSON. :func:`dumps` writes one hand
 
 TOML has no null. In our per-player fields (``_seventh_card``,
 ``_declarations``) an empty string ``""`` stands for "no entry", and in
-``_options`` the string ``"none"`` stands for an announcement set to null
-(``low_qualifier = "none"``: no qualifier). :func:`loads` turns both back
+``_options`` the string ``"none"`` stands for a nullable announcement set to
+null (``low_qualifier = "none"``: no qualifier; ``same_rank_wild = "none"``
+keeps its own meaning). :func:`loads` turns both back
 into ``None``; :func:`dumps` writes them so. docs/phh.md lists every field.
 
 >>> hands = loads('''
@@ -39,6 +40,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from .announcements import options_from_text
 from .errors import DomainError
 from .procedure import OUR_FIELDS, PHH_OPTIONAL, PHH_REQUIRED, ProcedureError, replay_hand
 
@@ -81,7 +83,7 @@ def _from_toml(table: Mapping[str, Any]) -> dict:
     hand = dict(table)
     options = hand.get("_options")
     if isinstance(options, Mapping):
-        hand["_options"] = {k: (None if v == "none" else v) for k, v in options.items()}
+        hand["_options"] = options_from_text(options)
     for name in _NULLABLE_LISTS:
         value = hand.get(name)
         if isinstance(value, list):

@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .announcements import check_variant, normalize_announcements
+from .announcements import check_variant, normalize_announcements, options_from_text
 from .announcements import max_players as variant_max_players
 from .cards import format_card, parse_card
 from .errors import DomainError
@@ -290,7 +290,7 @@ def _read_spec(hand: Mapping[str, Any], max_players: int | None) -> _Spec:
         raise _field_error("must be a table of announcements", "_options")
     options = normalize_announcements(
         variant,
-        {k: (None if v == "none" else v) for k, v in (raw_options or {}).items()},
+        options_from_text(raw_options or {}),
         field="_options",
     )
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import Avg, Count, F, Q, QuerySet, Sum
 
+from tracker.engine.points import best_total, normalize_formula, tournament_points
 from tracker.models import FinalStanding, League, Player, Tournament
 
 
@@ -32,14 +33,64 @@ class LeagueRow:
     wins: int
     average_place: float
     net_chips: int
+    points: float = 0.0  # by the league's points formula (tracker/engine/points.py)
+    counted: int = 0  # events counted in the points (all, or the best N)
 
 
-def league_standings(league: League) -> list[LeagueRow]:
-    """Players of a league over its finished tournaments: events, wins, average place, net chips.
+@dataclass(frozen=True)
+class LeagueResult:
+    """One player's final place in one finished tournament of a league."""
 
-    One aggregate query over the stored final standings, whatever the number of tournaments.
-    Ordered by wins, then average place (lower is better), then net chips.
+    tournament_id: int
+    tournament: str
+    date: object
+    player_id: int
+    place: int
+    entrants: int
+    points: float
+
+
+def league_results(league: League) -> list[LeagueResult]:
+    """Every final place of the league's finished tournaments, in playing order, with the
+    points the league's formula gives it (one query)."""
+    rows = list(
+        FinalStanding.objects.filter(tournament__league=league)
+        .order_by("tournament__date", "tournament_id", "place")
+        .values_list("tournament_id", "tournament__name", "tournament__date", "player_id", "place")
+    )
+    places: dict[int, dict[int, int]] = {}
+    for tid, _, _, pid, place in rows:
+        places.setdefault(tid, {})[pid] = place
+    spec = league.points_formula or None
+    points = {tid: tournament_points(spec, by_player) for tid, by_player in places.items()}
+    return [
+        LeagueResult(tid, name, date, pid, place, len(places[tid]), points[tid][pid])
+        for tid, name, date, pid, place in rows
+    ]
+
+
+def league_points(
+    league: League, results: list[LeagueResult] | None = None
+) -> dict[int, tuple[float, int]]:
+    """Each player's season points and how many events count (the best N, or all)."""
+    if results is None:
+        results = league_results(league)
+    best = normalize_formula(league.points_formula or None)["best"]
+    per_player: dict[int, list[float]] = {}
+    for r in results:
+        per_player.setdefault(r.player_id, []).append(r.points)
+    return {pid: best_total(values, best) for pid, values in per_player.items()}
+
+
+def league_standings(league: League, results: list[LeagueResult] | None = None) -> list[LeagueRow]:
+    """Players of a league over its finished tournaments: points, events, wins, average
+    place, net chips.
+
+    Two queries whatever the number of tournaments: an aggregate over the stored final
+    standings, and their places for the points (pass ``results`` to reuse them).
+    Ordered by points, then wins, average place (lower is better) and net chips.
     """
+    points = league_points(league, results)
     rows = (
         FinalStanding.objects.filter(tournament__league=league)
         .values("player_id", "player__name")
@@ -58,8 +109,10 @@ def league_standings(league: League) -> list[LeagueRow]:
             wins=r["wins"],
             average_place=round(float(r["average_place"]), 2),
             net_chips=int(r["net_chips"]),
+            points=points.get(r["player_id"], (0.0, 0))[0],
+            counted=points.get(r["player_id"], (0.0, 0))[1],
         )
         for r in rows
     ]
-    out.sort(key=lambda r: (-r.wins, r.average_place, -r.net_chips, r.name))
+    out.sort(key=lambda r: (-r.points, -r.wins, r.average_place, -r.net_chips, r.name))
     return out

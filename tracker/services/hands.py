@@ -27,12 +27,13 @@ from django.utils import timezone
 from tracker.engine import tournament as rules
 from tracker.engine.announcements import check_variant, max_players, normalize_announcements
 from tracker.engine.errors import Conflict, DomainError
-from tracker.engine.pots import award_pot
-from tracker.engine.pots import split_amount
+from tracker.engine.pots import award_pot, split_amount
 from tracker.engine.procedure import HandResult, replay_hand, settle_quick
 from tracker.engine.version import ENGINE_VERSION
 from tracker.models import (
+    DisputeSource,
     EntryMode,
+    EvaluationSource,
     FinalStanding,
     Hand,
     HandSeat,
@@ -45,6 +46,9 @@ from tracker.models import (
 )
 from tracker.selectors.tournaments import tournament_stacks, tournament_standings, tournament_state
 from tracker.services.access import CAN_RECORD, require_role
+from tracker.services.audit import audit_record, system_actor
+from tracker.services.rulings import disputes_flag, evaluation_record
+from tracker.services.stats import facts_for_hand
 
 log = logging.getLogger(__name__)
 
@@ -228,7 +232,9 @@ def _run_engine(spec: HandSpec, stacks: Sequence[int]) -> HandResult:
     history = {
         "variant": "F7S",
         "_variant": spec.variant,
-        "_options": {k: v for k, v in spec.options.items() if v is not None},
+        "_options": dict(
+            spec.options
+        ),  # every announcement, nulls included (a null qualifier is meant)
         "antes": stakes["ante"],
         "bring_in": stakes["bring_in"],
         "small_bet": stakes["small_bet"],
@@ -373,13 +379,16 @@ def hand_record(
     options: Mapping[str, Any] | None = None,
     table_result: Mapping[str, Any] | None = None,
     number: int | None = None,
+    content_hash: str = "",
 ) -> Hand:
     """Record the next hand of ``tournament`` and enqueue its settlement.
 
     ``number``, when given, must be the next hand number (a second client
     recording the same number gets a conflict). The hand is checked with the
     engine against the stacks projected from every earlier hand; any fault is
-    a DomainError naming the field, and nothing is stored.
+    a DomainError naming the field, and nothing is stored. ``content_hash`` is
+    stored on the hand (the hand-history import uses it to skip hands it has
+    already imported).
     """
     require_role(by, tournament.league, CAN_RECORD, "record hands")
     tournament = (
@@ -413,6 +422,8 @@ def hand_record(
         )
     if not isinstance(entry, Mapping):
         raise DomainError("must be an object", field="entry")
+    for name, value in (("entry", entry), ("table_result", table_result), ("options", options)):
+        _refuse_nul(value, name)  # stored as JSON: PostgreSQL cannot hold a NUL character
     variant, options = _resolve_variant(tournament, variant, options)
     seats = state.next_positions()
     if len(seats) > max_players(variant):
@@ -454,6 +465,7 @@ def hand_record(
                 positions=spec.players,
                 starting_stacks=stacks,
                 projected_net={str(k): v for k, v in outcome.net().items()},
+                content_hash=content_hash,
                 recorded_by=by if getattr(by, "is_authenticated", False) else None,
             )
     except IntegrityError:
@@ -463,9 +475,39 @@ def hand_record(
             field="number",
         ) from None
     _write_hand_seats(hand, outcome, seats={s.player_id: s.number for s in seats})
+    audit_record(
+        action="hand.record",
+        target=hand,
+        league=tournament.league,
+        actor=by,
+        data={
+            "tournament": tournament.pk,
+            "number": hand.number,
+            "variant": variant,
+            "options": options,
+            "entry_mode": entry_mode,
+            "players": spec.players,
+            "table_result": spec.table_result,
+        },
+    )
     tid = tournament.pk
     transaction.on_commit(lambda: _enqueue_settlement(tid))
     return hand
+
+
+def _refuse_nul(value: Any, path: str) -> None:
+    """Refuse a NUL character in any key or string of a JSON value, naming where it is."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise DomainError("must not contain NUL characters", field=path)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            if isinstance(key, str) and "\x00" in key:
+                raise DomainError("keys must not contain NUL characters", field=path)
+            _refuse_nul(item, f"{path}.{key}")
+    elif isinstance(value, list | tuple):
+        for k, item in enumerate(value):
+            _refuse_nul(item, f"{path}[{k}]")
 
 
 def _write_hand_seats(hand: Hand, outcome: Outcome, seats: dict[int, int]) -> None:
@@ -512,6 +554,7 @@ def _fault_delay() -> None:
         time.sleep(delay)
 
 
+@system_actor()
 def tournament_settle(*, tournament_id: int) -> int:
     """Settle the recorded hands of a tournament in hand order; returns how many were settled.
 
@@ -545,6 +588,7 @@ def _settle_hand(tournament: Tournament, hand: Hand) -> bool:
     try:
         outcome = hand_evaluate(spec, stacks)
     except DomainError as exc:
+        evaluation_record(hand=hand, source=EvaluationSource.SETTLEMENT, error=exc.message)
         hand.status = HandStatus.INVALID
         hand.status_reason = f"with the stacks {stacks}: {exc.message}"
         hand.engine_version = ENGINE_VERSION
@@ -565,6 +609,7 @@ def _settle_hand(tournament: Tournament, hand: Hand) -> bool:
                 )
             )
     LedgerEntry.objects.bulk_create(entries)
+    disputed_rows = []
     for k, pot in enumerate(outcome.pots):
         row = Pot.objects.create(
             hand=hand,
@@ -578,6 +623,8 @@ def _settle_hand(tournament: Tournament, hand: Hand) -> bool:
             award={str(p): c for p, c in pot.award.items()},
             disputed=pot.disputed,
         )
+        if row.disputed:
+            disputed_rows.append(row)
         LedgerEntry.objects.bulk_create(
             [
                 LedgerEntry(
@@ -593,12 +640,14 @@ def _settle_hand(tournament: Tournament, hand: Hand) -> bool:
             ]
         )
     won = outcome.won()
+    facts = facts_for_hand(hand, outcome.result.to_dict())
     for seat in hand.hand_seats.all():
         pos = seat.position
         seat.starting_stack = stacks[pos]
         seat.contributed = outcome.result.contributions[pos]
         seat.won = won[seat.player_id]
-        seat.save(update_fields=["starting_stack", "contributed", "won"])
+        seat.facts = facts[pos]
+        seat.save(update_fields=["starting_stack", "contributed", "won", "facts"])
     hand.status = HandStatus.DISPUTED if outcome.disputed else HandStatus.VERIFIED
     hand.status_reason = "the table's award differs from the engine's" if outcome.disputed else ""
     hand.engine_reading = outcome.reading()
@@ -614,6 +663,13 @@ def _settle_hand(tournament: Tournament, hand: Hand) -> bool:
             "settled_at",
             "projected_net",
         ]
+    )
+    evaluation_record(hand=hand, source=EvaluationSource.SETTLEMENT, outcome=outcome)
+    disputes_flag(
+        hand=hand,
+        pots=disputed_rows,
+        source=DisputeSource.SETTLEMENT,
+        reason="the table's award differs from the engine's",
     )
     _fault_delay()
     return True

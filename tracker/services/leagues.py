@@ -9,6 +9,7 @@ from tracker.engine.announcements import VARIANTS, normalize_announcements
 from tracker.engine.errors import Conflict, DomainError
 from tracker.models import League, Membership, Player, Role
 from tracker.services.access import CAN_MANAGE, CAN_RECORD, require_role
+from tracker.services.audit import audit_record
 
 
 def house_rules_check(house_rules: object) -> dict:
@@ -53,6 +54,18 @@ def league_create(
     )
     if created_by is not None:
         Membership.objects.create(league=league, user=created_by, role=Role.ADMIN)
+    audit_record(
+        action="league.create",
+        target=league,
+        league=league,
+        actor=created_by,
+        data={
+            "name": league.name,
+            "slug": league.slug,
+            "is_public": league.is_public,
+            "house_rules": league.house_rules,
+        },
+    )
     return league
 
 
@@ -66,7 +79,15 @@ def player_create(*, league: League, name: str, user=None, by) -> Player:
         raise Conflict(
             f"{name!r} is already a player in {league.name}", code="duplicate", field="name"
         )
-    return Player.objects.create(league=league, name=name, user=user)
+    player = Player.objects.create(league=league, name=name, user=user)
+    audit_record(
+        action="player.create",
+        target=player,
+        league=league,
+        actor=by,
+        data={"name": name, "user": user.get_username() if user is not None else None},
+    )
+    return player
 
 
 @transaction.atomic
@@ -83,10 +104,18 @@ def membership_set(*, league: League, user, role: str, by) -> Membership:
             .exists()
         ):
             raise Conflict("a league must keep at least one admin", field="role")
+    previous = membership.role if membership else None
     try:
         membership, _ = Membership.objects.update_or_create(
             league=league, user=user, defaults={"role": role}
         )
     except IntegrityError:  # pragma: no cover - concurrent create of the same membership
         raise Conflict("that membership changed at the same time; try again") from None
+    audit_record(
+        action="membership.set",
+        target=membership,
+        league=league,
+        actor=by,
+        data={"user": user.get_username(), "role": role, "previous_role": previous},
+    )
     return membership

@@ -1,9 +1,12 @@
 """Re-run the engine over settled hands (for instance after an engine fix).
 
-Re-evaluation never moves chips. Where the engine still agrees with what was
-stored, nothing is written at all. Where it now reads a pot differently, the
-new reading is stored with the engine version that made it and the pot is
-flagged as disputed, for the league's authority to rule on.
+Re-evaluation never moves chips. Every reading is kept as an Evaluation row
+(append-only: what each engine version said). Where the engine still agrees
+with what was stored, nothing else is written. Where it now reads a pot
+differently, the new reading is stored with the engine version that made it
+and the pot is flagged as disputed, for the league's authority to rule on.
+Only a ruling closes a dispute: a re-evaluation never clears one, and never
+touches a pot the authority overrode.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from django.utils import timezone
 from tracker.engine.errors import DomainError
 from tracker.engine.version import ENGINE_VERSION
 from tracker.models import (
+    DisputeSource,
+    EvaluationSource,
     Hand,
     HandStatus,
     JobStatus,
@@ -24,7 +29,10 @@ from tracker.models import (
     Tournament,
 )
 from tracker.services.access import require_role
+from tracker.services.audit import audit_record, system_actor
 from tracker.services.hands import HandSpec, hand_evaluate
+from tracker.services.rulings import disputes_flag, evaluation_record
+from tracker.services.stats import facts_for_hand
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +49,13 @@ def reevaluation_start(
     if tournament is not None and tournament.league_id != league.pk:
         raise DomainError("that tournament is not in this league", field="tournament")
     job = ReevaluationJob.objects.create(league=league, tournament=tournament, created_by=by)
+    audit_record(
+        action="reevaluation.start",
+        target=job,
+        league=league,
+        actor=by,
+        data={"job": job.pk, "tournament": tournament.pk if tournament else None},
+    )
     job_id = job.pk
     transaction.on_commit(lambda: _enqueue(job_id))
     return job
@@ -59,13 +74,23 @@ def _scope(job: ReevaluationJob):
     return hands.filter(tournament__league_id=job.league_id)
 
 
-def hand_reevaluate(*, hand: Hand) -> bool:
+def hand_reevaluate(*, hand: Hand, job_id: int | None = None) -> bool:
     """Re-read one settled hand with the current engine. Returns whether anything changed."""
     seats = sorted(hand.hand_seats.all(), key=lambda s: s.position)
     stacks = [s.starting_stack for s in seats]
-    outcome = hand_evaluate(HandSpec.of(hand), stacks)
+    try:
+        outcome = hand_evaluate(HandSpec.of(hand), stacks)
+    except DomainError as exc:
+        evaluation_record(
+            hand=hand, source=EvaluationSource.REEVALUATION, error=exc.message, job_id=job_id
+        )
+        raise
+    evaluation_record(
+        hand=hand, source=EvaluationSource.REEVALUATION, outcome=outcome, job_id=job_id
+    )
     pots = {p.index: p for p in hand.pots.all()}
     changed = False
+    flagged = []
     for k, pot in enumerate(outcome.pots):
         row = pots.get(k)
         new_award = {str(p): c for p, c in pot.engine_award.items()}
@@ -73,8 +98,18 @@ def hand_reevaluate(*, hand: Hand) -> bool:
             continue  # an overridden pot stands as ruled, whatever the engine says now
         changed = True
         row.engine_award = new_award
-        row.disputed = row.award != new_award
+        was_disputed = row.disputed
+        row.disputed = row.disputed or row.award != new_award  # only a ruling closes a dispute
         row.save(update_fields=["engine_award", "disputed"])
+        if row.disputed and not was_disputed:
+            flagged.append(row)
+    if flagged:
+        disputes_flag(
+            hand=hand,
+            pots=flagged,
+            source=DisputeSource.REEVALUATION,
+            reason=f"engine {ENGINE_VERSION} reads this pot differently from the award that stands",
+        )
     reading = outcome.reading()
     old = dict(hand.engine_reading or {})
     old.pop("engine_version", None)
@@ -89,9 +124,15 @@ def hand_reevaluate(*, hand: Hand) -> bool:
             hand.status = HandStatus.DISPUTED
             hand.status_reason = f"engine {ENGINE_VERSION} reads this hand differently"
         hand.save(update_fields=["engine_reading", "engine_version", "status", "status_reason"])
+        # The statistics read the showdown: keep each seat's facts in step with the new reading.
+        facts = facts_for_hand(hand, outcome.result.to_dict())
+        for seat in seats:
+            seat.facts = facts[seat.position]
+            seat.save(update_fields=["facts"])
     return changed
 
 
+@system_actor()
 def reevaluation_run(*, job_id: int) -> dict:
     """Run a job: idempotent (a finished job is not run again), with progress on the job row."""
     with transaction.atomic():
@@ -110,7 +151,7 @@ def reevaluation_run(*, job_id: int) -> dict:
         with transaction.atomic():
             hand = Hand.objects.select_for_update().get(pk=hand_id)
             try:
-                if hand_reevaluate(hand=hand):
+                if hand_reevaluate(hand=hand, job_id=job_id):
                     changed += 1
             except DomainError as exc:
                 errors.append(

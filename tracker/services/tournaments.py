@@ -11,6 +11,12 @@ from tracker.engine.announcements import check_variant, max_players, normalize_a
 from tracker.engine.errors import DomainError
 from tracker.models import League, LedgerEntry, LedgerKind, Player, Seat, Tournament
 from tracker.services.access import CAN_RECORD, require_role
+from tracker.services.audit import audit_record
+
+# What the database stores: every chip count of a tournament (8 stacks together) fits a
+# 32-bit integer, and hand numbers a small one.
+MAX_CHIPS = 100_000_000
+MAX_HANDS = 10_000
 
 
 @transaction.atomic
@@ -50,18 +56,25 @@ def tournament_create(
     for i, pid in enumerate(player_ids):
         if pid not in players:
             raise DomainError(f"no player {pid} in {league.name}", field=f"players[{i}]")
-    for field_name, value, low in (
-        ("starting_chips", starting_chips, 1),
-        ("hands_per_level", hands_per_level, 1),
-        ("hand_limit", hand_limit, 1),
+    for field_name, value, low, high in (
+        ("starting_chips", starting_chips, 1, MAX_CHIPS),
+        ("hands_per_level", hands_per_level, 1, MAX_HANDS),
+        ("hand_limit", hand_limit, 1, MAX_HANDS),
     ):
-        if not isinstance(value, int) or isinstance(value, bool) or value < low:
-            raise DomainError(f"must be a whole number of at least {low}", field=field_name)
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise DomainError(f"must be a whole number from {low} to {high:,}", field=field_name)
     schedule = rules.check_schedule(
         stakes_schedule
         if stakes_schedule is not None
         else [list(x) for x in rules.DEFAULT_SCHEDULE]
     )
+    for i, level in enumerate(schedule):
+        if max(level) > MAX_CHIPS:
+            raise DomainError(
+                f"stakes of at most {MAX_CHIPS:,} chips",
+                code="invalid_schedule",
+                field=f"stakes_schedule[{i}]",
+            )
     options: dict = {}
     if default_variant:
         check_variant(default_variant, field="default_variant")
@@ -106,5 +119,22 @@ def tournament_create(
             )
             for pid in player_ids
         ]
+    )
+    audit_record(
+        action="tournament.create",
+        target=tournament,
+        league=league,
+        actor=by,
+        data={
+            "name": tournament.name,
+            "date": tournament.date,
+            "players": player_ids,
+            "starting_chips": starting_chips,
+            "hands_per_level": hands_per_level,
+            "hand_limit": hand_limit,
+            "stakes_schedule": schedule,
+            "default_variant": tournament.default_variant,
+            "default_options": options,
+        },
     )
     return tournament

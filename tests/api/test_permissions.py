@@ -1,0 +1,402 @@
+"""The permission matrix: every role against every write of the API and of the pages.
+
+Roles: anonymous, member, scorekeeper, authority, admin of the league, and ``other``
+(the admin of another league). Each write runs against a fresh league (public, then
+private) with a tournament and a disputed hand. ``ALLOWED`` is the whole matrix, kept in
+step with docs/rulings.md; a write operation in the OpenAPI schema that is not in it fails
+the coverage test, so a new endpoint cannot ship without its row.
+
+Outcomes: an allowed write succeeds (2xx; a page write redirects to its result); a
+refused one is 401 (API, anonymous), a redirect to the login page or a 403 (page,
+anonymous), or 403; in a private league, outsiders (anonymous and ``other``) get 404 wherever the league
+is named, exactly as if it did not exist.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from tests.factories import add_member, make_league, make_user
+from tests.rulings.helpers import ACES, KINGS, api_client, disputed_hand, showdown
+from tracker.models import League
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ["anonymous", "member", "scorekeeper", "authority", "admin", "other"]
+PASSWORD = "pw-for-tests-only"
+
+EVERYONE = set(ROLES) - {"anonymous"}
+MEMBERS = {"member", "scorekeeper", "authority", "admin"}
+RECORDERS = {"scorekeeper", "admin"}
+
+# operation -> the roles allowed (for the league named in the request).
+ALLOWED = {
+    "league_create": EVERYONE,
+    "player_create": RECORDERS,
+    "membership_set": {"admin"},
+    "tournament_create": RECORDERS,
+    "hand_record": RECORDERS,
+    "import_upload": RECORDERS,
+    "reevaluation_start": {"admin", "authority"},
+    "dispute_raise": MEMBERS,
+    "ruling_make": {"authority"},
+    "house_rules_set": {"authority"},
+    "points_formula_set": {"admin", "authority"},
+    "token_create": EVERYONE,
+    "token_revoke": EVERYONE,
+}
+# operations that do not name a league: being an outsider changes nothing
+NOT_LEAGUE_SCOPED = {"league_create", "token_create", "token_revoke"}
+
+PAGES_ALLOWED = {
+    "page_hand_entry": RECORDERS,
+    "page_ruling": {"authority"},
+    "page_dispute": MEMBERS,
+    "page_import": RECORDERS,
+    "page_points_formula": {"admin", "authority"},
+}
+
+# (path, method) of every write in the schema, and the operation of the matrix covering it.
+SCHEMA_WRITES = {
+    ("/api/v1/leagues/", "post"): "league_create",
+    ("/api/v1/players/", "post"): "player_create",
+    ("/api/v1/memberships/", "post"): "membership_set",
+    ("/api/v1/tournaments/", "post"): "tournament_create",
+    ("/api/v1/hands/", "post"): "hand_record",
+    ("/api/v1/tournaments/{id}/imports/", "post"): "import_upload",
+    ("/api/v1/reevaluations/", "post"): "reevaluation_start",
+    ("/api/v1/disputes/", "post"): "dispute_raise",
+    ("/api/v1/rulings/", "post"): "ruling_make",
+    ("/api/v1/leagues/{slug}/house-rules/", "put"): "house_rules_set",
+    ("/api/v1/analytics/leagues/{slug}/points-formula/", "put"): "points_formula_set",
+    ("/api/v1/auth/token/", "post"): "token_create",
+    ("/api/v1/auth/token/", "delete"): "token_revoke",
+}
+# POSTs that store nothing (a stateless calculator): open to everyone, not in the matrix.
+NOT_WRITES = {("/api/v1/evaluate/", "post")}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def build_world(capture, public: bool):
+    league, admin = make_league(slug="club", public=public)
+    users = {
+        "admin": admin,
+        "member": add_member(league, "club-member", "member"),
+        "scorekeeper": add_member(league, "club-keeper", "scorekeeper"),
+        "authority": add_member(league, "club-rob", "authority"),
+    }
+    _, other = make_league(slug="elsewhere")
+    users["other"] = other
+    tournament, hand, order = disputed_hand(league, admin, capture)
+    newcomer = make_user("newcomer")
+    return {
+        "league": league,
+        "users": users,
+        "tournament": tournament,
+        "hand": hand,
+        "order": order,
+        "newcomer": newcomer,
+    }
+
+
+def next_hand_body(world) -> dict:
+    t = world["tournament"]
+    return {
+        "tournament": t.pk,
+        "entry_mode": "quick",
+        "entry": showdown(t, [ACES, KINGS], 24),
+    }
+
+
+PHH = b"""variant = 'F7S'
+antes = [4, 4, 4]
+bring_in = 10
+small_bet = 20
+big_bet = 40
+starting_stacks = [1000, 1000, 1000]
+actions = []
+"""
+
+
+def api_write(op: str, world, role: str):
+    """Send the write ``op`` as ``role``; returns the response."""
+    user = world["users"].get(role)
+    client = api_client(user) if role != "anonymous" else api_client()
+    league, hand, t = world["league"], world["hand"], world["tournament"]
+    if op == "league_create":
+        return client.post("/api/v1/leagues/", {"name": f"League of {role}"}, format="json")
+    if op == "player_create":
+        return client.post(
+            "/api/v1/players/", {"league": league.slug, "name": "Zed"}, format="json"
+        )
+    if op == "membership_set":
+        return client.post(
+            "/api/v1/memberships/",
+            {"league": league.slug, "username": "newcomer", "role": "member"},
+            format="json",
+        )
+    if op == "tournament_create":
+        return client.post(
+            "/api/v1/tournaments/",
+            {"league": league.slug, "name": "Second night", "players": world["order"][:2]},
+            format="json",
+        )
+    if op == "hand_record":
+        return client.post("/api/v1/hands/", next_hand_body(world), format="json")
+    if op == "import_upload":
+        upload = SimpleUploadedFile("night.phh", PHH, content_type="application/x-phh")
+        return client.post(f"/api/v1/tournaments/{t.pk}/imports/", {"files": [upload]})
+    if op == "reevaluation_start":
+        return client.post("/api/v1/reevaluations/", {"league": league.slug}, format="json")
+    if op == "dispute_raise":
+        return client.post(
+            "/api/v1/disputes/",
+            {"hand": hand.pk, "pot": 0, "reason": "the deuce was face up"},
+            format="json",
+        )
+    if op == "ruling_make":
+        return client.post(
+            "/api/v1/rulings/",
+            {"hand": hand.pk, "pot": 0, "result": "engine", "reason": "aces win"},
+            format="json",
+        )
+    if op == "house_rules_set":
+        return client.put(
+            f"/api/v1/leagues/{league.slug}/house-rules/",
+            {"house_rules": {"low_hole": {"game": "high_low"}}},
+            format="json",
+        )
+    if op == "points_formula_set":
+        return client.put(
+            f"/api/v1/analytics/leagues/{league.slug}/points-formula/",
+            {"formula": "linear"},
+            format="json",
+        )
+    if op == "token_create":
+        username = user.get_username() if user else "nobody"
+        return client.post(
+            "/api/v1/auth/token/", {"username": username, "password": PASSWORD}, format="json"
+        )
+    if op == "token_revoke":
+        return client.delete("/api/v1/auth/token/")
+    raise AssertionError(op)
+
+
+def expected_api(op: str, role: str, public: bool) -> str:
+    if role in ALLOWED[op]:
+        if role == "other" and not public and op not in NOT_LEAGUE_SCOPED:
+            return "not_found"
+        return "ok"
+    if role == "anonymous":
+        return "unauthenticated"
+    if role == "other" and not public:
+        return "not_found"
+    return "forbidden"
+
+
+@pytest.mark.parametrize("public", [True, False], ids=["public", "private"])
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("op", list(ALLOWED))
+def test_api_write_matrix(op, role, public, django_capture_on_commit_callbacks):
+    world = build_world(django_capture_on_commit_callbacks, public)
+    with django_capture_on_commit_callbacks(execute=True):
+        r = api_write(op, world, role)
+    want = expected_api(op, role, public)
+    body = r.content.decode()[:300]
+    if want == "ok":
+        if op == "import_upload":  # permission passed: the file itself is judged next
+            assert r.status_code not in (401, 403, 404) and r.status_code < 500, body
+        else:
+            assert 200 <= r.status_code < 300, (r.status_code, body)
+    elif want == "unauthenticated":
+        assert r.status_code == 401, (r.status_code, body)
+    elif want == "forbidden":
+        assert r.status_code == 403, (r.status_code, body)
+        assert r.json()["error"]["code"] in ("permission_denied", "not_authenticated")
+    else:
+        assert r.status_code == 404, (r.status_code, body)
+        assert "club" not in body.lower() or op == "token_create"
+
+
+def test_every_write_of_the_schema_is_in_the_matrix(client):
+    schema = client.get("/api/schema/?format=json").json()
+    writes = {
+        (path, method)
+        for path, ops in schema["paths"].items()
+        for method in ops
+        if method in ("post", "put", "patch", "delete")
+    }
+    missing = writes - set(SCHEMA_WRITES) - NOT_WRITES
+    assert not missing, f"write operations without a row in the permission matrix: {missing}"
+    assert set(SCHEMA_WRITES.values()) == set(ALLOWED)
+
+
+def page_client(world, role: str) -> Client:
+    client = Client()
+    if role != "anonymous":
+        client.force_login(world["users"][role])
+    return client
+
+
+def page_write(op: str, world, role: str):
+    client = page_client(world, role)
+    hand, t = world["hand"], world["tournament"]
+    if op == "page_hand_entry":
+        return client.post(f"/tournaments/{t.pk}/hands/new/", {}), client.get(
+            f"/tournaments/{t.pk}/hands/new/"
+        )
+    if op == "page_ruling":
+        url = f"/hands/{hand.pk}/pots/0/rule/"
+        return client.post(url, {"result": "engine", "reason": "aces win"}), client.get(url)
+    if op == "page_dispute":
+        url = f"/hands/{hand.pk}/pots/0/dispute/"
+        return client.post(url, {"reason": "the deuce was face up"}), client.get(url)
+    if op == "page_import":
+        upload = SimpleUploadedFile("night.phh", PHH, content_type="application/x-phh")
+        return client.post(f"/tournaments/{t.pk}/imports/", {"files": [upload]}), None
+    if op == "page_points_formula":
+        url = f"/leagues/{world['league'].slug}/table/"
+        # Everyone may read the table; only the form's post is a write.
+        return client.post(url, {"formula": "linear"}), None
+    raise AssertionError(op)
+
+
+@pytest.mark.parametrize("public", [True, False], ids=["public", "private"])
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("op", list(PAGES_ALLOWED))
+def test_page_write_matrix(op, role, public, django_capture_on_commit_callbacks):
+    world = build_world(django_capture_on_commit_callbacks, public)
+    with django_capture_on_commit_callbacks(execute=True):
+        posted, got = page_write(op, world, role)
+    outsider = role in ("anonymous", "other") and not public
+    for r in (posted, got):
+        if r is None:
+            continue
+        if outsider:
+            assert r.status_code == 404, (op, r.status_code)
+        elif role in PAGES_ALLOWED[op]:
+            # A write that went through redirects to its result; the form itself is a 200
+            # (the hand entry form re-renders with its errors: the post here is empty).
+            assert r.status_code in (200, 302), (op, r.status_code)
+            if r.status_code == 302:
+                assert "/accounts/login/" not in r["Location"]
+        elif role == "anonymous":  # sent to the login page, or refused outright
+            assert r.status_code == 403 or (
+                r.status_code == 302 and "/accounts/login/" in r["Location"]
+            ), r.status_code
+        else:
+            assert r.status_code == 403, (op, role, r.status_code)
+
+
+SECRET_WORDS = ("Whisperers", "Zanzibar", "Quillon", "Vespertine")  # not the slug: URLs echo it
+
+
+def test_private_leagues_leak_nothing_to_outsiders(django_capture_on_commit_callbacks):
+    """Lists, details, filters, standings, exports, the audit log and the disputes of a private
+    league: outsiders see nothing, and no name of it appears in any answer."""
+    league, admin = make_league(slug="hushclub", public=False)
+    League.objects.filter(pk=league.pk).update(name="Whisperers")
+    from tests.factories import make_tournament
+    from tracker.services.hands import hand_record
+    from tracker.services.rulings import ruling_make
+
+    rob = add_member(league, "hush-rob", "authority")
+    t, players = make_tournament(
+        league=league,
+        by=admin,
+        names=("Zanzibar", "Quillon", "Vespertine"),
+        default_variant="seven_card_stud",
+    )
+    order = [p for p in players]
+    with django_capture_on_commit_callbacks(execute=True):
+        hand = hand_record(
+            tournament=t,
+            by=admin,
+            entry_mode="quick",
+            entry=showdown(t, [ACES, KINGS], 24),
+            table_result={"winners": [showdown(t, [ACES, KINGS], 24)["seats"][1]["player"]]},
+        )
+    hand.refresh_from_db()
+    ruling_make(pot=hand.pots.get(), by=rob, result="engine", reason="Zanzibar's aces")
+    player = order[0]
+    other = make_user("outsider")
+    make_league(slug="open-club")
+    api_reads = [
+        "/api/v1/leagues/",
+        "/api/v1/leagues/hushclub/",
+        "/api/v1/leagues/hushclub/standings/",
+        "/api/v1/leagues/hushclub/house-rules/",
+        "/api/v1/leagues/hushclub/phh",
+        "/api/v1/players/",
+        "/api/v1/players/?league__slug=hushclub",
+        "/api/v1/players/?name__icontains=zanz",
+        f"/api/v1/players/{player.pk}/",
+        "/api/v1/memberships/?league__slug=hushclub",
+        "/api/v1/tournaments/",
+        "/api/v1/tournaments/?league__slug=hushclub",
+        f"/api/v1/tournaments/{t.pk}/",
+        f"/api/v1/tournaments/{t.pk}/phh",
+        f"/api/v1/tournaments/{t.pk}/imports/",
+        "/api/v1/hands/",
+        f"/api/v1/hands/?tournament={t.pk}",
+        f"/api/v1/hands/?hand_seats__player={player.pk}",
+        f"/api/v1/hands/{hand.pk}/",
+        f"/api/v1/hands/{hand.pk}/phh",
+        "/api/v1/reevaluations/",
+        "/api/v1/imports/",
+        "/api/v1/disputes/?state=all",
+        "/api/v1/disputes/?league=hushclub&state=all",
+        f"/api/v1/disputes/{hand.pots.get().pk}/",
+        "/api/v1/rulings/",
+        "/api/v1/rulings/?league=hushclub",
+        f"/api/v1/rulings/{hand.rulings.get().pk}/",
+        "/api/v1/evaluations/",
+        f"/api/v1/evaluations/?hand={hand.pk}",
+        "/api/v1/audit/",
+        "/api/v1/audit/?league=hushclub",
+    ]
+    pages = [
+        "/",
+        "/leagues/hushclub/",
+        f"/players/{player.pk}/",
+        f"/tournaments/{t.pk}/",
+        f"/hands/{hand.pk}/",
+        f"/hands/{hand.pk}/download.phh",
+        f"/tournaments/{t.pk}/download.phhs",
+        "/leagues/hushclub/download.phhs",
+        "/leagues/hushclub/disputes/",
+        "/leagues/hushclub/audit/",
+        f"/hands/{hand.pk}/pots/0/rule/",
+        f"/hands/{hand.pk}/pots/0/dispute/",
+    ]
+    for who, client, page in (
+        ("anonymous", api_client(), Client()),
+        ("outsider", api_client(other), Client()),
+    ):
+        if who == "outsider":
+            page.force_login(other)
+        for url in api_reads:
+            r = client.get(url)
+            assert r.status_code in (200, 401, 404), (who, url, r.status_code)
+            text = r.content.decode()
+            for word in SECRET_WORDS:
+                assert word.lower() not in text.lower(), (who, url, word)
+        for url in pages:
+            r = page.get(url)
+            assert r.status_code in (200, 302, 404), (who, url, r.status_code)
+            text = r.content.decode()
+            for word in SECRET_WORDS:
+                assert word.lower() not in text.lower(), (who, url, word)
+    # The same reads as a member do show it (the test would be vacuous otherwise).
+    insider = api_client(rob)
+    assert "Zanzibar" in insider.get("/api/v1/players/?league__slug=hushclub").content.decode()
+    assert insider.get(f"/api/v1/hands/{hand.pk}/").status_code == 200

@@ -1,0 +1,79 @@
+"""Builders for disputed hands."""
+
+from __future__ import annotations
+
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from tests.factories import add_member, make_league, make_tournament
+from tracker.selectors.tournaments import tournament_state
+from tracker.services.hands import hand_record
+
+ACES = (["As", "Ah", "2c"], ["Ad", "3c", "4c", "9d"])
+KINGS = (["Ks", "Kh", "2d"], ["Kd", "3d", "4d", "5h"])
+# Kings and Little Ones: Kd and the 2c are wild (four fours); the other player has a pair.
+WILD_FOURS = (["Kd", "4c", "2c"], ["4s", "7h", "9h", "Jd"])
+PAIR_FIVES = (["3d", "5s", "Qd"], ["5h", "7c", "9c", "Tc"])
+
+
+def api_client(user=None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+def showdown(tournament, hands, bets, fold_ante=True):
+    """Quick entry: players by position show ``hands`` [(down, up)] after putting in ``bets``
+    (one amount for all, or one per shown hand); the others fold on third street."""
+    state = tournament_state(tournament)
+    seats = []
+    for k, seat in enumerate(state.next_positions()):
+        if k < len(hands):
+            down, up = hands[k]
+            put = bets[k] if isinstance(bets, list | tuple) else bets
+            seats.append(
+                {"player": seat.player_id, "put_in": put, "down": list(down), "up": list(up)}
+            )
+        else:
+            seats.append(
+                {"player": seat.player_id, "put_in": state.next_stakes.ante, "folded": "third"}
+            )
+    return {"seats": seats}
+
+
+def positions(tournament) -> list[int]:
+    return [s.player_id for s in tournament_state(tournament).next_positions()]
+
+
+def league_with_roles(slug="friday", public=True):
+    """A league with one user per role (and its creator, an admin)."""
+    league, admin = make_league(slug=slug, public=public)
+    users = {
+        "admin": admin,
+        "scorekeeper": add_member(league, f"{slug}-keeper", "scorekeeper"),
+        "authority": add_member(league, f"{slug}-rob", "authority"),
+        "member": add_member(league, f"{slug}-member", "member"),
+    }
+    return league, users
+
+
+def disputed_hand(league, by, capture, *, variant="seven_card_stud", **tournament_kwargs):
+    """A tournament whose first hand is disputed: the engine gives the pot to position 0
+    (aces), the table gave it to position 1 (kings)."""
+    tournament, players = make_tournament(
+        league=league, by=by, default_variant=variant, **tournament_kwargs
+    )
+    order = positions(tournament)
+    hands = [ACES, KINGS] if variant == "seven_card_stud" else [WILD_FOURS, PAIR_FIVES]
+    with capture(execute=True):
+        hand = hand_record(
+            tournament=tournament,
+            by=by,
+            entry_mode="quick",
+            entry=showdown(tournament, hands, 24 if variant == "seven_card_stud" else 64),
+            table_result={"winners": [order[1]]},
+        )
+    hand.refresh_from_db()
+    return tournament, hand, order

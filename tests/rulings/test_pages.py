@@ -1,0 +1,154 @@
+"""The dispute queue, the ruling and dispute forms, the audit page and the _rulings include."""
+
+from __future__ import annotations
+
+import pytest
+from django.template.loader import render_to_string
+from django.test import Client, RequestFactory
+
+from tests.factories import make_user
+from tests.rulings.helpers import disputed_hand, league_with_roles
+from tracker.models import AuditEntry, Dispute, HandStatus, Ruling
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def case(django_capture_on_commit_callbacks):
+    league, users = league_with_roles()
+    tournament, hand, order = disputed_hand(
+        league, users["admin"], django_capture_on_commit_callbacks, variant="kings_and_little_ones"
+    )
+    return {"league": league, "users": users, "hand": hand, "order": order}
+
+
+def logged_in(user, csrf=False) -> Client:
+    client = Client(enforce_csrf_checks=csrf)
+    client.force_login(user)
+    return client
+
+
+def test_the_queue_page_shows_both_readings(client, case):
+    r = client.get("/leagues/friday/disputes/")
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert 'data-testid="pot-case"' in html and "open" in html
+    assert "K♦ as 4♥" in html and "2♣ as 4♦" in html  # the wild cards and what they stood for
+    assert "four fours" in html
+    assert "Rule on this pot" not in html  # anonymous
+    r = logged_in(case["users"]["authority"]).get("/leagues/friday/disputes/")
+    assert "Rule on this pot" in r.content.decode()
+    assert client.get("/leagues/friday/disputes/?state=ruled").status_code == 200
+    assert client.get("/leagues/nowhere/disputes/").status_code == 404
+
+
+def test_the_authority_rules_with_the_form(case):
+    hand = case["hand"]
+    url = f"/hands/{hand.pk}/pots/0/rule/"
+    rob = logged_in(case["users"]["authority"])
+    r = rob.get(url)
+    assert r.status_code == 200 and "Record the ruling" in r.content.decode()
+    r = rob.post(url, {"result": "engine", "reason": ""})
+    assert r.status_code == 200 and "This field is required" in r.content.decode()
+    r = rob.post(url, {"result": "award", f"award_{case['order'][0]}": 100, "reason": "chop"})
+    assert r.status_code == 200 and "add up to" in r.content.decode()
+    assert not Ruling.objects.exists()
+    r = rob.post(url, {"result": "engine", "reason": "the kings and the deuce make four fours"})
+    assert r.status_code == 302 and r["Location"] == "/leagues/friday/disputes/"
+    ruling = Ruling.objects.get()
+    assert ruling.correction and ruling.ruled_by == case["users"]["authority"]
+    hand.refresh_from_db()
+    assert hand.status == HandStatus.VERIFIED
+    page = rob.get("/leagues/friday/disputes/?state=ruled").content.decode()
+    assert "the kings and the deuce make four fours" in page and "Rule again" in page
+    assert AuditEntry.objects.get(action="ruling.make").channel == "session"
+
+
+def test_only_the_authority_reaches_the_ruling_form(client, case):
+    url = f"/hands/{case['hand'].pk}/pots/0/rule/"
+    r = client.get(url)
+    assert r.status_code == 302 and "/accounts/login/" in r["Location"]
+    for role in ("admin", "scorekeeper", "member"):
+        r = logged_in(case["users"][role]).post(url, {"result": "engine", "reason": "x"})
+        assert r.status_code == 403, role
+    assert logged_in(make_user("passer-by")).get(url).status_code == 403
+    assert not Ruling.objects.exists()
+
+
+def test_forms_refuse_a_post_without_the_csrf_token(case):
+    rob = logged_in(case["users"]["authority"], csrf=True)
+    url = f"/hands/{case['hand'].pk}/pots/0/rule/"
+    r = rob.post(url, {"result": "engine", "reason": "no token"})
+    assert r.status_code == 403
+    member = logged_in(case["users"]["member"], csrf=True)
+    r = member.post(f"/hands/{case['hand'].pk}/pots/0/dispute/", {"reason": "no token"})
+    assert r.status_code == 403
+    assert not Ruling.objects.exists()
+    assert Dispute.objects.filter(source="member").count() == 0
+    # With the token from the form, the same post goes through.
+    page = rob.get(url)
+    token = page.context["csrf_token"]
+    r = rob.post(url, {"result": "engine", "reason": "with token", "csrfmiddlewaretoken": token})
+    assert r.status_code == 302
+
+
+def test_members_dispute_with_the_form(case):
+    hand = case["hand"]
+    url = f"/hands/{hand.pk}/pots/0/dispute/"
+    member = logged_in(case["users"]["member"])
+    assert member.get(url).status_code == 200
+    r = member.post(url, {"reason": ""})
+    assert r.status_code == 200 and "This field is required" in r.content.decode()
+    r = member.post(url, {"reason": "the 2c was face up"})
+    assert r.status_code == 302 and r["Location"] == hand.get_absolute_url()
+    assert Dispute.objects.filter(source="member", reason="the 2c was face up").exists()
+    r = member.post(url, {"reason": "again"})
+    assert r.status_code == 200 and "already disputed" in r.content.decode()
+    assert logged_in(make_user("passer-by")).post(url, {"reason": "x"}).status_code == 403
+
+
+def test_the_audit_page_is_for_admins(client, case):
+    url = "/leagues/friday/audit/"
+    assert client.get(url).status_code == 302
+    for role in ("member", "scorekeeper", "authority"):
+        assert logged_in(case["users"][role]).get(url).status_code == 403
+    r = logged_in(case["users"]["admin"]).get(url)
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert "hand.record" in html and "dispute.flag" in html
+    r = logged_in(case["users"]["admin"]).get(url + "?action=dispute.&actor=system")
+    assert r.content.decode().count('data-testid="audit-entry"') == 1
+
+
+def test_private_league_pages_are_404_to_outsiders(django_capture_on_commit_callbacks):
+    league, users = league_with_roles(slug="secret", public=False)
+    _, hand, _ = disputed_hand(league, users["admin"], django_capture_on_commit_callbacks)
+    for client in (Client(), logged_in(make_user("outsider"))):
+        assert client.get("/leagues/secret/disputes/").status_code == 404
+        assert client.get("/leagues/secret/audit/").status_code in (302, 404)
+        assert client.get(f"/hands/{hand.pk}/pots/0/rule/").status_code == 404
+        assert client.get(f"/hands/{hand.pk}/pots/0/dispute/").status_code == 404
+    outsider = logged_in(make_user("outsider2"))
+    assert outsider.get("/leagues/secret/audit/").status_code == 404
+
+
+def test_the_rulings_include_renders_a_hands_disputes_and_rulings(case):
+    from tracker.services.rulings import ruling_make
+
+    hand = case["hand"]
+    ruling_make(pot=hand.pots.get(), by=case["users"]["authority"], result="table", reason="Rob")
+    request = RequestFactory().get("/")
+    request.user = case["users"]["member"]
+    html = render_to_string("tracker/_rulings.html", {"hand": hand}, request=request)
+    assert "Disputes and rulings" in html and "Rob is right" in html
+    assert "The table&#x27;s result stands" in html or "The table's result stands" in html
+    assert "Dispute the main pot" in html and "Rule again" not in html
+    request.user = case["users"]["authority"]
+    html = render_to_string("tracker/_rulings.html", {"hand": hand}, request=request)
+    assert "Rule again" in html
+    from django.template import Context, Template
+
+    badge = Template("{% load rulings_tags %}{% ruling_state hand %}").render(
+        Context({"hand": hand})
+    )
+    assert badge == "ruled"

@@ -1,0 +1,542 @@
+"""All-in equity: each contender's share of the pots when the betting stopped before the last card.
+
+When at most one player still in a hand has chips left, nobody can bet any
+more and the remaining cards are dealt out. At that moment each contender's
+*equity* in a pot is the chips of that pot they can expect from the cards
+still to come, as a share of the pot; their *expected chips* are the sum
+over the pots they contend for. This module computes both, with the
+wild-card rules of the hand, from:
+
+* each contender's cards so far (face down and face up, in the order dealt)
+  and the faces of the cards still to come (``to_come``: one flag per
+  card, ``True`` for face up) -- the stud dealing: one up card a street to
+  sixth, then the seventh card down (or up, when the player took or bought
+  it face up);
+* the *dead* cards: every other card seen in the hand (folded players'
+  cards). Cards nobody saw (burns, folded hole cards) are as good as
+  unseen and stay in the deck;
+* the pots (amount and which contenders are eligible), settled as the
+  engine settles them (:func:`~tracker.engine.pots.award_pot`: high-low
+  halves, odd chips to the first winner clockwise);
+* ``community``: the seventh card is one community card for everyone
+  (docs/procedure.md: the deck cannot give each player a seventh card).
+
+Exact enumeration of every runout is used when the work is small enough
+(:data:`EXACT_LIMIT`); otherwise a Monte Carlo estimate over ``samples``
+random runouts, with its standard error per player. Every runout is
+valued with the hand-value engine's fast internal API
+(:func:`~tracker.engine.showdown.hand_keys` and
+:func:`~tracker.engine.showdown.decide_winners`), the same code that
+settles the showdown.
+
+Cards are ints (:mod:`tracker.engine.cards`). An example: heads-up on sixth
+street, one card to come each (face down), Ann's four hearts against Bob's
+two pair -- exact, since only 40 x 39 runouts remain (9 hearts and two
+fours make Ann's hand, unless Bob fills up with a queen or a jack):
+
+>>> from tracker.engine.cards import parse_card as c
+>>> ann = Seat(down=(c("Ah"), c("2h")), up=(c("9h"), c("5h"), c("Kc"), c("3d")), to_come=(False,))
+>>> bob = Seat(down=(c("Qs"), c("Qd")), up=(c("Js"), c("Jd"), c("4c"), c("8s")), to_come=(False,))
+>>> result = all_in_equity("seven_card_stud", None, [ann, bob], pots=[Pot(200, (0, 1))])
+>>> result.method, result.runouts
+('exact', 1560)
+>>> [round(e, 3) for e in result.equity]
+[0.248, 0.752]
+>>> [round(x, 1) for x in result.expected], result.stderr
+([49.6, 150.4], (0.0, 0.0))
+
+With wild cards the same call reads the variant's rules (here Kings and
+Little Ones: Ann's king is wild and makes her lowest card, the deuce, wild too):
+
+>>> ann = Seat(down=(c("Kh"), c("2h")), up=(c("9h"), c("5h"), c("Tc"), c("3d")), to_come=(False,))
+>>> result = all_in_equity("kings_and_little_ones", {}, [ann, bob], pots=[Pot(200, (0, 1))])
+>>> [round(e, 3) for e in result.equity]
+[0.871, 0.129]
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import zlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from .announcements import check_variant, has_high, has_low, normalize_announcements
+from .errors import DomainError
+from .hands import eval7
+from .low import best_low
+from .pots import award_pot
+from .showdown import decide_winners, hand_keys
+from .wild import wild_options
+
+__all__ = [
+    "EXACT_LIMIT",
+    "GENERIC_COST",
+    "SAMPLES",
+    "Equity",
+    "EquityError",
+    "Pot",
+    "Seat",
+    "all_in_equity",
+    "runout_work",
+]
+
+#: Exact enumeration when its cost is at most this: a runout of a heads-up pot of
+#: high hands costs 1 (it is a comparison of two precomputed keys, about 20 million
+#: a second), any other runout :data:`GENERIC_COST` (the general path, about a
+#: million a second). So heads-up high pots are exact up to three million runouts
+#: (fifth street heads-up: about 2.7 million) and the rest up to 100,000 (sixth
+#: street three-handed: about 60,000).
+EXACT_LIMIT = 3_000_000
+GENERIC_COST = 30
+#: Monte Carlo runouts otherwise. The standard error of an equity is at most
+#: 0.5 / sqrt(SAMPLES): 0.5 % at 10,000 (about +-1 % at 95 % confidence).
+SAMPLES = 10_000
+
+
+class EquityError(DomainError):
+    code = "invalid_equity"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A contender at the all-in moment.
+
+    ``down`` and ``up`` are the cards dealt so far (ints, in the order
+    dealt; the door card is ``up[0]``); ``to_come`` has one flag per card
+    still to come, in order, ``True`` for a face-up card. ``declare`` is
+    the player's declaration in a high-low game played with declarations
+    (``"high"``, ``"low"``, ``"both"``), else ``None``.
+    """
+
+    down: tuple[int, ...]
+    up: tuple[int, ...]
+    to_come: tuple[bool, ...] = ()
+    declare: str | None = None
+
+
+@dataclass(frozen=True)
+class Pot:
+    """A pot: its chips and the contenders (indices into the seats) who can win it."""
+
+    amount: int
+    eligible: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Equity:
+    """The result.
+
+    ``expected[i]``: the chips seat ``i`` can expect from the pots;
+    ``equity[i]``: that as a share of the chips in the pots ``i`` is
+    eligible for (0..1); ``pot_equity[k][i]``: seat ``i``'s share of pot
+    ``k``; ``stderr[i]``: the standard error of ``expected[i]`` (0 when
+    exact); ``runouts``: how many runouts were valued; ``method``:
+    ``"exact"`` or ``"monte_carlo"``.
+    """
+
+    method: str
+    runouts: int
+    expected: tuple[float, ...]
+    equity: tuple[float, ...]
+    pot_equity: tuple[tuple[float, ...], ...]
+    stderr: tuple[float, ...]
+
+    @property
+    def equity_error(self) -> tuple[float, ...]:
+        """The standard error of each equity (``stderr`` over the chips contended for)."""
+        out = []
+        for i, err in enumerate(self.stderr):
+            e = self.equity[i]
+            x = self.expected[i]
+            out.append(0.0 if not x else err * e / x)
+        return tuple(out)
+
+
+def _choose(n: int, k: int) -> int:
+    return math.comb(n, k) if 0 <= k <= n else 0
+
+
+def runout_work(n_unseen: int, seats: Sequence[Seat], community: bool = False) -> int:
+    """The number of steps of an exact enumeration: per seat, the ways to fill its
+    up cards and down cards from the unseen cards, multiplied over the seats (and
+    by the community card's choices).
+
+    >>> runout_work(40, [Seat((), (), (False,)), Seat((), (), (False,))])
+    1600
+    >>> runout_work(41, [Seat((), (), (True, True, False))] * 2)
+    1022720400
+    """
+    total = n_unseen if community else 1
+    pool = n_unseen - (1 if community else 0)
+    for s in seats:
+        ups = sum(1 for f in s.to_come if f)
+        downs = len(s.to_come) - ups
+        total *= _choose(pool, ups) * _choose(pool - ups, downs)
+    return total
+
+
+KeyFn = Callable[[Sequence[int], Sequence[int], int | None], tuple[int | None, int | None]]
+
+
+def _key_function(variant: str, ann: Mapping[str, Any]) -> KeyFn:
+    """Per-player values ``(high, low)``, as :func:`hand_keys` gives them.
+
+    Natural stud goes straight to the seven-card table. Low halves are
+    memoised for the runs of one calculation: an ``ace_to_five`` low depends
+    only on the ranks of the natural cards and the number of wild cards
+    (suits never count in it), so most runouts repeat one already valued.
+    """
+    want_high = has_high(variant, ann)
+    want_low = has_low(variant, ann)
+    if variant == "seven_card_stud" and not want_low:
+
+        def stud(down: Sequence[int], up: Sequence[int], community: int | None):
+            cards = [*down, *up] if community is None else [*down, *up, community]
+            return eval7(cards), None
+
+        return stud
+    if not want_low:
+
+        def high_only(down: Sequence[int], up: Sequence[int], community: int | None):
+            return hand_keys(variant, ann, down, up, community)
+
+        return high_only
+    high_ann = {**ann, "game": "high"}
+    ranking = ann["low_ranking"]
+    qualifier = ann["low_qualifier"]
+    by_ranks = ranking == "ace_to_five"
+    memo: dict[tuple, int | None] = {}
+
+    def with_low(down: Sequence[int], up: Sequence[int], community: int | None):
+        high = hand_keys(variant, high_ann, down, up, community)[0] if want_high else None
+        cards = [*down, *up] if community is None else [*down, *up, community]
+        low = None
+        for opt in wild_options(variant, ann, down, up, community, "low"):
+            naturals = [c for c in cards if c not in opt]
+            key = (
+                tuple(sorted(c >> 2 for c in naturals)) if by_ranks else tuple(sorted(naturals)),
+                len(opt),
+            )
+            if key in memo:
+                k = memo[key]
+            else:
+                k = memo[key] = best_low(naturals, len(opt), ranking, qualifier)
+            if k is not None and (low is None or k > low):
+                low = k
+        return high, low
+
+    return with_low
+
+
+Outcome = tuple  # per pot: the winners (high only), or (high winners, low winners)
+
+
+class _Settler:
+    """Who wins each pot in a runout (its *outcome*), and what each outcome pays."""
+
+    def __init__(
+        self, game: str, pots: Sequence[Pot], declares: list[str | None] | None, n: int
+    ) -> None:
+        self.game = game
+        self.pots = list(pots)
+        self.eligibles = [p.eligible for p in pots]
+        self.declares = declares
+        self.n = n
+        self.high_only = game == "high" and declares is None
+
+    def outcome(self, high: list[int | None], low: list[int | None]) -> Outcome:
+        out = []
+        if self.high_only:
+            for elig in self.eligibles:
+                if len(elig) == 1:
+                    out.append(elig)
+                    continue
+                top = max(high[i] for i in elig)  # type: ignore[type-var]
+                out.append(tuple(i for i in elig if high[i] == top))
+            return tuple(out)
+        declares = self.declares
+        for elig in self.eligibles:
+            if len(elig) == 1:
+                out.append((elig, ()))
+                continue
+            decl = None if declares is None else [declares[i] for i in elig]
+            hw, lw = decide_winners([high[i] for i in elig], [low[i] for i in elig], decl)
+            out.append((tuple(elig[j] for j in hw), tuple(elig[j] for j in lw)))
+        return tuple(out)
+
+    def paid(self, outcome: Outcome) -> list[tuple[tuple[int, int], ...]]:
+        """Per pot, the ``(seat, chips)`` pairs of ``outcome`` (as the engine pays them)."""
+        out = []
+        for pot, won in zip(self.pots, outcome, strict=True):
+            if self.high_only:
+                hi, lo, game = won, (), "high"
+            else:
+                (hi, lo), game = won, self.game
+            out.append(award_pot(pot.amount, game, hi, lo, pot.eligible))
+        return out
+
+
+def _check(
+    seats: Sequence[Seat], pots: Sequence[Pot], dead: Iterable[int], community: bool
+) -> tuple[list[int], list[Pot]]:
+    if len(seats) < 2:
+        raise EquityError("an all-in needs at least two contenders", field="seats")
+    seen: set[int] = set()
+
+    def take(card: object, field: str) -> None:
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
+            raise EquityError(f"{card!r} is not a card (0..51)", field=field)
+        if card in seen:
+            raise EquityError(f"card {card} appears twice", code="duplicate_card", field=field)
+        seen.add(card)
+
+    for i, s in enumerate(seats):
+        for j, card in enumerate(s.down):
+            take(card, f"seats[{i}].down[{j}]")
+        for j, card in enumerate(s.up):
+            take(card, f"seats[{i}].up[{j}]")
+        total = len(s.down) + len(s.up) + len(s.to_come) + (1 if community else 0)
+        if total != 7:
+            raise EquityError(
+                f"{total} cards in all; a stud hand ends with 7 (6 and the community card)",
+                field=f"seats[{i}]",
+            )
+        if not s.up:
+            raise EquityError(
+                "the all-in comes after third street: a door card is up", field=f"seats[{i}].up"
+            )
+    for j, card in enumerate(dead):
+        take(card, f"dead[{j}]")
+    unseen = [c for c in range(52) if c not in seen]
+    need = sum(len(s.to_come) for s in seats) + (1 if community else 0)
+    if need > len(unseen):
+        raise EquityError(f"{need} cards to come but only {len(unseen)} unseen", field="seats")
+    checked = []
+    for k, pot in enumerate(pots):
+        elig = tuple(sorted(set(pot.eligible)))
+        if not elig or any(not 0 <= i < len(seats) for i in elig):
+            raise EquityError(
+                "eligible seats must be indices of the contenders", field=f"pots[{k}]"
+            )
+        if pot.amount < 0:
+            raise EquityError("a pot cannot be negative", field=f"pots[{k}].amount")
+        checked.append(Pot(int(pot.amount), elig))
+    return unseen, checked
+
+
+def all_in_equity(
+    variant: str,
+    announcements: Mapping[str, Any] | None,
+    seats: Sequence[Seat],
+    pots: Sequence[Pot] | None = None,
+    *,
+    dead: Iterable[int] = (),
+    community: bool = False,
+    exact_limit: int = EXACT_LIMIT,
+    samples: int = SAMPLES,
+    seed: int | None = None,
+) -> Equity:
+    """Each contender's equity and expected chips (see the module doc).
+
+    ``pots`` default to one pot of 1 chip everyone can win (so ``expected``
+    is the equity). ``seed`` fixes the Monte Carlo draw; by default it is
+    derived from the cards, so the same all-in always gives the same answer.
+    Bad input raises :class:`EquityError` naming the field.
+    """
+    variant = check_variant(variant)
+    ann = normalize_announcements(variant, announcements)
+    seats = list(seats)
+    n = len(seats)
+    pots = list(pots) if pots is not None else [Pot(1, tuple(range(n)))]
+    unseen, pots = _check(seats, pots, list(dead), community)
+    if not has_high(variant, ann):
+        game = "low"
+    elif has_low(variant, ann):
+        game = ann.get("game", "high")
+    else:
+        game = "high"
+    declaring = ann.get("declaration") == "declare" and ann.get("game") == "high_low"
+    declares = [s.declare for s in seats] if declaring else None
+    if declares is not None and any(d is None for d in declares):
+        raise EquityError("every contender declares in a declare game", field="seats")
+    settler = _Settler(game, pots, declares, n)
+    keys = _key_function(variant, ann)
+    cost = 1 if _heads_up_high(settler) else GENERIC_COST
+    if runout_work(len(unseen), seats, community) * cost <= exact_limit:
+        tally = _exact(seats, unseen, community, keys, settler)
+        method = "exact"
+    else:
+        if samples < 1:
+            raise EquityError("at least one sample", field="samples")
+        if seed is None:
+            marks = [c for s in seats for c in (*s.down, 99, *s.up, 98)]
+            seed = zlib.crc32(bytes(marks + unseen))
+        tally = _monte_carlo(seats, unseen, community, keys, settler, samples, seed)
+        method = "monte_carlo"
+    return _result(method, tally, settler)
+
+
+def _result(method: str, tally: dict[Outcome, int], settler: _Settler) -> Equity:
+    n = settler.n
+    pots = settler.pots
+    count = sum(tally.values())
+    per_pot = [[0.0] * len(pots) for _ in range(n)]
+    total = [0.0] * n
+    square = [0.0] * n
+    for outcome, times in tally.items():
+        chips = [0] * n
+        for k, paid in enumerate(settler.paid(outcome)):
+            for seat, amount in paid:
+                per_pot[seat][k] += amount * times
+                chips[seat] += amount
+        for i in range(n):
+            total[i] += chips[i] * times
+            square[i] += chips[i] * chips[i] * times
+    expected = tuple(total[i] / count for i in range(n))
+    stderr = []
+    for i in range(n):
+        if method == "exact":
+            stderr.append(0.0)
+        else:
+            var = max(square[i] / count - expected[i] ** 2, 0.0)
+            stderr.append(math.sqrt(var / count))
+    pot_equity = tuple(
+        tuple(
+            per_pot[i][k] / count / pot.amount if pot.amount and i in pot.eligible else 0.0
+            for i in range(n)
+        )
+        for k, pot in enumerate(pots)
+    )
+    equity = []
+    for i in range(n):
+        contended = sum(p.amount for p in pots if i in p.eligible)
+        equity.append(expected[i] / contended if contended else 0.0)
+    return Equity(
+        method=method,
+        runouts=count,
+        expected=expected,
+        equity=tuple(equity),
+        pot_equity=pot_equity,
+        stderr=tuple(stderr),
+    )
+
+
+def _completions(
+    seat: Seat, pool: Sequence[int]
+) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    """Every way to deal the seat's cards to come from ``pool``: (mask, new down, new up)."""
+    ups = sum(1 for f in seat.to_come if f)
+    downs = len(seat.to_come) - ups
+    out = []
+    for up_cards in combinations(pool, ups):
+        rest = [c for c in pool if c not in up_cards] if ups else pool
+        up_mask = 0
+        for c in up_cards:
+            up_mask |= 1 << c
+        for down_cards in combinations(rest, downs):
+            mask = up_mask
+            for c in down_cards:
+                mask |= 1 << c
+            out.append((mask, down_cards, up_cards))
+    return out
+
+
+def _walk(
+    i: int,
+    used: int,
+    valued: list[list[tuple[int, int | None, int | None]]],
+    high: list[int | None],
+    low: list[int | None],
+    tally: dict[Outcome, int],
+    settler: _Settler,
+) -> None:
+    """Tally every runout of seats ``i``.. that does not use the cards in ``used``."""
+    last = i == len(valued) - 1
+    outcome = settler.outcome
+    for mask, hi, lo in valued[i]:
+        if mask & used:
+            continue
+        high[i] = hi
+        low[i] = lo
+        if last:
+            key = outcome(high, low)
+            tally[key] = tally.get(key, 0) + 1
+        else:
+            _walk(i + 1, used | mask, valued, high, low, tally, settler)
+
+
+def _heads_up_high(settler: _Settler) -> bool:
+    return settler.n == 2 and settler.high_only and settler.eligibles == [(0, 1)]
+
+
+def _exact(
+    seats: list[Seat], unseen: list[int], community: bool, keys: KeyFn, settler: _Settler
+) -> dict[Outcome, int]:
+    """Every runout once: each seat's completions are valued once, then combined."""
+    n = len(seats)
+    tally: dict[Outcome, int] = {}
+    heads_up = _heads_up_high(settler)
+    for comm in unseen if community else (None,):
+        pool = [c for c in unseen if c != comm]
+        valued = []
+        for s in seats:
+            rows = []
+            for mask, new_down, new_up in _completions(s, pool):
+                hi, lo = keys(s.down + new_down, s.up + new_up, comm)
+                rows.append((mask, hi, lo))
+            valued.append(rows)
+        if heads_up:
+            # The common case, inline: one pot, two players, high only.
+            wins = [0, 0, 0]  # first wins, second wins, split
+            second = [(m, h) for m, h, _ in valued[1]]
+            for ma, ha, _ in valued[0]:
+                for mb, hb in second:
+                    if ma & mb:
+                        continue
+                    wins[0 if ha > hb else 1 if hb > ha else 2] += 1
+            for won, times in zip((((0,),), ((1,),), ((0, 1),)), wins, strict=True):
+                if times:
+                    tally[won] = tally.get(won, 0) + times
+        else:
+            _walk(0, 0, valued, [None] * n, [None] * n, tally, settler)
+    return tally
+
+
+def _monte_carlo(
+    seats: list[Seat],
+    unseen: list[int],
+    community: bool,
+    keys: KeyFn,
+    settler: _Settler,
+    samples: int,
+    seed: int,
+) -> dict[Outcome, int]:
+    n = len(seats)
+    tally: dict[Outcome, int] = {}
+    sample = random.Random(seed).sample
+    outcome = settler.outcome
+    # Where each seat's new cards sit in the draw, split by face.
+    plans = []
+    at = 0
+    for s in seats:
+        downs = tuple(at + j for j, f in enumerate(s.to_come) if not f)
+        ups = tuple(at + j for j, f in enumerate(s.to_come) if f)
+        plans.append((s.down, s.up, downs, ups))
+        at += len(s.to_come)
+    need = at + (1 if community else 0)
+    high: list[int | None] = [None] * n
+    low: list[int | None] = [None] * n
+    for _ in range(samples):
+        draw = sample(unseen, need)
+        comm = draw[at] if community else None
+        for i, (down, up, di, ui) in enumerate(plans):
+            d = down + tuple(draw[j] for j in di) if di else down
+            u = up + tuple(draw[j] for j in ui) if ui else up
+            high[i], low[i] = keys(d, u, comm)
+        key = outcome(high, low)
+        tally[key] = tally.get(key, 0) + 1
+    return tally
