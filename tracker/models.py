@@ -174,6 +174,7 @@ class HandStatus(models.TextChoices):
     )  # the engine agrees with the table (or there was no table result)
     DISPUTED = "disputed", "Disputed"  # the engine and the table disagree on at least one pot
     INVALID = "invalid", "Invalid"  # the stacks do not allow what the hand records
+    VOID = "void", "Void"  # an invalid hand the authority or an admin declared void: no chips move
 
 
 class EntryMode(models.TextChoices):

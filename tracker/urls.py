@@ -9,6 +9,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/", views.tournament, name="tournament"),
     path("tournaments/<int:pk>/hands/new/", views.hand_new, name="hand-new"),
     path("hands/<int:pk>/", views.hand, name="hand"),
+    path("hands/<int:pk>/void/", views.hand_void_page, name="hand-void"),
     path("calculator/", views.calculator, name="calculator"),
     path("", include("tracker.urls_phh")),
     path("", include("tracker.urls_rulings")),

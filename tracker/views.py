@@ -9,7 +9,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tracker.engine.errors import Conflict, DomainError, NotFound
 from tracker.engine.errors import PermissionDenied as DomainPermissionDenied
@@ -21,18 +21,20 @@ from tracker.selectors.pages import (
     league_page,
     player_page,
     tournament_page,
+    visible_hand,
     visible_tournament,
 )
 from tracker.selectors.replay import hand_replay
 from tracker.selectors.tournaments import tournament_state
 from tracker.services.access import CAN_RECORD, role_of
-from tracker.services.hands import hand_record
+from tracker.services.hands import hand_record, hand_void
 
 SETTLED = {
     "recorded": "The engine checks it and settles the stacks in a moment.",
     "verified": "The engine agrees: verified.",
     "disputed": "The engine reads it differently: the pot is disputed, see the hand.",
     "invalid": "The stacks do not allow it: see the hand.",
+    "void": "The hand is void: no chips moved.",
 }
 
 
@@ -86,6 +88,24 @@ def hand(request, pk):
     except ValueError:
         street = None
     return render(request, "tracker/hand.html", {"replay": hand_replay(request.user, pk, street)})
+
+
+@require_POST
+@not_found_as_404
+def hand_void_page(request, pk):
+    """Declare an invalid hand void (authority or admin), from the form on the hand page."""
+    target = visible_hand(request.user, pk)
+    if not request.user.is_authenticated:
+        return redirect_to_login(target.get_absolute_url())
+    try:
+        hand_void(hand=target, reason=request.POST.get("reason", ""), by=request.user)
+    except DomainPermissionDenied as exc:
+        raise PermissionDenied(exc.message) from None
+    except DomainError as exc:
+        messages.error(request, f"Hand {target.number} was not voided: {exc.message}.")
+        return redirect(target)
+    messages.success(request, f"Hand {target.number} is void; the hands after it settle now.")
+    return redirect(target)
 
 
 @require_http_methods(["GET", "POST"])

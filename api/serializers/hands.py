@@ -36,6 +36,10 @@ class HandCreateSerializer(serializers.Serializer):
     )
 
 
+class HandVoidSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+
+
 class PotSerializer(serializers.ModelSerializer):
     class Meta:
         model = Pot
@@ -76,6 +80,8 @@ class HandSerializer(serializers.ModelSerializer):
             "table_result",
             "status",
             "status_reason",
+            "needs_review",
+            "review_reason",
             "seats",
             "pots",
             "engine_reading",
@@ -106,6 +112,7 @@ class HandListSerializer(serializers.ModelSerializer):
             "entry_mode",
             "status",
             "status_reason",
+            "needs_review",
             "dealer_seat",
             "recorded_at",
             "settled_at",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from api.idempotency import HEADER, idempotent
@@ -12,13 +13,14 @@ from api.serializers.hands import (
     HandCreateSerializer,
     HandListSerializer,
     HandSerializer,
+    HandVoidSerializer,
     ReevaluationCreateSerializer,
     ReevaluationJobSerializer,
 )
 from api.views.core import WriteThrottled, visible_league
 from tracker.models import Hand, ReevaluationJob
 from tracker.selectors.leagues import leagues_visible_to, tournaments_visible_to
-from tracker.services.hands import hand_record
+from tracker.services.hands import hand_record, hand_void
 from tracker.services.reevaluation import reevaluation_start
 
 QUICK_EXAMPLE = {
@@ -78,6 +80,19 @@ class HandViewSet(
 
     def get_serializer_class(self):
         return HandListSerializer if self.action == "list" else HandSerializer
+
+    @extend_schema(request=HandVoidSerializer, responses={200: HandSerializer})
+    @action(detail=True, methods=["post"])
+    def void(self, request, pk=None):
+        """Declare an invalid hand void (authority or admin): no chips move, later hands settle."""
+        data = HandVoidSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        target = get_object_or_404(
+            Hand.objects.filter(tournament__in=tournaments_visible_to(request.user)), pk=pk
+        )
+        hand_void(hand=target, reason=data.validated_data["reason"], by=request.user)
+        target = Hand.objects.prefetch_related("hand_seats__player", "pots").get(pk=target.pk)
+        return Response(HandSerializer(target).data)
 
     @extend_schema(
         request=HandCreateSerializer,

@@ -21,7 +21,7 @@ from django.test import Client
 
 from tests.factories import add_member, make_league, make_user
 from tests.rulings.helpers import ACES, KINGS, api_client, disputed_hand, showdown
-from tracker.models import League
+from tracker.models import Hand, HandStatus, League
 
 pytestmark = pytest.mark.django_db
 
@@ -41,6 +41,7 @@ ALLOWED = {
     "hand_record": RECORDERS,
     "import_upload": RECORDERS,
     "reevaluation_start": {"admin", "authority"},
+    "hand_void": {"admin", "authority"},
     "dispute_raise": MEMBERS,
     "ruling_make": {"authority"},
     "house_rules_set": {"authority"},
@@ -57,6 +58,7 @@ PAGES_ALLOWED = {
     "page_dispute": MEMBERS,
     "page_import": RECORDERS,
     "page_points_formula": {"admin", "authority"},
+    "page_hand_void": {"admin", "authority"},
 }
 
 # (path, method) of every write in the schema, and the operation of the matrix covering it.
@@ -68,6 +70,7 @@ SCHEMA_WRITES = {
     ("/api/v1/hands/", "post"): "hand_record",
     ("/api/v1/tournaments/{id}/imports/", "post"): "import_upload",
     ("/api/v1/reevaluations/", "post"): "reevaluation_start",
+    ("/api/v1/hands/{id}/void/", "post"): "hand_void",
     ("/api/v1/disputes/", "post"): "dispute_raise",
     ("/api/v1/rulings/", "post"): "ruling_make",
     ("/api/v1/leagues/{slug}/house-rules/", "put"): "house_rules_set",
@@ -157,6 +160,9 @@ def api_write(op: str, world, role: str):
         return client.post(f"/api/v1/tournaments/{t.pk}/imports/", {"files": [upload]})
     if op == "reevaluation_start":
         return client.post("/api/v1/reevaluations/", {"league": league.slug}, format="json")
+    if op == "hand_void":
+        Hand.objects.filter(pk=hand.pk).update(status=HandStatus.INVALID)  # only invalid hands
+        return client.post(f"/api/v1/hands/{hand.pk}/void/", {"reason": "misdeal"}, format="json")
     if op == "dispute_raise":
         return client.post(
             "/api/v1/disputes/",
@@ -263,6 +269,9 @@ def page_write(op: str, world, role: str):
     if op == "page_import":
         upload = SimpleUploadedFile("night.phh", PHH, content_type="application/x-phh")
         return client.post(f"/tournaments/{t.pk}/imports/", {"files": [upload]}), None
+    if op == "page_hand_void":
+        Hand.objects.filter(pk=hand.pk).update(status=HandStatus.INVALID)  # only invalid hands
+        return client.post(f"/hands/{hand.pk}/void/", {"reason": "misdeal"}), None
     if op == "page_points_formula":
         url = f"/leagues/{world['league'].slug}/table/"
         # Everyone may read the table; only the form's post is a write.

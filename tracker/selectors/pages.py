@@ -43,12 +43,14 @@ STATUS_LABELS = {
     HandStatus.VERIFIED: "verified",
     HandStatus.DISPUTED: "disputed",
     HandStatus.INVALID: "invalid",
+    HandStatus.VOID: "void",
 }
 STATUS_HELP = {
     HandStatus.RECORDED: "recorded, waiting for the engine to settle it",
     HandStatus.VERIFIED: "the engine agrees with the table",
     HandStatus.DISPUTED: "the engine and the table disagree on a pot",
     HandStatus.INVALID: "the stacks do not allow what the hand records",
+    HandStatus.VOID: "declared void: no chips moved",
 }
 
 

@@ -23,6 +23,7 @@ from tracker.engine.cards import card_symbol, format_card, parse_card
 from tracker.engine.errors import DomainError
 from tracker.models import EntryMode, Hand, HandStatus
 from tracker.selectors.pages import STATUS_HELP, STATUS_LABELS, announcement_text, visible_hand
+from tracker.services.access import CAN_VOID, role_of
 
 STREET_KEYS = ("third", "fourth", "fifth", "sixth", "seventh")
 STREET_TITLES = {
@@ -220,6 +221,7 @@ class HandReplay:
     previous_id: int | None = None
     next_id: int | None = None
     raw_actions: list[str] = field(default_factory=list)
+    can_void: bool = False  # the viewer may declare this (invalid) hand void
 
     @property
     def is_full(self) -> bool:
@@ -686,4 +688,5 @@ def hand_replay(user, pk: int, street: int | None = None) -> HandReplay:
         previous_id=sib.get(hand.number - 1),
         next_id=sib.get(hand.number + 1),
         raw_actions=raw_actions,
+        can_void=hand.status == HandStatus.INVALID and role_of(user, tournament.league) in CAN_VOID,
     )

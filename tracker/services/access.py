@@ -11,6 +11,7 @@ from tracker.models import League, Membership, Role
 CAN_RECORD = (Role.ADMIN, Role.SCOREKEEPER)
 CAN_MANAGE = (Role.ADMIN,)
 CAN_RULE = (Role.AUTHORITY,)
+CAN_VOID = (Role.AUTHORITY, Role.ADMIN)  # declare an invalid hand void
 
 
 def role_of(user, league: League) -> str | None:

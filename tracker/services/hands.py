@@ -45,7 +45,7 @@ from tracker.models import (
     TournamentStatus,
 )
 from tracker.selectors.tournaments import tournament_stacks, tournament_standings, tournament_state
-from tracker.services.access import CAN_RECORD, require_role
+from tracker.services.access import CAN_RECORD, CAN_VOID, require_role
 from tracker.services.audit import audit_record, system_actor
 from tracker.services.rulings import disputes_flag, evaluation_record
 from tracker.services.stats import facts_for_hand
@@ -569,7 +569,7 @@ def tournament_settle(*, tournament_id: int) -> int:
                 return settled
             hands = (
                 Hand.objects.filter(tournament=tournament)
-                .exclude(status__in=(HandStatus.VERIFIED, HandStatus.DISPUTED))
+                .exclude(status__in=(HandStatus.VERIFIED, HandStatus.DISPUTED, HandStatus.VOID))
                 .order_by("number")
             )
             hand = hands.first()
@@ -701,3 +701,41 @@ def final_standings_write(*, tournament: Tournament) -> None:
             for row in tournament_standings(tournament)
         ]
     )
+
+
+@transaction.atomic
+def hand_void(*, hand: Hand, reason: str, by) -> Hand:
+    """Declare an invalid hand void, so that the hands after it can settle.
+
+    Only a hand the settlement found invalid can be voided, by the league's authority or an
+    admin, with a reason. A void hand moves no chips; it keeps its number and its record.
+    """
+    require_role(by, hand.tournament.league, CAN_VOID, "void a hand")
+    reason = (reason or "").strip()
+    if not reason:
+        raise DomainError("say why the hand is void", field="reason")
+    hand = Hand.objects.select_for_update().get(pk=hand.pk)
+    if hand.status != HandStatus.INVALID:
+        raise Conflict(
+            f"only an invalid hand can be voided; hand {hand.number} is {hand.status}",
+            code="not_invalid",
+        )
+    previous = hand.status_reason
+    hand.status = HandStatus.VOID
+    hand.status_reason = f"void: {reason} (it was invalid {previous})"
+    hand.save(update_fields=["status", "status_reason"])
+    audit_record(
+        action="hand.void",
+        target=hand,
+        league=hand.tournament.league,
+        actor=by,
+        data={
+            "tournament": hand.tournament_id,
+            "number": hand.number,
+            "reason": reason,
+            "was": previous,
+        },
+    )
+    tid = hand.tournament_id
+    transaction.on_commit(lambda: _enqueue_settlement(tid))
+    return hand
