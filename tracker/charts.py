@@ -4,6 +4,11 @@
 >>> svg.startswith("<svg") and "Ann" in svg and "<polyline" in svg
 True
 
+Values below zero (chips won, luck) get a y axis on both sides of a zero line:
+
+>>> ">-50<" in line_chart([Series("Ann", [0, 120, -40, 60])], title="Chips won")
+True
+
 The chart is sized by its ``viewBox`` so it scales to the width of its container;
 the default size reads well on a 375-pixel phone at one to one. Text is escaped.
 """
@@ -55,9 +60,24 @@ def nice_step(span: float, ticks: int = 4) -> float:
 
 
 def _fmt(value: float) -> str:
-    if value >= 10000 and value % 1000 == 0:
+    if abs(value) >= 10000 and value % 1000 == 0:
         return f"{int(value) // 1000}k"
     return f"{int(value):,}" if value == int(value) else f"{value:g}"
+
+
+def thin(values: Sequence, max_points: int) -> tuple[list, list[int]]:
+    """At most ``max_points`` of ``values`` evenly spread (first and last kept), and
+    their indices, so that a season of thousands of hands stays a small SVG.
+
+    >>> thin([1, 2, 3, 4, 5, 6, 7], 4)
+    ([1, 3, 5, 7], [0, 2, 4, 6])
+    """
+    n = len(values)
+    if n <= max_points or max_points < 2:
+        return list(values), list(range(n))
+    step = (n - 1) / (max_points - 1)
+    idx = sorted({round(k * step) for k in range(max_points)})
+    return [values[i] for i in idx], idx
 
 
 def _text_width(text: str, size: float) -> float:
@@ -74,15 +94,20 @@ def line_chart(
     title: str = "",
     markers: Sequence[tuple[int, str]] = (),
     font_size: float = 11,
+    include_zero: bool = False,
+    max_points: int | None = None,
 ) -> str:
     """An SVG line chart of ``series`` over x = ``x_start``, ``x_start + 1``, ...
 
     ``markers`` are labelled vertical guides at x positions (e.g. where the stakes
     rise). The legend sits under the plot and wraps to as many rows as it needs.
+    The y axis zooms in on values that all sit high above zero, unless
+    ``include_zero``; values below zero get an axis on both sides of a zero line.
+    ``max_points`` thins long series (see :func:`thin`).
     """
     n = max((len(s.values) for s in series), default=0)
     fs = font_size
-    pad_left = 12 + _text_width("00,000", fs)
+    pad_left = 12 + _text_width("-00,000", fs)
     pad_right = 10
     pad_top = 10 + (fs + 6 if title else 0)
     plot_w = width - pad_left - pad_right
@@ -110,8 +135,12 @@ def line_chart(
     top = max(values, default=0)
     low = min(values, default=0)
     # Start at zero unless every value sits high above it: then zoom in, so that the
-    # small swings of the first hands still show.
-    if low > 0 and low > top * 0.6:
+    # small swings of the first hands still show. Below zero: both sides of a zero line.
+    if low < 0:
+        top = max(top, 0)
+        step = nice_step((top - low) or 1)
+        y_min = step * math.floor(low / step)
+    elif low > 0 and low > top * 0.6 and not include_zero:
         step = nice_step((top - low) or 1)
         y_min = step * math.floor(low / step)
         if y_min == low:
@@ -120,6 +149,8 @@ def line_chart(
         step = nice_step(top or 1)
         y_min = 0
     y_max = y_min + step * max(math.ceil(((top or 1) - y_min) / step), 1)
+    if low < 0 and top <= 0:
+        y_max = 0
     x_span = max(n - 1, 1)
 
     def px(i: int) -> float:
@@ -139,13 +170,15 @@ def line_chart(
             f'<text x="{pad_left}" y="{10 + fs:.1f}" font-weight="600" fill="#1d2327">'
             f"{escape(title)}</text>"
         )
-    # Horizontal grid and y labels.
+    # Horizontal grid and y labels; the baseline (or the zero line) is darker.
+    axis = 0 if y_min < 0 else y_min
     v = float(y_min)
     while v <= y_max + 1e-9:
         y = py(v)
         out.append(
             f'<line x1="{pad_left:.1f}" x2="{width - pad_right}" y1="{y:.1f}" y2="{y:.1f}" '
-            f'stroke="{"#9aa5ab" if v == y_min else "#e3e7ea"}" stroke-width="1"/>'
+            f'stroke="{"#9aa5ab" if v == axis else "#e3e7ea"}" '
+            f'stroke-width="{1.5 if v == axis and y_min < 0 else 1}"/>'
         )
         out.append(
             f'<text x="{pad_left - 6:.1f}" y="{y + fs * 0.35:.1f}" text-anchor="end" '
@@ -190,7 +223,8 @@ def line_chart(
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         run: list[str] = []
         runs = []
-        for i, val in enumerate(s.values):
+        kept, idx = thin(list(s.values), max_points) if max_points else (s.values, range(n))
+        for i, val in zip(idx, kept, strict=False):
             if val is None:
                 if run:
                     runs.append(run)

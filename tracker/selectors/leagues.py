@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 from django.db.models import Avg, Count, F, Q, QuerySet, Sum
 
+from tracker.engine.errors import NotFound
 from tracker.engine.points import best_total, normalize_formula, tournament_points
-from tracker.models import FinalStanding, League, Player, Tournament
+from tracker.models import FinalStanding, Hand, League, Player, Tournament
 
 
 def leagues_visible_to(user) -> QuerySet[League]:
@@ -116,3 +117,46 @@ def league_standings(league: League, results: list[LeagueResult] | None = None) 
     ]
     out.sort(key=lambda r: (-r.points, -r.wins, r.average_place, -r.net_chips, r.name))
     return out
+
+
+# Single objects, visible to ``user`` or NotFound (a private league does not exist for outsiders).
+
+
+def visible_league(user, slug: str) -> League:
+    league = leagues_visible_to(user).filter(slug=slug).first()
+    if league is None:
+        raise NotFound("No such league.")
+    return league
+
+
+def visible_tournament(user, pk: int) -> Tournament:
+    tournament = (
+        Tournament.objects.select_related("league")
+        .filter(pk=pk, league__in=leagues_visible_to(user))
+        .first()
+    )
+    if tournament is None:
+        raise NotFound("No such tournament.")
+    return tournament
+
+
+def visible_player(user, pk: int) -> Player:
+    player = (
+        Player.objects.select_related("league")
+        .filter(pk=pk, league__in=leagues_visible_to(user))
+        .first()
+    )
+    if player is None:
+        raise NotFound("No such player.")
+    return player
+
+
+def visible_hand(user, pk: int) -> Hand:
+    hand = (
+        Hand.objects.select_related("tournament", "tournament__league")
+        .filter(pk=pk, tournament__league__in=leagues_visible_to(user))
+        .first()
+    )
+    if hand is None:
+        raise NotFound("No such hand.")
+    return hand

@@ -14,7 +14,6 @@ from django.db.models import Count, Q, Sum
 
 from tracker.charts import Series, line_chart
 from tracker.engine.announcements import VARIANT_TITLES
-from tracker.engine.errors import NotFound
 from tracker.models import (
     Hand,
     HandSeat,
@@ -28,7 +27,13 @@ from tracker.models import (
     Tournament,
     TournamentStatus,
 )
-from tracker.selectors.leagues import leagues_visible_to
+from tracker.selectors.leagues import (  # noqa: F401 (re-exported for the views)
+    leagues_visible_to,
+    visible_hand,
+    visible_league,
+    visible_player,
+    visible_tournament,
+)
 from tracker.selectors.tournaments import (
     StandingRow,
     TournamentState,
@@ -63,46 +68,6 @@ def announcement_text(name: str, value) -> str:
     if value is None:
         return "one big bet" if name == "buy_price" else "none"
     return str(value).replace("_", " ")
-
-
-def visible_league(user, slug: str) -> League:
-    league = leagues_visible_to(user).filter(slug=slug).first()
-    if league is None:
-        raise NotFound("No such league.")
-    return league
-
-
-def visible_tournament(user, pk: int) -> Tournament:
-    tournament = (
-        Tournament.objects.select_related("league")
-        .filter(pk=pk, league__in=leagues_visible_to(user))
-        .first()
-    )
-    if tournament is None:
-        raise NotFound("No such tournament.")
-    return tournament
-
-
-def visible_player(user, pk: int) -> Player:
-    player = (
-        Player.objects.select_related("league")
-        .filter(pk=pk, league__in=leagues_visible_to(user))
-        .first()
-    )
-    if player is None:
-        raise NotFound("No such player.")
-    return player
-
-
-def visible_hand(user, pk: int) -> Hand:
-    hand = (
-        Hand.objects.select_related("tournament", "tournament__league")
-        .filter(pk=pk, tournament__league__in=leagues_visible_to(user))
-        .first()
-    )
-    if hand is None:
-        raise NotFound("No such hand.")
-    return hand
 
 
 def can_record(user, league: League) -> bool:

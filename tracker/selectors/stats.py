@@ -25,7 +25,12 @@ from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
 from tracker.engine.errors import NotFound
 from tracker.engine.hands import CATEGORIES
 from tracker.models import HandSeat, HandStatus, League, Player, Tournament
-from tracker.selectors.leagues import leagues_visible_to
+from tracker.selectors.leagues import (  # noqa: F401 (re-exported for the views)
+    leagues_visible_to,
+    visible_league,
+    visible_player,
+    visible_tournament,
+)
 
 SETTLED = (HandStatus.VERIFIED, HandStatus.DISPUTED)
 INT_FACTS = (
@@ -328,35 +333,6 @@ def stats_table(seats, by: str = "player_id") -> list[Stats]:
 # Scopes the pages and the API use (visibility checked here)
 
 
-def visible_player(user, pk: int) -> Player:
-    player = (
-        Player.objects.select_related("league")
-        .filter(pk=pk, league__in=leagues_visible_to(user))
-        .first()
-    )
-    if player is None:
-        raise NotFound("No such player.")
-    return player
-
-
-def visible_tournament(user, pk: int) -> Tournament:
-    tournament = (
-        Tournament.objects.select_related("league")
-        .filter(pk=pk, league__in=leagues_visible_to(user))
-        .first()
-    )
-    if tournament is None:
-        raise NotFound("No such tournament.")
-    return tournament
-
-
-def visible_league(user, slug: str) -> League:
-    league = leagues_visible_to(user).filter(slug=slug).first()
-    if league is None:
-        raise NotFound("No such league.")
-    return league
-
-
 @dataclass
 class Scope:
     """What a player's statistics cover: ``kind`` is all, tournament or variant."""
@@ -584,12 +560,11 @@ def player_hand_rows(points: list[HandPoint]) -> list[dict[str, Any]]:
 def _charts(series, *, title: str, x_label: str, signed: bool = True) -> dict[str, str]:
     """A chart drawn twice: narrow for a phone, wide for a big screen."""
     from tracker.charts import line_chart
-    from tracker.charts_analytics import signed_chart
 
-    draw = signed_chart if signed else line_chart
+    opts = {"x_label": x_label, "title": title, "include_zero": signed, "max_points": 300}
     return {
-        "narrow": draw(series, width=340, height=250, x_label=x_label, title=title),
-        "wide": draw(series, width=640, height=300, x_label=x_label, title=title, font_size=12),
+        "narrow": line_chart(series, width=340, height=250, **opts),
+        "wide": line_chart(series, width=640, height=300, font_size=12, **opts),
     }
 
 
