@@ -19,10 +19,11 @@ def _check_database() -> dict:
 def _check_broker() -> dict:
     if not settings.CELERY_BROKER_URL:
         return {"status": "not_configured", "mode": "eager"}
-    from homegame.celery import app
+    from kombu import Connection
 
     try:
-        with app.connection_for_write() as conn:
+        # A fresh connection to the configured broker, not one from Celery's pool.
+        with Connection(settings.CELERY_BROKER_URL, connect_timeout=2) as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
     except Exception as exc:  # connection refused, DNS, auth: all "down"
         return {"status": "down", "error": f"{type(exc).__name__}: {exc}"}
