@@ -87,9 +87,7 @@ class HandViewSet(
         """Declare an invalid hand void (authority or admin): no chips move, later hands settle."""
         data = HandVoidSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        target = get_object_or_404(
-            Hand.objects.filter(tournament__in=tournaments_visible_to(request.user)), pk=pk
-        )
+        target = self.get_object()  # visible hands only; a malformed id is a 404
         hand_void(hand=target, reason=data.validated_data["reason"], by=request.user)
         target = Hand.objects.prefetch_related("hand_seats__player", "pots").get(pk=target.pk)
         return Response(HandSerializer(target).data)

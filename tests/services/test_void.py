@@ -91,3 +91,14 @@ def test_void_over_the_api_and_the_page(blocked, client, django_capture_on_commi
     first.refresh_from_db()
     assert first.status == HandStatus.VOID
     assert api.get(f"/api/v1/hands/{first.pk}/").json()["status"] == "void"
+
+
+def test_void_of_a_malformed_id_is_404(client):
+    from rest_framework.test import APIClient
+
+    from tests.factories import make_user
+
+    api = APIClient()
+    api.force_authenticate(make_user("someone"))
+    r = api.post("/api/v1/hands/null/void/", {"reason": "x"}, format="json")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
