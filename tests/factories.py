@@ -38,3 +38,51 @@ def make_tournament(*, league, by, names=("Ann", "Bob", "Cat"), **kwargs):
 
 
 ROLES = [r.value for r in Role]
+
+
+# Quick entries for the next hand of a tournament (players by position from the dealer's left).
+
+ACES = (["As", "Ah", "2c"], ["Ad", "3c", "4c", "9d"])  # three aces
+KINGS = (["Ks", "Kh", "2d"], ["Kd", "3d", "4d", "5h"])  # three kings
+
+
+def fold_seats(tournament, winner: int = 0, bring_in: bool = True) -> list[dict]:
+    """Everyone antes; all but position ``winner`` fold on third street (the winner posts
+    the bring-in unless ``bring_in`` is false)."""
+    from tracker.selectors.tournaments import tournament_state
+
+    state = tournament_state(tournament)
+    stakes = state.next_stakes
+    seats = []
+    for k, seat in enumerate(state.next_positions()):
+        if k == winner:
+            put = stakes.ante + (stakes.bring_in if bring_in else 0)
+            seats.append({"player": seat.player_id, "put_in": put})
+        else:
+            seats.append({"player": seat.player_id, "put_in": stakes.ante, "folded": "third"})
+    return seats
+
+
+def fold_entry(tournament, winner: int = 0, bring_in: bool = True) -> dict:
+    return {"seats": fold_seats(tournament, winner, bring_in)}
+
+
+def showdown_entry(tournament, hands, bets) -> dict:
+    """The first players by position show ``hands`` [(down, up)] after putting in ``bets``
+    (one amount for all, or one per shown hand); the others fold their ante."""
+    from tracker.selectors.tournaments import tournament_state
+
+    state = tournament_state(tournament)
+    seats = []
+    for k, seat in enumerate(state.next_positions()):
+        if k < len(hands):
+            down, up = hands[k]
+            put = bets[k] if isinstance(bets, list | tuple) else bets
+            seats.append(
+                {"player": seat.player_id, "put_in": put, "down": list(down), "up": list(up)}
+            )
+        else:
+            seats.append(
+                {"player": seat.player_id, "put_in": state.next_stakes.ante, "folded": "third"}
+            )
+    return {"seats": seats}

@@ -5,12 +5,10 @@ from __future__ import annotations
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.factories import add_member, make_league, make_tournament
+from tests.factories import ACES, KINGS, add_member, make_league, make_tournament, showdown_entry  # noqa: F401
 from tracker.selectors.tournaments import tournament_state
 from tracker.services.hands import hand_record
 
-ACES = (["As", "Ah", "2c"], ["Ad", "3c", "4c", "9d"])
-KINGS = (["Ks", "Kh", "2d"], ["Kd", "3d", "4d", "5h"])
 # Kings and Little Ones: Kd and the 2c are wild (four fours); the other player has a pair.
 WILD_FOURS = (["Kd", "4c", "2c"], ["4s", "7h", "9h", "Jd"])
 PAIR_FIVES = (["3d", "5s", "Qd"], ["5h", "7c", "9c", "Tc"])
@@ -24,23 +22,9 @@ def api_client(user=None) -> APIClient:
     return client
 
 
-def showdown(tournament, hands, bets, fold_ante=True):
-    """Quick entry: players by position show ``hands`` [(down, up)] after putting in ``bets``
-    (one amount for all, or one per shown hand); the others fold on third street."""
-    state = tournament_state(tournament)
-    seats = []
-    for k, seat in enumerate(state.next_positions()):
-        if k < len(hands):
-            down, up = hands[k]
-            put = bets[k] if isinstance(bets, list | tuple) else bets
-            seats.append(
-                {"player": seat.player_id, "put_in": put, "down": list(down), "up": list(up)}
-            )
-        else:
-            seats.append(
-                {"player": seat.player_id, "put_in": state.next_stakes.ante, "folded": "third"}
-            )
-    return {"seats": seats}
+def showdown(tournament, hands, bets):
+    """Players by position show ``hands`` after putting in ``bets``; the others fold."""
+    return showdown_entry(tournament, hands, bets)
 
 
 def positions(tournament) -> list[int]:

@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 from django.db.models import Sum
 
-from tests.factories import add_member, make_league, make_tournament
+from tests.factories import (
+    ACES,
+    KINGS,
+    add_member,
+    fold_seats,
+    make_league,
+    make_tournament,
+    showdown_entry,
+)
 from tracker.engine.errors import Conflict, DomainError, PermissionDenied
 from tracker.models import (
     Hand,
@@ -38,42 +46,8 @@ def night():
 
 
 def walk(tournament, winner_position=0, bring_in=True):
-    """A quick entry where everyone antes and folds to one player (who posts the bring-in)."""
-    state = tournament_state(tournament)
-    stakes = state.next_stakes
-    seats = []
-    for k, seat in enumerate(state.next_positions()):
-        if k == winner_position:
-            seats.append(
-                {
-                    "player": seat.player_id,
-                    "put_in": stakes.ante + (stakes.bring_in if bring_in else 0),
-                }
-            )
-        else:
-            seats.append({"player": seat.player_id, "put_in": stakes.ante, "folded": "third"})
-    return seats
-
-
-def showdown_entry(tournament, hands, bets):
-    """Quick entry: players by position show ``hands`` [(down, up)] after putting in ``bets``."""
-    state = tournament_state(tournament)
-    seats = []
-    for k, seat in enumerate(state.next_positions()):
-        if k < len(hands):
-            down, up = hands[k]
-            seats.append(
-                {"player": seat.player_id, "put_in": bets, "down": list(down), "up": list(up)}
-            )
-        else:
-            seats.append(
-                {"player": seat.player_id, "put_in": state.next_stakes.ante, "folded": "third"}
-            )
-    return {"seats": seats}
-
-
-ACES = (["As", "Ah", "2c"], ["Ad", "3c", "4c", "9d"])
-KINGS = (["Ks", "Kh", "2d"], ["Kd", "3d", "4d", "5h"])
+    """A quick entry's seats where everyone folds to one player (who posts the bring-in)."""
+    return fold_seats(tournament, winner_position, bring_in)
 
 
 def test_tournament_starts_everyone_on_1000_with_the_default_schedule(night):

@@ -3,21 +3,13 @@
 import pytest
 
 from tests.factories import add_member, make_league, make_tournament
+from tests.factories import fold_entry as walk
 from tracker.engine.errors import Conflict, DomainError, PermissionDenied
 from tracker.models import Hand, HandStatus, LedgerEntry, LedgerKind
-from tracker.selectors.tournaments import tournament_stacks, tournament_state
+from tracker.selectors.tournaments import tournament_stacks
 from tracker.services.hands import hand_record, hand_void, tournament_settle
 
 pytestmark = pytest.mark.django_db
-
-
-def walk(tournament):
-    state = tournament_state(tournament)
-    stakes = state.next_stakes
-    players = [s.player_id for s in state.next_positions()]
-    seats = [{"player": players[0], "put_in": stakes.ante + stakes.bring_in}]
-    seats += [{"player": p, "put_in": stakes.ante, "folded": "third"} for p in players[1:]]
-    return {"seats": seats}
 
 
 @pytest.fixture

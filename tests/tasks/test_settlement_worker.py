@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from tests.factories import fold_entry as walk
 from tests.factories import make_league, make_tournament
 from tracker.models import Hand, HandStatus, LedgerEntry, LedgerKind
-from tracker.selectors.tournaments import tournament_state
 from tracker.services import hands as hand_services
 from tracker.services.hands import hand_record
 from tracker.tasks import tournament_settle_task
@@ -35,15 +35,6 @@ def wait_for(predicate, timeout: float = 45, what: str = "the worker") -> None:
             return
         time.sleep(0.1)
     pytest.fail(f"timed out after {timeout}s waiting for {what}")
-
-
-def walk(tournament):
-    state = tournament_state(tournament)
-    stakes = state.next_stakes
-    players = [s.player_id for s in state.next_positions()]
-    seats = [{"player": players[0], "put_in": stakes.ante + stakes.bring_in}]
-    seats += [{"player": p, "put_in": stakes.ante, "folded": "third"} for p in players[1:]]
-    return {"seats": seats}
 
 
 def night():

@@ -13,7 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.factories import add_member, make_league, make_tournament
+from tests.factories import (  # noqa: F401
+    ACES,
+    KINGS,
+    add_member,
+    fold_entry,
+    make_league,
+    make_tournament,
+    showdown_entry,
+)
 from tracker.selectors.tournaments import tournament_state
 from tracker.services.hands import hand_record
 
@@ -87,39 +95,7 @@ def make_game(slug: str = "friday", public: bool = True, variant: str = "") -> G
     return Game(league, admin, keeper, member, tournament, players)
 
 
-def walk_entry(tournament, winner: int = 0) -> dict:
-    """Everyone antes; all but one fold on third street (the winner posts the bring-in)."""
-    state = tournament_state(tournament)
-    stakes = state.next_stakes
-    seats = []
-    for k, seat in enumerate(state.next_positions()):
-        if k == winner:
-            seats.append({"player": seat.player_id, "put_in": stakes.ante + stakes.bring_in})
-        else:
-            seats.append({"player": seat.player_id, "put_in": stakes.ante, "folded": "third"})
-    return {"seats": seats}
-
-
-def showdown_entry(tournament, hands, bets) -> dict:
-    """Quick entry: the first players (by position) show ``hands`` [(down, up)] after
-    putting in ``bets``; the rest fold their ante."""
-    state = tournament_state(tournament)
-    seats = []
-    for k, seat in enumerate(state.next_positions()):
-        if k < len(hands):
-            down, up = hands[k]
-            seats.append(
-                {"player": seat.player_id, "put_in": bets, "down": list(down), "up": list(up)}
-            )
-        else:
-            seats.append(
-                {"player": seat.player_id, "put_in": state.next_stakes.ante, "folded": "third"}
-            )
-    return {"seats": seats}
-
-
-ACES = (["As", "Ah", "2c"], ["Ad", "3c", "4c", "9d"])
-KINGS = (["Ks", "Kh", "2d"], ["Kd", "3d", "4d", "5h"])
+walk_entry = fold_entry  # everyone antes; all but one fold (the winner posts the bring-in)
 
 
 def record_sample_hands(game: Game) -> dict:
