@@ -1,5 +1,5 @@
-"""Random legal full histories for tests and benches, dealt and bet by the engine's own
-replay state machine (so every history is one the engine accepts), with a record of
+"""Random legal full histories for tests and benches, dealt and bet through the engine's
+state machine and its next-event query (so every history is one the engine accepts), with a record of
 when the engine closed the betting (the all-in moment)."""
 
 from __future__ import annotations
@@ -7,8 +7,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from tracker.engine.announcements import normalize_announcements
 from tracker.engine.cards import format_card
-from tracker.engine.procedure import _BET, _DEAL, _read_spec, _Replay
+from tracker.engine.stakes import Stakes
+from tracker.engine.stud import BET_VERBS, Phase, StudHand, Verb
 
 
 @dataclass
@@ -32,79 +34,57 @@ def random_history(
 ) -> Generated:
     """One hand with random legal actions; ``stakes`` are ante, bring-in, small, big bet."""
     ante, bring_in, small, big = stakes
-    spec = _read_spec(
-        {
-            "variant": "F7S",
-            "antes": ante,
-            "bring_in": bring_in,
-            "small_bet": small,
-            "big_bet": big,
-            "starting_stacks": list(stacks),
-            "actions": [],
-            "_variant": variant,
-            "_options": options or {},
-        },
-        None,
+    r = StudHand(
+        variant=variant,
+        stakes=Stakes(ante, bring_in, small, big),
+        stacks=list(stacks),
+        options=normalize_announcements(variant, options or {}),
     )
-    r = _Replay(spec)
+    r.post_antes()
     deck = list(range(52))
     rng.shuffle(deck)
     actions: list[str] = []
     closed_at = None
     contenders: tuple[int, ...] = ()
 
-    def note(action: str) -> None:
-        r.index = len(actions)
-        r.action = action
-        actions.append(action)
-
     for _ in range(500):
         if r.closed and closed_at is None:
-            closed_at = r.street - 1 if r.phase == _DEAL else r.street
+            closed_at = r.street - 1 if r.phase is Phase.DEAL else r.street
             contenders = tuple(i for i in range(r.n) if r.in_hand[i])
-        if r.phase == _DEAL:
+        if r.phase is Phase.DEAL:
             if r.community_due:
-                card = format_card(deck.pop())
-                note(f"d db {card}")
+                card = deck.pop()
+                actions.append(f"d db {format_card(card)}")
                 r.deal_community(card)
                 continue
             for p in range(r.n):
-                if r.pending[p] and r.phase == _DEAL:
-                    text = "".join(format_card(deck.pop()) for _ in range(r.pending[p]))
-                    note(f"d dh p{p + 1} {text}")
-                    r.deal_hole(p, text)
+                if r.pending[p] and r.phase is Phase.DEAL:
+                    cards = [deck.pop() for _ in range(r.pending[p])]
+                    actions.append(f"d dh p{p + 1} {''.join(format_card(c) for c in cards)}")
+                    for card in cards:
+                        r.deal(p, card, up=r.next_face(p).value == "up")
             continue
-        if r.phase != _BET:
+        if r.phase is not Phase.BET:
             break
-        p = r.actors[0]
-        to_call = r.max_bet - r.bets[p]
-        others = any(
-            i != p and r.in_hand[i] and r.stacks[i] + r.bets[i] > r.max_bet for i in range(r.n)
-        )
-        blocked = bool(r.short) and sum(r.short) < r.last_inc and p in r.acted
-        can_raise = r.count < 4 and r.stacks[p] > to_call and others and not blocked
-        if r.completion_due:
-            full = small
-        elif r.max_bet == 0:
-            full = r.unit
-        else:
-            full = r.max_bet + r.unit
-        target = min(full, r.stacks[p] + r.bets[p])
+        turn = r.next_event()
+        p = turn.seat
+        options = {o.verb: o for o in turn.options}
+        bet = next((o for o in turn.options if o.verb in BET_VERBS), None)
         x = rng.random()
-        if r.bring_in_due:
-            if can_raise and x < raise_p:
-                note(f"p{p + 1} cbr {target}")
-                r.complete_bet_or_raise(p, str(target))
+        if Verb.BRING_IN in options:
+            if bet is not None and x < raise_p:
+                actions.append(f"p{p + 1} cbr {bet.to}")
+                r.complete_bet_or_raise(p, bet.to)
             else:
-                note(f"p{p + 1} pb")
-                r.post_bring_in(p)
-        elif to_call > 0 and x < fold_p:
-            note(f"p{p + 1} f")
+                actions.append(f"p{p + 1} pb")
+                r.bring_in(p)
+        elif Verb.FOLD in options and x < fold_p:
+            actions.append(f"p{p + 1} f")
             r.fold(p)
-        elif can_raise and x < fold_p + raise_p:
-            note(f"p{p + 1} cbr {target}")
-            r.complete_bet_or_raise(p, str(target))
+        elif bet is not None and x < fold_p + raise_p:
+            actions.append(f"p{p + 1} cbr {bet.to}")
+            r.complete_bet_or_raise(p, bet.to)
         else:
-            note(f"p{p + 1} cc")
+            actions.append(f"p{p + 1} cc")
             r.check_or_call(p)
     return Generated(actions, closed_at, contenders)

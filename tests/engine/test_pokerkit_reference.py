@@ -502,7 +502,7 @@ def test_seven_players_to_seventh_street_is_rejected():
 def test_high_hand_lookup_agrees_on_first_to_act():
     """Our best-up-cards order agrees with pokerkit's on every pair of 2-4 up
     cards we try (pokerkit's HIGH_HAND opening)."""
-    from tracker.engine.procedure import _up_key
+    from tracker.engine.stud import up_key as _up_key
 
     state = _game()([100, 100], 2)
     lookup = state._State__high_hand_opening_lookup  # pokerkit's opener lookup

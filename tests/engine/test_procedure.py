@@ -600,7 +600,7 @@ def test_nothing_after_the_hand_is_won():
 
 def test_up_card_order_with_a_face_up_seventh_card():
     from tracker.engine.cards import parse_card
-    from tracker.engine.procedure import _up_key
+    from tracker.engine.stud import up_key as _up_key
 
     def key(text):
         return _up_key([parse_card(text[k : k + 2]) for k in range(0, len(text), 2)])

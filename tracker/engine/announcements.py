@@ -45,6 +45,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import DomainError
+from .variants import (
+    KINGS_AND_LITTLE_ONES,
+    LOW_HOLD,
+    LOW_HOLE,
+    SEVEN_CARD_STUD,
+    VARIANT_RULES,
+)
 
 __all__ = [
     "ANNOUNCEMENTS",
@@ -64,27 +71,12 @@ __all__ = [
     "options_from_text",
 ]
 
-SEVEN_CARD_STUD = "seven_card_stud"
-KINGS_AND_LITTLE_ONES = "kings_and_little_ones"
-LOW_HOLE = "low_hole"
-LOW_HOLD = "low_hold"
+VARIANTS: tuple[str, ...] = tuple(VARIANT_RULES)
 
-VARIANTS: tuple[str, ...] = (SEVEN_CARD_STUD, KINGS_AND_LITTLE_ONES, LOW_HOLE, LOW_HOLD)
-
-VARIANT_TITLES: dict[str, str] = {
-    SEVEN_CARD_STUD: "Seven-Card Stud",
-    KINGS_AND_LITTLE_ONES: "Kings and Little Ones",
-    LOW_HOLE: "Low Hole",
-    LOW_HOLD: "Low Hold",
-}
+VARIANT_TITLES: dict[str, str] = {name: rules.title for name, rules in VARIANT_RULES.items()}
 
 MIN_PLAYERS = 2
-MAX_PLAYERS: dict[str, int] = {
-    SEVEN_CARD_STUD: 7,
-    KINGS_AND_LITTLE_ONES: 7,
-    LOW_HOLE: 8,
-    LOW_HOLD: 7,
-}
+MAX_PLAYERS: dict[str, int] = {name: rules.max_players for name, rules in VARIANT_RULES.items()}
 
 LOW_RANKINGS = ("ace_to_five", "ace_to_six", "deuce_to_seven")
 GAMES = ("high", "low", "high_low")

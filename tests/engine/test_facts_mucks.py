@@ -1,0 +1,128 @@
+"""Showdowns with mucks, in the statistics facts: a muck at the showdown is not a fold.
+
+A player still in when the seventh-street betting ends went to the showdown, whether they
+then show or muck (docs/analytics.md); the streets a player saw are the streets they were
+dealt a card on. Full histories and quick entries give the same facts."""
+
+from __future__ import annotations
+
+from tracker.engine.facts import hand_facts
+from tracker.engine.procedure import replay_hand, settle_quick
+
+STAKES = {"ante": 4, "bring_in": 10, "small_bet": 20, "big_bet": 40}
+SAW = (4, 5, 6, 7)
+
+
+def full_facts(actions, stacks):
+    hand = {
+        "variant": "F7S",
+        "antes": 4,
+        "bring_in": 10,
+        "small_bet": 20,
+        "big_bet": 40,
+        "starting_stacks": list(stacks),
+        "actions": actions,
+    }
+    reading = replay_hand(hand).to_dict()
+    facts = hand_facts(
+        variant="seven_card_stud",
+        options={},
+        entry_mode="full",
+        entry={"actions": actions},
+        reading=reading,
+    )
+    return facts, reading
+
+
+def saw(f):
+    return [f[f"saw{s}"] for s in SAW]
+
+
+# Five players: Jo (p1) brings in, Sam (p2) and Alex (p3) call, the others fold; Jo folds
+# on sixth street; Sam and Alex check seventh; Sam shows, Alex mucks.
+FIVE = [
+    "d dh p1 AhKh2c", "d dh p2 AsKs9d", "d dh p3 QhQd8c", "d dh p4 JhJd7c", "d dh p5 ThTd6s",
+    "p1 pb", "p2 cc", "p3 cc", "p4 f", "p5 f",
+    "d dh p1 3d", "d dh p2 4d", "d dh p3 5d", "p2 cc", "p3 cc", "p1 cc",
+    "d dh p1 7d", "d dh p2 8d", "d dh p3 9c", "p3 cc", "p1 cc", "p2 cc",
+    "d dh p1 Tc", "d dh p2 Jc", "d dh p3 Qc", "p3 cbr 40", "p1 f", "p2 cc",
+    "d dh p2 2d", "d dh p3 3c", "p3 cc", "p2 cc",
+    "p2 sm AsKs2d", "p3 sm",
+]  # fmt: skip
+
+
+def test_five_players_two_reach_the_showdown_and_one_mucks():
+    (jo, sam, alex, p4, p5), reading = full_facts(FIVE, [1000] * 5)
+    assert reading["showdown"] is None  # only Sam showed: the pot is his uncontested
+    assert reading["folded"] == ["sixth", None, "showdown", "third", "third"]
+    assert (sam["sd"], alex["sd"], jo["sd"], p4["sd"], p5["sd"]) == (1, 1, 0, 0, 0)
+    assert saw(sam) == saw(alex) == [1, 1, 1, 1]
+    assert saw(jo) == [1, 1, 1, 0]
+    assert saw(p4) == saw(p5) == [0, 0, 0, 0]
+
+
+def test_the_same_hand_as_a_quick_entry_gives_the_same_showdowns_and_streets():
+    result = settle_quick(
+        variant="seven_card_stud",
+        stakes=STAKES,
+        starting_stacks=[1000] * 5,
+        put_in=[14, 54, 54, 4, 4],
+        folded=["sixth", None, "showdown", "third", "third"],
+        shown=[
+            None,
+            {"down": ["As", "Ks", "2d"], "up": ["9d", "4d", "8d", "Jc"]},
+            None,
+            None,
+            None,
+        ],
+    ).to_dict()
+    quick = hand_facts(
+        variant="seven_card_stud", options={}, entry_mode="quick", entry={}, reading=result
+    )
+    full, _ = full_facts(FIVE, [1000] * 5)
+    assert [f["sd"] for f in quick] == [f["sd"] for f in full] == [0, 1, 1, 0, 0]
+    assert [saw(f) for f in quick] == [saw(f) for f in full]
+
+
+def test_heads_up_showdown_where_one_player_mucks():
+    actions = [
+        "d dh p1 AhKh2c", "d dh p2 AsKs9d", "p1 pb", "p2 cc",
+        "d dh p1 3d", "d dh p2 4d", "p2 cc", "p1 cc",
+        "d dh p1 7d", "d dh p2 8d", "p2 cc", "p1 cc",
+        "d dh p1 Tc", "d dh p2 Jc", "p2 cc", "p1 cc",
+        "d dh p1 2d", "d dh p2 3c", "p2 cc", "p1 cc",
+        "p1 sm", "p2 sm AsKs3c",
+    ]  # fmt: skip
+    (ann, bob), reading = full_facts(actions, [1000, 1000])
+    assert reading["winnings"] == [0, 28]
+    assert (ann["sd"], bob["sd"]) == (1, 1)
+    assert saw(ann) == saw(bob) == [1, 1, 1, 1]
+
+
+def test_three_way_showdown_where_one_mucks_and_two_show():
+    actions = [
+        "d dh p1 AhKh2c", "d dh p2 AsKs9d", "d dh p3 QhQd8c", "p1 pb", "p2 cc", "p3 cc",
+        "d dh p1 3d", "d dh p2 4d", "d dh p3 5d", "p2 cc", "p3 cc", "p1 cc",
+        "d dh p1 7d", "d dh p2 8d", "d dh p3 9c", "p3 cc", "p1 cc", "p2 cc",
+        "d dh p1 Tc", "d dh p2 Jc", "d dh p3 Qc", "p3 cc", "p1 cc", "p2 cc",
+        "d dh p1 2d", "d dh p2 3c", "d dh p3 4c", "p3 cc", "p1 cc", "p2 cc",
+        "p1 sm", "p2 sm AsKs3c", "p3 sm QhQd4c",
+    ]  # fmt: skip
+    (ann, bob, cat), reading = full_facts(actions, [1000] * 3)
+    assert reading["showdown"] is not None
+    assert reading["folded"] == ["showdown", None, None]
+    assert (ann["sd"], bob["sd"], cat["sd"]) == (1, 1, 1)
+    assert "cat" not in ann and cat["cat"] == "three_of_a_kind"  # queens
+    assert [saw(f) for f in (ann, bob, cat)] == [[1, 1, 1, 1]] * 3
+
+
+def test_everyone_folds_to_one_player_on_third_street():
+    actions = [
+        "d dh p1 AhKh2c", "d dh p2 AsKs9d", "d dh p3 QhQd8c",
+        "p1 pb", "p2 cbr 20", "p3 f", "p1 f",
+    ]  # fmt: skip
+    (ann, bob, cat), reading = full_facts(actions, [1000] * 3)
+    assert reading["showdown"] is None
+    assert [f["sd"] for f in (ann, bob, cat)] == [0, 0, 0]
+    assert [saw(f) for f in (ann, bob, cat)] == [[0, 0, 0, 0]] * 3
+    assert (bob["st_try"], bob["steal"]) == (1, 1)

@@ -1,0 +1,322 @@
+"""Per-seat *facts* of a settled hand: what the statistics are summed from.
+
+:class:`FactsObserver` watches one walk of the stud state machine
+(:mod:`tracker.engine.stud`) and notes, per seat, what the statistics need;
+:func:`hand_facts` walks a recorded hand -- the full history, or the quick
+entry as the engine read it -- with it and returns one small dict of numbers
+per position. Settlement stores them on each ``HandSeat.facts``; the
+statistics pages sum them in the database (docs/analytics.md defines every
+statistic).
+
+Every hand gives: ``saw4`` .. ``saw7`` (was dealt that street's card, or the
+community card), ``sd`` (was still in when the seventh-street betting ended
+with two or more in: a muck there counts, a muck is not a fold), ``cat``
+(the high hand's category at the showdown) and ``wild`` (how many of the
+player's cards were wild at the showdown). A full history also gives the
+betting: ``vpip``, ``bi`` (posted the bring-in), ``comp`` (completed on
+third street), ``r3`` (raised on third street), ``bets`` (completions, bets
+and raises, every street), ``calls`` (calls of a bet, every street),
+``st_try`` / ``steal`` (a completion nobody had called before, and one that
+everyone then folded to), and the all-in luck: when the betting stopped
+before the last card with this player still in (at most one player in had
+chips left), ``ai`` = 1, ``ai_st`` the street (3..6), ``eq`` the equity,
+``ev`` the expected chips from the pots, ``ai_se`` the standard error of
+``ev`` (0 when exact) and ``ai_m`` the method.
+
+An example: Ann (p1) posts the bring-in, Bob completes, Cat folds, Ann
+calls, and on fourth street Bob bets and Ann folds.
+
+>>> reading = {
+...     "antes": [4, 4, 4], "starting_stacks": [1000, 1000, 1000],
+...     "stakes": {"ante": 4, "bring_in": 10, "small_bet": 20, "big_bet": 40},
+...     "folded": ["fourth", None, "third"], "pots": [{"amount": 52, "eligible": [1]}],
+...     "showdown": None, "winnings": [0, 52, 0], "community": None}
+>>> actions = ["d dh p1 9c8d2c", "d dh p2 AsKsQs", "d dh p3 7h7d9s", "p1 pb", "p2 cbr 20",
+...            "p3 f", "p1 cc", "d dh p1 3d", "d dh p2 Js", "p2 cbr 20", "p1 f"]
+>>> ann, bob, cat = hand_facts(variant="seven_card_stud", options={}, entry_mode="full",
+...                            entry={"actions": actions}, reading=reading)
+>>> ann["bi"], ann["vpip"], ann["calls"], ann["saw4"], ann["saw5"]
+(1, 1, 1, 1, 0)
+>>> bob["vpip"], bob["comp"], bob["bets"], bob["st_try"], bob["steal"], bob["sd"]
+(1, 1, 2, 1, 0, 0)
+>>> cat["vpip"], cat["saw4"]
+(0, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .announcements import has_high, normalize_announcements
+from .cards import parse_card
+from .equity import SAMPLES, Pot, Seat, all_in_equity
+from .errors import DomainError
+from .procedure import walk_history, walk_quick
+from .stud import Event, HandObserver, StudHand, Verb
+from .variants import STREETS, VARIANT_RULES, Street
+from .wild import wild_options
+
+__all__ = ["BETTING_KEYS", "FACTS_VERSION", "STREET_INDEX", "FactsObserver", "hand_facts"]
+
+#: Bumped when the facts change meaning; ``refresh_stats`` recomputes older rows.
+#: 2: streets seen from the cards dealt, and a muck at the showdown is a showdown.
+FACTS_VERSION = 2
+STREET_INDEX = {name: k for k, name in enumerate(STREETS)}
+BETTING_KEYS = ("vpip", "bi", "comp", "r3", "bets", "calls", "st_try", "steal")
+
+
+class FactsObserver(HandObserver):
+    """Notes each seat's betting, the streets it was dealt and the all-in moment."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.betting = [dict.fromkeys(BETTING_KEYS, 0) for _ in range(n)]
+        self.saw = [0] * n  # the last street index (0 third .. 4 seventh) each seat was dealt
+        self.called_bring_in = False
+        self.completer: int | None = None
+        self.contested = False
+        self.closed_at: int | None = None  # street index after whose betting nobody could bet
+        self.contenders: tuple[int, ...] = ()
+
+    def on_event(self, event: Event, hand: StudHand) -> None:
+        verb = event.verb
+        seat = event.seat
+        street = event.street
+        if verb is Verb.DEAL_UP or verb is Verb.DEAL_DOWN:
+            if street > self.saw[seat]:  # type: ignore[index]
+                self.saw[seat] = street  # type: ignore[index]
+        elif verb is Verb.DEAL_COMMUNITY:
+            for i in range(self.n):
+                if hand.in_hand[i]:
+                    self.saw[i] = Street.SEVENTH
+        elif verb is Verb.STREET:
+            if self.closed_at is None and hand.closed and street > Street.THIRD:
+                self.closed_at = street - 1
+                self.contenders = tuple(i for i in range(self.n) if hand.in_hand[i])
+        elif seat is not None:
+            f = self.betting[seat]
+            if verb is Verb.BRING_IN:
+                f["bi"] = 1
+            elif verb is Verb.CALL:
+                f["calls"] += 1
+                if street == Street.THIRD:
+                    f["vpip"] = 1
+                    if self.completer is None:
+                        self.called_bring_in = True
+                    elif seat != self.completer:
+                        self.contested = True
+            elif verb is Verb.COMPLETE or verb is Verb.BET or verb is Verb.RAISE:
+                f["bets"] += 1
+                if street == Street.THIRD:
+                    f["vpip"] = 1
+                    if verb is Verb.COMPLETE:
+                        f["comp"] = 1
+                        self.completer = seat
+                        if not self.called_bring_in:
+                            f["st_try"] = 1
+                    else:
+                        f["r3"] = 1
+                        if seat != self.completer:
+                            self.contested = True
+
+    def finish(self, hand: StudHand) -> None:
+        """After the walk: a completion everyone folded to on third street is a steal."""
+        c = self.completer
+        if hand.street == Street.THIRD and hand.n_in == 1 and c is not None:
+            if hand.in_hand[c] and not self.contested:
+                self.betting[c]["steal"] = self.betting[c]["st_try"]
+
+
+def _wild_count(variant: str, options: Mapping[str, Any], seat: Mapping, community) -> int:
+    down = [parse_card(c) for c in seat.get("down") or []]
+    up = [parse_card(c) for c in seat.get("up") or []]
+    comm = parse_card(community) if community else None
+    half = "high" if has_high(variant, options) else "low"
+    return max(len(o) for o in wild_options(variant, options, down, up, comm, half))
+
+
+def _luck(
+    variant: str,
+    options: Mapping[str, Any],
+    facts: FactsObserver,
+    hand: StudHand,
+    reading: Mapping[str, Any],
+    samples: int,
+) -> dict[int, dict[str, Any]]:
+    """Equity and expected chips of each contender at the all-in moment, by position."""
+    showdown = reading.get("showdown") or {}
+    players = showdown.get("players") or []
+    community = showdown.get("community") or reading.get("community")
+    street = facts.closed_at
+    if street is None or street >= 4:
+        return {}
+    contenders = facts.contenders
+    seats = []
+    for pos in contenders:
+        shown = players[pos] if pos < len(players) else None
+        if not shown:
+            return {}  # a contender mucked: the runout did not decide the pots
+        down = [parse_card(c) for c in shown["down"]]
+        up = [parse_card(c) for c in shown["up"]]
+        seventh: tuple[bool, ...] = ()
+        if community is None:
+            seventh = (len(up) == 5,)
+        seats.append(
+            Seat(
+                down=tuple(down[:2]),
+                up=tuple(up[: street + 1]),
+                to_come=(True,) * (3 - street) + seventh,
+                declare=shown.get("declare"),
+            )
+        )
+    index = {pos: k for k, pos in enumerate(contenders)}
+    pots = []
+    for pot in reading.get("pots") or []:
+        eligible = tuple(index[p] for p in pot["eligible"] if p in index)
+        if eligible and pot["amount"]:
+            pots.append(Pot(pot["amount"], eligible))
+    if not pots:
+        return {}
+    dead = [
+        c for pos in range(hand.n) if pos not in index for c in hand.cards[pos] if c is not None
+    ]
+    result = all_in_equity(
+        variant,
+        options,
+        seats,
+        pots,
+        dead=dead,
+        community=community is not None,
+        samples=samples,
+    )
+    out = {}
+    for k, pos in enumerate(contenders):
+        out[pos] = {
+            "ai": 1,
+            "ai_st": street + 3,
+            "eq": round(result.equity[k], 4),
+            "ev": round(result.expected[k], 2),
+            "ai_se": round(result.stderr[k], 2),
+            "ai_m": "exact" if result.method == "exact" else "mc",
+        }
+    return out
+
+
+def _walk_full(
+    variant: str,
+    options: Mapping[str, Any],
+    entry: Mapping[str, Any],
+    reading: Mapping[str, Any],
+    observer: FactsObserver,
+) -> StudHand:
+    stakes = reading["stakes"]
+    history: dict[str, Any] = {
+        "variant": "F7S",
+        "_variant": variant,
+        "_options": dict(options),
+        "antes": stakes["ante"],
+        "bring_in": stakes["bring_in"],
+        "small_bet": stakes["small_bet"],
+        "big_bet": stakes["big_bet"],
+        "starting_stacks": list(reading["starting_stacks"]),
+        "actions": list(entry.get("actions") or []),
+    }
+    for ours, theirs in (
+        ("seventh_card", "_seventh_card"),
+        ("buys", "_buys"),
+        ("declarations", "_declarations"),
+    ):
+        if entry.get(ours) is not None:
+            history[theirs] = entry[ours]
+    n = len(history["starting_stacks"])
+    return walk_history(history, max_players=max(n, 2), observers=[observer])
+
+
+def _walk_results(
+    variant: str, options: Mapping[str, Any], reading: Mapping[str, Any], observer: FactsObserver
+) -> StudHand:
+    """Walk a quick entry again, as the engine read it (its folds, chips and shown cards)."""
+    showdown = reading.get("showdown") or {}
+    players = showdown.get("players") or []
+    n = len(reading["folded"])
+    shown: list[dict | None] = [None] * n
+    seventh: list[str | None] = [None] * n
+    declarations: list[str | None] = [None] * n
+    for pos, seat in enumerate(players):
+        if seat:
+            shown[pos] = {"down": list(seat.get("down") or []), "up": list(seat.get("up") or [])}
+            seventh[pos] = "up" if len(seat.get("up") or []) == 5 else None
+            declarations[pos] = seat.get("declare")
+    rules_choose = VARIANT_RULES[variant].chooses_seventh
+    returned = reading.get("returned") or [0] * n
+    buys = reading.get("buys") or [0] * n
+    return walk_quick(
+        variant=variant,
+        stakes=reading["stakes"],
+        starting_stacks=list(reading["starting_stacks"]),
+        put_in=[reading["contributions"][i] + returned[i] for i in range(n)],
+        folded=list(reading["folded"]),
+        shown=shown if showdown else None,
+        community=reading.get("community"),
+        options=options,
+        buys=[bool(b) for b in buys],
+        declarations=declarations if any(declarations) else None,
+        seventh_card=seventh if rules_choose and any(seventh) else None,
+        max_players=max(n, 2),
+        observers=[observer],
+    )
+
+
+def hand_facts(
+    *,
+    variant: str,
+    options: Mapping[str, Any],
+    entry_mode: str,
+    entry: Mapping[str, Any],
+    reading: Mapping[str, Any],
+    samples: int = SAMPLES,
+) -> list[dict[str, Any]]:
+    """One dict of facts per position (see the module doc). ``reading`` is the engine's
+    reading of the hand (``HandResult.to_dict()``); ``options`` its announcements."""
+    options = normalize_announcements(variant, options)
+    n = len(reading["folded"])
+    showdown = reading.get("showdown")
+    full = entry_mode == "full"
+    observer = FactsObserver(n)
+    if full:
+        hand = _walk_full(variant, options, entry, reading, observer)
+    else:
+        hand = _walk_results(variant, options, reading, observer)
+    observer.finish(hand)
+    facts: list[dict[str, Any]] = [{"v": FACTS_VERSION, "full": int(full)} for _ in range(n)]
+    at_showdown = set(hand.at_showdown)
+    for pos in range(n):
+        f = facts[pos]
+        if full:
+            f.update(observer.betting[pos])
+        for street in (4, 5, 6, 7):
+            f[f"saw{street}"] = int(observer.saw[pos] >= street - 3)
+        f["sd"] = int(pos in at_showdown)
+    if showdown:
+        community = showdown.get("community")
+        for pos, seat in enumerate(showdown.get("players") or []):
+            if not seat:
+                continue
+            high = seat.get("high")
+            if high:
+                facts[pos]["cat"] = high["category"]
+            try:
+                facts[pos]["wild"] = _wild_count(variant, options, seat, community)
+            except DomainError:  # pragma: no cover - the reading's cards are always valid
+                pass
+    if full:
+        try:
+            luck = _luck(variant, options, observer, hand, reading, samples)
+        except DomainError as exc:
+            for pos in observer.contenders:
+                facts[pos]["ai_skip"] = exc.message
+        else:
+            for pos, values in luck.items():
+                facts[pos].update(values)
+    return facts

@@ -1,0 +1,221 @@
+"""The hand replayer's frames: an observer of the stud walk that keeps one frame per street.
+
+:class:`FramesObserver` watches a walk of :class:`tracker.engine.stud.StudHand`
+and records, at the end of every street, what the table looked like: each
+seat's cards (face up or down, those dealt on the street marked new), the
+chips put in on the street and in all, the stack behind, the seat's last
+action, and the street's log in words ("Bob completes to 20."). A last frame
+(number 8) shows the end of the hand. Pots, showdown and payouts are not
+worked out here: the settlement's reading holds them.
+
+>>> from tracker.engine.procedure import walk_history
+>>> frames = FramesObserver(["Ann", "Bob"])
+>>> hand = walk_history({
+...     "variant": "F7S", "antes": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10,
+...     "starting_stacks": [100, 100],
+...     "actions": ["d dh p1 AsKs2c", "d dh p2 QhQd3c", "p1 pb", "p2 cbr 5", "p1 f"],
+... }, observers=[frames])
+>>> street = frames.finish(hand)[0]
+>>> street.number, street.actions
+(3, ['Everyone antes 1.', 'Ann brings in 2.', 'Bob completes to 5.', 'Ann folds.', '3 uncalled, returned to Bob.'])
+>>> [(s.total, s.stack, s.last_action) for s in street.seats]
+[(3, 97, 'folds'), (3, 97, 'completes to 5')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .cards import card_symbol, format_card
+from .stud import Event, HandObserver, StudHand, Verb
+from .variants import STREETS, Face
+
+__all__ = ["END", "FrameCard", "FrameSeat", "FramesObserver", "StreetFrame"]
+
+END = 8  # the frame after seventh street: the end of the hand
+
+
+@dataclass
+class FrameCard:
+    code: str | None  # canonical "Kd", or None for a card nobody saw
+    up: bool
+    new: bool = False  # dealt on the street of the frame
+
+
+@dataclass
+class FrameSeat:
+    position: int
+    cards: list[FrameCard]
+    folded: str | None  # street key, "showdown" for a muck
+    street_chips: int  # put in on the street
+    total: int  # put in so far
+    stack: int  # behind
+    last_action: str
+    bought: bool
+
+
+@dataclass
+class StreetFrame:
+    number: int  # 3..7, or END
+    seats: list[FrameSeat]
+    actions: list[str]
+    pot: int
+    community: str | None = None
+
+
+def _sym(card: int | None) -> str:
+    return card_symbol(card) if card is not None else "??"
+
+
+@dataclass
+class FramesObserver(HandObserver):
+    """Builds one :class:`StreetFrame` per street; ``names`` are the seats' names."""
+
+    names: Sequence[str]
+    frames: list[StreetFrame] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        n = len(self.names)
+        self.cards: list[list[FrameCard]] = [[] for _ in range(n)]
+        self.folded: list[str | None] = [None] * n
+        self.last = [""] * n
+        self.street_chips = [0] * n
+        self.total = [0] * n
+        self.bought = [False] * n
+        self.log: list[str] = []
+        self.shows: list[str] = []
+        self.number = 3
+        self.community: str | None = None
+        self.ante_noted = False
+
+    def name(self, seat: int) -> str:
+        return self.names[seat]
+
+    def flush_shows(self) -> None:
+        self.log.extend(self.shows)
+        self.shows = []
+
+    def snapshot(self, number: int, hand: StudHand) -> StreetFrame:
+        seats = [
+            FrameSeat(
+                position=i,
+                cards=[FrameCard(c.code, c.up, c.new) for c in self.cards[i]],
+                folded=self.folded[i],
+                street_chips=self.street_chips[i],
+                total=self.total[i],
+                stack=hand.stacks[i],
+                last_action=self.last[i],
+                bought=self.bought[i],
+            )
+            for i in range(len(self.names))
+        ]
+        return StreetFrame(number, seats, list(self.log), sum(self.total), self.community)
+
+    def new_street(self, number: int, hand: StudHand) -> None:
+        self.flush_shows()
+        self.frames.append(self.snapshot(self.number, hand))
+        self.number = number
+        self.log = []
+        self.street_chips = [0] * len(self.names)
+        for i in range(len(self.names)):
+            self.last[i] = ""
+            for c in self.cards[i]:
+                c.new = False
+
+    def put(self, seat: int, amount: int, all_in: bool) -> str:
+        self.street_chips[seat] += amount
+        self.total[seat] += amount
+        return " and is all in" if all_in else ""
+
+    def on_event(self, event: Event, hand: StudHand) -> None:
+        verb = event.verb
+        seat = event.seat
+        if verb is Verb.ANTE:
+            self.total[seat] += event.amount  # type: ignore[index]
+            if not self.ante_noted:
+                self.ante_noted = True
+                ante = hand.stakes.ante
+                self.log.append(f"Everyone antes {ante}." if ante else "No ante at this level.")
+            return
+        if verb is Verb.STREET:
+            if event.street.number > self.number:
+                self.new_street(event.street.number, hand)
+            return
+        if verb is Verb.DEAL_UP or verb is Verb.DEAL_DOWN:
+            card = event.cards[0]
+            code = format_card(card) if card is not None else None
+            self.cards[seat].append(FrameCard(code, verb is Verb.DEAL_UP, True))  # type: ignore[index]
+            if len(self.cards[seat]) == 3 and verb is Verb.DEAL_UP and code:  # type: ignore[index]
+                self.last[seat] = f"door card {_sym(card)}"  # type: ignore[index]
+            return
+        if verb is Verb.DEAL_COMMUNITY:
+            card = event.cards[0]
+            self.community = format_card(card)  # type: ignore[arg-type]
+            self.log.append(f"Community card {_sym(card)}, everyone's seventh card.")
+            return
+        if verb is Verb.BUY:
+            self.bought[seat] = True  # type: ignore[index]
+            self.total[seat] += event.amount  # type: ignore[index]
+            face = "up" if hand.next_face(seat) is Face.UP else "down"  # type: ignore[arg-type]
+            self.log.append(
+                f"{self.name(seat)} pays {event.amount} to take the seventh card {face}."  # type: ignore[arg-type]
+            )
+            self.last[seat] = f"buys ({event.amount})"  # type: ignore[index]
+            return
+        if verb is Verb.RETURN:
+            self.street_chips[seat] -= event.amount  # type: ignore[index]
+            self.total[seat] -= event.amount  # type: ignore[index]
+            self.log.append(f"{event.amount} uncalled, returned to {self.name(seat)}.")  # type: ignore[arg-type]
+            return
+        if verb is Verb.SHOW:
+            self.last[seat] = "shows"  # type: ignore[index]
+            for frame_card, card in zip(self.cards[seat], event.cards, strict=False):  # type: ignore[index]
+                if card is not None:
+                    frame_card.code = format_card(card)
+            shown = " ".join(_sym(c) for c in event.cards if c is not None)
+            self.shows.append(f"{self.name(seat)} shows {shown}.")  # type: ignore[arg-type]
+            return
+        if verb is Verb.MUCK:
+            self.folded[seat] = "showdown"  # type: ignore[index]
+            self.last[seat] = "mucks"  # type: ignore[index]
+            self.shows.append(f"{self.name(seat)} mucks.")  # type: ignore[arg-type]
+            return
+        if seat is None:
+            return  # SHOWDOWN, END and the like: nothing to show yet
+        text = ""
+        if verb is Verb.BRING_IN:
+            text = f"brings in {event.to}{self.put(seat, event.amount, event.all_in)}"
+        elif verb is Verb.CHECK:
+            text = "checks"
+        elif verb is Verb.CALL:
+            text = f"calls {event.amount}{self.put(seat, event.amount, event.all_in)}"
+        elif verb is Verb.COMPLETE:
+            text = f"completes to {event.to}{self.put(seat, event.amount, event.all_in)}"
+        elif verb is Verb.BET:
+            text = f"bets {event.to}{self.put(seat, event.amount, event.all_in)}"
+        elif verb is Verb.RAISE:
+            text = f"raises to {event.to}{self.put(seat, event.amount, event.all_in)}"
+        elif verb is Verb.FOLD:
+            self.folded[seat] = STREETS[event.street]
+            text = "folds"
+        else:
+            return
+        self.flush_shows()
+        self.last[seat] = text
+        self.log.append(f"{self.name(seat)} {text}.")
+
+    def finish(self, hand: StudHand) -> list[StreetFrame]:
+        """After the walk: the last street's frame and the end of the hand."""
+        self.frames.append(self.snapshot(self.number, hand))
+        self.log = list(self.shows)
+        self.shows = []
+        for i in range(len(self.names)):
+            self.last[i] = ""
+            for c in self.cards[i]:
+                c.new = False
+        if hand.n_in == 1:
+            winner = hand.in_hand.index(True)
+            self.log.append(f"Everyone else folded: {self.name(winner)} takes the pot.")
+        self.frames.append(self.snapshot(END, hand))
+        return self.frames

@@ -1,0 +1,1594 @@
+"""One stud hand as an open state machine: every table event is a verb.
+
+:class:`StudHand` holds one hand of any of the four games from the antes to
+the showdown. Each table event is a method (a *verb*); each verb has a
+companion ``verify_<verb>`` that checks it without acting and raises a
+:class:`ProcedureError` whose ``code`` (a :class:`Code`), ``seat`` and
+``subject`` are data, never text to parse. :meth:`StudHand.next_event`
+answers "what happens next?": who acts and which verbs are legal with their
+exact amounts, which cards are expected, or that the hand is over.
+:meth:`StudHand.settle` pays the pots (the hand-value engine reads the
+showdown). Observers (:class:`HandObserver`) watch a walk: after every
+event they get the event and the hand, whose :meth:`StudHand.pots` are the
+pots so far.
+
+Seats are indices clockwise from the dealer's left (the dealer is the last
+index). Cards are ints (:mod:`tracker.engine.cards`); ``None`` is a card
+nobody saw.
+
+A heads-up hand, played verb by verb:
+
+>>> from tracker.engine.cards import parse_card as c
+>>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10), stacks=[100, 100])
+>>> hand.next_event().options
+(Option(verb=<Verb.ANTE: 'ante'>, seat=None, amount=0, to=0),)
+>>> hand.post_antes()
+>>> hand.next_event().deals[:3]
+(Deal(seat=0, face=<Face.DOWN: 'down'>), Deal(seat=1, face=<Face.DOWN: 'down'>), Deal(seat=0, face=<Face.DOWN: 'down'>))
+>>> for seat, cards in ((0, "As Ks 2c"), (1, "Qh Qd 3c")):
+...     for face, card in zip(("down", "down", "up"), cards.split()):
+...         hand.deal(seat, c(card), up=face == "up")
+>>> turn = hand.next_event()
+>>> turn.seat, [(o.verb.value, o.amount) for o in turn.options]
+(0, [('bring_in', 2), ('complete', 5)])
+>>> hand.bring_in(0)
+>>> [(o.verb.value, o.amount) for o in hand.next_event().options]
+[('fold', 0), ('call', 2), ('complete', 5)]
+>>> hand.verify_check(1)
+Traceback (most recent call last):
+...
+tracker.engine.stud.ProcedureError: p2 has 2 to call and cannot check
+>>> hand.fold(1)
+>>> hand.over, [p.to_dict() for p in hand.pots()]
+(True, [{'amount': 2, 'eligible': [0]}])
+>>> hand.settle().finishing_stacks
+[101, 99]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from .cards import format_card
+from .errors import DomainError
+from .pots import Evaluate, Pot, PotAward, build_pots, settle_pots
+from .stakes import Stakes
+from .variants import (
+    BURNS,
+    DECK_SIZE,
+    MAX_BETS_PER_ROUND,
+    STREET_DEALS,
+    STREETS,
+    VARIANT_RULES,
+    Face,
+    Street,
+    VariantRules,
+)
+
+__all__ = [
+    "BET_VERBS",
+    "Code",
+    "Deal",
+    "Event",
+    "HandObserver",
+    "HandResult",
+    "NextEvent",
+    "Option",
+    "Phase",
+    "ProcedureError",
+    "StudHand",
+    "Subject",
+    "Verb",
+    "declaring",
+]
+
+
+class Code(StrEnum):
+    """Why a hand or an event was refused (the API's ``error.code``)."""
+
+    ILLEGAL_ACTION = "illegal_action"
+    INVALID_ACTION = "invalid_action"
+    OUT_OF_TURN = "out_of_turn"
+    HAND_OVER = "hand_over"
+    BRING_IN = "bring_in"
+    BET_SIZE = "bet_size"
+    RAISE_CAP = "raise_cap"
+    REOPEN = "reopen"
+    DEAL_COUNT = "deal_count"
+    COMMUNITY_CARD = "community_card"
+    INVALID_CARD = "invalid_card"
+    DUPLICATE_CARD = "duplicate_card"
+    UNKNOWN_CARD = "unknown_card"
+    INVALID_SHOW = "invalid_show"
+    INVALID_BUY = "invalid_buy"
+    INVALID_CHOICE = "invalid_choice"
+    DECLARATION = "declaration"
+    INCOMPLETE_HAND = "incomplete_hand"
+    INVALID_HAND = "invalid_hand"
+    UNKNOWN_FIELD = "unknown_field"
+    INVALID_VARIANT = "invalid_variant"
+    PLAYER_COUNT = "player_count"
+    FINISHING_STACKS = "finishing_stacks_mismatch"
+    OVER_STACK = "over_stack"
+    MISSING_ANTE = "missing_ante"
+    UNMATCHED = "unmatched"
+    MISSING_CARDS = "missing_cards"
+    INVALID_STREET = "invalid_street"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Subject(StrEnum):
+    """What part of a hand record an error is about (drivers map it to their field)."""
+
+    ACTION = "action"  # a betting action, a deal, a show or muck
+    BUY = "buy"
+    SEVENTH = "seventh_card"
+    DECLARATION = "declaration"
+    CHIPS = "chips"
+    CARDS = "cards"
+    COMMUNITY = "community"
+    HAND = "hand"
+
+
+class ProcedureError(DomainError):
+    """A refusal by the stud procedure.
+
+    ``code`` is a :class:`Code` (compares equal to its string), ``seat`` the
+    seat at fault (or None), ``subject`` a :class:`Subject`. Drivers locate
+    it in their input with :meth:`locate`: ``field`` (``actions[12]``,
+    ``_buys[0]``, ``put_in[2]``), ``action_index`` and ``action`` (the PHH
+    action text); ``hand`` and ``source`` are set by readers of many hands.
+    ``str(err)`` gives the full located message.
+    """
+
+    code = Code.ILLEGAL_ACTION.value
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        field: str | None = None,
+        seat: int | None = None,
+        subject: Subject = Subject.ACTION,
+        action_index: int | None = None,
+        action: str | None = None,
+        hand: str | int | None = None,
+        source: str | None = None,
+    ) -> None:
+        if field is None and action_index is not None:
+            field = f"actions[{action_index}]"
+        super().__init__(message, code=None if code is None else str(code), field=field)
+        self.field = field
+        self.seat = seat
+        self.subject = subject
+        self.action_index = action_index
+        self.action = action
+        self.hand = hand
+        self.source = source
+
+    def locate(
+        self,
+        *,
+        field: str | None = None,
+        action_index: int | None = None,
+        action: str | None = None,
+    ) -> ProcedureError:
+        """Name where in the driver's input the fault is (the field defaults to
+        ``actions[action_index]``); returns the error for ``raise``."""
+        if action_index is not None:
+            self.action_index = action_index
+            self.action = action
+            if field is None:
+                field = f"actions[{action_index}]"
+        if field is not None:
+            self.field = field
+            self.fields = {field: [self.message]}
+        return self
+
+    def location(self) -> str:
+        parts = []
+        if self.source:
+            parts.append(str(self.source))
+        if self.hand is not None:
+            parts.append(f"hand {self.hand}")
+        if self.action_index is not None:
+            if self.action is not None:
+                parts.append(f"action {self.action_index} {self.action!r}")
+            else:
+                parts.append(f"after the last action ({self.action_index} actions)")
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        where = self.location()
+        return f"{where}: {self.message}" if where else self.message
+
+    def as_dict(self) -> dict:
+        data = super().as_dict()
+        data.update(hand=self.hand, action_index=self.action_index, action=self.action)
+        return data
+
+
+class Phase(StrEnum):
+    """Where the hand stands."""
+
+    ANTES = "antes"  # nothing has happened yet
+    DEAL = "deal"  # cards of the street are due
+    BET = "bet"  # a betting round is on
+    SHOWDOWN = "showdown"  # the betting is over with two or more still in
+    OVER = "over"  # everyone else folded or mucked
+
+
+class Verb(StrEnum):
+    """Every table event. The last four happen by themselves (events only)."""
+
+    ANTE = "ante"
+    BRING_IN = "bring_in"
+    COMPLETE = "complete"
+    BET = "bet"
+    RAISE = "raise"
+    CALL = "call"
+    CHECK = "check"
+    FOLD = "fold"
+    DEAL_DOWN = "deal_down"
+    DEAL_UP = "deal_up"
+    DEAL_COMMUNITY = "deal_community"
+    BUY = "buy"
+    CHOOSE_SEVENTH = "choose_seventh"
+    DECLARE = "declare"
+    SHOW = "show"
+    MUCK = "muck"
+    CONTRIBUTE = "contribute"  # results entry: chips put in, without the betting
+    END_BETTING = "end_betting"  # results entry: the street's betting is over
+    RETURN = "return"  # the uncalled part of a bet goes back
+    STREET = "street"  # a new street begins
+    SHOWDOWN = "showdown"  # the betting is over with two or more still in
+    END = "end"  # the hand is over
+
+
+#: The verbs that put in a completion, a bet or a raise.
+BET_VERBS = frozenset((Verb.COMPLETE, Verb.BET, Verb.RAISE))
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """What happened. ``amount``: chips moved (put in, returned, paid);
+    ``to``: the seat's bet on the street after a bring-in, completion, bet,
+    raise or call; ``cards``: cards dealt or shown; ``choice``: up/down or a
+    declaration; ``street``: the street it happened on."""
+
+    verb: Verb
+    street: Street
+    seat: int | None = None
+    amount: int = 0
+    to: int = 0
+    cards: tuple[int | None, ...] = ()
+    choice: str | None = None
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A legal verb for the seat to act: ``amount`` is what it puts in now,
+    ``to`` the seat's bet on the street afterwards (all in when short)."""
+
+    verb: Verb
+    seat: int | None = None
+    amount: int = 0
+    to: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A card expected next: ``seat``'s card with this ``face``, or the
+    community card (``seat`` None)."""
+
+    seat: int | None
+    face: Face
+
+
+@dataclass(frozen=True, slots=True)
+class NextEvent:
+    """The answer of :meth:`StudHand.next_event`.
+
+    ``seat`` acts with one of ``options`` (betting); or ``deals`` lists the
+    cards due in dealing order; ``choices`` the optional seventh-card
+    choices still open (Low Hold buys, Kings and Little Ones up or down) as
+    options per seat; ``showdown`` the seats that may still show, muck or
+    declare; ``over`` is true once nothing more can happen.
+    """
+
+    phase: Phase
+    street: Street
+    seat: int | None = None
+    options: tuple[Option, ...] = ()
+    deals: tuple[Deal, ...] = ()
+    choices: tuple[Option, ...] = ()
+    showdown: tuple[int, ...] = ()
+    over: bool = False
+
+
+class HandObserver:
+    """Watches a walk: subclass and override what you need (no-ops here)."""
+
+    def on_event(self, event: Event, hand: StudHand) -> None:
+        """After every event, the hand already changed by it."""
+
+
+@dataclass
+class HandResult:
+    """The settlement of one hand (per-seat lists are in seat order).
+
+    ``contributions`` are the chips each seat left in the pots (antes,
+    bring-in, bets, calls and buys, less any uncalled bet returned);
+    ``antes``, ``buys`` and ``returned`` break out the ante, the Low Hold
+    buy and the uncalled chips given back. ``folded`` names the street a
+    seat folded on (``"showdown"`` for a hand mucked at the showdown), or
+    ``None``. ``winnings`` is what each seat took from the pots.
+    """
+
+    variant: str
+    options: dict
+    stakes: Stakes
+    starting_stacks: list[int]
+    antes: list[int]
+    buys: list[int]
+    returned: list[int]
+    contributions: list[int]
+    folded: list[str | None]
+    community: str | None
+    pots: list[Pot]
+    showdown: dict | None
+    payouts: list[PotAward]
+    winnings: list[int]
+    finishing_stacks: list[int]
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        """JSON-ready output."""
+        return {
+            "variant": self.variant,
+            "options": dict(self.options),
+            "stakes": self.stakes.as_dict(),
+            "starting_stacks": list(self.starting_stacks),
+            "antes": list(self.antes),
+            "buys": list(self.buys),
+            "returned": list(self.returned),
+            "contributions": list(self.contributions),
+            "folded": list(self.folded),
+            "community": self.community,
+            "pots": [p.to_dict() for p in self.pots],
+            "showdown": self.showdown,
+            "payouts": [p.to_dict() for p in self.payouts],
+            "winnings": list(self.winnings),
+            "finishing_stacks": list(self.finishing_stacks),
+            "warnings": list(self.warnings),
+        }
+
+
+def declaring(options: Mapping[str, Any]) -> bool:
+    """Whether players declare high, low or both (a high-low game announced so)."""
+    return options.get("declaration") == "declare" and options.get("game") == "high_low"
+
+
+def up_key(up: Sequence[int]) -> tuple:
+    """The strength of face-up cards at natural value, for the order of action:
+    quads, full house, trips, two pair, pair, high card (no straights or flushes).
+
+    >>> from tracker.engine.cards import parse_card as c
+    >>> up_key([c("Kd"), c("Kh")]) > up_key([c("Ad"), c("Qh")])
+    True
+    """
+    counts: dict[int, int] = {}
+    for card in up:
+        r = card >> 2
+        counts[r] = counts.get(r, 0) + 1
+    groups = sorted(((k, r) for r, k in counts.items()), reverse=True)
+    top = groups[0][0]
+    if top == 4:
+        category = 5
+    elif top == 3:
+        category = 4 if len(groups) > 1 and groups[1][0] >= 2 else 3
+    elif top == 2:
+        category = 2 if len(groups) > 1 and groups[1][0] == 2 else 1
+    else:
+        category = 0
+    return (category, *(r for _, r in groups))
+
+
+class StudHand:
+    """One hand of stud (any of the four games), event by event.
+
+    ``results=True`` walks a hand entered as results: no betting rounds
+    (each street's betting is :meth:`end_betting` after any folds), chips
+    given per seat with :meth:`contribute`, and face-up cards a scorekeeper
+    did not note may be unknown. ``labels`` name the seats in messages
+    (default ``p1``, ``p2``, ... as PHH does).
+    """
+
+    __slots__ = (
+        "n", "variant", "rules", "options", "stakes", "starting", "labels", "results",
+        "stacks", "live", "bets", "antes", "buys", "returned", "in_hand", "n_in", "folded",
+        "cards", "faces", "known", "dealt", "street", "phase", "pending", "next_faces",
+        "to_deal", "community", "community_due", "closed", "actors", "max_bet", "count",
+        "unit", "last_inc", "acted", "short", "bring_in_due", "completion_due",
+        "seventh_open", "seventh_up", "bought", "at_showdown", "declarations", "observers",
+        "shown", "events",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        *,
+        variant: str,
+        stakes: Stakes,
+        stacks: Sequence[int],
+        options: Mapping[str, Any] | None = None,
+        labels: Sequence[str] | None = None,
+        results: bool = False,
+        observers: Sequence[HandObserver] = (),
+    ) -> None:
+        n = self.n = len(stacks)
+        self.variant = variant
+        self.rules: VariantRules = VARIANT_RULES[variant]
+        self.options = dict(options or {})
+        self.stakes = stakes
+        self.starting = list(stacks)
+        self.labels = list(labels) if labels is not None else [f"p{i + 1}" for i in range(n)]
+        self.results = results
+        self.observers = list(observers)
+        self.stacks = list(stacks)
+        self.live = [0] * n
+        self.bets = [0] * n
+        self.antes = [0] * n
+        self.buys = [0] * n
+        self.returned = [0] * n
+        self.in_hand = [True] * n
+        self.n_in = n
+        self.folded: list[str | None] = [None] * n
+        self.cards: list[list[int | None]] = [[] for _ in range(n)]
+        self.faces: list[list[bool]] = [[] for _ in range(n)]
+        self.known: set[int] = set()
+        self.dealt = 0
+        self.street = Street.THIRD
+        self.phase = Phase.ANTES
+        self.pending = [0] * n
+        self.next_faces: list[list[bool]] = [[] for _ in range(n)]
+        self.to_deal = 0
+        self.community: int | None = None
+        self.community_due = False
+        self.closed = False
+        self.actors: list[int] = []
+        self.max_bet = 0
+        self.count = 0
+        self.unit = stakes.small_bet
+        self.last_inc = 0
+        self.acted: set[int] = set()
+        self.short: list[int] = []
+        self.bring_in_due = False
+        self.completion_due = False
+        self.seventh_open = False  # the seventh-card choices may still be made
+        self.seventh_up = [False] * n
+        self.bought = [False] * n
+        self.at_showdown: tuple[int, ...] = ()
+        self.declarations: list[str | None] = [None] * n
+        self.shown = [False] * n
+        self.events = 0
+
+    # ------------------------------------------------------------------
+    # Reading the state
+
+    @property
+    def over(self) -> bool:
+        """True when no more betting, dealing or choosing can happen (shows and
+        declarations may still be recorded at a showdown)."""
+        return self.phase in (Phase.SHOWDOWN, Phase.OVER)
+
+    def label(self, seat: int) -> str:
+        return self.labels[seat]
+
+    def pots(self) -> list[Pot]:
+        """The pots so far, the current street's bets included."""
+        live = [self.live[i] + self.bets[i] for i in range(self.n)]
+        return build_pots(live, self.in_hand, self.buys)
+
+    def pot_total(self) -> int:
+        return sum(self.live) + sum(self.bets) + sum(self.buys)
+
+    def up_cards(self, seat: int) -> list[int]:
+        return [c for c, up in zip(self.cards[seat], self.faces[seat], strict=True) if up]
+
+    def cards_due(self, seat: int) -> int:
+        """How many cards ``seat`` is still due on this street."""
+        return self.pending[seat] if self.phase is Phase.DEAL else 0
+
+    def next_face(self, seat: int) -> Face:
+        """The face of the next card due to ``seat`` on this street."""
+        faces = self.next_faces[seat]
+        return Face.UP if faces[len(faces) - self.pending[seat]] else Face.DOWN
+
+    def next_event(self) -> NextEvent:
+        """Who acts and what they may do, which cards are due, or that it is over.
+
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.next_event().phase
+        <Phase.ANTES: 'antes'>
+        """
+        phase = self.phase
+        street = self.street
+        if phase is Phase.ANTES:
+            return NextEvent(phase, street, options=(Option(Verb.ANTE),))
+        if phase is Phase.BET:
+            if self.results:
+                options = tuple(Option(Verb.FOLD, i) for i in range(self.n) if self.in_hand[i])
+                return NextEvent(phase, street, options=(*options, Option(Verb.END_BETTING)))
+            seat = self.actors[0]
+            return NextEvent(phase, street, seat=seat, options=self.legal_options(seat))
+        if phase is Phase.DEAL:
+            if self.community_due:
+                deals: tuple[Deal, ...] = (Deal(None, Face.COMMUNITY),)
+            else:
+                deals = self._deal_order()
+            choices: list[Option] = []
+            if self.seventh_open:
+                for i in range(self.n):
+                    if self.in_hand[i] and not self.community_due:
+                        if self.rules.buys and not self.bought[i]:
+                            price = self.rules.buy_price(self.options, self.stakes.big_bet)
+                            if self.stacks[i] >= price:
+                                choices.append(Option(Verb.BUY, i, price))
+                        elif self.rules.chooses_seventh:
+                            choices.append(Option(Verb.CHOOSE_SEVENTH, i))
+            showdown = tuple(i for i in range(self.n) if self.in_hand[i]) if self.closed else ()
+            return NextEvent(phase, street, deals=deals, choices=tuple(choices), showdown=showdown)
+        seats = self.at_showdown if phase is Phase.SHOWDOWN else ()
+        return NextEvent(
+            phase, street, showdown=tuple(i for i in seats if self.in_hand[i]), over=True
+        )
+
+    def _deal_order(self) -> tuple[Deal, ...]:
+        """The cards due, dealt round the table one at a time from the dealer's left."""
+        out = []
+        pending = list(self.pending)
+        faces = self.next_faces
+        while any(pending):
+            for i in range(self.n):
+                if pending[i]:
+                    up = faces[i][len(faces[i]) - pending[i]]
+                    out.append(Deal(i, Face.UP if up else Face.DOWN))
+                    pending[i] -= 1
+        return tuple(out)
+
+    def legal_options(self, seat: int) -> tuple[Option, ...]:
+        """The verbs ``seat`` may use now, with their exact amounts (empty when
+        it is not their turn)."""
+        if self.phase is not Phase.BET or self.results or self.actors[0] != seat:
+            return ()
+        stack = self.stacks[seat]
+        out: list[Option] = []
+        if self.bring_in_due:
+            amount = min(stack, self.stakes.bring_in)
+            out.append(Option(Verb.BRING_IN, seat, amount, self.bets[seat] + amount))
+        else:
+            to_call = self.max_bet - self.bets[seat]
+            if to_call > 0:
+                amount = min(to_call, stack)
+                out.append(Option(Verb.FOLD, seat))
+                out.append(Option(Verb.CALL, seat, amount, self.bets[seat] + amount))
+            else:
+                out.append(Option(Verb.CHECK, seat))
+        try:
+            verb, target = self._bet_target(seat)
+        except ProcedureError:
+            return tuple(out)
+        out.append(Option(verb, seat, target - self.bets[seat], target))
+        return tuple(out)
+
+    # ------------------------------------------------------------------
+    # Errors and events
+
+    def fail(
+        self,
+        message: str,
+        code: Code = Code.ILLEGAL_ACTION,
+        seat: int | None = None,
+        subject: Subject = Subject.ACTION,
+    ) -> ProcedureError:
+        return ProcedureError(message, code=code.value, seat=seat, subject=subject)
+
+    def watch(self, observer: HandObserver) -> None:
+        """Add an observer; it sees every event from now on."""
+        self.observers.append(observer)
+
+    def _emit(self, event: Event) -> None:
+        self.events += 1
+        for observer in self.observers:
+            observer.on_event(event, self)
+
+    # ------------------------------------------------------------------
+    # Antes
+
+    def verify_post_antes(self) -> None:
+        """The antes come first, once."""
+        if self.phase is not Phase.ANTES:
+            raise self.fail("the antes have been posted", Code.ILLEGAL_ACTION)
+
+    def post_antes(self) -> None:
+        """Everyone antes (a stack short of the ante goes all in for it); third
+        street's dealing begins."""
+        self.verify_post_antes()
+        ante = self.stakes.ante
+        for i in range(self.n):
+            paid = self.antes[i] = min(ante, self.stacks[i])
+            self.stacks[i] -= paid
+            self.live[i] = paid
+        if self.observers:
+            for i in range(self.n):
+                self._emit(Event(Verb.ANTE, self.street, i, self.antes[i]))
+        self.phase = Phase.DEAL
+        self.pending = [3] * self.n
+        self.next_faces = [[False, False, True] for _ in range(self.n)]
+        self.to_deal = 3 * self.n
+        if self.observers:
+            self._emit(Event(Verb.STREET, self.street))
+
+    # ------------------------------------------------------------------
+    # Dealing
+
+    def _check_dealing(self) -> None:
+        if self.phase is Phase.DEAL:
+            return
+        if self.phase is Phase.BET:
+            if self.results:
+                raise self.fail(f"{STREETS[self.street]} street is not over yet", Code.OUT_OF_TURN)
+            raise self.fail(
+                f"the {STREETS[self.street]} street betting is not over: "
+                f"{self.label(self.actors[0])} is to act",
+                Code.OUT_OF_TURN,
+            )
+        if self.phase is Phase.OVER:
+            raise self.fail("the hand is over: everyone else has folded", Code.HAND_OVER)
+        if self.phase is Phase.ANTES:
+            raise self.fail("the antes come first", Code.OUT_OF_TURN)
+        raise self.fail("all the cards of the hand have been dealt", Code.DEAL_COUNT)
+
+    def _take(self, card: int, seat: int | None = None) -> None:
+        if card in self.known:
+            raise self.fail(
+                f"{format_card(card)} has already been dealt",
+                Code.DUPLICATE_CARD,
+                seat,
+                Subject.CARDS,
+            )
+        self.known.add(card)
+
+    def verify_deal(self, seat: int, card: int | None, *, up: bool) -> None:
+        """Check dealing ``card`` to ``seat`` face up or down (``None``: unknown)."""
+        self._check_dealing()
+        if not self.in_hand[seat]:
+            raise self.fail(
+                f"{self.label(seat)} is out of the hand and gets no more cards",
+                Code.DEAL_COUNT,
+                seat,
+            )
+        if self.community_due:
+            raise self.fail(
+                "the deck cannot give every player still in a seventh card "
+                f"({DECK_SIZE - BURNS - self.dealt} left after the burns for {self.n_in} "
+                "players): one community card is dealt instead ('d db card')",
+                Code.COMMUNITY_CARD,
+                seat,
+            )
+        if not self.pending[seat]:
+            raise self.fail(
+                f"{self.label(seat)} is due 0 more card(s) on {STREETS[self.street]} street, not 1",
+                Code.DEAL_COUNT,
+                seat,
+            )
+        expected = self.next_face(seat) is Face.UP
+        if expected != up:
+            raise self.fail(
+                f"{self.label(seat)}'s next card comes face {'up' if expected else 'down'}",
+                Code.DEAL_COUNT,
+                seat,
+            )
+        if card is None:
+            if up and not self.results:
+                raise self.fail(
+                    "a face-up card is seen by everyone and cannot be unknown ('??')",
+                    Code.UNKNOWN_CARD,
+                    seat,
+                    Subject.CARDS,
+                )
+        elif card in self.known:
+            raise self.fail(
+                f"{format_card(card)} has already been dealt",
+                Code.DUPLICATE_CARD,
+                seat,
+                Subject.CARDS,
+            )
+
+    def deal(self, seat: int, card: int | None, *, up: bool) -> None:
+        """Deal ``seat`` its next card; ``up`` must match the face it is due
+        (:meth:`next_face`)."""
+        self.verify_deal(seat, card, up=up)
+        if card is not None:
+            self.known.add(card)
+        self.seventh_open = False
+        self.cards[seat].append(card)
+        self.faces[seat].append(up)
+        self.pending[seat] -= 1
+        self.to_deal -= 1
+        self.dealt += 1
+        if self.observers:
+            verb = Verb.DEAL_UP if up else Verb.DEAL_DOWN
+            self._emit(Event(verb, self.street, seat, cards=(card,)))
+        if not self.to_deal:
+            self._end_dealing()
+
+    def deal_down(self, seat: int, card: int | None) -> None:
+        """Deal ``seat`` a face-down card (``None``: nobody saw it)."""
+        self.deal(seat, card, up=False)
+
+    def deal_up(self, seat: int, card: int | None) -> None:
+        """Deal ``seat`` a face-up card."""
+        self.deal(seat, card, up=True)
+
+    def verify_deal_community(self, card: int | None) -> None:
+        self._check_dealing()
+        if not self.community_due:
+            if self.street < Street.SEVENTH:
+                why = f"there is no community card on {STREETS[self.street]} street"
+            else:
+                left = DECK_SIZE - BURNS - self.dealt
+                why = (
+                    f"{left} cards are left after the burns, enough for the {self.n_in} players "
+                    "still in: each gets their own seventh card"
+                )
+            raise self.fail(why, Code.COMMUNITY_CARD, None, Subject.COMMUNITY)
+        if card is None:
+            raise self.fail(
+                "the community card is face up and cannot be unknown ('??')",
+                Code.UNKNOWN_CARD,
+                None,
+                Subject.COMMUNITY,
+            )
+        if card in self.known:
+            raise self.fail(
+                f"{format_card(card)} has already been dealt",
+                Code.DUPLICATE_CARD,
+                None,
+                Subject.COMMUNITY,
+            )
+
+    def deal_community(self, card: int) -> None:
+        """Deal the community card: everyone's seventh card, when the deck is short."""
+        self.verify_deal_community(card)
+        self.known.add(card)
+        self.seventh_open = False
+        self.community = card
+        self.community_due = False
+        self.to_deal = 0
+        if self.observers:
+            self._emit(Event(Verb.DEAL_COMMUNITY, self.street, cards=(card,)))
+        self._end_dealing()
+
+    def _end_dealing(self) -> None:
+        if self.closed:
+            self._next_street()
+        else:
+            self._start_betting()
+
+    def _next_street(self) -> None:
+        if self.street == Street.SEVENTH:
+            self.phase = Phase.SHOWDOWN
+            self.at_showdown = tuple(i for i in range(self.n) if self.in_hand[i])
+            if self.observers:
+                self._emit(Event(Verb.SHOWDOWN, self.street))
+            return
+        self.street = Street(self.street + 1)
+        self.phase = Phase.DEAL
+        in_hand = self.in_hand
+        n = self.n
+        if self.street < Street.SEVENTH:
+            self.pending = [1 if in_hand[i] else 0 for i in range(n)]
+            self.next_faces = [[True] for _ in range(n)]
+            self.to_deal = self.n_in
+        else:
+            # Seventh street: the community card if the deck is short, else each
+            # player's own card, whose face the choices may still change.
+            self.community_due = DECK_SIZE - BURNS - self.dealt < self.n_in
+            self.seventh_open = True
+            if self.community_due:
+                self.pending = [0] * n
+                self.to_deal = 1
+            else:
+                self.next_faces = [[self._seventh_face(i)] for i in range(n)]
+                self.pending = [1 if in_hand[i] else 0 for i in range(n)]
+                self.to_deal = self.n_in
+        if self.observers:
+            self._emit(Event(Verb.STREET, self.street))
+
+    def _seventh_face(self, seat: int) -> bool:
+        return self.rules.seventh_up(
+            self.options, bought=self.bought[seat], chose_up=self.seventh_up[seat]
+        )
+
+    # ------------------------------------------------------------------
+    # The seventh card: Low Hold buys, Kings and Little Ones up or down
+
+    def _check_seventh_choice(self, seat: int, code: Code, subject: Subject, what: str) -> None:
+        if not self.in_hand[seat]:
+            raise self.fail(
+                f"{self.label(seat)} is out of the hand and {what}", code, seat, subject
+            )
+        if self.phase is not Phase.DEAL or self.street != Street.SEVENTH or not self.seventh_open:
+            raise self.fail(
+                "the seventh-card choices are made before the seventh card is dealt",
+                code,
+                seat,
+                subject,
+            )
+
+    def verify_buy(self, seat: int) -> int:
+        """Check a Low Hold buy; returns its price."""
+        if not self.rules.buys:
+            raise self.fail("only Low Hold has buys", Code.INVALID_BUY, seat, Subject.BUY)
+        self._check_seventh_choice(seat, Code.INVALID_BUY, Subject.BUY, "cannot buy")
+        if self.community_due:
+            raise self.fail(
+                "no one buys: the seventh card is a community card, face up for everyone",
+                Code.INVALID_BUY,
+                seat,
+                Subject.BUY,
+            )
+        if self.bought[seat]:
+            raise self.fail(f"{self.label(seat)} has bought", Code.INVALID_BUY, seat, Subject.BUY)
+        price = self.rules.buy_price(self.options, self.stakes.big_bet)
+        if self.stacks[seat] < price:
+            raise self.fail(
+                f"{self.label(seat)} has {self.stacks[seat]} chips and cannot pay the buy of "
+                f"{price}",
+                Code.INVALID_BUY,
+                seat,
+                Subject.BUY,
+            )
+        return price
+
+    def buy(self, seat: int) -> None:
+        """Low Hold: ``seat`` pays the buy price (dead money, not a bet) to turn
+        its seventh card over (``buy_version`` says which way)."""
+        price = self.verify_buy(seat)
+        self.stacks[seat] -= price
+        self.buys[seat] = price
+        self.bought[seat] = True
+        self.next_faces[seat] = [self._seventh_face(seat)]
+        if self.observers:
+            self._emit(Event(Verb.BUY, self.street, seat, price))
+
+    def verify_choose_seventh(self, seat: int, up: bool) -> None:
+        if not self.rules.chooses_seventh:
+            raise self.fail(
+                "only Kings and Little Ones lets players choose the seventh card up or down",
+                Code.INVALID_CHOICE,
+                seat,
+                Subject.SEVENTH,
+            )
+        self._check_seventh_choice(
+            seat, Code.INVALID_CHOICE, Subject.SEVENTH, "takes no seventh card"
+        )
+        if self.community_due:
+            raise self.fail(
+                "no one chooses: the seventh card is a community card",
+                Code.INVALID_CHOICE,
+                seat,
+                Subject.SEVENTH,
+            )
+
+    def choose_seventh(self, seat: int, up: bool) -> None:
+        """Kings and Little Ones: ``seat`` takes its seventh card up or down
+        (down unless chosen)."""
+        self.verify_choose_seventh(seat, up)
+        self.seventh_up[seat] = up
+        self.next_faces[seat] = [self._seventh_face(seat)]
+        if self.observers:
+            self._emit(Event(Verb.CHOOSE_SEVENTH, self.street, seat, choice="up" if up else "down"))
+
+    # ------------------------------------------------------------------
+    # Betting
+
+    def _start_betting(self) -> None:
+        n = self.n
+        in_hand = self.in_hand
+        stacks = self.stacks
+        self.seventh_open = False
+        if self.results:
+            self.phase = Phase.BET
+            return
+        if sum(1 for i in range(n) if in_hand[i] and stacks[i]) <= 1:
+            # Nobody left to bet against: no more betting in this hand.
+            self.closed = True
+            self._end_round()
+            return
+        if self.street == Street.THIRD:
+            # The lowest door card brings in: natural value, aces high, then
+            # clubs < diamonds < hearts < spades -- the card int order.
+            opener = min(range(n), key=self._door)
+        else:
+            opener = -1
+            best = None
+            for i in range(n):
+                if in_hand[i]:
+                    key = up_key(self.up_cards(i))
+                    if best is None or key > best:
+                        best, opener = key, i
+        order = [(opener + k) % n for k in range(n)]
+        self.actors = [j for j in order if in_hand[j] and stacks[j]]
+        self.max_bet = 0
+        self.count = 0
+        self.unit = (
+            self.stakes.big_bet if STREET_DEALS[self.street].big_bet else self.stakes.small_bet
+        )
+        self.last_inc = 0
+        self.acted = set()
+        self.short = []
+        self.bring_in_due = self.completion_due = self.street == Street.THIRD
+        self.phase = Phase.BET
+
+    def _door(self, i: int) -> int:
+        for c, up in zip(self.cards[i], self.faces[i], strict=True):
+            if up:
+                return c if c is not None else 98
+        return 99
+
+    def _check_turn(self, seat: int) -> None:
+        if self.phase is not Phase.BET:
+            if self.phase is Phase.DEAL:
+                who = [self.label(i) for i in range(self.n) if self.pending[i]]
+                due = f"cards for {', '.join(who)}" if who else "the community card"
+                raise self.fail(
+                    f"{STREETS[self.street]} street is not fully dealt yet: {due} first",
+                    Code.OUT_OF_TURN,
+                    seat,
+                )
+            if self.phase is Phase.OVER:
+                raise self.fail("the hand is over: everyone else has folded", Code.HAND_OVER, seat)
+            if self.phase is Phase.ANTES:
+                raise self.fail("the antes come first", Code.OUT_OF_TURN, seat)
+            raise self.fail(
+                "the betting is over: only showing or mucking remains", Code.HAND_OVER, seat
+            )
+        if self.results:
+            raise self.fail(
+                "a hand entered as results has no betting actions", Code.INVALID_ACTION, seat
+            )
+        if self.actors[0] != seat:
+            why = "" if self.in_hand[seat] else f" ({self.label(seat)} has folded)"
+            if self.in_hand[seat] and not self.stacks[seat]:
+                why = f" ({self.label(seat)} is all in)"
+            raise self.fail(
+                f"it is {self.label(self.actors[0])}'s turn, not {self.label(seat)}'s{why}",
+                Code.OUT_OF_TURN,
+                seat,
+            )
+
+    def _bring_in_pending(self, seat: int) -> None:
+        if self.bring_in_due:
+            raise self.fail(
+                f"{self.label(seat)} has the lowest door card and must bring in ('pb') or complete",
+                Code.BRING_IN,
+                seat,
+            )
+
+    def _put(self, seat: int, amount: int) -> None:
+        self.stacks[seat] -= amount
+        self.bets[seat] += amount
+        if self.bets[seat] > self.max_bet:
+            self.max_bet = self.bets[seat]
+
+    def verify_bring_in(self, seat: int) -> None:
+        self._check_turn(seat)
+        if not self.bring_in_due:
+            raise self.fail("no bring-in is due", Code.ILLEGAL_ACTION, seat)
+
+    def bring_in(self, seat: int) -> None:
+        """The lowest door card posts the bring-in (all in if short)."""
+        self.verify_bring_in(seat)
+        amount = min(self.stacks[seat], self.stakes.bring_in)
+        self._put(seat, amount)
+        self.bring_in_due = False
+        if self.bets[seat] >= self.stakes.small_bet:
+            # A bring-in of the full small bet is the bet of the round.
+            self.completion_due = False
+            self.count = 1
+            self.last_inc = self.bets[seat]
+        self.actors.pop(0)
+        self.acted.add(seat)
+        if self.observers:
+            self._emit(
+                Event(
+                    Verb.BRING_IN, self.street, seat, amount, self.bets[seat],
+                    all_in=not self.stacks[seat],
+                )
+            )  # fmt: skip
+        self._after_action()
+
+    def verify_check_or_call(self, seat: int) -> int:
+        """Check a check or a call; returns the chips it puts in."""
+        self._check_turn(seat)
+        self._bring_in_pending(seat)
+        amount = self.max_bet - self.bets[seat]
+        return amount if amount < self.stacks[seat] else self.stacks[seat]
+
+    def check_or_call(self, seat: int) -> None:
+        """PHH's ``cc``: check with nothing to call, else call (all in if short)."""
+        amount = self.verify_check_or_call(seat)
+        self._put(seat, amount)
+        self.actors.pop(0)
+        self.acted.add(seat)
+        if self.observers:
+            verb = Verb.CALL if amount else Verb.CHECK
+            self._emit(
+                Event(
+                    verb, self.street, seat, amount, self.bets[seat], all_in=not self.stacks[seat]
+                )
+            )
+        self._after_action()
+
+    def verify_check(self, seat: int) -> None:
+        self.verify_check_or_call(seat)
+        to_call = self.max_bet - self.bets[seat]
+        if to_call:
+            raise self.fail(
+                f"{self.label(seat)} has {to_call} to call and cannot check",
+                Code.ILLEGAL_ACTION,
+                seat,
+            )
+
+    def check(self, seat: int) -> None:
+        """Check: nothing to call."""
+        self.verify_check(seat)
+        self.check_or_call(seat)
+
+    def verify_call(self, seat: int) -> int:
+        amount = self.verify_check_or_call(seat)
+        if self.max_bet - self.bets[seat] <= 0:
+            raise self.fail(
+                f"{self.label(seat)} has nothing to call and may check", Code.ILLEGAL_ACTION, seat
+            )
+        return amount
+
+    def call(self, seat: int) -> None:
+        """Call the bet (all in if short)."""
+        self.verify_call(seat)
+        self.check_or_call(seat)
+
+    def verify_fold(self, seat: int) -> None:
+        if self.results:
+            if self.phase is not Phase.BET:
+                self._check_turn(seat)
+            if not self.in_hand[seat]:
+                raise self.fail(f"{self.label(seat)} has folded", Code.ILLEGAL_ACTION, seat)
+            return
+        self._check_turn(seat)
+        self._bring_in_pending(seat)
+        if self.bets[seat] >= self.max_bet:
+            raise self.fail(
+                f"{self.label(seat)} has nothing to call and may check, not fold",
+                Code.ILLEGAL_ACTION,
+                seat,
+            )
+
+    def fold(self, seat: int) -> None:
+        """Fold: out of the hand, chips put in stay in the pots."""
+        self.verify_fold(seat)
+        self.in_hand[seat] = False
+        self.n_in -= 1
+        self.folded[seat] = STREETS[self.street]
+        if self.results:
+            if self.observers:
+                self._emit(Event(Verb.FOLD, self.street, seat))
+            if self.n_in == 1:
+                self.phase = Phase.OVER
+                if self.observers:
+                    self._emit(Event(Verb.END, self.street))
+            return
+        self.actors.pop(0)
+        self.acted.add(seat)
+        if self.observers:
+            self._emit(Event(Verb.FOLD, self.street, seat))
+        self._after_action()
+
+    def _bet_target(self, seat: int) -> tuple[Verb, int]:
+        """The kind and size of a completion, bet or raise by ``seat`` now, or
+        the error refusing any."""
+        stakes = self.stakes
+        bets = self.bets
+        stacks = self.stacks
+        max_bet = self.max_bet
+        to_call = max_bet - bets[seat]
+        if self.count >= MAX_BETS_PER_ROUND:
+            raise self.fail(
+                "the betting is capped: a bet and three raises have been made this round",
+                Code.RAISE_CAP,
+                seat,
+            )
+        if stacks[seat] <= to_call:
+            raise self.fail(
+                f"{self.label(seat)} has {stacks[seat]} chips, not more than the {to_call} to "
+                "call: they may call (all in) or fold",
+                Code.BET_SIZE,
+                seat,
+            )
+        if not any(
+            i != seat and self.in_hand[i] and stacks[i] + bets[i] > max_bet for i in range(self.n)
+        ):
+            raise self.fail(
+                "everyone else still in is all in: there is nobody to bet against",
+                Code.ILLEGAL_ACTION,
+                seat,
+            )
+        if self.short and sum(self.short) < self.last_inc and seat in self.acted:
+            who = self.label(seat)
+            raise self.fail(
+                f"{who} has acted and the all-in since then was less than a full raise: "
+                f"it does not reopen the betting, {who} may only call or fold",
+                Code.REOPEN,
+                seat,
+            )
+        if self.completion_due:
+            verb, full = Verb.COMPLETE, stakes.small_bet
+        elif max_bet == 0:
+            verb, full = Verb.BET, self.unit
+        else:
+            verb, full = Verb.RAISE, max_bet + self.unit
+        most = stacks[seat] + bets[seat]
+        return verb, (full if full <= most else most)
+
+    def verify_complete_bet_or_raise(self, seat: int, to: int | None = None) -> tuple[Verb, int]:
+        """Check a completion, bet or raise to ``to`` chips (the seat's bet on
+        the street afterwards; None: the legal size). Returns (verb, to)."""
+        self._check_turn(seat)
+        verb, target = self._bet_target(seat)
+        if to is not None and to != target:
+            max_bet = self.max_bet
+            if verb is Verb.COMPLETE:
+                full = self.stakes.small_bet
+                what = f"the completion is to the small bet ({full})"
+            elif verb is Verb.BET:
+                full = self.unit
+                size = "small" if not STREET_DEALS[self.street].big_bet else "big"
+                what = f"a bet is one {size} bet ({full})"
+            else:
+                full = max_bet + self.unit
+                what = f"a raise is to {max_bet} + {self.unit} = {full}"
+            if target < full:
+                what += f"; {self.label(seat)} has only enough for {target} (all in)"
+            raise self.fail(f"{what}, not {to}", Code.BET_SIZE, seat)
+        return verb, target
+
+    def complete_bet_or_raise(self, seat: int, to: int | None = None) -> None:
+        """PHH's ``cbr``: complete, bet or raise, whichever the moment calls for,
+        to ``to`` chips (checked against the legal size; None: that size)."""
+        verb, target = self.verify_complete_bet_or_raise(seat, to)
+        self._raise(seat, verb, target)
+
+    def _verify_kind(self, seat: int, to: int | None, kind: Verb) -> int:
+        verb, target = self.verify_complete_bet_or_raise(seat, to)
+        if verb is not kind:
+            raise self.fail(
+                f"{self.label(seat)} cannot {kind.value} now: the moment calls for a "
+                f"{verb.value} (to {target})",
+                Code.ILLEGAL_ACTION,
+                seat,
+            )
+        return target
+
+    def verify_complete(self, seat: int, to: int | None = None) -> int:
+        return self._verify_kind(seat, to, Verb.COMPLETE)
+
+    def complete(self, seat: int, to: int | None = None) -> None:
+        """Third street: complete the bring-in to the small bet."""
+        self._raise(seat, Verb.COMPLETE, self.verify_complete(seat, to))
+
+    def verify_bet(self, seat: int, to: int | None = None) -> int:
+        return self._verify_kind(seat, to, Verb.BET)
+
+    def bet(self, seat: int, to: int | None = None) -> None:
+        """Bet one unit of the street."""
+        self._raise(seat, Verb.BET, self.verify_bet(seat, to))
+
+    def verify_raise_to(self, seat: int, to: int | None = None) -> int:
+        return self._verify_kind(seat, to, Verb.RAISE)
+
+    def raise_to(self, seat: int, to: int | None = None) -> None:
+        """Raise by one unit of the street (all in if short)."""
+        self._raise(seat, Verb.RAISE, self.verify_raise_to(seat, to))
+
+    def _raise(self, seat: int, verb: Verb, amount: int) -> None:
+        bets = self.bets
+        stacks = self.stacks
+        increment = amount - self.max_bet
+        put = amount - bets[seat]
+        self._put(seat, put)
+        n = self.n
+        in_hand = self.in_hand
+        self.actors = [j % n for j in range(seat + 1, seat + n) if in_hand[j % n] and stacks[j % n]]
+        if increment >= self.last_inc:
+            self.acted = {seat}
+        else:
+            self.acted.add(seat)
+        if increment > self.last_inc:
+            self.last_inc = increment
+        self.count += 1
+        if stacks[seat]:
+            self.short.clear()
+        else:
+            self.short.append(increment)
+            if sum(self.short) >= self.last_inc:
+                self.short.clear()
+        self.bring_in_due = self.completion_due = False
+        if self.observers:
+            self._emit(Event(verb, self.street, seat, put, amount, all_in=not stacks[seat]))
+        self._after_action()
+
+    def _after_action(self) -> None:
+        if self.n_in == 1 or not self.actors:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        bets = self.bets
+        top = max(bets)
+        if top:
+            second = sorted(bets)[-2]
+            if top > second:
+                # The part of a bet nobody called goes back to the bettor.
+                p = bets.index(top)
+                self.stacks[p] += top - second
+                self.returned[p] += top - second
+                bets[p] = second
+                if self.observers:
+                    self._emit(Event(Verb.RETURN, self.street, p, top - second))
+            live = self.live
+            for i in range(self.n):
+                live[i] += bets[i]
+                bets[i] = 0
+        self.max_bet = 0
+        self.actors = []
+        if self.n_in == 1:
+            self.phase = Phase.OVER
+            if self.observers:
+                self._emit(Event(Verb.END, self.street))
+            return
+        if (
+            not self.closed
+            and sum(1 for i in range(self.n) if self.in_hand[i] and self.stacks[i]) <= 1
+        ):
+            self.closed = True
+        self._next_street()
+
+    # ------------------------------------------------------------------
+    # Results entry: the chips without the betting
+
+    def verify_end_betting(self) -> None:
+        if not self.results:
+            raise self.fail(
+                "the betting ends by itself when everyone has acted", Code.ILLEGAL_ACTION
+            )
+        if self.phase is not Phase.BET:
+            self._check_turn(0)
+
+    def end_betting(self) -> None:
+        """Results entry: the street's betting is over (after its folds)."""
+        self.verify_end_betting()
+        if self.observers:
+            self._emit(Event(Verb.END_BETTING, self.street))
+        self._next_street()
+
+    def verify_contribute(self, seat: int, amount: int) -> None:
+        if not self.results:
+            raise self.fail(
+                "chips go in by betting actions in a hand played out", Code.ILLEGAL_ACTION, seat
+            )
+        if amount < 0 or amount > self.stacks[seat]:
+            raise self.fail(
+                f"{self.label(seat)} has {self.stacks[seat]} chips left, not {amount}",
+                Code.OVER_STACK,
+                seat,
+                Subject.CHIPS,
+            )
+
+    def contribute(self, seat: int, amount: int) -> None:
+        """Results entry: ``seat`` put ``amount`` chips in besides its ante and buy."""
+        self.verify_contribute(seat, amount)
+        self.stacks[seat] -= amount
+        self.live[seat] += amount
+        if self.observers:
+            self._emit(Event(Verb.CONTRIBUTE, self.street, seat, amount))
+
+    def return_uncalled(self, seat: int, amount: int) -> None:
+        """Results entry: give back the part of ``seat``'s chips nobody matched."""
+        self.stacks[seat] += amount
+        self.live[seat] -= amount
+        self.returned[seat] += amount
+        if self.observers:
+            self._emit(Event(Verb.RETURN, self.street, seat, amount))
+
+    # ------------------------------------------------------------------
+    # Showdown
+
+    def _check_showing(self, seat: int) -> None:
+        phase = self.phase
+        if not (
+            phase is Phase.SHOWDOWN or phase is Phase.OVER or (self.closed and phase is Phase.DEAL)
+        ):
+            raise self.fail(
+                "cards are shown or mucked only once the betting is over", Code.OUT_OF_TURN, seat
+            )
+        if not self.in_hand[seat]:
+            raise self.fail(f"{self.label(seat)} is out of the hand", Code.ILLEGAL_ACTION, seat)
+
+    def verify_muck(self, seat: int) -> None:
+        self._check_showing(seat)
+        if self.phase is Phase.OVER:
+            raise self.fail(
+                f"{self.label(seat)} has won the pot uncontested: nothing to muck",
+                Code.ILLEGAL_ACTION,
+                seat,
+            )
+        if self.n_in == 1:
+            raise self.fail(
+                "every player has mucked: someone must show to win", Code.ILLEGAL_ACTION, seat
+            )
+
+    def muck(self, seat: int) -> None:
+        """Give up the hand at the showdown (not a fold: the seat reached it)."""
+        self.verify_muck(seat)
+        self.in_hand[seat] = False
+        self.n_in -= 1
+        self.folded[seat] = "showdown"
+        if self.phase is Phase.DEAL:
+            self.pending[seat] = 0
+        if self.observers:
+            self._emit(Event(Verb.MUCK, self.street, seat))
+        if self.phase is Phase.DEAL:
+            if self.n_in == 1:
+                self.phase = Phase.OVER
+                if self.observers:
+                    self._emit(Event(Verb.END, self.street))
+            elif not self.community_due:
+                self.to_deal = sum(self.pending)
+                if not self.to_deal:
+                    self._end_dealing()
+
+    def verify_show(self, seat: int, cards: Sequence[int | None] | None = None) -> list[int]:
+        """Check showing ``cards`` (all the seat's cards in the order dealt, or
+        just the face-down ones; None: show the cards already known). Returns
+        the positions the cards fill."""
+        self._check_showing(seat)
+        held = self.cards[seat]
+        if cards is None:
+            if None in held:
+                raise self.fail(
+                    f"{self.label(seat)}'s cards are not all known: show them card by card",
+                    Code.UNKNOWN_CARD,
+                    seat,
+                    Subject.CARDS,
+                )
+            return []
+        if len(cards) == len(held):
+            positions = list(range(len(held)))
+        else:
+            positions = [k for k, up in enumerate(self.faces[seat]) if not up]
+            if len(cards) != len(positions):
+                raise self.fail(
+                    f"{self.label(seat)} holds {len(held)} cards ({len(positions)} face down): "
+                    "show all of them in the order dealt, or just the face-down ones",
+                    Code.INVALID_SHOW,
+                    seat,
+                    Subject.CARDS,
+                )
+        fresh: set[int] = set()
+        for pos, card in zip(positions, cards, strict=True):
+            if card is None:
+                raise self.fail(
+                    "a shown card cannot be unknown ('??')", Code.UNKNOWN_CARD, seat, Subject.CARDS
+                )
+            was = held[pos]
+            if was is None:
+                if card in self.known or card in fresh:
+                    raise self.fail(
+                        f"{format_card(card)} has already been dealt",
+                        Code.DUPLICATE_CARD,
+                        seat,
+                        Subject.CARDS,
+                    )
+                fresh.add(card)
+            elif was != card:
+                raise self.fail(
+                    f"{self.label(seat)}'s card {pos + 1} was dealt as {format_card(was)}, not "
+                    f"{format_card(card)}",
+                    Code.INVALID_SHOW,
+                    seat,
+                    Subject.CARDS,
+                )
+        return positions
+
+    def show(self, seat: int, cards: Sequence[int | None] | None = None) -> None:
+        """Show the hand (see :meth:`verify_show` for ``cards``)."""
+        positions = self.verify_show(seat, cards)
+        held = self.cards[seat]
+        for pos, card in zip(positions, cards or (), strict=True):
+            if held[pos] is None:
+                self.known.add(card)  # type: ignore[arg-type]
+                held[pos] = card
+        self.shown[seat] = True
+        if self.observers:
+            self._emit(Event(Verb.SHOW, self.street, seat, cards=tuple(held)))
+
+    def verify_declare(self, seat: int, choice: str) -> None:
+        if not declaring(self.options):
+            raise self.fail(
+                "players declare only in a high-low game announced with declaration 'declare'",
+                Code.DECLARATION,
+                seat,
+                Subject.DECLARATION,
+            )
+        if choice not in ("high", "low", "both"):
+            raise self.fail(
+                f"{choice!r} is not one of high, low, both", Code.DECLARATION, seat,
+                Subject.DECLARATION,
+            )  # fmt: skip
+        if seat not in self.at_showdown:
+            raise self.fail(
+                f"{self.label(seat)} did not reach the showdown and cannot declare",
+                Code.DECLARATION,
+                seat,
+                Subject.DECLARATION,
+            )
+
+    def declare(self, seat: int, choice: str) -> None:
+        """A declare game: ``seat`` at the showdown declares high, low or both."""
+        self.verify_declare(seat, choice)
+        self.declarations[seat] = choice
+        if self.observers:
+            self._emit(Event(Verb.DECLARE, self.street, seat, choice=choice))
+
+    # ------------------------------------------------------------------
+    # The end
+
+    def verify_over(self) -> None:
+        """Check no more dealing or betting is due (the hand reached its end)."""
+        if self.phase is Phase.DEAL or self.phase is Phase.ANTES:
+            if self.phase is Phase.ANTES:
+                due = "the antes"
+            elif self.community_due:
+                due = "the community card"
+            else:
+                due = "cards for " + ", ".join(
+                    self.label(i) for i in range(self.n) if self.pending[i]
+                )
+            raise self.fail(
+                f"the hand is incomplete: {STREETS[self.street]} street still needs {due}",
+                Code.INCOMPLETE_HAND,
+            )
+        if self.phase is Phase.BET:
+            if self.results:
+                raise self.fail(
+                    f"the hand is incomplete: {STREETS[self.street]} street is not over",
+                    Code.INCOMPLETE_HAND,
+                )
+            raise self.fail(
+                f"the hand is incomplete: {self.label(self.actors[0])} is to act on "
+                f"{STREETS[self.street]} street",
+                Code.INCOMPLETE_HAND,
+            )
+
+    def verify_complete_hand(self) -> None:
+        """Check the hand is over and every showdown hand is known and declared."""
+        self.verify_over()
+        if self.n_in < 2:
+            return
+        for i in range(self.n):
+            if not self.in_hand[i]:
+                continue
+            if None in self.cards[i]:
+                raise self.fail(
+                    f"{self.label(i)} reached the showdown but not all their cards are known: "
+                    f"show them ('{self.label(i)} sm cards')",
+                    Code.UNKNOWN_CARD,
+                    i,
+                    Subject.CARDS,
+                )
+            if self.declarations[i] is None and declaring(self.options):
+                raise self.fail(
+                    f"{self.label(i)} must declare high, low or both",
+                    Code.DECLARATION,
+                    i,
+                    Subject.DECLARATION,
+                )
+
+    def showdown_hands(self) -> dict[int, dict]:
+        """The cards of every seat still in at a showdown (empty without one)."""
+        hands: dict[int, dict] = {}
+        if self.n_in >= 2:
+            for i in range(self.n):
+                if self.in_hand[i]:
+                    cards, faces = self.cards[i], self.faces[i]
+                    entry: dict[str, Any] = {
+                        "down": [
+                            format_card(c) for c, up in zip(cards, faces, strict=True) if not up
+                        ],  # type: ignore[arg-type]
+                        "up": [format_card(c) for c, up in zip(cards, faces, strict=True) if up],  # type: ignore[arg-type]
+                    }
+                    if self.declarations[i] is not None:
+                        entry["declare"] = self.declarations[i]
+                    hands[i] = entry
+        return hands
+
+    def settle(
+        self, *, evaluate: Evaluate | None = None, warnings: Sequence[str] = ()
+    ) -> HandResult:
+        """Check the hand is complete, then pay every pot (the hand-value engine
+        reads the showdown; ``evaluate`` replaces it). Chips are conserved exactly."""
+        self.verify_complete_hand()
+        n = self.n
+        pots = build_pots(self.live, self.in_hand, self.buys)
+        community = format_card(self.community) if self.community is not None else None
+        settlement = settle_pots(
+            pots,
+            n_players=n,
+            variant=self.variant,
+            options=self.options,
+            hands=self.showdown_hands(),
+            community=community,
+            evaluate=evaluate,
+        )
+        starting = self.starting
+        finishing = [self.stacks[i] + settlement.winnings[i] for i in range(n)]
+        contributions = [self.live[i] + self.buys[i] for i in range(n)]
+        if sum(finishing) != sum(starting) or sum(p.amount for p in pots) != sum(contributions):
+            raise AssertionError(
+                f"chips not conserved: started {sum(starting)}, finished {sum(finishing)}, "
+                f"pots {sum(p.amount for p in pots)}, contributions {sum(contributions)}"
+            )
+        if any(
+            finishing[i] != starting[i] - contributions[i] + settlement.winnings[i]
+            for i in range(n)
+        ):
+            raise AssertionError("finishing stacks do not match contributions and winnings")
+        return HandResult(
+            variant=self.variant,
+            options=self.options,
+            stakes=self.stakes,
+            starting_stacks=list(starting),
+            antes=list(self.antes),
+            buys=list(self.buys),
+            returned=list(self.returned),
+            contributions=contributions,
+            folded=list(self.folded),
+            community=community,
+            pots=pots,
+            showdown=settlement.showdown,
+            payouts=settlement.payouts,
+            winnings=settlement.winnings,
+            finishing_stacks=finishing,
+            warnings=list(warnings),
+        )
+
+
+#: A verb by name, for drivers that read actions as data.
+VERB_METHODS: dict[Verb, Callable[..., None]] = {
+    Verb.BRING_IN: StudHand.bring_in,
+    Verb.COMPLETE: StudHand.complete,
+    Verb.BET: StudHand.bet,
+    Verb.RAISE: StudHand.raise_to,
+    Verb.CALL: StudHand.call,
+    Verb.CHECK: StudHand.check,
+    Verb.FOLD: StudHand.fold,
+}
