@@ -403,9 +403,9 @@ class _PHHDriver:
                     Code.DEAL_COUNT,
                 )
             for card in cards:
-                hand.deal(p, card, up=hand.next_face(p) is Face.UP)
+                hand.deal(p, card)
         else:
-            hand.verify_deal(p, None, up=False)  # raises: out of the hand, or a community card
+            hand.verify_deal(p, None)  # raises: out of the hand, or a community card
 
     def choose(self) -> None:
         """Seventh street is reached: apply the recorded buys and up/down choices."""

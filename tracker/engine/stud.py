@@ -494,7 +494,23 @@ class StudHand:
     def pots(self) -> list[Pot]:
         """The pots so far, the current street's bets included."""
         live = [self.live[i] + self.bets[i] for i in range(self.n)]
-        return build_pots(live, self.in_hand, self.buys)
+        return self._pots(live, self.in_hand, self.folded)
+
+    def _pots(self, live: list[int], in_hand: list[bool], folded: list[str | None]) -> list[Pot]:
+        """The pots of ``live`` chips. A muck gives up the pots someone still in can
+        win; a pot that only players who mucked reached stays theirs (a side pot
+        nobody else put chips in for is not lost by conceding the main pot)."""
+        if "showdown" not in folded:
+            return build_pots(live, in_hand, self.buys)
+        reached = [in_hand[i] or folded[i] == "showdown" for i in range(self.n)]
+        pots: list[Pot] = []
+        for pot in build_pots(live, reached, self.buys):
+            eligible = tuple(s for s in pot.eligible if in_hand[s]) or pot.eligible
+            if pots and pots[-1].eligible == eligible:
+                pots[-1] = Pot(pots[-1].amount + pot.amount, eligible)
+            else:
+                pots.append(Pot(pot.amount, eligible))
+        return pots
 
     def pot_total(self) -> int:
         return sum(self.live) + sum(self.bets) + sum(self.buys)
@@ -582,6 +598,8 @@ class StudHand:
                 out.append(Option(Verb.CALL, seat, amount, self.bets[seat] + amount))
             else:
                 out.append(Option(Verb.CHECK, seat))
+        if self.bring_in_due and self.stakes.bring_in >= self.stakes.small_bet:
+            return tuple(out)  # the bring-in is the full small bet: the completion itself
         try:
             verb, target = self._bet_target(seat)
         except ProcedureError:
@@ -667,8 +685,9 @@ class StudHand:
             )
         self.known.add(card)
 
-    def verify_deal(self, seat: int, card: int | None, *, up: bool) -> None:
-        """Check dealing ``card`` to ``seat`` face up or down (``None``: unknown)."""
+    def verify_deal(self, seat: int, card: int | None, *, up: bool | None = None) -> bool:
+        """Check dealing ``card`` (``None``: unknown) to ``seat`` face up or down
+        (``up`` None: the face it is due). Returns whether it comes face up."""
         self._check_dealing()
         if not self.in_hand[seat]:
             raise self.fail(
@@ -690,15 +709,18 @@ class StudHand:
                 Code.DEAL_COUNT,
                 seat,
             )
-        expected = self.next_face(seat) is Face.UP
-        if expected != up:
+        if card is not None and not 0 <= card < 52:
+            raise self.fail(f"{card!r} is not a card", Code.INVALID_CARD, seat, Subject.CARDS)
+        faces = self.next_faces[seat]
+        expected = faces[len(faces) - self.pending[seat]]
+        if up is not None and expected != up:
             raise self.fail(
                 f"{self.label(seat)}'s next card comes face {'up' if expected else 'down'}",
                 Code.DEAL_COUNT,
                 seat,
             )
         if card is None:
-            if up and not self.results:
+            if expected and not self.results:
                 raise self.fail(
                     "a face-up card is seen by everyone and cannot be unknown ('??')",
                     Code.UNKNOWN_CARD,
@@ -712,11 +734,12 @@ class StudHand:
                 seat,
                 Subject.CARDS,
             )
+        return expected
 
-    def deal(self, seat: int, card: int | None, *, up: bool) -> None:
+    def deal(self, seat: int, card: int | None, *, up: bool | None = None) -> None:
         """Deal ``seat`` its next card; ``up`` must match the face it is due
-        (:meth:`next_face`)."""
-        self.verify_deal(seat, card, up=up)
+        (:meth:`next_face`); None deals it with that face."""
+        up = self.verify_deal(seat, card, up=up)
         if card is not None:
             self.known.add(card)
         self.seventh_open = False
@@ -741,6 +764,8 @@ class StudHand:
 
     def verify_deal_community(self, card: int | None) -> None:
         self._check_dealing()
+        if card is not None and not 0 <= card < 52:
+            raise self.fail(f"{card!r} is not a card", Code.INVALID_CARD, None, Subject.COMMUNITY)
         if not self.community_due:
             if self.street < Street.SEVENTH:
                 why = f"there is no community card on {STREETS[self.street]} street"
@@ -946,7 +971,7 @@ class StudHand:
                 return c if c is not None else 98
         return 99
 
-    def _check_turn(self, seat: int) -> None:
+    def _check_turn(self, seat: int | None) -> None:
         if self.phase is not Phase.BET:
             if self.phase is Phase.DEAL:
                 who = [self.label(i) for i in range(self.n) if self.pending[i]]
@@ -1281,7 +1306,7 @@ class StudHand:
                 "the betting ends by itself when everyone has acted", Code.ILLEGAL_ACTION
             )
         if self.phase is not Phase.BET:
-            self._check_turn(0)
+            self._check_turn(None)
 
     def end_betting(self) -> None:
         """Results entry: the street's betting is over (after its folds)."""
@@ -1295,7 +1320,12 @@ class StudHand:
             raise self.fail(
                 "chips go in by betting actions in a hand played out", Code.ILLEGAL_ACTION, seat
             )
-        if amount < 0 or amount > self.stacks[seat]:
+        if amount < 0:
+            raise self.fail(
+                f"{self.label(seat)} cannot put in {amount} chips", Code.INVALID_ACTION, seat,
+                Subject.CHIPS,
+            )  # fmt: skip
+        if amount > self.stacks[seat]:
             raise self.fail(
                 f"{self.label(seat)} has {self.stacks[seat]} chips left, not {amount}",
                 Code.OVER_STACK,
@@ -1311,8 +1341,25 @@ class StudHand:
         if self.observers:
             self._emit(Event(Verb.CONTRIBUTE, self.street, seat, amount))
 
+    def verify_return_uncalled(self, seat: int, amount: int) -> None:
+        if not self.results:
+            raise self.fail(
+                "uncalled chips go back by themselves at the end of a betting round",
+                Code.ILLEGAL_ACTION,
+                seat,
+            )
+        if not 0 < amount <= self.live[seat] - self.antes[seat]:
+            raise self.fail(
+                f"{self.label(seat)} has {self.live[seat] - self.antes[seat]} chips in besides "
+                f"the ante: {amount} cannot go back",
+                Code.UNMATCHED,
+                seat,
+                Subject.CHIPS,
+            )
+
     def return_uncalled(self, seat: int, amount: int) -> None:
         """Results entry: give back the part of ``seat``'s chips nobody matched."""
+        self.verify_return_uncalled(seat, amount)
         self.stacks[seat] += amount
         self.live[seat] -= amount
         self.returned[seat] += amount
@@ -1345,6 +1392,23 @@ class StudHand:
             raise self.fail(
                 "every player has mucked: someone must show to win", Code.ILLEGAL_ACTION, seat
             )
+        if "showdown" in self.folded:
+            # Two who mucked must not be left as the only contenders of a pot.
+            in_hand = list(self.in_hand)
+            in_hand[seat] = False
+            folded = list(self.folded)
+            folded[seat] = "showdown"
+            live = [self.live[i] + self.bets[i] for i in range(self.n)]
+            for pot in self._pots(live, in_hand, folded):
+                if seat in pot.eligible and len(pot.eligible) > 1:
+                    if not any(in_hand[s] for s in pot.eligible):
+                        others = ", ".join(self.label(s) for s in pot.eligible if s != seat)
+                        raise self.fail(
+                            f"{self.label(seat)} and {others} mucked: nobody else can win "
+                            "a pot they contest, so one of them must show",
+                            Code.ILLEGAL_ACTION,
+                            seat,
+                        )
 
     def muck(self, seat: int) -> None:
         """Give up the hand at the showdown (not a fold: the seat reached it)."""
@@ -1538,7 +1602,7 @@ class StudHand:
         reads the showdown; ``evaluate`` replaces it). Chips are conserved exactly."""
         self.verify_complete_hand()
         n = self.n
-        pots = build_pots(self.live, self.in_hand, self.buys)
+        pots = self._pots(self.live, self.in_hand, self.folded)
         community = format_card(self.community) if self.community is not None else None
         settlement = settle_pots(
             pots,
