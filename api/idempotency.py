@@ -15,8 +15,8 @@ from collections.abc import Callable
 from django.db import IntegrityError, transaction
 from rest_framework.response import Response
 
+from api.models import IdempotencyRecord
 from tracker.engine.errors import DomainError
-from tracker.models import IdempotencyRecord
 
 HEADER = "Idempotency-Key"
 

@@ -111,7 +111,8 @@ def main() -> None:
 
     from tests.analytics.seed import play
     from tests.factories import make_user
-    from tracker.models import Hand, HandSeat, Player
+    from tracker.hands.models import Hand, HandSeat
+    from tracker.leagues.models import Player
     from tracker.services.leagues import league_create, player_create
     from tracker.services.stats import stats_refresh
     from tracker.services.tournaments import tournament_create

@@ -255,7 +255,7 @@ def main() -> None:
         peer8 = report("peer: create a player, 8 clients", plat8, pwall8)
         print(f"  ratio ours/peer: {ours1 / peer1:.2f} (1 client), {ours8 / peer8:.2f} (8 clients)")
 
-        from tracker.models import Hand, HandStatus
+        from tracker.hands.models import Hand, HandStatus
 
         pending = Hand.objects.filter(status=HandStatus.RECORDED).count()
         print(f"\nSettling {pending} queued hands with one worker (concurrency 1)")

@@ -174,10 +174,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
-        "VariantEnum": "tracker.models.VARIANT_CHOICES",
-        "HandStatusEnum": "tracker.models.HandStatus",
-        "TournamentStatusEnum": "tracker.models.TournamentStatus",
-        "JobStatusEnum": "tracker.models.JobStatus",
+        "VariantEnum": "tracker.tournaments.models.VARIANT_CHOICES",
+        "HandStatusEnum": "tracker.hands.models.HandStatus",
+        "TournamentStatusEnum": "tracker.tournaments.models.TournamentStatus",
+        "JobStatusEnum": "tracker.hands.models.JobStatus",
     },
 }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from tracker.models import Membership, Role
+from tracker.leagues.models import Membership, Role
 from tracker.services.leagues import league_create, player_create
 from tracker.services.tournaments import tournament_create
 

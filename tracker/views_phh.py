@@ -11,7 +11,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tracker.engine.errors import DomainError
 from tracker.engine.errors import PermissionDenied as DomainPermissionDenied
-from tracker.models import Hand, ImportStatus
+from tracker.hands.models import Hand
+from tracker.interchange.models import ImportStatus
 from tracker.selectors.leagues import leagues_visible_to, tournaments_visible_to
 from tracker.selectors.phh_export import (
     MEDIA_TYPE,

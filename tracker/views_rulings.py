@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from tracker.engine.errors import DomainError, NotFound
 from tracker.engine.errors import PermissionDenied as DomainPermissionDenied
-from tracker.models import RulingResult
+from tracker.rulings.models import RulingResult
 from tracker.selectors.pages import visible_league
 from tracker.selectors.rulings import (
     OPEN,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from tracker.models import ImportFile, ImportJob
+from tracker.interchange.models import ImportFile, ImportJob
 from tracker.services.phh_import import live_done
 
 

@@ -22,7 +22,7 @@ from api.serializers.core import (
     TournamentSerializer,
 )
 from api.throttles import WriteThrottle
-from tracker.models import League, Membership
+from tracker.leagues.models import League, Membership
 from tracker.selectors.leagues import (
     league_standings,
     leagues_visible_to,

@@ -18,7 +18,7 @@ from api.serializers.hands import (
     ReevaluationJobSerializer,
 )
 from api.views.core import WriteThrottled, visible_league
-from tracker.models import Hand, ReevaluationJob
+from tracker.hands.models import Hand, ReevaluationJob
 from tracker.selectors.leagues import leagues_visible_to, tournaments_visible_to
 from tracker.services.hands import hand_record, hand_void
 from tracker.services.reevaluation import reevaluation_start

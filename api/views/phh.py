@@ -22,7 +22,8 @@ from rest_framework.views import APIView
 from api.serializers.phh import ImportJobSerializer, ImportUploadSerializer
 from api.views.core import WriteThrottled
 from tracker.engine.errors import DomainError
-from tracker.models import Hand, ImportStatus
+from tracker.hands.models import Hand
+from tracker.interchange.models import ImportStatus
 from tracker.selectors.imports import imports_visible_to, tournament_imports
 from tracker.selectors.leagues import leagues_visible_to, tournaments_visible_to
 from tracker.selectors.phh_export import MEDIA_TYPE, export_hand, export_league, export_tournament

@@ -29,7 +29,10 @@ from api.serializers.rulings import (
     RulingSerializer,
 )
 from api.views.core import WriteThrottled, visible_league
-from tracker.models import AuditEntry, Evaluation, EvaluationSource, League, Pot, Ruling
+from tracker.audit.models import AuditEntry
+from tracker.hands.models import Evaluation, EvaluationSource, Pot
+from tracker.leagues.models import League
+from tracker.rulings.models import Ruling
 from tracker.selectors.leagues import leagues_visible_to
 from tracker.selectors.rulings import (
     OPEN,

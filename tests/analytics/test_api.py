@@ -10,7 +10,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import add_member
-from tracker.models import HandSeat
+from tracker.hands.models import HandSeat
 
 pytestmark = pytest.mark.django_db
 API = "/api/v1/analytics"

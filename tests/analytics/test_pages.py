@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from tracker.models import HandSeat
+from tracker.hands.models import HandSeat
 
 pytestmark = pytest.mark.django_db
 

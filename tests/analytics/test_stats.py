@@ -12,18 +12,12 @@ from django.db.models import Sum
 from tests.factories import add_member, make_league, make_tournament
 from tracker.analytics import FACTS_VERSION
 from tracker.engine.errors import DomainError, PermissionDenied
-from tracker.models import (
-    FinalStanding,
-    HandSeat,
-    HandStatus,
-    Pot,
-    Tournament,
-    TournamentStatus,
-)
+from tracker.hands.models import HandSeat, HandStatus, Pot
 from tracker.selectors import stats as sel
 from tracker.selectors.leagues import league_results, league_standings
 from tracker.services import stats as stats_service
 from tracker.services.stats import league_points_formula_set, stats_refresh
+from tracker.tournaments.models import FinalStanding, Tournament, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -241,7 +235,7 @@ def test_all_time_adds_up_the_leagues_of_one_person(world, django_capture_on_com
     import random
 
     from tests.analytics.seed import play
-    from tracker.models import Player
+    from tracker.leagues.models import Player
     from tracker.services.tournaments import tournament_create
 
     ann = world.players[0]

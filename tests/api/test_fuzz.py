@@ -57,7 +57,7 @@ def fuzz_world(settings, django_capture_on_commit_callbacks, monkeypatch):
     own, _ = make_league(slug="fuzz", admin=fuzzer)
     ruled, owner = make_league(slug="fuzz-rob")
     add_member(ruled, "fuzzer-keeper", "scorekeeper")
-    from tracker.models import Membership
+    from tracker.leagues.models import Membership
 
     Membership.objects.create(league=ruled, user=fuzzer, role="authority")
     secret, _ = make_league(slug="fuzz-secret", public=False)

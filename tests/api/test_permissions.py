@@ -21,7 +21,8 @@ from django.test import Client
 
 from tests.factories import add_member, make_league, make_user
 from tests.rulings.helpers import ACES, KINGS, api_client, disputed_hand, showdown
-from tracker.models import Hand, HandStatus, League
+from tracker.hands.models import Hand, HandStatus
+from tracker.leagues.models import League
 
 pytestmark = pytest.mark.django_db
 

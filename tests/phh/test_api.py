@@ -12,7 +12,8 @@ from rest_framework.test import APIClient
 from tests.factories import add_member, make_league, make_tournament, make_user
 from tests.phh.histories import FOLD, LOW_HOLD, SHOWDOWN, night
 from tracker.engine import phh
-from tracker.models import Hand, ImportJob
+from tracker.hands.models import Hand
+from tracker.interchange.models import ImportJob
 from tracker.selectors.tournaments import tournament_state
 from tracker.services.hands import hand_record
 

@@ -9,7 +9,8 @@ import pytest
 from django.core.management import call_command
 
 from tracker.engine import phh
-from tracker.models import Hand, HandStatus, League, Player
+from tracker.hands.models import Hand, HandStatus
+from tracker.leagues.models import League, Player
 from tracker.selectors.tournaments import tournament_stacks
 from tracker.services.demo import DEMO_SLUG, demo_seed
 from tracker.services.tournaments import tournament_create

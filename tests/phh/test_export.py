@@ -12,7 +12,7 @@ from tests.factories import make_league, make_tournament
 from tests.phh.histories import FOLD, KINGS, LOW_HOLD, SHOWDOWN, as_hand
 from tracker.engine import phh
 from tracker.engine.procedure import replay_hand
-from tracker.models import FinalStanding, Hand, HandStatus, Pot, TournamentStatus
+from tracker.hands.models import Hand, HandStatus, Pot
 from tracker.selectors.phh_export import (
     MEDIA_TYPE,
     NoHistory,
@@ -24,6 +24,7 @@ from tracker.selectors.tournaments import tournament_stacks, tournament_standing
 from tracker.services.hands import hand_record
 from tracker.services.phh_import import phh_import_start
 from tracker.services.tournaments import tournament_create
+from tracker.tournaments.models import FinalStanding, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 

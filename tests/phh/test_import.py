@@ -12,12 +12,8 @@ from tests.factories import add_member, make_league, make_tournament
 from tests.phh.histories import FOLD, KINGS, LOW_HOLD, SHOWDOWN, night
 from tracker.engine import phh
 from tracker.engine.errors import PermissionDenied
-from tracker.models import (
-    Hand,
-    HandStatus,
-    ImportJob,
-    ImportStatus,
-)
+from tracker.hands.models import Hand, HandStatus
+from tracker.interchange.models import ImportJob, ImportStatus
 from tracker.selectors.imports import tournament_imports
 from tracker.selectors.tournaments import tournament_stacks
 from tracker.services.phh_import import content_hash, phh_import_run, phh_import_start

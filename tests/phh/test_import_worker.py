@@ -9,7 +9,8 @@ import pytest
 from tests.factories import make_league, make_tournament
 from tests.phh.histories import FOLD, SHOWDOWN, night
 from tracker.engine import phh
-from tracker.models import Hand, HandStatus, ImportJob, ImportStatus
+from tracker.hands.models import Hand, HandStatus
+from tracker.interchange.models import ImportJob, ImportStatus
 from tracker.services.phh_import import phh_import_start
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

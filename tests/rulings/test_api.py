@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from api.models import IdempotencyRecord
 from api.throttles import WriteThrottle
 from tests.factories import make_user
 from tests.rulings.helpers import api_client, disputed_hand, league_with_roles
-from tracker.models import AuditEntry, IdempotencyRecord, LedgerEntry, Ruling
+from tracker.audit.models import AuditEntry
+from tracker.rulings.models import Ruling
+from tracker.tournaments.models import LedgerEntry
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,9 @@ from tests.rulings.helpers import (
     positions,
     showdown,
 )
+from tracker.audit.models import AuditEntry
 from tracker.engine.errors import DomainError
-from tracker.models import AuditEntry, League
+from tracker.leagues.models import League
 from tracker.services.audit import token_fingerprint
 from tracker.services.rulings import house_rules_set, ruling_make
 

@@ -8,7 +8,9 @@ from django.test import Client, RequestFactory
 
 from tests.factories import make_user
 from tests.rulings.helpers import disputed_hand, league_with_roles
-from tracker.models import AuditEntry, Dispute, HandStatus, Ruling
+from tracker.audit.models import AuditEntry
+from tracker.hands.models import Dispute, HandStatus
+from tracker.rulings.models import Ruling
 
 pytestmark = pytest.mark.django_db
 

@@ -15,18 +15,8 @@ from tests.rulings.helpers import (
     showdown,
 )
 from tracker.engine.errors import Conflict, DomainError, NotFound, PermissionDenied
-from tracker.models import (
-    Dispute,
-    Evaluation,
-    FinalStanding,
-    HandSeat,
-    HandStatus,
-    LedgerEntry,
-    LedgerKind,
-    Pot,
-    Ruling,
-    TournamentStatus,
-)
+from tracker.hands.models import Dispute, Evaluation, HandSeat, HandStatus, Pot
+from tracker.rulings.models import Ruling
 from tracker.selectors.rulings import (
     dispute_queue,
     hand_ruling_state,
@@ -37,6 +27,7 @@ from tracker.selectors.tournaments import tournament_stacks, tournament_standing
 from tracker.services.hands import hand_record
 from tracker.services.reevaluation import hand_reevaluate
 from tracker.services.rulings import dispute_raise, ruling_make
+from tracker.tournaments.models import FinalStanding, LedgerEntry, LedgerKind, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.factories import fold_entry, make_league, make_tournament
-from tracker.models import Hand
+from tracker.hands.models import Hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,7 +1,9 @@
 import pytest
 
-from tracker.models import Hand, HandStatus, League, Tournament
+from tracker.hands.models import Hand, HandStatus
+from tracker.leagues.models import League
 from tracker.services.demo import DEMO_SLUG, demo_seed
+from tracker.tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -5,9 +5,10 @@ import pytest
 from tests.factories import add_member, make_league, make_tournament
 from tests.factories import fold_entry as walk
 from tracker.engine.errors import Conflict, DomainError, PermissionDenied
-from tracker.models import Hand, HandStatus, LedgerEntry, LedgerKind
+from tracker.hands.models import Hand, HandStatus
 from tracker.selectors.tournaments import tournament_stacks
 from tracker.services.hands import hand_record, hand_void, tournament_settle
+from tracker.tournaments.models import LedgerEntry, LedgerKind
 
 pytestmark = pytest.mark.django_db
 

@@ -18,10 +18,11 @@ from django.db import connection
 
 from tests.factories import fold_entry as walk
 from tests.factories import make_league, make_tournament
-from tracker.models import Hand, HandStatus, LedgerEntry, LedgerKind
+from tracker.hands.models import Hand, HandStatus
 from tracker.services import hands as hand_services
 from tracker.services.hands import hand_record
 from tracker.tasks import tournament_settle_task
+from tracker.tournaments.models import LedgerEntry, LedgerKind
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

@@ -13,7 +13,7 @@ from tests.web.conftest import KLO_ACTIONS, make_game, record_sample_hands, walk
 from tracker.charts import Series, line_chart, nice_step
 from tracker.engine.errors import DomainError
 from tracker.forms import HandEntry
-from tracker.models import Hand, HandStatus
+from tracker.hands.models import Hand, HandStatus
 from tracker.selectors.replay import hand_replay
 from tracker.selectors.tournaments import tournament_state
 from tracker.services.hands import hand_record

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django.db.models import Prefetch, QuerySet
 
-from tracker.models import ImportFile, ImportJob, Tournament
+from tracker.interchange.models import ImportFile, ImportJob
 from tracker.selectors.leagues import tournaments_visible_to
+from tracker.tournaments.models import Tournament
 
 
 def _with_files(jobs: QuerySet[ImportJob]) -> QuerySet[ImportJob]:

@@ -8,7 +8,9 @@ from django.db.models import Avg, Count, F, Q, QuerySet, Sum
 
 from tracker.engine.errors import NotFound
 from tracker.engine.points import best_total, normalize_formula, tournament_points
-from tracker.models import FinalStanding, Hand, League, Player, Tournament
+from tracker.hands.models import Hand
+from tracker.leagues.models import League, Player
+from tracker.tournaments.models import FinalStanding, Tournament
 
 
 def leagues_visible_to(user) -> QuerySet[League]:

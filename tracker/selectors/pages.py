@@ -14,19 +14,8 @@ from django.db.models import Count, Q, Sum
 
 from tracker.charts import Series, line_chart
 from tracker.engine.announcements import VARIANT_TITLES
-from tracker.models import (
-    Hand,
-    HandSeat,
-    HandStatus,
-    League,
-    LedgerEntry,
-    LedgerKind,
-    Membership,
-    Player,
-    Seat,
-    Tournament,
-    TournamentStatus,
-)
+from tracker.hands.models import Hand, HandSeat, HandStatus
+from tracker.leagues.models import League, Membership, Player
 from tracker.selectors.leagues import (  # noqa: F401 (re-exported for the views)
     leagues_visible_to,
     visible_hand,
@@ -42,6 +31,7 @@ from tracker.selectors.tournaments import (
     tournament_state,
 )
 from tracker.services.access import CAN_RECORD, role_of
+from tracker.tournaments.models import LedgerEntry, LedgerKind, Seat, Tournament, TournamentStatus
 
 STATUS_LABELS = {
     HandStatus.RECORDED: "recorded",

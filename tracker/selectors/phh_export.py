@@ -24,8 +24,10 @@ from django.utils.text import slugify
 from tracker.engine import phh
 from tracker.engine.errors import DomainError
 from tracker.engine.version import ENGINE_VERSION
-from tracker.models import EntryMode, Hand, HandSeat, League, Tournament
+from tracker.hands.models import EntryMode, Hand, HandSeat
+from tracker.leagues.models import League
 from tracker.services.hands import HandSpec, hand_evaluate
+from tracker.tournaments.models import Tournament
 
 MEDIA_TYPE = "application/x-phh"
 ENTRY_FIELDS = (

@@ -20,20 +20,12 @@ from dataclasses import dataclass, field
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
+from tracker.audit.models import AuditEntry
 from tracker.engine.announcements import VARIANT_TITLES
 from tracker.engine.errors import NotFound, PermissionDenied
-from tracker.models import (
-    AuditEntry,
-    Dispute,
-    Evaluation,
-    Hand,
-    League,
-    Membership,
-    Player,
-    Pot,
-    Role,
-    Ruling,
-)
+from tracker.hands.models import Dispute, Evaluation, Hand, Pot
+from tracker.leagues.models import League, Membership, Player, Role
+from tracker.rulings.models import Ruling
 from tracker.selectors.leagues import leagues_visible_to
 from tracker.services.access import CAN_MANAGE, CAN_RULE, require_view, role_of
 

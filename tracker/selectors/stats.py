@@ -24,13 +24,15 @@ from django.db.models.functions import Cast
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
 from tracker.engine.errors import NotFound
 from tracker.engine.hands import CATEGORIES
-from tracker.models import HandSeat, HandStatus, League, Player, Tournament
+from tracker.hands.models import HandSeat, HandStatus
+from tracker.leagues.models import League, Player
 from tracker.selectors.leagues import (  # noqa: F401 (re-exported for the views)
     leagues_visible_to,
     visible_league,
     visible_player,
     visible_tournament,
 )
+from tracker.tournaments.models import Tournament
 
 SETTLED = (HandStatus.VERIFIED, HandStatus.DISPUTED)
 INT_FACTS = (

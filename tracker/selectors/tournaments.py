@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from django.db.models import Sum
 
 from tracker.engine import tournament as rules
-from tracker.models import Hand, HandSeat, HandStatus, LedgerEntry, Seat, Tournament
+from tracker.hands.models import Hand, HandSeat, HandStatus
+from tracker.tournaments.models import LedgerEntry, Seat, Tournament
 
 SETTLED = (HandStatus.VERIFIED, HandStatus.DISPUTED)
 

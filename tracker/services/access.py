@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tracker.engine.errors import NotFound, PermissionDenied
-from tracker.models import League, Membership, Role
+from tracker.leagues.models import League, Membership, Role
 
 # Which roles may perform each kind of write.
 CAN_RECORD = (Role.ADMIN, Role.SCOREKEEPER)

@@ -25,7 +25,9 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
-from tracker.models import AuditEntry, Hand, League, Pot
+from tracker.audit.models import AuditEntry
+from tracker.hands.models import Hand, Pot
+from tracker.leagues.models import League
 
 SYSTEM = "system"
 ANONYMOUS = "anonymous"

@@ -16,11 +16,12 @@ from django.db import transaction
 
 from tracker.engine.cards import format_card
 from tracker.engine.showdown import evaluate_showdown
-from tracker.models import League, Membership, Role, Tournament
+from tracker.leagues.models import League, Membership, Role
 from tracker.selectors.tournaments import tournament_state
 from tracker.services.hands import hand_record
 from tracker.services.leagues import league_create, player_create
 from tracker.services.tournaments import tournament_create
+from tracker.tournaments.models import Tournament
 
 DEMO_PASSWORD = "homegame-demo"
 # username -> role in the demo league

@@ -30,25 +30,27 @@ from tracker.engine.errors import Conflict, DomainError
 from tracker.engine.pots import award_pot, split_amount
 from tracker.engine.procedure import HandResult, replay_hand, settle_quick
 from tracker.engine.version import ENGINE_VERSION
-from tracker.models import (
+from tracker.hands.models import (
     DisputeSource,
     EntryMode,
     EvaluationSource,
-    FinalStanding,
     Hand,
     HandSeat,
     HandStatus,
-    LedgerEntry,
-    LedgerKind,
     Pot,
-    Tournament,
-    TournamentStatus,
 )
 from tracker.selectors.tournaments import tournament_stacks, tournament_standings, tournament_state
 from tracker.services.access import CAN_RECORD, CAN_VOID, require_role
 from tracker.services.audit import audit_record, system_actor
 from tracker.services.rulings import disputes_flag, evaluation_record
 from tracker.services.stats import facts_for_hand
+from tracker.tournaments.models import (
+    FinalStanding,
+    LedgerEntry,
+    LedgerKind,
+    Tournament,
+    TournamentStatus,
+)
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from django.utils.text import slugify
 
 from tracker.engine.announcements import VARIANTS, normalize_announcements
 from tracker.engine.errors import Conflict, DomainError
-from tracker.models import League, Membership, Player, Role
+from tracker.leagues.models import League, Membership, Player, Role
 from tracker.services.access import CAN_MANAGE, CAN_RECORD, require_role
 from tracker.services.audit import audit_record
 

@@ -35,17 +35,12 @@ from django.utils import timezone
 from tracker.engine import phh
 from tracker.engine.errors import DomainError
 from tracker.engine.procedure import PHH_OPTIONAL, PHH_REQUIRED, PHH_VARIANT
-from tracker.models import (
-    Hand,
-    ImportFile,
-    ImportFileStatus,
-    ImportJob,
-    ImportStatus,
-    Tournament,
-)
+from tracker.hands.models import Hand
+from tracker.interchange.models import ImportFile, ImportFileStatus, ImportJob, ImportStatus
 from tracker.selectors.tournaments import tournament_state
 from tracker.services.access import CAN_RECORD, require_role
 from tracker.services.hands import HandSpec, hand_evaluate, hand_record
+from tracker.tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
 

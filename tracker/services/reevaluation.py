@@ -18,21 +18,21 @@ from django.utils import timezone
 
 from tracker.engine.errors import DomainError
 from tracker.engine.version import ENGINE_VERSION
-from tracker.models import (
+from tracker.hands.models import (
     DisputeSource,
     EvaluationSource,
     Hand,
     HandStatus,
     JobStatus,
-    League,
     ReevaluationJob,
-    Tournament,
 )
+from tracker.leagues.models import League
 from tracker.services.access import require_role
 from tracker.services.audit import audit_record, system_actor
 from tracker.services.hands import HandSpec, hand_evaluate
 from tracker.services.rulings import disputes_flag, evaluation_record
 from tracker.services.stats import facts_for_hand
+from tracker.tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
 

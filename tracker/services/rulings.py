@@ -3,7 +3,7 @@
 A pot is *open* (``Pot.disputed``) from the moment it is disputed -- flagged by
 settlement or a re-evaluation because the engine's award differs from the one
 that stands, or raised by a member with a reason -- until the league's authority
-rules on it. Every dispute is a :class:`~tracker.models.Dispute` row.
+rules on it. Every dispute is a :class:`~tracker.hands.models.Dispute` row.
 
 A ruling (:func:`ruling_make`) names the result that stands from now on: the
 engine's, the table's, or an explicit award per player adding up to the pot. It
@@ -28,26 +28,13 @@ from django.db.models.functions import Coalesce
 
 from tracker.engine.errors import Conflict, DomainError
 from tracker.engine.version import ENGINE_VERSION
-from tracker.models import (
-    Dispute,
-    DisputeSource,
-    Evaluation,
-    Hand,
-    HandSeat,
-    HandStatus,
-    League,
-    LedgerEntry,
-    LedgerKind,
-    Pot,
-    Role,
-    Ruling,
-    RulingResult,
-    Tournament,
-    TournamentStatus,
-)
+from tracker.hands.models import Dispute, DisputeSource, Evaluation, Hand, HandSeat, HandStatus, Pot
+from tracker.leagues.models import League, Role
+from tracker.rulings.models import Ruling, RulingResult
 from tracker.services.access import CAN_RULE, require_role
 from tracker.services.audit import audit_record
 from tracker.services.leagues import house_rules_check
+from tracker.tournaments.models import LedgerEntry, LedgerKind, Tournament, TournamentStatus
 
 # Any member of a league may put a pot to the authority; only the authority rules on it.
 CAN_DISPUTE = (Role.ADMIN, Role.SCOREKEEPER, Role.AUTHORITY, Role.MEMBER)

@@ -23,7 +23,8 @@ from django.db.models import Q
 from tracker.analytics import FACTS_VERSION, hand_facts
 from tracker.engine.equity import SAMPLES
 from tracker.engine.points import normalize_formula
-from tracker.models import Hand, HandSeat, HandStatus, League, Role
+from tracker.hands.models import Hand, HandSeat, HandStatus
+from tracker.leagues.models import League, Role
 from tracker.services.access import require_role
 
 log = logging.getLogger(__name__)

@@ -9,9 +9,10 @@ from django.db import transaction
 from tracker.engine import tournament as rules
 from tracker.engine.announcements import check_variant, max_players, normalize_announcements
 from tracker.engine.errors import DomainError
-from tracker.models import League, LedgerEntry, LedgerKind, Player, Seat, Tournament
+from tracker.leagues.models import League, Player
 from tracker.services.access import CAN_RECORD, require_role
 from tracker.services.audit import audit_record
+from tracker.tournaments.models import LedgerEntry, LedgerKind, Seat, Tournament
 
 # What the database stores: every chip count of a tournament (8 stacks together) fits a
 # 32-bit integer, and hand numbers a small one.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django import template
 
-from tracker.models import HandStatus
+from tracker.hands.models import HandStatus
 from tracker.selectors.rulings import hand_ruling_states, hand_rulings
 from tracker.services.access import CAN_RULE, role_of
 from tracker.services.rulings import CAN_DISPUTE
@@ -46,7 +46,7 @@ def ruling_state(context, hand) -> str:
     cache = context.render_context.setdefault("homegame_ruling_states", {})
     key = hand.tournament_id
     if key not in cache:
-        from tracker.models import Hand
+        from tracker.hands.models import Hand
 
         cache[key] = hand_ruling_states(Hand.objects.filter(tournament_id=key).only("id"))
     return cache[key].get(hand.pk, "")

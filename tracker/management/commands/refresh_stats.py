@@ -16,7 +16,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from tracker.engine.equity import SAMPLES
-from tracker.models import League
+from tracker.leagues.models import League
 from tracker.services.stats import stats_refresh
 
 

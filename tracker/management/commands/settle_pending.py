@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from tracker.models import Hand, HandStatus
+from tracker.hands.models import Hand, HandStatus
 from tracker.tasks import tournament_settle_task
 
 
