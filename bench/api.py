@@ -186,8 +186,8 @@ def main() -> None:
     from rest_framework.authtoken.models import Token
 
     from homegame.celery import app as celery_app
-    from tracker.services.leagues import league_create, player_create
-    from tracker.services.tournaments import tournament_create
+    from tracker.leagues.services import league_create, player_create
+    from tracker.tournaments.services import tournament_create
 
     subprocess.run(["redis-cli", "-u", REDIS, "flushdb"], check=False, capture_output=True)
     user = get_user_model().objects.create_user("bench", password="bench-only")
@@ -308,9 +308,9 @@ def main() -> None:
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
-    from tracker.selectors.leagues import league_standings
-    from tracker.selectors.tournaments import tournament_state
-    from tracker.services.hands import hand_record
+    from tracker.hands.services.recording import hand_record
+    from tracker.leagues.selectors import league_standings
+    from tracker.tournaments.selectors import tournament_state
 
     big = league_create(name="Big league", slug="big-league", created_by=user)
     roster = [player_create(league=big, name=f"L{i}", by=user) for i in range(12)]

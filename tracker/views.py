@@ -11,23 +11,22 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from tracker.core.health import system_health
+from tracker.core.permissions import CAN_RECORD, role_of
 from tracker.engine.errors import Conflict, DomainError, NotFound
 from tracker.engine.errors import PermissionDenied as DomainPermissionDenied
 from tracker.forms import Calculator, HandEntry
+from tracker.hands.selectors.replay import hand_replay
+from tracker.hands.services.recording import hand_record, hand_void
+from tracker.leagues.selectors import visible_hand, visible_tournament
 from tracker.selectors.calculator import WILD_RULES, calculate
-from tracker.selectors.health import system_health
 from tracker.selectors.pages import (
     home_leagues,
     league_page,
     player_page,
     tournament_page,
-    visible_hand,
-    visible_tournament,
 )
-from tracker.selectors.replay import hand_replay
-from tracker.selectors.tournaments import tournament_state
-from tracker.services.access import CAN_RECORD, role_of
-from tracker.services.hands import hand_record, hand_void
+from tracker.tournaments.selectors import tournament_state
 
 SETTLED = {
     "recorded": "The engine checks it and settles the stacks in a moment.",

@@ -17,9 +17,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tracker.engine.errors import DomainError, NotFound
 from tracker.engine.errors import PermissionDenied as DomainPermissionDenied
 from tracker.engine.points import FORMULA_TITLES, FORMULAS
-from tracker.selectors import stats as sel
-from tracker.selectors.leagues import league_standings
-from tracker.services.stats import league_points_formula_set
+from tracker.leagues.selectors import league_standings
+from tracker.stats import selectors as sel
+from tracker.stats.services import league_points_formula_set
 
 
 def not_found_as_404(view):

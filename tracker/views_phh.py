@@ -13,15 +13,15 @@ from tracker.engine.errors import DomainError
 from tracker.engine.errors import PermissionDenied as DomainPermissionDenied
 from tracker.hands.models import Hand
 from tracker.interchange.models import ImportStatus
-from tracker.selectors.leagues import leagues_visible_to, tournaments_visible_to
-from tracker.selectors.phh_export import (
+from tracker.interchange.selectors.export import (
     MEDIA_TYPE,
     PHHExport,
     export_hand,
     export_league,
     export_tournament,
 )
-from tracker.services.phh_import import phh_import_start
+from tracker.interchange.services import phh_import_start
+from tracker.leagues.selectors import leagues_visible_to, tournaments_visible_to
 
 
 def phh_response(export: PHHExport) -> HttpResponse:

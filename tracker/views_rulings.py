@@ -16,19 +16,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from tracker.core.permissions import CAN_RULE, role_of
 from tracker.engine.errors import DomainError, NotFound
 from tracker.engine.errors import PermissionDenied as DomainPermissionDenied
 from tracker.rulings.models import RulingResult
+from tracker.rulings.selectors import OPEN, STATES, audit_log, dispute_queue, pot_case
+from tracker.rulings.services import CAN_DISPUTE, REASON_MAX, dispute_raise, ruling_make
 from tracker.selectors.pages import visible_league
-from tracker.selectors.rulings import (
-    OPEN,
-    STATES,
-    audit_log,
-    dispute_queue,
-    pot_case,
-)
-from tracker.services.access import CAN_RULE, role_of
-from tracker.services.rulings import CAN_DISPUTE, REASON_MAX, dispute_raise, ruling_make
 
 AUDIT_PAGE = 50
 

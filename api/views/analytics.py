@@ -20,9 +20,9 @@ from api.serializers.analytics import (
 )
 from api.views.core import WriteThrottled
 from tracker.engine.points import describe, normalize_formula
-from tracker.selectors import stats as sel
-from tracker.selectors.leagues import league_standings
-from tracker.services.stats import league_points_formula_set
+from tracker.leagues.selectors import league_standings
+from tracker.stats import selectors as sel
+from tracker.stats.services import league_points_formula_set
 
 
 class CSVRenderer(BaseRenderer):

@@ -24,10 +24,15 @@ from api.views.core import WriteThrottled
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand
 from tracker.interchange.models import ImportStatus
-from tracker.selectors.imports import imports_visible_to, tournament_imports
-from tracker.selectors.leagues import leagues_visible_to, tournaments_visible_to
-from tracker.selectors.phh_export import MEDIA_TYPE, export_hand, export_league, export_tournament
-from tracker.services.phh_import import phh_import_start
+from tracker.interchange.selectors.export import (
+    MEDIA_TYPE,
+    export_hand,
+    export_league,
+    export_tournament,
+)
+from tracker.interchange.selectors.imports import imports_visible_to, tournament_imports
+from tracker.interchange.services import phh_import_start
+from tracker.leagues.selectors import leagues_visible_to, tournaments_visible_to
 from tracker.views_phh import phh_response
 
 

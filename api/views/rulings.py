@@ -32,9 +32,9 @@ from api.views.core import WriteThrottled, visible_league
 from tracker.audit.models import AuditEntry
 from tracker.hands.models import Evaluation, EvaluationSource, Pot
 from tracker.leagues.models import League
+from tracker.leagues.selectors import leagues_visible_to
 from tracker.rulings.models import Ruling
-from tracker.selectors.leagues import leagues_visible_to
-from tracker.selectors.rulings import (
+from tracker.rulings.selectors import (
     OPEN,
     STATES,
     audit_log,
@@ -43,7 +43,7 @@ from tracker.selectors.rulings import (
     pots_in_question,
     visible_pot,
 )
-from tracker.services.rulings import dispute_raise, house_rules_set, ruling_make
+from tracker.rulings.services import dispute_raise, house_rules_set, ruling_make
 
 IDEMPOTENCY = OpenApiParameter(
     HEADER,

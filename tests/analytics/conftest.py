@@ -13,10 +13,10 @@ from django.db import transaction
 
 from tests.analytics.seed import play
 from tests.factories import add_member, make_league, make_user
-from tracker.services import stats as stats_service
-from tracker.services.hands import tournament_settle
-from tracker.services.leagues import player_create
-from tracker.services.tournaments import tournament_create
+from tracker.hands.services.settlement import tournament_settle
+from tracker.leagues.services import player_create
+from tracker.stats import services as stats_service
+from tracker.tournaments.services import tournament_create
 
 
 @pytest.fixture(autouse=True)

@@ -8,8 +8,8 @@ import random
 
 from tests.analytics.handgen import random_history
 from tracker.engine.cards import format_card
-from tracker.selectors.tournaments import tournament_state
-from tracker.services.hands import hand_record
+from tracker.hands.services.recording import hand_record
+from tracker.tournaments.selectors import tournament_state
 
 VARIANTS = (
     ("seven_card_stud", {}),

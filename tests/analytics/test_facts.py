@@ -9,8 +9,8 @@ import random
 import pytest
 
 from tests.analytics.handgen import random_history
-from tracker.analytics import hand_facts
 from tracker.engine import replay_hand, settle_quick
+from tracker.stats.facts import hand_facts
 
 STAKES = {"ante": 4, "bring_in": 10, "small_bet": 20, "big_bet": 40}
 

@@ -10,13 +10,13 @@ from django.core.management import call_command
 from django.db.models import Sum
 
 from tests.factories import add_member, make_league, make_tournament
-from tracker.analytics import FACTS_VERSION
 from tracker.engine.errors import DomainError, PermissionDenied
 from tracker.hands.models import HandSeat, HandStatus, Pot
-from tracker.selectors import stats as sel
-from tracker.selectors.leagues import league_results, league_standings
-from tracker.services import stats as stats_service
-from tracker.services.stats import league_points_formula_set, stats_refresh
+from tracker.leagues.selectors import league_results, league_standings
+from tracker.stats import selectors as sel
+from tracker.stats import services as stats_service
+from tracker.stats.facts import FACTS_VERSION
+from tracker.stats.services import league_points_formula_set, stats_refresh
 from tracker.tournaments.models import FinalStanding, Tournament, TournamentStatus
 
 pytestmark = pytest.mark.django_db
@@ -236,7 +236,7 @@ def test_all_time_adds_up_the_leagues_of_one_person(world, django_capture_on_com
 
     from tests.analytics.seed import play
     from tracker.leagues.models import Player
-    from tracker.services.tournaments import tournament_create
+    from tracker.tournaments.services import tournament_create
 
     ann = world.players[0]
     person = add_member(world.league, "ann-person", "member")

@@ -35,7 +35,7 @@ from schemathesis.core.failures import FailureGroup
 from api.throttles import WriteThrottle
 from tests.factories import add_member, make_league, make_tournament, make_user
 from tests.rulings.helpers import ACES, KINGS, showdown
-from tracker.services.hands import hand_record
+from tracker.hands.services.recording import hand_record
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 

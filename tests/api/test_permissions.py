@@ -316,8 +316,8 @@ def test_private_leagues_leak_nothing_to_outsiders(django_capture_on_commit_call
     league, admin = make_league(slug="hushclub", public=False)
     League.objects.filter(pk=league.pk).update(name="Whisperers")
     from tests.factories import make_tournament
-    from tracker.services.hands import hand_record
-    from tracker.services.rulings import ruling_make
+    from tracker.hands.services.recording import hand_record
+    from tracker.rulings.services import ruling_make
 
     rob = add_member(league, "hush-rob", "authority")
     t, players = make_tournament(

@@ -13,9 +13,9 @@ from tests.factories import add_member, make_league, make_tournament, make_user
 from tests.phh.histories import FOLD, LOW_HOLD, SHOWDOWN, night
 from tracker.engine import phh
 from tracker.hands.models import Hand
+from tracker.hands.services.recording import hand_record
 from tracker.interchange.models import ImportJob
-from tracker.selectors.tournaments import tournament_state
-from tracker.services.hands import hand_record
+from tracker.tournaments.selectors import tournament_state
 
 pytestmark = pytest.mark.django_db
 

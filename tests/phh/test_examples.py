@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from tracker.demo.services import DEMO_SLUG, demo_seed
 from tracker.engine import phh
 from tracker.hands.models import Hand, HandStatus
 from tracker.leagues.models import League, Player
-from tracker.selectors.tournaments import tournament_stacks
-from tracker.services.demo import DEMO_SLUG, demo_seed
-from tracker.services.tournaments import tournament_create
+from tracker.tournaments.selectors import tournament_stacks
+from tracker.tournaments.services import tournament_create
 
 pytestmark = pytest.mark.django_db
 

@@ -13,18 +13,18 @@ from tests.phh.histories import FOLD, KINGS, LOW_HOLD, SHOWDOWN, as_hand
 from tracker.engine import phh
 from tracker.engine.procedure import replay_hand
 from tracker.hands.models import Hand, HandStatus, Pot
-from tracker.selectors.phh_export import (
+from tracker.hands.services.recording import hand_record
+from tracker.interchange.selectors.export import (
     MEDIA_TYPE,
     NoHistory,
     export_hand,
     export_league,
     export_tournament,
 )
-from tracker.selectors.tournaments import tournament_stacks, tournament_standings, tournament_state
-from tracker.services.hands import hand_record
-from tracker.services.phh_import import phh_import_start
-from tracker.services.tournaments import tournament_create
+from tracker.interchange.services import phh_import_start
 from tracker.tournaments.models import FinalStanding, TournamentStatus
+from tracker.tournaments.selectors import tournament_stacks, tournament_standings, tournament_state
+from tracker.tournaments.services import tournament_create
 
 pytestmark = pytest.mark.django_db
 

@@ -14,9 +14,9 @@ from tracker.engine import phh
 from tracker.engine.errors import PermissionDenied
 from tracker.hands.models import Hand, HandStatus
 from tracker.interchange.models import ImportJob, ImportStatus
-from tracker.selectors.imports import tournament_imports
-from tracker.selectors.tournaments import tournament_stacks
-from tracker.services.phh_import import content_hash, phh_import_run, phh_import_start
+from tracker.interchange.selectors.imports import tournament_imports
+from tracker.interchange.services import content_hash, phh_import_run, phh_import_start
+from tracker.tournaments.selectors import tournament_stacks
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from tests.phh.histories import FOLD, SHOWDOWN, night
 from tracker.engine import phh
 from tracker.hands.models import Hand, HandStatus
 from tracker.interchange.models import ImportJob, ImportStatus
-from tracker.services.phh_import import phh_import_start
+from tracker.interchange.services import phh_import_start
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -46,7 +46,7 @@ def test_a_large_import_runs_on_the_worker_and_reports_progress():
         what="settlement of the imported hands",
     )
     # Delivered again (as after a lost worker), the job does nothing more.
-    from tracker.tasks import phh_import_task
+    from tracker.interchange.tasks import phh_import_task
 
     assert phh_import_task.delay(job.pk).get(timeout=30)["imported"] == 24
     assert Hand.objects.filter(tournament=tournament).count() == 24

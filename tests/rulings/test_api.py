@@ -142,7 +142,7 @@ def test_private_leagues_leak_nothing(django_capture_on_commit_callbacks):
     league, users = league_with_roles(slug="secret", public=False)
     _, hand, _ = disputed_hand(league, users["admin"], django_capture_on_commit_callbacks)
     pot = hand.pots.get()
-    from tracker.services.rulings import ruling_make
+    from tracker.rulings.services import ruling_make
 
     ruling = ruling_make(pot=pot, by=users["authority"], result="engine", reason="aces")
     stranger = api_client(make_user("stranger"))

@@ -10,7 +10,7 @@ from tracker.audit.models import AuditEntry
 from tracker.core.models import AppendOnlyError
 from tracker.hands.models import Dispute, Evaluation
 from tracker.rulings.models import Ruling
-from tracker.services.rulings import ruling_make
+from tracker.rulings.services import ruling_make
 
 pytestmark = pytest.mark.django_db
 

@@ -135,7 +135,7 @@ def test_private_league_pages_are_404_to_outsiders(django_capture_on_commit_call
 
 
 def test_the_rulings_include_renders_a_hands_disputes_and_rulings(case):
-    from tracker.services.rulings import ruling_make
+    from tracker.rulings.services import ruling_make
 
     hand = case["hand"]
     ruling_make(pot=hand.pots.get(), by=case["users"]["authority"], result="table", reason="Rob")

@@ -16,18 +16,13 @@ from tests.rulings.helpers import (
 )
 from tracker.engine.errors import Conflict, DomainError, NotFound, PermissionDenied
 from tracker.hands.models import Dispute, Evaluation, HandSeat, HandStatus, Pot
+from tracker.hands.services.recording import hand_record
+from tracker.hands.services.reevaluation import hand_reevaluate
 from tracker.rulings.models import Ruling
-from tracker.selectors.rulings import (
-    dispute_queue,
-    hand_ruling_state,
-    hand_ruling_states,
-    pot_case,
-)
-from tracker.selectors.tournaments import tournament_stacks, tournament_standings
-from tracker.services.hands import hand_record
-from tracker.services.reevaluation import hand_reevaluate
-from tracker.services.rulings import dispute_raise, ruling_make
+from tracker.rulings.selectors import dispute_queue, hand_ruling_state, hand_ruling_states, pot_case
+from tracker.rulings.services import dispute_raise, ruling_make
 from tracker.tournaments.models import FinalStanding, LedgerEntry, LedgerKind, TournamentStatus
+from tracker.tournaments.selectors import tournament_stacks, tournament_standings
 
 pytestmark = pytest.mark.django_db
 

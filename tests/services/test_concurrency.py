@@ -16,9 +16,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_same_hand_number_at_once_one_201_one_409(monkeypatch):
     if connection.vendor != "postgresql":
         pytest.skip("concurrent writers need PostgreSQL (SQLite serialises the whole database)")
-    from tracker.services import hands as hand_services
+    from tracker.core import jobs
 
-    monkeypatch.setattr(hand_services, "_enqueue_settlement", lambda tid: None)
+    monkeypatch.setattr(jobs, "send", lambda name, *args: None)  # no settlement
     league, admin = make_league()
     tournament, _ = make_tournament(league=league, by=admin, default_variant="seven_card_stud")
     token = Token.objects.create(user=admin).key

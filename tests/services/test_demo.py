@@ -1,8 +1,8 @@
 import pytest
 
+from tracker.demo.services import DEMO_SLUG, demo_seed
 from tracker.hands.models import Hand, HandStatus
 from tracker.leagues.models import League
-from tracker.services.demo import DEMO_SLUG, demo_seed
 from tracker.tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db

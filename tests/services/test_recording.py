@@ -16,10 +16,11 @@ from tests.factories import (
 )
 from tracker.engine.errors import Conflict, DomainError, PermissionDenied
 from tracker.hands.models import Hand, HandStatus, Pot
-from tracker.selectors.tournaments import tournament_stacks, tournament_standings, tournament_state
-from tracker.services.hands import hand_record, tournament_settle
-from tracker.services.tournaments import tournament_create
+from tracker.hands.services.recording import hand_record
+from tracker.hands.services.settlement import tournament_settle
 from tracker.tournaments.models import LedgerEntry, LedgerKind, TournamentStatus
+from tracker.tournaments.selectors import tournament_stacks, tournament_standings, tournament_state
+from tracker.tournaments.services import tournament_create
 
 pytestmark = pytest.mark.django_db
 
@@ -329,7 +330,7 @@ def test_settlement_runs_in_order_exactly_once_and_waits_behind_an_invalid_hand(
 
 def test_reevaluation_changes_nothing_where_the_engine_agrees(night, settle):
     from tracker.hands.models import ReevaluationJob
-    from tracker.services.reevaluation import reevaluation_start
+    from tracker.hands.services.reevaluation import reevaluation_start
 
     league, admin, tournament, _ = night
     with settle():
@@ -425,7 +426,7 @@ def test_tournament_create_checks_players_belong_to_the_league():
 
 
 def test_finished_tournaments_feed_league_standings(settle):
-    from tracker.selectors.leagues import league_standings
+    from tracker.leagues.selectors import league_standings
     from tracker.tournaments.models import FinalStanding
 
     league, admin = make_league()

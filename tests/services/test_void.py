@@ -6,9 +6,10 @@ from tests.factories import add_member, make_league, make_tournament
 from tests.factories import fold_entry as walk
 from tracker.engine.errors import Conflict, DomainError, PermissionDenied
 from tracker.hands.models import Hand, HandStatus
-from tracker.selectors.tournaments import tournament_stacks
-from tracker.services.hands import hand_record, hand_void, tournament_settle
+from tracker.hands.services.recording import hand_record, hand_void
+from tracker.hands.services.settlement import tournament_settle
 from tracker.tournaments.models import LedgerEntry, LedgerKind
+from tracker.tournaments.selectors import tournament_stacks
 
 pytestmark = pytest.mark.django_db
 

@@ -18,10 +18,10 @@ from django.db import connection
 
 from tests.factories import fold_entry as walk
 from tests.factories import make_league, make_tournament
+from tracker.core import jobs
 from tracker.hands.models import Hand, HandStatus
-from tracker.services import hands as hand_services
-from tracker.services.hands import hand_record
-from tracker.tasks import tournament_settle_task
+from tracker.hands.services.recording import hand_record
+from tracker.hands.tasks import tournament_settle_task
 from tracker.tournaments.models import LedgerEntry, LedgerKind
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -62,11 +62,8 @@ def assert_settled_once(tournament, hands: int, players: int) -> None:
 def sent(monkeypatch):
     """Settlement tasks sent on commit; the test waits for all of them before its data is flushed."""
     results = []
-    monkeypatch.setattr(
-        hand_services,
-        "_enqueue_settlement",
-        lambda tid: results.append(tournament_settle_task.delay(tid)),
-    )
+    original = jobs.send
+    monkeypatch.setattr(jobs, "send", lambda name, *args: results.append(original(name, *args)))
     yield results
     for result in results:
         result.get(timeout=60, propagate=False)
@@ -83,7 +80,7 @@ def test_recorded_hands_are_settled_by_the_worker(sent):
 
 def test_duplicated_and_retried_tasks_never_double_pay(monkeypatch):
     admin, tournament, players = night()
-    monkeypatch.setattr(hand_services, "_enqueue_settlement", lambda tid: None)
+    monkeypatch.setattr(jobs, "send", lambda name, *args: None)  # no settlement
     for _ in range(5):
         hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=walk(tournament))
     assert unsettled(tournament) == 5
@@ -102,7 +99,7 @@ def test_a_worker_killed_mid_settlement_loses_and_duplicates_nothing(monkeypatch
     if connection.vendor != "postgresql":
         pytest.skip("needs the PostgreSQL test database shared with worker processes")
     admin, tournament, players = night()
-    monkeypatch.setattr(hand_services, "_enqueue_settlement", lambda tid: None)
+    monkeypatch.setattr(jobs, "send", lambda name, *args: None)  # no settlement
     hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=walk(tournament))
 
     # A worker of our own, on its own queue, that pauses inside the settlement transaction

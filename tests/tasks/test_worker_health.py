@@ -5,7 +5,7 @@ import uuid
 
 import pytest
 
-from tracker.tasks import health_ping
+from tracker.core.tasks import health_ping
 
 
 def test_health_ping_runs_eagerly_in_process():

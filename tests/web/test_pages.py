@@ -14,10 +14,10 @@ from tracker.charts import Series, line_chart, nice_step
 from tracker.engine.errors import DomainError
 from tracker.forms import HandEntry
 from tracker.hands.models import Hand, HandStatus
-from tracker.selectors.replay import hand_replay
-from tracker.selectors.tournaments import tournament_state
-from tracker.services.hands import hand_record
+from tracker.hands.selectors.replay import hand_replay
+from tracker.hands.services.recording import hand_record
 from tracker.templatetags.cards import card
+from tracker.tournaments.selectors import tournament_state
 
 pytestmark = pytest.mark.django_db
 
@@ -544,7 +544,7 @@ def test_klo_history_is_the_worked_example():
 def _walk_contributions(variant, options, actions, stacks, **entry):
     """The replayer's walk and the engine's replay of the same history."""
     from tracker.engine.procedure import replay_hand
-    from tracker.selectors.replay import _Walk
+    from tracker.hands.selectors.replay import _Walk
 
     n = len(stacks)
     hand = Hand(

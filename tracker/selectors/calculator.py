@@ -8,7 +8,7 @@ from typing import Any
 
 from tracker.engine import evaluate_showdown
 from tracker.engine.announcements import VARIANT_TITLES, has_high, has_low
-from tracker.selectors.replay import CardView, HandView, dealt_order, hand_view, mark_wild
+from tracker.hands.selectors.replay import CardView, HandView, dealt_order, hand_view, mark_wild
 
 WILD_RULES = {
     "seven_card_stud": "No wild cards: natural stud, high hand wins.",

@@ -13,25 +13,24 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q, Sum
 
 from tracker.charts import Series, line_chart
+from tracker.core.permissions import CAN_RECORD, role_of
 from tracker.engine.announcements import VARIANT_TITLES
 from tracker.hands.models import Hand, HandSeat, HandStatus
 from tracker.leagues.models import League, Membership, Player
-from tracker.selectors.leagues import (  # noqa: F401 (re-exported for the views)
+from tracker.leagues.selectors import (
     leagues_visible_to,
-    visible_hand,
     visible_league,
     visible_player,
     visible_tournament,
 )
-from tracker.selectors.tournaments import (
+from tracker.tournaments.models import LedgerEntry, LedgerKind, Seat, Tournament, TournamentStatus
+from tracker.tournaments.selectors import (
     StandingRow,
     TournamentState,
     stack_history,
     tournament_standings,
     tournament_state,
 )
-from tracker.services.access import CAN_RECORD, role_of
-from tracker.tournaments.models import LedgerEntry, LedgerKind, Seat, Tournament, TournamentStatus
 
 STATUS_LABELS = {
     HandStatus.RECORDED: "recorded",

@@ -2,7 +2,7 @@
 
 from django import template
 
-from tracker.selectors.imports import tournament_imports as select_imports
+from tracker.interchange.selectors.imports import tournament_imports as select_imports
 
 register = template.Library()
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from django import template
 
+from tracker.core.permissions import CAN_RULE, role_of
 from tracker.hands.models import HandStatus
-from tracker.selectors.rulings import hand_ruling_states, hand_rulings
-from tracker.services.access import CAN_RULE, role_of
-from tracker.services.rulings import CAN_DISPUTE
+from tracker.rulings.selectors import hand_ruling_states, hand_rulings
+from tracker.rulings.services import CAN_DISPUTE
 
 register = template.Library()
 

@@ -8,8 +8,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand
+from tracker.interchange.selectors.export import export_hand, export_league, export_tournament
 from tracker.leagues.models import League
-from tracker.selectors.phh_export import export_hand, export_league, export_tournament
 from tracker.tournaments.models import Tournament
 
 

@@ -7,11 +7,11 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from tracker.core.permissions import CAN_RECORD
 from tracker.engine.errors import DomainError
 from tracker.interchange.models import ImportStatus
+from tracker.interchange.services import phh_import_start
 from tracker.leagues.models import Membership
-from tracker.services.access import CAN_RECORD
-from tracker.services.phh_import import phh_import_start
 from tracker.tournaments.models import Tournament
 
 BAR = 30

@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tracker.engine.equity import SAMPLES
 from tracker.leagues.models import League
-from tracker.services.stats import stats_refresh
+from tracker.stats.services import stats_refresh
 
 
 class Command(BaseCommand):

@@ -5,11 +5,11 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
+from tracker.audit.services import audit_record
+from tracker.core.permissions import CAN_MANAGE, CAN_RECORD, require_role
 from tracker.engine.announcements import VARIANTS, normalize_announcements
 from tracker.engine.errors import Conflict, DomainError
 from tracker.leagues.models import League, Membership, Player, Role
-from tracker.services.access import CAN_MANAGE, CAN_RECORD, require_role
-from tracker.services.audit import audit_record
 
 
 def house_rules_check(house_rules: object) -> dict:

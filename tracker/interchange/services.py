@@ -32,15 +32,17 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from tracker.core.jobs import TRANSIENT, enqueue_on_commit
+from tracker.core.permissions import CAN_RECORD, require_role
 from tracker.engine import phh
 from tracker.engine.errors import DomainError
 from tracker.engine.procedure import PHH_OPTIONAL, PHH_REQUIRED, PHH_VARIANT
 from tracker.hands.models import Hand
+from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
+from tracker.hands.services.recording import hand_record
 from tracker.interchange.models import ImportFile, ImportFileStatus, ImportJob, ImportStatus
-from tracker.selectors.tournaments import tournament_state
-from tracker.services.access import CAN_RECORD, require_role
-from tracker.services.hands import HandSpec, hand_evaluate, hand_record
 from tracker.tournaments.models import Tournament
+from tracker.tournaments.selectors import tournament_state
 
 log = logging.getLogger(__name__)
 
@@ -185,18 +187,11 @@ def phh_import_start(
         if inline is None:
             inline = total <= inline_max()
         if not inline:
-            job_id = job.pk
-            transaction.on_commit(lambda: _enqueue(job_id))
+            enqueue_on_commit("tracker.phh_import_run", job.pk)
     if inline:
         phh_import_run(job_id=job.pk, progress=progress)
     job.refresh_from_db()
     return job
-
-
-def _enqueue(job_id: int) -> None:
-    from tracker.tasks import phh_import_task
-
-    phh_import_task.delay(job_id)
 
 
 def _read(text: str, name: str) -> list[tuple[str | int, dict]]:
@@ -247,8 +242,6 @@ def phh_import_run(*, job_id: int, progress: Progress | None = None) -> dict:
         _finish(job_id, error=exc.message)
         raise
     except Exception as exc:
-        from tracker.tasks import TRANSIENT
-
         if not isinstance(exc, TRANSIENT):  # a transient error is retried by the task
             _finish(job_id, error=f"the import stopped: {type(exc).__name__}")
         raise

@@ -1,9 +1,10 @@
-"""Disputes, rulings, engine evaluations and house rules ("where any doubt remains, Rob is right").
+"""Disputes raised by members, rulings and house rules ("where any doubt remains, Rob is right").
 
 A pot is *open* (``Pot.disputed``) from the moment it is disputed -- flagged by
 settlement or a re-evaluation because the engine's award differs from the one
 that stands, or raised by a member with a reason -- until the league's authority
-rules on it. Every dispute is a :class:`~tracker.hands.models.Dispute` row.
+rules on it. Every dispute is a :class:`~tracker.hands.models.Dispute` row (settlement
+and re-evaluation flag theirs through tracker/hands/services/evaluations.py).
 
 A ruling (:func:`ruling_make`) names the result that stands from now on: the
 engine's, the table's, or an explicit award per player adding up to the pot. It
@@ -20,21 +21,21 @@ See docs/rulings.md.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from django.db import transaction
 from django.db.models import F, Value
 from django.db.models.functions import Coalesce
 
+from tracker.audit.services import audit_record
+from tracker.core.permissions import CAN_RULE, require_role
 from tracker.engine.errors import Conflict, DomainError
-from tracker.engine.version import ENGINE_VERSION
-from tracker.hands.models import Dispute, DisputeSource, Evaluation, Hand, HandSeat, HandStatus, Pot
+from tracker.hands.models import Dispute, DisputeSource, Hand, HandSeat, HandStatus, Pot
 from tracker.leagues.models import League, Role
+from tracker.leagues.services import house_rules_check
 from tracker.rulings.models import Ruling, RulingResult
-from tracker.services.access import CAN_RULE, require_role
-from tracker.services.audit import audit_record
-from tracker.services.leagues import house_rules_check
 from tracker.tournaments.models import LedgerEntry, LedgerKind, Tournament, TournamentStatus
+from tracker.tournaments.services import final_standings_write, tournament_finish_if_over
 
 # Any member of a league may put a pot to the authority; only the authority rules on it.
 CAN_DISPUTE = (Role.ADMIN, Role.SCOREKEEPER, Role.AUTHORITY, Role.MEMBER)
@@ -58,70 +59,6 @@ def _reason(reason: object) -> str:
     if "\x00" in reason:
         raise DomainError("must not contain NUL characters", field="reason")
     return reason
-
-
-# --------------------------------------------------------------------------
-# Written by settlement and re-evaluation
-
-
-def evaluation_record(
-    *,
-    hand: Hand,
-    source: str,
-    outcome=None,
-    error: str = "",
-    job_id: int | None = None,
-) -> Evaluation:
-    """Keep what this engine version read (or why it refused the hand): append-only."""
-    awards = []
-    reading = None
-    if outcome is not None:
-        reading = outcome.reading()
-        awards = [{str(p): c for p, c in pot.engine_award.items()} for pot in outcome.pots]
-    return Evaluation.objects.create(
-        hand=hand,
-        engine_version=ENGINE_VERSION,
-        source=source,
-        reading=reading,
-        awards=awards,
-        error=error,
-        job_id=job_id,
-    )
-
-
-def disputes_flag(*, hand: Hand, pots: Iterable[Pot], source: str, reason: str) -> list[Dispute]:
-    """The engine disagrees with the award that stands on ``pots``: put them to the authority."""
-    rows = [
-        Dispute.objects.create(
-            pot=pot, hand=hand, source=source, reason=reason, engine_version=ENGINE_VERSION
-        )
-        for pot in pots
-    ]
-    if rows:
-        audit_record(
-            action="dispute.flag",
-            target=hand,
-            league=hand.tournament.league,
-            data={
-                "hand": hand.number,
-                "source": source,
-                "pots": [
-                    {
-                        "index": d.pot.index,
-                        "engine_award": d.pot.engine_award,
-                        "award": d.pot.award,
-                        "table_award": d.pot.table_award,
-                    }
-                    for d in rows
-                ],
-                "reason": reason,
-            },
-        )
-    return rows
-
-
-# --------------------------------------------------------------------------
-# Members and the authority
 
 
 def _lock(pot: Pot) -> tuple[Tournament, Pot, Hand]:
@@ -321,12 +258,10 @@ def ruling_make(
     _flag_for_review(tournament, hand, pot, ruling, problems)
 
     if correction:
-        from tracker.services import hands as hand_services
-
         if tournament.status == TournamentStatus.FINISHED:
-            hand_services.final_standings_write(tournament=tournament)
+            final_standings_write(tournament=tournament)
         else:
-            hand_services._finish_if_over(tournament)
+            tournament_finish_if_over(tournament=tournament)
 
     audit_record(
         action="ruling.make",

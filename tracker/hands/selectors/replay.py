@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tracker.core.permissions import CAN_VOID, role_of
 from tracker.engine.announcements import ANNOUNCEMENTS, VARIANT_ANNOUNCEMENTS, VARIANT_TITLES
 from tracker.engine.cards import card_symbol, format_card, parse_card
 from tracker.engine.errors import DomainError
 from tracker.hands.models import EntryMode, Hand, HandStatus
-from tracker.selectors.pages import STATUS_HELP, STATUS_LABELS, announcement_text, visible_hand
-from tracker.services.access import CAN_VOID, role_of
+from tracker.leagues.selectors import visible_hand
+from tracker.selectors.pages import STATUS_HELP, STATUS_LABELS, announcement_text
 
 STREET_KEYS = ("third", "fourth", "fifth", "sixth", "seventh")
 STREET_TITLES = {

@@ -5,14 +5,23 @@ from __future__ import annotations
 import datetime as dt
 
 from django.db import transaction
+from django.utils import timezone
 
+from tracker.audit.services import audit_record
+from tracker.core.permissions import CAN_RECORD, require_role
 from tracker.engine import tournament as rules
 from tracker.engine.announcements import check_variant, max_players, normalize_announcements
 from tracker.engine.errors import DomainError
 from tracker.leagues.models import League, Player
-from tracker.services.access import CAN_RECORD, require_role
-from tracker.services.audit import audit_record
-from tracker.tournaments.models import LedgerEntry, LedgerKind, Seat, Tournament
+from tracker.tournaments.models import (
+    FinalStanding,
+    LedgerEntry,
+    LedgerKind,
+    Seat,
+    Tournament,
+    TournamentStatus,
+)
+from tracker.tournaments.selectors import tournament_standings, tournament_state
 
 # What the database stores: every chip count of a tournament (8 stacks together) fits a
 # 32-bit integer, and hand numbers a small one.
@@ -139,3 +148,32 @@ def tournament_create(
         },
     )
     return tournament
+
+
+def tournament_finish_if_over(*, tournament: Tournament) -> None:
+    """Mark a tournament finished, with its final standings, once it is over and settled."""
+    if tournament.status == TournamentStatus.FINISHED:
+        return
+    state = tournament_state(tournament)
+    if state.pending == 0 and state.blocked_by is None and state.over:
+        tournament.status = TournamentStatus.FINISHED
+        tournament.finished_at = timezone.now()
+        tournament.save(update_fields=["status", "finished_at"])
+        final_standings_write(tournament=tournament)
+
+
+def final_standings_write(*, tournament: Tournament) -> None:
+    """Store the final places of a finished tournament (again after a ruling moves chips)."""
+    FinalStanding.objects.filter(tournament=tournament).delete()
+    FinalStanding.objects.bulk_create(
+        [
+            FinalStanding(
+                tournament=tournament,
+                player_id=row.player_id,
+                place=row.place,
+                chips=row.chips,
+                out_hand=row.out_hand,
+            )
+            for row in tournament_standings(tournament)
+        ]
+    )

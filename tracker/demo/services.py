@@ -16,12 +16,12 @@ from django.db import transaction
 
 from tracker.engine.cards import format_card
 from tracker.engine.showdown import evaluate_showdown
+from tracker.hands.services.recording import hand_record
 from tracker.leagues.models import League, Membership, Role
-from tracker.selectors.tournaments import tournament_state
-from tracker.services.hands import hand_record
-from tracker.services.leagues import league_create, player_create
-from tracker.services.tournaments import tournament_create
+from tracker.leagues.services import league_create, player_create
 from tracker.tournaments.models import Tournament
+from tracker.tournaments.selectors import tournament_state
+from tracker.tournaments.services import tournament_create
 
 DEMO_PASSWORD = "homegame-demo"
 # username -> role in the demo league

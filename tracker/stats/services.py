@@ -20,12 +20,12 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
-from tracker.analytics import FACTS_VERSION, hand_facts
+from tracker.core.permissions import require_role
 from tracker.engine.equity import SAMPLES
 from tracker.engine.points import normalize_formula
 from tracker.hands.models import Hand, HandSeat, HandStatus
 from tracker.leagues.models import League, Role
-from tracker.services.access import require_role
+from tracker.stats.facts import FACTS_VERSION, hand_facts
 
 log = logging.getLogger(__name__)
 

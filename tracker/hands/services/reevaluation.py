@@ -16,6 +16,9 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
+from tracker.audit.services import audit_record, system_actor
+from tracker.core.jobs import enqueue_on_commit
+from tracker.core.permissions import require_role
 from tracker.engine.errors import DomainError
 from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import (
@@ -26,12 +29,10 @@ from tracker.hands.models import (
     JobStatus,
     ReevaluationJob,
 )
+from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
+from tracker.hands.services.evaluations import disputes_flag, evaluation_record
 from tracker.leagues.models import League
-from tracker.services.access import require_role
-from tracker.services.audit import audit_record, system_actor
-from tracker.services.hands import HandSpec, hand_evaluate
-from tracker.services.rulings import disputes_flag, evaluation_record
-from tracker.services.stats import facts_for_hand
+from tracker.stats.services import facts_for_hand
 from tracker.tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
@@ -56,15 +57,8 @@ def reevaluation_start(
         actor=by,
         data={"job": job.pk, "tournament": tournament.pk if tournament else None},
     )
-    job_id = job.pk
-    transaction.on_commit(lambda: _enqueue(job_id))
+    enqueue_on_commit("tracker.reevaluation_run", job.pk)
     return job
-
-
-def _enqueue(job_id: int) -> None:
-    from tracker.tasks import reevaluation_run_task
-
-    reevaluation_run_task.delay(job_id)
 
 
 def _scope(job: ReevaluationJob):

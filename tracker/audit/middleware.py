@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tracker.services.audit import request_context
+from tracker.audit.services import request_context
 
 
 class AuditContextMiddleware:

@@ -26,7 +26,7 @@ from tracker.engine.errors import NotFound
 from tracker.engine.hands import CATEGORIES
 from tracker.hands.models import HandSeat, HandStatus
 from tracker.leagues.models import League, Player
-from tracker.selectors.leagues import (  # noqa: F401 (re-exported for the views)
+from tracker.leagues.selectors import (
     leagues_visible_to,
     visible_league,
     visible_player,
@@ -685,10 +685,10 @@ def league_points_history(results) -> tuple[list[Any], dict[int, list[float]]]:
 def league_table_page(user, slug: str) -> LeagueTablePage:
     """The league table with points (four queries) and the points chart."""
     from tracker.charts import Series
+    from tracker.core.permissions import role_of
     from tracker.engine.points import best_total, describe, normalize_formula
-    from tracker.selectors.leagues import league_results, league_standings
-    from tracker.services.access import role_of
-    from tracker.services.stats import CAN_SET_POINTS
+    from tracker.leagues.selectors import league_results, league_standings
+    from tracker.stats.services import CAN_SET_POINTS
 
     league = visible_league(user, slug)
     role = role_of(user, league)
@@ -757,7 +757,7 @@ def league_stats_page(user, slug: str, *, variant: str | None = None) -> StatsTa
 def tournament_stats_page(user, pk: int) -> StatsTablePage:
     """Every player of one tournament side by side, and the stacks over the hands."""
     from tracker.charts import Series, line_chart
-    from tracker.selectors.tournaments import stack_history
+    from tracker.tournaments.selectors import stack_history
 
     tournament = visible_tournament(user, pk)
     rows = stats_table(settled_seats(tournament=tournament))

@@ -25,8 +25,8 @@ from tracker.engine import phh
 from tracker.engine.errors import DomainError
 from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import EntryMode, Hand, HandSeat
+from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
 from tracker.leagues.models import League
-from tracker.services.hands import HandSpec, hand_evaluate
 from tracker.tournaments.models import Tournament
 
 MEDIA_TYPE = "application/x-phh"

@@ -21,13 +21,14 @@ from dataclasses import dataclass, field
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from tracker.audit.models import AuditEntry
+from tracker.core.permissions import CAN_MANAGE, CAN_RULE, require_view, role_of
 from tracker.engine.announcements import VARIANT_TITLES
-from tracker.engine.errors import NotFound, PermissionDenied
+from tracker.engine.cards import card_symbol, parse_card
+from tracker.engine.errors import DomainError, NotFound, PermissionDenied
 from tracker.hands.models import Dispute, Evaluation, Hand, Pot
 from tracker.leagues.models import League, Membership, Player, Role
+from tracker.leagues.selectors import leagues_visible_to
 from tracker.rulings.models import Ruling
-from tracker.selectors.leagues import leagues_visible_to
-from tracker.services.access import CAN_MANAGE, CAN_RULE, require_view, role_of
 
 OPEN = "open"
 RULED = "ruled"
@@ -39,9 +40,6 @@ STATES = (OPEN, RULED, "all")
 
 
 def _symbol(token: str | None) -> str:
-    from tracker.engine.cards import card_symbol, parse_card
-    from tracker.engine.errors import DomainError
-
     if not token:
         return "?"
     try:

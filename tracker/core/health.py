@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import connection
+from kombu import Connection
 
 
 def _check_database() -> dict:
@@ -19,8 +20,6 @@ def _check_database() -> dict:
 def _check_broker() -> dict:
     if not settings.CELERY_BROKER_URL:
         return {"status": "not_configured", "mode": "eager"}
-    from kombu import Connection
-
     try:
         # A fresh connection to the configured broker, not one from Celery's pool.
         with Connection(settings.CELERY_BROKER_URL, connect_timeout=2) as conn:
