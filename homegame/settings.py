@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "tracker",
     "api",
+    "web",
 ]
 
 MIDDLEWARE = [

@@ -33,7 +33,7 @@ from tracker.interchange.selectors.export import (
 from tracker.interchange.selectors.imports import imports_visible_to, tournament_imports
 from tracker.interchange.services import phh_import_start
 from tracker.leagues.selectors import leagues_visible_to, tournaments_visible_to
-from tracker.views_phh import phh_response
+from web.presenters.interchange import phh_response
 
 
 class FirstRenderer(BaseContentNegotiation):

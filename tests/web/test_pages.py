@@ -10,14 +10,14 @@ from django.urls import reverse
 
 from tests.factories import make_user
 from tests.web.conftest import KLO_ACTIONS, make_game, record_sample_hands, walk_entry
-from tracker.charts import Series, line_chart, nice_step
 from tracker.engine.errors import DomainError
-from tracker.forms import HandEntry
 from tracker.hands.models import Hand, HandStatus
-from tracker.hands.selectors.replay import hand_replay
 from tracker.hands.services.recording import hand_record
-from tracker.templatetags.cards import card
 from tracker.tournaments.selectors import tournament_state
+from web.forms import HandEntry
+from web.presenters.charts import Series, line_chart, nice_step
+from web.presenters.hands import hand_replay
+from web.templatetags.cards import card
 
 pytestmark = pytest.mark.django_db
 

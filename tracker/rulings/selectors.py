@@ -26,6 +26,7 @@ from tracker.engine.announcements import VARIANT_TITLES
 from tracker.engine.cards import card_symbol, parse_card
 from tracker.engine.errors import DomainError, NotFound, PermissionDenied
 from tracker.hands.models import Dispute, Evaluation, Hand, Pot
+from tracker.hands.selectors.wording import announcement_text
 from tracker.leagues.models import League, Membership, Player, Role
 from tracker.leagues.selectors import leagues_visible_to
 from tracker.rulings.models import Ruling
@@ -161,8 +162,6 @@ class PotCase:
     @property
     def options(self) -> list[tuple[str, str]]:
         """The announcements the hand was dealt under, in words."""
-        from tracker.selectors.pages import announcement_text
-
         return [
             (name.replace("_", " "), announcement_text(name, value))
             for name, value in sorted((self.hand.options or {}).items())

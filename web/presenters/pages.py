@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, Sum
 
-from tracker.charts import Series, line_chart
 from tracker.core.permissions import CAN_RECORD, role_of
 from tracker.engine.announcements import VARIANT_TITLES
-from tracker.hands.models import Hand, HandSeat, HandStatus
+from tracker.hands.models import Hand, HandSeat
+from tracker.hands.selectors.wording import STATUS_HELP, STATUS_LABELS, announcement_text
 from tracker.leagues.models import League, Membership, Player
 from tracker.leagues.selectors import (
     leagues_visible_to,
@@ -31,32 +31,7 @@ from tracker.tournaments.selectors import (
     tournament_standings,
     tournament_state,
 )
-
-STATUS_LABELS = {
-    HandStatus.RECORDED: "recorded",
-    HandStatus.VERIFIED: "verified",
-    HandStatus.DISPUTED: "disputed",
-    HandStatus.INVALID: "invalid",
-    HandStatus.VOID: "void",
-}
-STATUS_HELP = {
-    HandStatus.RECORDED: "recorded, waiting for the engine to settle it",
-    HandStatus.VERIFIED: "the engine agrees with the table",
-    HandStatus.DISPUTED: "the engine and the table disagree on a pot",
-    HandStatus.INVALID: "the stacks do not allow what the hand records",
-    HandStatus.VOID: "declared void: no chips moved",
-}
-
-
-def announcement_text(name: str, value) -> str:
-    """An announcement's value in words: ``yes``, ``no``, ``high low``, ``8``, ..."""
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    if value is None:
-        return "one big bet" if name == "buy_price" else "none"
-    return str(value).replace("_", " ")
+from web.presenters.charts import Series, line_chart
 
 
 def can_record(user, league: League) -> bool:

@@ -17,9 +17,15 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tracker.engine.errors import DomainError, NotFound
 from tracker.engine.errors import PermissionDenied as DomainPermissionDenied
 from tracker.engine.points import FORMULA_TITLES, FORMULAS
-from tracker.leagues.selectors import league_standings
+from tracker.leagues.selectors import (
+    league_standings,
+    visible_league,
+    visible_player,
+    visible_tournament,
+)
 from tracker.stats import selectors as sel
 from tracker.stats.services import league_points_formula_set
+from web.presenters import stats as pages
 
 
 def not_found_as_404(view):
@@ -36,7 +42,7 @@ def not_found_as_404(view):
 
 
 def csv_response(rows: list[dict], filename: str, columns: list[str] | None = None):
-    response = HttpResponse(sel.csv_text(rows, columns), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(pages.csv_text(rows, columns), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
@@ -101,7 +107,7 @@ class PointsFormulaForm(forms.Form):
 @require_http_methods(["GET", "POST"])
 @not_found_as_404
 def league_table(request, slug):
-    page = sel.league_table_page(request.user, slug)
+    page = pages.league_table_page(request.user, slug)
     initial = {
         "formula": page.formula["formula"],
         "best": page.formula.get("best"),
@@ -133,7 +139,7 @@ def league_table(request, slug):
 @require_GET
 @not_found_as_404
 def league_table_csv(request, slug):
-    league = sel.visible_league(request.user, slug)
+    league = visible_league(request.user, slug)
     rows = [
         {
             "place": k + 1,
@@ -173,14 +179,14 @@ def _stats_rows(rows: list[sel.Stats]) -> list[dict]:
 @require_GET
 @not_found_as_404
 def league_stats(request, slug):
-    page = sel.league_stats_page(request.user, slug, variant=request.GET.get("variant"))
+    page = pages.league_stats_page(request.user, slug, variant=request.GET.get("variant"))
     return render(request, "tracker/league_stats.html", {"page": page})
 
 
 @require_GET
 @not_found_as_404
 def league_stats_csv(request, slug):
-    page = sel.league_stats_page(request.user, slug, variant=request.GET.get("variant"))
+    page = pages.league_stats_page(request.user, slug, variant=request.GET.get("variant"))
     suffix = f"-{page.variant}" if page.variant else ""
     return csv_response(_stats_rows(page.rows), f"{page.league.slug}-stats{suffix}.csv")
 
@@ -188,14 +194,14 @@ def league_stats_csv(request, slug):
 @require_GET
 @not_found_as_404
 def tournament_stats(request, pk):
-    page = sel.tournament_stats_page(request.user, pk)
+    page = pages.tournament_stats_page(request.user, pk)
     return render(request, "tracker/tournament_stats.html", {"page": page})
 
 
 @require_GET
 @not_found_as_404
 def tournament_stats_csv(request, pk):
-    tournament = sel.visible_tournament(request.user, pk)
+    tournament = visible_tournament(request.user, pk)
     rows = sel.stats_table(sel.settled_seats(tournament=tournament))
     return csv_response(_stats_rows(rows), f"tournament-{pk}-stats.csv")
 
@@ -203,7 +209,7 @@ def tournament_stats_csv(request, pk):
 @require_GET
 @not_found_as_404
 def tournament_hands_csv(request, pk):
-    tournament = sel.visible_tournament(request.user, pk)
+    tournament = visible_tournament(request.user, pk)
     return csv_response(sel.tournament_hand_rows(tournament), f"tournament-{pk}-hands.csv")
 
 
@@ -214,7 +220,7 @@ def tournament_hands_csv(request, pk):
 @require_GET
 @not_found_as_404
 def player_stats(request, pk):
-    page = sel.player_stats_page(
+    page = pages.player_stats_page(
         request.user,
         pk,
         tournament=request.GET.get("tournament"),
@@ -226,7 +232,7 @@ def player_stats(request, pk):
 
 
 def _player_scope(request, pk):
-    player = sel.visible_player(request.user, pk)
+    player = visible_player(request.user, pk)
     scope = sel.player_scope(
         request.user,
         player,

@@ -1,32 +1,25 @@
-"""Pages. Views are thin: they call selectors and services and render templates."""
+"""Hand pages: the replayer, recording a hand and voiding an invalid one.
+
+Views are thin: they call selectors, presenters and services and render templates.
+"""
 
 from __future__ import annotations
-
-from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tracker.core.health import system_health
 from tracker.core.permissions import CAN_RECORD, role_of
-from tracker.engine.errors import Conflict, DomainError, NotFound
+from tracker.engine.errors import Conflict, DomainError
 from tracker.engine.errors import PermissionDenied as DomainPermissionDenied
-from tracker.forms import Calculator, HandEntry
-from tracker.hands.selectors.replay import hand_replay
 from tracker.hands.services.recording import hand_record, hand_void
 from tracker.leagues.selectors import visible_hand, visible_tournament
-from tracker.selectors.calculator import WILD_RULES, calculate
-from tracker.selectors.pages import (
-    home_leagues,
-    league_page,
-    player_page,
-    tournament_page,
-)
 from tracker.tournaments.selectors import tournament_state
+from web.forms import HandEntry
+from web.presenters.hands import hand_replay
+from web.views.common import not_found_as_404
 
 SETTLED = {
     "recorded": "The engine checks it and settles the stacks in a moment.",
@@ -35,48 +28,6 @@ SETTLED = {
     "invalid": "The stacks do not allow it: see the hand.",
     "void": "The hand is void: no chips moved.",
 }
-
-
-@require_GET
-def healthz(request):
-    health = system_health()
-    return JsonResponse(health, status=200 if health["status"] == "ok" else 503)
-
-
-def not_found_as_404(view):
-    """A NotFound from a selector (also: a private league seen by an outsider) is a 404."""
-
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        try:
-            return view(request, *args, **kwargs)
-        except NotFound as exc:
-            raise Http404(exc.message) from None
-
-    return wrapper
-
-
-@require_GET
-def home(request):
-    return render(request, "tracker/home.html", {"leagues": home_leagues(request.user)})
-
-
-@require_GET
-@not_found_as_404
-def league(request, slug):
-    return render(request, "tracker/league.html", {"page": league_page(request.user, slug)})
-
-
-@require_GET
-@not_found_as_404
-def player(request, pk):
-    return render(request, "tracker/player.html", {"page": player_page(request.user, pk)})
-
-
-@require_GET
-@not_found_as_404
-def tournament(request, pk):
-    return render(request, "tracker/tournament.html", {"page": tournament_page(request.user, pk)})
 
 
 @require_GET
@@ -147,21 +98,4 @@ def hand_new(request, pk):
         request,
         "tracker/hand_form.html",
         {"form": form, "tournament": tournament, "state": state},
-    )
-
-
-@require_GET
-def calculator(request):
-    calc = Calculator(request.GET or None)
-    result = None
-    showdown = calc.showdown()
-    if showdown is not None:
-        try:
-            result = calculate(showdown, [p.display_name for p in calc.filled])
-        except DomainError as exc:
-            calc.add_domain_error(exc)
-    return render(
-        request,
-        "tracker/calculator.html",
-        {"calc": calc, "result": result, "wild_rules": WILD_RULES},
     )

@@ -14,24 +14,13 @@ from tracker.engine.errors import PermissionDenied as DomainPermissionDenied
 from tracker.hands.models import Hand
 from tracker.interchange.models import ImportStatus
 from tracker.interchange.selectors.export import (
-    MEDIA_TYPE,
-    PHHExport,
     export_hand,
     export_league,
     export_tournament,
 )
 from tracker.interchange.services import phh_import_start
 from tracker.leagues.selectors import leagues_visible_to, tournaments_visible_to
-
-
-def phh_response(export: PHHExport) -> HttpResponse:
-    """A PHH text as an ``application/x-phh`` attachment."""
-    response = HttpResponse(export.text, content_type=f"{MEDIA_TYPE}; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{export.filename}"'
-    response["X-PHH-Hands"] = str(export.hands)
-    if export.left_out:
-        response["X-PHH-Left-Out"] = str(len(export.left_out))
-    return response
+from web.presenters.interchange import phh_response
 
 
 @require_GET

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django import template
 
 from tracker.core.permissions import CAN_RULE, role_of
-from tracker.hands.models import HandStatus
+from tracker.hands.models import Hand, HandStatus
 from tracker.rulings.selectors import hand_ruling_states, hand_rulings
 from tracker.rulings.services import CAN_DISPUTE
 
@@ -46,7 +46,5 @@ def ruling_state(context, hand) -> str:
     cache = context.render_context.setdefault("homegame_ruling_states", {})
     key = hand.tournament_id
     if key not in cache:
-        from tracker.hands.models import Hand
-
         cache[key] = hand_ruling_states(Hand.objects.filter(tournament_id=key).only("id"))
     return cache[key].get(hand.pk, "")

@@ -19,10 +19,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tracker.core.permissions import CAN_RULE, role_of
 from tracker.engine.errors import DomainError, NotFound
 from tracker.engine.errors import PermissionDenied as DomainPermissionDenied
+from tracker.leagues.selectors import visible_league
 from tracker.rulings.models import RulingResult
 from tracker.rulings.selectors import OPEN, STATES, audit_log, dispute_queue, pot_case
 from tracker.rulings.services import CAN_DISPUTE, REASON_MAX, dispute_raise, ruling_make
-from tracker.selectors.pages import visible_league
 
 AUDIT_PAGE = 50
 

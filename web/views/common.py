@@ -1,0 +1,22 @@
+"""What every page view shares: domain errors as HTTP answers."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.http import Http404
+
+from tracker.engine.errors import NotFound
+
+
+def not_found_as_404(view):
+    """A NotFound from a selector (also: a private league seen by an outsider) is a 404."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except NotFound as exc:
+            raise Http404(exc.message) from None
+
+    return wrapper
