@@ -21,6 +21,12 @@ from tracker.engine.errors import DomainError
 HEADER = "Idempotency-Key"
 
 
+class IdempotencyKeyReused(DomainError):
+    """The key came back with a different request (HTTP 422, api/errors.py)."""
+
+    code = "idempotency_key_reused"
+
+
 def _fingerprint(request) -> str:
     body = json.dumps(request.data, sort_keys=True, default=str)
     return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
@@ -36,11 +42,8 @@ def idempotent(request, produce: Callable[[], Response]) -> Response:
 
     def replay(record: IdempotencyRecord) -> Response:
         if record.request_hash != fingerprint:
-            raise DomainError(
-                "this Idempotency-Key was used with a different request",
-                code="idempotency_key_reused",
-                status=422,
-                field=HEADER,
+            raise IdempotencyKeyReused(
+                "this Idempotency-Key was used with a different request", field=HEADER
             )
         response = Response(record.body, status=record.status_code)
         response["Idempotent-Replayed"] = "true"

@@ -10,7 +10,8 @@ from django.core.management import call_command
 from django.db.models import Sum
 
 from tests.factories import add_member, make_league, make_tournament
-from tracker.engine.errors import DomainError, PermissionDenied
+from tracker.core.errors import PermissionDenied
+from tracker.engine.errors import DomainError
 from tracker.hands.models import HandSeat, HandStatus, Pot
 from tracker.leagues.selectors import league_results, league_standings
 from tracker.stats import selectors as sel

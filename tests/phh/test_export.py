@@ -8,6 +8,7 @@ import warnings
 import pytest
 from django.core.management import CommandError, call_command
 
+from api.errors import http_status
 from tests.factories import make_league, make_tournament
 from tests.phh.histories import FOLD, KINGS, LOW_HOLD, SHOWDOWN, as_hand
 from tracker.engine import phh
@@ -203,7 +204,7 @@ def test_quick_entry_hands_are_left_out_and_listed(settle):
     assert list(dict(phh.iter_hands(export.text))) == [1]  # labelled by hand number
     with pytest.raises(NoHistory) as err:
         export_hand(quick)
-    assert err.value.status == 409 and "quick entry" in err.value.message
+    assert http_status(err.value) == 409 and "quick entry" in err.value.message
 
 
 def test_a_league_exports_every_tournament_in_date_order(played, settle):

@@ -10,8 +10,8 @@ from django.db import OperationalError
 
 from tests.factories import add_member, make_league, make_tournament
 from tests.phh.histories import FOLD, KINGS, LOW_HOLD, SHOWDOWN, night
+from tracker.core.errors import PermissionDenied
 from tracker.engine import phh
-from tracker.engine.errors import PermissionDenied
 from tracker.hands.models import Hand, HandStatus
 from tracker.interchange.models import ImportJob, ImportStatus
 from tracker.interchange.selectors.imports import tournament_imports

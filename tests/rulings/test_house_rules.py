@@ -6,7 +6,8 @@ import pytest
 
 from tests.factories import make_tournament, make_user
 from tests.rulings.helpers import PAIR_FIVES, WILD_FOURS, api_client, league_with_roles, showdown
-from tracker.engine.errors import DomainError, NotFound, PermissionDenied
+from tracker.core.errors import NotFound, PermissionDenied
+from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand
 from tracker.hands.services.recording import hand_record
 from tracker.hands.services.reevaluation import hand_reevaluate

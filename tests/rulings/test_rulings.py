@@ -14,7 +14,8 @@ from tests.rulings.helpers import (
     positions,
     showdown,
 )
-from tracker.engine.errors import Conflict, DomainError, NotFound, PermissionDenied
+from tracker.core.errors import Conflict, NotFound, PermissionDenied
+from tracker.engine.errors import DomainError
 from tracker.hands.models import Dispute, Evaluation, HandSeat, HandStatus, Pot
 from tracker.hands.services.recording import hand_record
 from tracker.hands.services.reevaluation import hand_reevaluate

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db.models import Sum
 
+from api.errors import http_status
 from tests.factories import (
     ACES,
     KINGS,
@@ -14,7 +15,8 @@ from tests.factories import (
     make_tournament,
     showdown_entry,
 )
-from tracker.engine.errors import Conflict, DomainError, PermissionDenied
+from tracker.core.errors import Conflict, PermissionDenied
+from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand, HandStatus, Pot
 from tracker.hands.services.recording import hand_record
 from tracker.hands.services.settlement import tournament_settle
@@ -259,7 +261,7 @@ def test_the_same_number_twice_is_a_conflict(night, settle):
             entry={"seats": walk(tournament)},
             number=1,
         )
-    assert err.value.status == 409
+    assert http_status(err.value) == 409
 
 
 def test_only_scorekeepers_and_admins_record(night):

@@ -4,7 +4,8 @@ import pytest
 
 from tests.factories import add_member, make_league, make_tournament
 from tests.factories import fold_entry as walk
-from tracker.engine.errors import Conflict, DomainError, PermissionDenied
+from tracker.core.errors import Conflict, PermissionDenied
+from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand, HandStatus
 from tracker.hands.services.recording import hand_record, hand_void
 from tracker.hands.services.settlement import tournament_settle

@@ -32,8 +32,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from tracker.core.errors import NotFound, PermissionDenied
 from tracker.core.jobs import TRANSIENT, enqueue_on_commit
-from tracker.core.permissions import CAN_RECORD, require_role
+from tracker.core.permissions import Capability, require
 from tracker.engine import phh
 from tracker.engine.errors import DomainError
 from tracker.engine.procedure import PHH_OPTIONAL, PHH_REQUIRED, PHH_VARIANT
@@ -134,7 +135,7 @@ def phh_import_start(
 
     Files that are not PHH fail here, each on its own; the others are still imported.
     """
-    require_role(by, tournament.league, CAN_RECORD, "import hands")
+    require(by, tournament.league, Capability.RECORD_HAND, "import hands")
     if not files:
         raise DomainError("upload at least one .phh or .phhs file", field="files")
     if len(files) > MAX_FILES:
@@ -430,7 +431,7 @@ def phh_hand_record(
             content_hash=digest,
         )
     except DomainError as exc:
-        if exc.status in (403, 404):
+        if isinstance(exc, PermissionDenied | NotFound):
             raise  # a permission problem, not a fault of the file
         raise _located(exc, hand, source, label) from None
     stated = hand.get("finishing_stacks")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import Avg, Count, F, Q, QuerySet, Sum
 
-from tracker.engine.errors import NotFound
+from tracker.core.errors import NotFound
 from tracker.engine.points import best_total, normalize_formula, tournament_points
 from tracker.hands.models import Hand
 from tracker.leagues.models import League, Player

@@ -6,9 +6,10 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from tracker.audit.services import audit_record
-from tracker.core.permissions import CAN_MANAGE, CAN_RECORD, require_role
+from tracker.core.errors import Conflict
+from tracker.core.permissions import Capability, require
 from tracker.engine.announcements import VARIANTS, normalize_announcements
-from tracker.engine.errors import Conflict, DomainError
+from tracker.engine.errors import DomainError
 from tracker.leagues.models import League, Membership, Player, Role
 
 
@@ -71,7 +72,7 @@ def league_create(
 
 @transaction.atomic
 def player_create(*, league: League, name: str, user=None, by) -> Player:
-    require_role(by, league, CAN_RECORD, "add players")
+    require(by, league, Capability.RECORD_HAND, "add players")
     name = (name or "").strip()
     if not name:
         raise DomainError("a player needs a name", field="name")
@@ -93,7 +94,7 @@ def player_create(*, league: League, name: str, user=None, by) -> Player:
 @transaction.atomic
 def membership_set(*, league: League, user, role: str, by) -> Membership:
     """Give ``user`` a role in ``league`` (admins only). A league keeps at least one admin."""
-    require_role(by, league, CAN_MANAGE, "change memberships")
+    require(by, league, Capability.MANAGE_MEMBERS, "change memberships")
     if role not in Role.values:
         raise DomainError(f"{role!r} is not a role (one of {', '.join(Role.values)})", field="role")
     membership = Membership.objects.select_for_update().filter(league=league, user=user).first()

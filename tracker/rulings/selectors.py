@@ -21,13 +21,21 @@ from dataclasses import dataclass, field
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from tracker.audit.models import AuditEntry
-from tracker.core.permissions import CAN_MANAGE, CAN_RULE, require_view, role_of
+from tracker.core.errors import NotFound, PermissionDenied
+from tracker.core.permissions import (
+    Capabilities,
+    Capability,
+    can,
+    capabilities,
+    require_view,
+    roles_with,
+)
 from tracker.engine.announcements import VARIANT_TITLES
 from tracker.engine.cards import card_symbol, parse_card
-from tracker.engine.errors import DomainError, NotFound, PermissionDenied
+from tracker.engine.errors import DomainError
 from tracker.hands.models import Dispute, Evaluation, Hand, Pot
 from tracker.hands.selectors.wording import announcement_text
-from tracker.leagues.models import League, Membership, Player, Role
+from tracker.leagues.models import League, Membership, Player
 from tracker.leagues.selectors import leagues_visible_to
 from tracker.rulings.models import Ruling
 
@@ -305,14 +313,18 @@ def pots_in_question(leagues: QuerySet[League] | Iterable[League], state: str = 
 @dataclass
 class DisputeQueue:
     league: League
-    role: str | None
+    can: Capabilities  # what the viewer may do in the league
     state: str
     cases: list[PotCase]
     counts: dict[str, int]
 
     @property
+    def role(self) -> str | None:
+        return self.can.role
+
+    @property
     def can_rule(self) -> bool:
-        return self.role in CAN_RULE
+        return self.can.rule
 
 
 def dispute_queue(user, slug: str, state: str = OPEN) -> DisputeQueue:
@@ -329,7 +341,7 @@ def dispute_queue(user, slug: str, state: str = OPEN) -> DisputeQueue:
     }
     return DisputeQueue(
         league=league,
-        role=role_of(user, league),
+        can=capabilities(user, league),
         state=state,
         cases=pot_cases(pots[:200]),
         counts=counts,
@@ -395,7 +407,9 @@ def audit_leagues_of(user) -> QuerySet[League]:
     if user is None or not user.is_authenticated:
         return League.objects.none()
     return League.objects.filter(
-        pk__in=Membership.objects.filter(user=user, role__in=CAN_MANAGE).values("league_id")
+        pk__in=Membership.objects.filter(
+            user=user, role__in=roles_with(Capability.VIEW_AUDIT)
+        ).values("league_id")
     )
 
 
@@ -408,7 +422,7 @@ def audit_log(user, league: League | None = None) -> QuerySet[AuditEntry]:
     """
     if league is not None:
         require_view(user, league)
-        if role_of(user, league) not in CAN_MANAGE:
+        if not can(user, league, Capability.VIEW_AUDIT):
             raise PermissionDenied("Only a league admin may read its audit log.")
         return AuditEntry.objects.filter(league_id=league.pk)
     if user is None or not user.is_authenticated:
@@ -417,11 +431,3 @@ def audit_log(user, league: League | None = None) -> QuerySet[AuditEntry]:
     return AuditEntry.objects.filter(
         Q(league_id__in=admin_of) | Q(league_id__isnull=True, actor_id=user.pk)
     )
-
-
-def can_read_audit(user, league: League) -> bool:
-    return role_of(user, league) in CAN_MANAGE
-
-
-def is_authority(user, league: League) -> bool:
-    return role_of(user, league) == Role.AUTHORITY

@@ -28,18 +28,16 @@ from django.db.models import F, Value
 from django.db.models.functions import Coalesce
 
 from tracker.audit.services import audit_record
-from tracker.core.permissions import CAN_RULE, require_role
-from tracker.engine.errors import Conflict, DomainError
+from tracker.core.errors import Conflict
+from tracker.core.permissions import Capability, require
+from tracker.engine.errors import DomainError
 from tracker.hands.models import Dispute, DisputeSource, Hand, HandSeat, HandStatus, Pot
-from tracker.leagues.models import League, Role
+from tracker.leagues.models import League
 from tracker.leagues.services import house_rules_check
 from tracker.rulings.models import Ruling, RulingResult
 from tracker.tournaments.models import LedgerEntry, LedgerKind, Tournament, TournamentStatus
 from tracker.tournaments.services import final_standings_write, tournament_finish_if_over
 
-# Any member of a league may put a pot to the authority; only the authority rules on it.
-CAN_DISPUTE = (Role.ADMIN, Role.SCOREKEEPER, Role.AUTHORITY, Role.MEMBER)
-CAN_SET_HOUSE_RULES = (Role.AUTHORITY,)
 SETTLED = (HandStatus.VERIFIED, HandStatus.DISPUTED)
 REASON_MAX = 2000
 
@@ -90,7 +88,7 @@ def _disputes_since_last_ruling(pot: Pot):
 @transaction.atomic
 def dispute_raise(*, pot: Pot, by, reason: str) -> Dispute:
     """A member puts a settled pot to the league's authority, with a reason."""
-    require_role(by, pot.hand.tournament.league, CAN_DISPUTE, "dispute a pot")
+    require(by, pot.hand.tournament.league, Capability.DISPUTE, "dispute a pot")
     reason = _reason(reason)
     tournament, pot, hand = _lock(pot)
     if (
@@ -174,7 +172,7 @@ def ruling_make(
 ) -> Ruling:
     """The authority rules on a pot: ``result`` is ``engine``, ``table`` or ``award`` (with
     ``award`` = {player id: chips} adding up to the pot). ``reason`` is required."""
-    require_role(by, pot.hand.tournament.league, CAN_RULE, "rule on a pot")
+    require(by, pot.hand.tournament.league, Capability.RULE, "rule on a pot")
     if result not in RulingResult.values:
         raise DomainError(
             f"{result!r} is not a result (one of {', '.join(RulingResult.values)})",
@@ -366,7 +364,7 @@ def house_rules_set(*, league: League, house_rules: object, by) -> League:
     Hands already recorded keep the announcements they were dealt under (Hand.options);
     only hands recorded from now on start from the new defaults.
     """
-    require_role(by, league, CAN_SET_HOUSE_RULES, "set the house rules")
+    require(by, league, Capability.EDIT_HOUSE_RULES, "set the house rules")
     checked = house_rules_check(house_rules)
     league = League.objects.select_for_update().get(pk=league.pk)
     before = league.house_rules or {}

@@ -21,8 +21,8 @@ from django.db.models import Case, Count, F, FloatField, IntegerField, Max, Q, S
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
+from tracker.core.errors import NotFound
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
-from tracker.engine.errors import NotFound
 from tracker.engine.hands import CATEGORIES
 from tracker.hands.models import HandSeat, HandStatus
 from tracker.leagues.models import League, Player

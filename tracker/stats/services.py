@@ -20,17 +20,16 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
-from tracker.core.permissions import require_role
+from tracker.core.permissions import Capability, require
 from tracker.engine.equity import SAMPLES
 from tracker.engine.points import normalize_formula
 from tracker.hands.models import Hand, HandSeat, HandStatus
-from tracker.leagues.models import League, Role
+from tracker.leagues.models import League
 from tracker.stats.facts import FACTS_VERSION, hand_facts
 
 log = logging.getLogger(__name__)
 
 SETTLED = (HandStatus.VERIFIED, HandStatus.DISPUTED)
-CAN_SET_POINTS = (Role.ADMIN, Role.AUTHORITY)
 #: Monte Carlo runouts per all-in at settlement (when the runouts are too many to count).
 EQUITY_SAMPLES = SAMPLES
 
@@ -114,7 +113,7 @@ def stats_refresh(
 def league_points_formula_set(*, league: League, formula: dict | None, by) -> League:
     """Choose the league's points formula (admins and authorities). ``None`` or ``{}``:
     the default. Refused with a DomainError naming the field when it is not a formula."""
-    require_role(by, league, CAN_SET_POINTS, "choose the points formula")
+    require(by, league, Capability.SET_POINTS, "choose the points formula")
     spec = normalize_formula(formula)
     stored = {k: v for k, v in spec.items() if v is not None}
     league = League.objects.select_for_update().get(pk=league.pk)

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tracker.audit.services import audit_record
-from tracker.core.permissions import CAN_RECORD, require_role
+from tracker.core.permissions import Capability, require
 from tracker.engine import tournament as rules
 from tracker.engine.announcements import check_variant, max_players, normalize_announcements
 from tracker.engine.errors import DomainError
@@ -49,7 +49,7 @@ def tournament_create(
     Each player gets ``starting_chips`` in the ledger. ``default_variant`` empty means
     dealer's choice: every hand must then name its variant.
     """
-    require_role(by, league, CAN_RECORD, "create tournaments")
+    require(by, league, Capability.RECORD_HAND, "create tournaments")
     name = (name or "").strip()
     if not name:
         raise DomainError("a tournament needs a name", field="name")

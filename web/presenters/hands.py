@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tracker.core.permissions import CAN_VOID, role_of
+from tracker.core.permissions import NOBODY, Capabilities, capabilities
 from tracker.engine.announcements import ANNOUNCEMENTS, VARIANT_ANNOUNCEMENTS, VARIANT_TITLES
 from tracker.hands.models import EntryMode, Hand, HandStatus
 from tracker.hands.selectors.replay import (
@@ -96,7 +96,12 @@ class HandReplay:
     previous_id: int | None = None
     next_id: int | None = None
     raw_actions: list[str] = field(default_factory=list)
-    can_void: bool = False  # the viewer may declare this (invalid) hand void
+    can: Capabilities = NOBODY  # what the viewer may do in the hand's league
+
+    @property
+    def can_void(self) -> bool:
+        """The viewer may declare this (invalid) hand void."""
+        return self.hand.status == HandStatus.INVALID and self.can.void_hand
 
     @property
     def is_full(self) -> bool:
@@ -292,5 +297,5 @@ def hand_replay(user, pk: int, street: int | None = None) -> HandReplay:
         previous_id=sib.get(hand.number - 1),
         next_id=sib.get(hand.number + 1),
         raw_actions=raw_actions,
-        can_void=hand.status == HandStatus.INVALID and role_of(user, tournament.league) in CAN_VOID,
+        can=capabilities(user, tournament.league),
     )

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, Sum
 
-from tracker.core.permissions import CAN_RECORD, role_of
+from tracker.core.permissions import Capabilities, capabilities
 from tracker.engine.announcements import VARIANT_TITLES
 from tracker.hands.models import Hand, HandSeat
 from tracker.hands.selectors.wording import STATUS_HELP, STATUS_LABELS, announcement_text
@@ -32,11 +32,6 @@ from tracker.tournaments.selectors import (
     tournament_state,
 )
 from web.presenters.charts import Series, line_chart
-
-
-def can_record(user, league: League) -> bool:
-    return role_of(user, league) in CAN_RECORD
-
 
 # --------------------------------------------------------------------------
 # Home
@@ -110,11 +105,18 @@ class PlayerRow:
 @dataclass
 class LeaguePage:
     league: League
-    role: str | None
-    can_record: bool
+    can: Capabilities  # what the viewer may do in the league
     tournaments: list[TournamentRow]
     players: list[PlayerRow]
     house_rules: list[tuple[str, list[tuple[str, str]]]]
+
+    @property
+    def role(self) -> str | None:
+        return self.can.role
+
+    @property
+    def can_record(self) -> bool:
+        return self.can.record_hand
 
 
 def _winners(rows: list[StandingRow]) -> list[str]:
@@ -123,7 +125,7 @@ def _winners(rows: list[StandingRow]) -> list[str]:
 
 def league_page(user, slug: str) -> LeaguePage:
     league = visible_league(user, slug)
-    role = role_of(user, league)
+    can = capabilities(user, league)
     tournaments = list(
         Tournament.objects.filter(league=league)
         .annotate(n_hands=Count("hands", distinct=True), n_players=Count("seats", distinct=True))
@@ -173,8 +175,7 @@ def league_page(user, slug: str) -> LeaguePage:
     ]
     return LeaguePage(
         league=league,
-        role=role,
-        can_record=role in CAN_RECORD,
+        can=can,
         tournaments=rows,
         players=table,
         house_rules=house,
@@ -318,8 +319,8 @@ class StandingView:
 class TournamentPage:
     tournament: Tournament
     league: League
-    role: str | None
-    can_record: bool
+    can: Capabilities  # what the viewer may do in the league
+    can_record: bool  # may record, and the tournament is not over
     state: TournamentState
     standings: list[StandingView]
     hands: list[HandRow]
@@ -361,7 +362,7 @@ def _chart(tournament: Tournament, names: dict[int, str], order: list[int]) -> d
 def tournament_page(user, pk: int) -> TournamentPage:
     tournament = visible_tournament(user, pk)
     league = tournament.league
-    role = role_of(user, league)
+    can = capabilities(user, league)
     state = tournament_state(tournament)
     standings = tournament_standings(tournament)
     names = {s.player_id: s.player.name for s in state.seats}
@@ -417,8 +418,8 @@ def tournament_page(user, pk: int) -> TournamentPage:
     return TournamentPage(
         tournament=tournament,
         league=league,
-        role=role,
-        can_record=role in CAN_RECORD and not state.over,
+        can=can,
+        can_record=can.record_hand and not state.over,
         state=state,
         standings=views,
         hands=rows,

@@ -9,9 +9,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from tracker.core.permissions import role_of
+from tracker.core.errors import NotFound
+from tracker.core.permissions import Capabilities, capabilities
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
-from tracker.engine.errors import NotFound
 from tracker.engine.points import best_total, describe, normalize_formula
 from tracker.leagues.models import League, Player
 from tracker.leagues.selectors import (
@@ -32,7 +32,6 @@ from tracker.stats.selectors import (
     stats_for,
     stats_table,
 )
-from tracker.stats.services import CAN_SET_POINTS
 from tracker.tournaments.models import Tournament
 from tracker.tournaments.selectors import stack_history
 from web.presenters.charts import Series, line_chart
@@ -149,14 +148,21 @@ def player_stats_page(
 @dataclass
 class LeagueTablePage:
     league: League
-    role: str | None
-    can_set_points: bool
+    can: Capabilities  # what the viewer may do in the league
     standings: list[Any]
     formula: dict
     formula_text: str
     tournaments: int
     chart: dict[str, str]
     chart_note: str
+
+    @property
+    def role(self) -> str | None:
+        return self.can.role
+
+    @property
+    def can_set_points(self) -> bool:
+        return self.can.set_points
 
 
 def league_points_history(results) -> tuple[list[Any], dict[int, list[float]]]:
@@ -177,7 +183,7 @@ def league_points_history(results) -> tuple[list[Any], dict[int, list[float]]]:
 def league_table_page(user, slug: str) -> LeagueTablePage:
     """The league table with points (four queries) and the points chart."""
     league = visible_league(user, slug)
-    role = role_of(user, league)
+    can = capabilities(user, league)
     results = league_results(league)
     standings = league_standings(league, results)
     spec = normalize_formula(league.points_formula or None)
@@ -202,8 +208,7 @@ def league_table_page(user, slug: str) -> LeagueTablePage:
             note = f"The top 8 of {len(standings)} players are drawn."
     return LeagueTablePage(
         league=league,
-        role=role,
-        can_set_points=role in CAN_SET_POINTS,
+        can=can,
         standings=standings,
         formula=spec,
         formula_text=describe(spec),

@@ -2,7 +2,9 @@
 
 ``{% hand_rulings hand as r %}`` gives ``r.cases`` (the hand's disputed or ruled pots,
 both readings side by side), ``r.pots`` (every pot, for the dispute form), ``r.can_rule``
-and ``r.can_dispute`` for the user of the request. ``{% ruling_state hand %}`` is
+and ``r.can_dispute`` from the capabilities the view put in the context as ``can``
+(tracker/core/permissions.py); a template rendered without them (an include rendered on its
+own) gets the request user's, from the same table. The tags decide nothing themselves. ``{% ruling_state hand %}`` is
 ``open``, ``ruled`` or ``""``, computed once per tournament and template render.
 """
 
@@ -10,26 +12,26 @@ from __future__ import annotations
 
 from django import template
 
-from tracker.core.permissions import CAN_RULE, role_of
+from tracker.core.permissions import NOBODY, capabilities
 from tracker.hands.models import Hand, HandStatus
 from tracker.rulings.selectors import hand_ruling_states, hand_rulings
-from tracker.rulings.services import CAN_DISPUTE
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True, name="hand_rulings")
 def hand_rulings_of(context, hand) -> dict:
-    request = context.get("request")
-    user = getattr(request, "user", None)
-    league = hand.tournament.league
-    role = role_of(user, league) if user is not None else None
+    can = context.get("can")
+    if can is None:
+        request = context.get("request")
+        user = getattr(request, "user", None)
+        can = capabilities(user, hand.tournament.league) if user is not None else NOBODY
     settled = hand.status in (HandStatus.VERIFIED, HandStatus.DISPUTED)
     return {
         "cases": hand_rulings(hand),
         "pots": list(hand.pots.all()) if settled else [],
-        "can_rule": role in CAN_RULE,
-        "can_dispute": settled and role in CAN_DISPUTE,
+        "can_rule": can.rule,
+        "can_dispute": settled and can.dispute,
     }
 
 

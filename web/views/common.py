@@ -6,7 +6,7 @@ from functools import wraps
 
 from django.http import Http404
 
-from tracker.engine.errors import NotFound
+from tracker.core.errors import NotFound
 
 
 def not_found_as_404(view):

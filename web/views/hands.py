@@ -11,9 +11,10 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tracker.core.permissions import CAN_RECORD, role_of
-from tracker.engine.errors import Conflict, DomainError
-from tracker.engine.errors import PermissionDenied as DomainPermissionDenied
+from tracker.core.errors import Conflict
+from tracker.core.errors import PermissionDenied as DomainPermissionDenied
+from tracker.core.permissions import capabilities
+from tracker.engine.errors import DomainError
 from tracker.hands.services.recording import hand_record, hand_void
 from tracker.leagues.selectors import visible_hand, visible_tournament
 from tracker.tournaments.selectors import tournament_state
@@ -37,7 +38,8 @@ def hand(request, pk):
         street = int(request.GET.get("street", ""))
     except ValueError:
         street = None
-    return render(request, "tracker/hand.html", {"replay": hand_replay(request.user, pk, street)})
+    replay = hand_replay(request.user, pk, street)
+    return render(request, "tracker/hand.html", {"replay": replay, "can": replay.can})
 
 
 @require_POST
@@ -64,11 +66,11 @@ def hand_new(request, pk):
     tournament = visible_tournament(request.user, pk)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    role = role_of(request.user, tournament.league)
-    if role not in CAN_RECORD:
+    can = capabilities(request.user, tournament.league)
+    if not can.record_hand:
         raise PermissionDenied(
             f"Only a scorekeeper or an admin of {tournament.league.name} may record hands "
-            f"(your role: {role or 'not a member'})."
+            f"(your role: {can.role or 'not a member'})."
         )
     state = tournament_state(tournament)
     if state.over:

@@ -9,8 +9,9 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_GET, require_POST
 
+from tracker.core.errors import Conflict
+from tracker.core.errors import PermissionDenied as DomainPermissionDenied
 from tracker.engine.errors import DomainError
-from tracker.engine.errors import PermissionDenied as DomainPermissionDenied
 from tracker.hands.models import Hand
 from tracker.interchange.models import ImportStatus
 from tracker.interchange.selectors.export import (
@@ -32,7 +33,9 @@ def hand_download(request, pk):
         return phh_response(export_hand(hand))
     except DomainError as exc:  # a quick-entry hand has no action history
         return HttpResponse(
-            exc.message, status=exc.status, content_type="text/plain; charset=utf-8"
+            exc.message,
+            status=409 if isinstance(exc, Conflict) else 400,
+            content_type="text/plain; charset=utf-8",
         )
 
 

@@ -16,13 +16,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tracker.core.permissions import CAN_RULE, role_of
-from tracker.engine.errors import DomainError, NotFound
-from tracker.engine.errors import PermissionDenied as DomainPermissionDenied
+from tracker.core.errors import NotFound
+from tracker.core.errors import PermissionDenied as DomainPermissionDenied
+from tracker.core.permissions import capabilities
+from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import visible_league
 from tracker.rulings.models import RulingResult
 from tracker.rulings.selectors import OPEN, STATES, audit_log, dispute_queue, pot_case
-from tracker.rulings.services import CAN_DISPUTE, REASON_MAX, dispute_raise, ruling_make
+from tracker.rulings.services import REASON_MAX, dispute_raise, ruling_make
 
 AUDIT_PAGE = 50
 
@@ -125,7 +126,7 @@ class DisputeForm(forms.Form):
 def disputes(request, slug):
     state = request.GET.get("state", OPEN)
     queue = dispute_queue(request.user, slug, state if state in STATES else OPEN)
-    return render(request, "tracker/disputes.html", {"queue": queue})
+    return render(request, "tracker/disputes.html", {"queue": queue, "can": queue.can})
 
 
 def _login_first(request):
@@ -139,10 +140,10 @@ def ruling_new(request, pk, index):
     if not request.user.is_authenticated:
         return _login_first(request)
     league = case.league
-    role = role_of(request.user, league)
-    if role not in CAN_RULE:
+    can = capabilities(request.user, league)
+    if not can.rule:
         raise PermissionDenied(
-            f"Only the authority of {league.name} rules on pots (your role: {role or 'none'})."
+            f"Only the authority of {league.name} rules on pots (your role: {can.role or 'none'})."
         )
     form = RulingForm(request.POST or None, case=case)
     if request.method == "POST" and form.is_valid():
@@ -181,8 +182,7 @@ def dispute_new(request, pk, index):
     if not request.user.is_authenticated:
         return _login_first(request)
     league = case.league
-    role = role_of(request.user, league)
-    if role not in CAN_DISPUTE:
+    if not capabilities(request.user, league).dispute:
         raise PermissionDenied(f"Only members of {league.name} may dispute a pot.")
     form = DisputeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

@@ -14,8 +14,9 @@ from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tracker.engine.errors import DomainError, NotFound
-from tracker.engine.errors import PermissionDenied as DomainPermissionDenied
+from tracker.core.errors import NotFound
+from tracker.core.errors import PermissionDenied as DomainPermissionDenied
+from tracker.engine.errors import DomainError
 from tracker.engine.points import FORMULA_TITLES, FORMULAS
 from tracker.leagues.selectors import (
     league_standings,

@@ -16,10 +16,11 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from tracker.audit.services import audit_record
+from tracker.core.errors import Conflict
 from tracker.core.jobs import enqueue_on_commit
-from tracker.core.permissions import CAN_RECORD, CAN_VOID, require_role
+from tracker.core.permissions import Capability, require
 from tracker.engine.announcements import check_variant, max_players, normalize_announcements
-from tracker.engine.errors import Conflict, DomainError
+from tracker.engine.errors import DomainError
 from tracker.hands.models import (
     EntryMode,
     Hand,
@@ -84,7 +85,7 @@ def hand_record(
     stored on the hand (the hand-history import uses it to skip hands it has
     already imported).
     """
-    require_role(by, tournament.league, CAN_RECORD, "record hands")
+    require(by, tournament.league, Capability.RECORD_HAND, "record hands")
     tournament = (
         Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
     )
@@ -237,7 +238,7 @@ def hand_void(*, hand: Hand, reason: str, by) -> Hand:
     Only a hand the settlement found invalid can be voided, by the league's authority or an
     admin, with a reason. A void hand moves no chips; it keeps its number and its record.
     """
-    require_role(by, hand.tournament.league, CAN_VOID, "void a hand")
+    require(by, hand.tournament.league, Capability.VOID_HAND, "void a hand")
     reason = (reason or "").strip()
     if not reason:
         raise DomainError("say why the hand is void", field="reason")

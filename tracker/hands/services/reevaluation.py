@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from tracker.audit.services import audit_record, system_actor
 from tracker.core.jobs import enqueue_on_commit
-from tracker.core.permissions import require_role
+from tracker.core.permissions import Capability, require
 from tracker.engine.errors import DomainError
 from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import (
@@ -37,7 +37,6 @@ from tracker.tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
 
-CAN_REEVALUATE = ("admin", "authority")
 PROGRESS_EVERY = 25
 
 
@@ -46,7 +45,7 @@ def reevaluation_start(
     *, league: League, by, tournament: Tournament | None = None
 ) -> ReevaluationJob:
     """Queue a re-evaluation of a tournament, or of the whole league."""
-    require_role(by, league, CAN_REEVALUATE, "re-evaluate hands")
+    require(by, league, Capability.REEVALUATE, "re-evaluate hands")
     if tournament is not None and tournament.league_id != league.pk:
         raise DomainError("that tournament is not in this league", field="tournament")
     job = ReevaluationJob.objects.create(league=league, tournament=tournament, created_by=by)

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.utils.text import slugify
 
+from tracker.core.errors import Conflict
 from tracker.engine import phh
 from tracker.engine.errors import DomainError
 from tracker.engine.version import ENGINE_VERSION
@@ -41,9 +42,8 @@ QUICK_REASON = (
 )
 
 
-class NoHistory(DomainError):
+class NoHistory(Conflict):
     code = "no_action_history"
-    status = 409
 
 
 @dataclass

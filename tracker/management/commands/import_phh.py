@@ -7,7 +7,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from tracker.core.permissions import CAN_RECORD
+from tracker.core.permissions import Capability, roles_with
 from tracker.engine.errors import DomainError
 from tracker.interchange.models import ImportStatus
 from tracker.interchange.services import phh_import_start
@@ -93,7 +93,9 @@ class Command(BaseCommand):
         if tournament.created_by_id:
             return tournament.created_by
         admin = (
-            Membership.objects.filter(league=tournament.league, role__in=CAN_RECORD)
+            Membership.objects.filter(
+                league=tournament.league, role__in=roles_with(Capability.RECORD_HAND)
+            )
             .select_related("user")
             .order_by("role", "id")
             .first()
