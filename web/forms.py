@@ -8,12 +8,12 @@ DomainError field paths (``entry.seats[1].down[0]``, ``options.king_required``,
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
 
+from tracker.core.paths import FieldPath
 from tracker.engine.announcements import (
     ANNOUNCEMENTS,
     VARIANT_ANNOUNCEMENTS,
@@ -23,6 +23,7 @@ from tracker.engine.announcements import (
 )
 from tracker.engine.cards import format_card, parse_card
 from tracker.engine.errors import DomainError
+from web.errors import Place, Route, add_domain_error, seat_names, seats_named
 
 # The seven cards of a stud hand in the order dealt: two down and the door card on
 # third street, one up on each of fourth to sixth, and the seventh.
@@ -55,9 +56,8 @@ RESULT_CHOICES = [
     ("low", "Won low"),
     ("both", "Won high and low"),
 ]
-_PATH = re.compile(
-    r"^(?P<head>[a-z_]+)\[(?P<index>\d+)\](?:\.(?P<part>[a-z_]+)(?:\[(?P<k>\d+)\])?)?$"
-)
+# A quick-entry seat's own fields, as paths after ``entry.seats[k]``.
+SEAT_FIELD_PATHS = {(name,) for name in ("put_in", "folded", "bought", "declare", "seventh")}
 
 
 class CardInput(forms.TextInput):
@@ -330,15 +330,15 @@ class SeatForm(CardsMixin, forms.Form):
             seat["seventh"] = "up"
         return seat
 
-    def add_path_error(self, rest: str, messages) -> None:
-        """An error at ``entry.seats[k]<rest>`` (rest like ``.put_in`` or ``.down[0]``)."""
-        rest = rest.lstrip(".")
-        if rest in ("put_in", "folded", "bought", "declare", "seventh"):
-            target = rest
+    def add_path_error(self, rest: FieldPath, messages: list[str]) -> bool:
+        """An error at ``entry.seats[k]<rest>`` (rest like ``put_in`` or ``down[0]``)."""
+        if rest.parts in SEAT_FIELD_PATHS:
+            target = str(rest.head)
         else:
-            target = self.paths.get(rest)  # a card slot, or None: the seat as a whole
-        for m in _first(messages):
+            target = self.paths.get(str(rest))  # a card slot, or None: the seat as a whole
+        for m in messages:
             self.add_error(target, m)
+        return True
 
 
 class HandForm(forms.Form):
@@ -454,52 +454,57 @@ class HandEntry:
             "number": self.hand.cleaned_data.get("number"),
         }
 
-    # -- errors from the service
-
-    def _named(self, message: str) -> str:
-        """The engine counts seats by position from the dealer's left ("seat 0"); the
-        form shows names."""
-
-        def name(m: re.Match) -> str:
-            k = int(m.group(1))
-            return self.seats[k].name if k < len(self.seats) else m.group(0)
-
-        return re.sub(r"\bseat (\d+)\b", name, message)
+    # -- errors from the service (web/errors.py)
 
     def add_domain_error(self, exc: DomainError) -> None:
-        self.message = f"The hand was not recorded: {self._named(exc.message)}"
-        variant = self.variant or self.hand.data.get("variant") or ""
-        for path, messages in (exc.fields or {}).items():
-            messages = [self._named(m) for m in _first(messages)]
-            if not self._place(path, messages, variant):
-                self.hand.add_error(None, f"{path}: {'; '.join(_first(messages))}")
+        seats = [k for k in seats_named(exc, ("entry", "seats")) if k < len(self.seats)]
+        names = {k: self.seats[k].name for k in seats}
 
-    def _place(self, path: str, messages, variant: str) -> bool:
-        if path == "variant":
-            for m in _first(messages):
-                self.hand.add_error("variant", m)
-            return True
-        if path.startswith("options."):
-            name = path.split(".", 1)[1]
-            return bool(variant) and self.announcements.add_option_error(variant, name, messages)
-        if path == "entry.community":
-            for m in _first(messages):
-                self.hand.add_error("community", m)
-            return True
-        if path.startswith("table_result"):
-            self.result_errors.extend(_first(messages))
-            return True
-        if path == "number":
-            for m in _first(messages):
-                self.hand.add_error(None, m)
-            return True
-        m = re.match(r"^entry\.seats\[(\d+)\](.*)$", path)
-        if m:
-            k = int(m.group(1))
-            if k < len(self.seats):
-                self.seats[k].add_path_error(m.group(2), messages)
+        def say(message: str) -> str:
+            return seat_names(message, names)
+
+        self.message = f"The hand was not recorded: {say(exc.message)}"
+        variant = self.variant or self.hand.data.get("variant") or ""
+
+        def on_hand(field: str | None) -> Place:
+            def place(rest: FieldPath, messages: list[str]) -> bool:
+                for m in messages:
+                    self.hand.add_error(field, m)
                 return True
-        return False
+
+            return place
+
+        def option(rest: FieldPath, messages: list[str]) -> bool:
+            return bool(variant) and self.announcements.add_option_error(
+                variant, str(rest), messages
+            )
+
+        def table_result(rest: FieldPath, messages: list[str]) -> bool:
+            self.result_errors.extend(messages)
+            return True
+
+        def seat(rest: FieldPath, messages: list[str]) -> bool:
+            k = rest.head
+            if isinstance(k, int) and k < len(self.seats):
+                return self.seats[k].add_path_error(rest.after(k), messages)
+            return False
+
+        def unplaced(path: str, messages: list[str]) -> None:
+            self.hand.add_error(None, f"{path}: {'; '.join(messages)}")
+
+        add_domain_error(
+            exc,
+            [
+                Route(("variant",), on_hand("variant")),
+                Route(("options",), option),
+                Route(("entry", "community"), on_hand("community")),
+                Route(("table_result",), table_result),
+                Route(("number",), on_hand(None)),
+                Route(("entry", "seats"), seat),
+            ],
+            unplaced,
+            say,
+        )
 
 
 # --------------------------------------------------------------------------
@@ -610,26 +615,38 @@ class Calculator:
     def add_domain_error(self, exc: DomainError) -> None:
         self.message = exc.message
         variant = self.form.cleaned_data.get("variant", "")
-        for path, messages in (exc.fields or {}).items():
-            if path.startswith("options."):
-                if self.announcements.add_option_error(variant, path.split(".", 1)[1], messages):
-                    continue
-            if path == "community":
-                for msg in _first(messages):
-                    self.form.add_error("community", msg)
-                continue
-            m = _PATH.match(path)
-            if m and m.group("head") == "players":
-                i = int(m.group("index"))
-                if i < len(self.filled):
-                    form = self.filled[i]
-                    rest = m.group("part") or ""
-                    if m.group("k") is not None:
-                        rest = f"{rest}[{m.group('k')}]"
-                    slot = form.paths.get(rest)
-                    field = slot or ("declare" if rest == "declare" else None)
-                    for msg in _first(messages):
-                        form.add_error(field, msg)
-                    continue
-            for msg in _first(messages):
+
+        def option(rest: FieldPath, messages: list[str]) -> bool:
+            return self.announcements.add_option_error(variant, str(rest), messages)
+
+        def community(rest: FieldPath, messages: list[str]) -> bool:
+            if rest.parts:
+                return False
+            for msg in messages:
+                self.form.add_error("community", msg)
+            return True
+
+        def player(rest: FieldPath, messages: list[str]) -> bool:
+            i = rest.head
+            if not isinstance(i, int) or i >= len(self.filled) or len(rest) > 3:
+                return False
+            form = self.filled[i]
+            part = rest.after(i)
+            field = form.paths.get(str(part)) or ("declare" if part.parts == ("declare",) else None)
+            for msg in messages:
+                form.add_error(field, msg)
+            return True
+
+        def unplaced(path: str, messages: list[str]) -> None:
+            for msg in messages:
                 self.form.add_error(None, msg)
+
+        add_domain_error(
+            exc,
+            [
+                Route(("options",), option),
+                Route(("community",), community),
+                Route(("players",), player),
+            ],
+            unplaced,
+        )

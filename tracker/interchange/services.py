@@ -34,6 +34,7 @@ from django.utils import timezone
 
 from tracker.core.errors import NotFound, PermissionDenied
 from tracker.core.jobs import TRANSIENT, enqueue_on_commit
+from tracker.core.paths import FieldPath
 from tracker.core.permissions import Capability, require
 from tracker.engine import phh
 from tracker.engine.errors import DomainError
@@ -55,7 +56,6 @@ PROGRESS_KEY = "homegame:phh-import:{}"
 # Our entry keys for the PHH user fields, and back.
 ENTRY_FIELDS = {"_seventh_card": "seventh_card", "_buys": "buys", "_declarations": "declarations"}
 _PHH_OF_ENTRY = {v: k for k, v in ENTRY_FIELDS.items()}
-_ACTION = re.compile(r"^actions\[(\d+)\]$")
 _POSITION = re.compile(r"^p([1-9][0-9]*)$")
 
 Progress = Callable[[int, int], None]
@@ -512,31 +512,38 @@ def _table_result(value: Any, seats, fault) -> dict | None:
     return one(value, "_table_result")
 
 
-def _phh_field(path: str) -> str:
+# Where a service field path came from in a PHH hand: the entry's fields are the PHH
+# fields of the same name or a user-defined ``_`` field; a fault of the whole entry is the
+# actions'.
+PHH_FIELD_OF = {
+    **_PHH_OF_ENTRY,
+    "variant": "_variant",
+    "options": "_options",
+    "table_result": "_table_result",
+}
+
+
+def _phh_field(path: str) -> FieldPath:
     """The service's field path (``entry.actions[7]``, ``entry.buys[0]``, ``options.game``,
     ``table_result``) as the PHH field (``actions[7]``, ``_buys[0]``, ``_options.game``)."""
-    if path.startswith("entry."):
-        path = path[len("entry.") :]
-    head = re.match(r"^[a-z_]+", path)
-    name = head.group(0) if head else ""
-    rest = path[len(name) :]
-    if name in _PHH_OF_ENTRY:
-        return _PHH_OF_ENTRY[name] + rest
-    if name in ("variant", "options", "table_result"):
-        return f"_{name}{rest}"
-    if name == "entry":
-        return "actions"
-    return path
+    ours = FieldPath.parse(path)
+    if ours.parts == ("entry",):
+        return FieldPath(("actions",))
+    if ours.startswith("entry"):
+        ours = ours.after("entry")
+    head = ours.head
+    if head in PHH_FIELD_OF:
+        return FieldPath((PHH_FIELD_OF[head],)) + ours.parts[1:]
+    return ours
 
 
 def _located(exc: DomainError, hand: Mapping[str, Any], source: str, label) -> HandFault:
     field = next(iter(exc.fields), None)
     phh_field = _phh_field(field) if field else None
     action_index = action = None
-    if phh_field:
-        m = _ACTION.match(phh_field)
-        if m:
-            action_index = int(m[1])
+    if phh_field is not None and len(phh_field) == 2:
+        action_index = phh_field.seat("actions")
+        if action_index is not None:
             actions = hand.get("actions") or []
             action = actions[action_index] if action_index < len(actions) else None
     return HandFault(
@@ -544,7 +551,7 @@ def _located(exc: DomainError, hand: Mapping[str, Any], source: str, label) -> H
         code=exc.code,
         source=source,
         hand=label,
-        field=phh_field,
+        field=str(phh_field) if phh_field is not None else None,
         action_index=action_index,
         action=action,
     )

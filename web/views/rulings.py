@@ -18,12 +18,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from tracker.core.errors import NotFound
 from tracker.core.errors import PermissionDenied as DomainPermissionDenied
+from tracker.core.paths import FieldPath
 from tracker.core.permissions import capabilities
 from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import visible_league
 from tracker.rulings.models import RulingResult
 from tracker.rulings.selectors import OPEN, STATES, audit_log, dispute_queue, pot_case
 from tracker.rulings.services import REASON_MAX, dispute_raise, ruling_make
+from web.errors import Route, add_form_errors
 
 AUDIT_PAGE = 50
 
@@ -94,19 +96,27 @@ class RulingForm(forms.Form):
         }
 
     def add_domain_error(self, exc: DomainError) -> None:
-        placed = False
-        for path, errors in exc.fields.items():
-            head, _, rest = path.partition(".")
-            target = None
-            if head in ("result", "reason"):
-                target = head
-            elif head == "award" and rest and f"award_{rest}" in self.fields:
-                target = f"award_{rest}"
-            for e in errors:
-                self.add_error(target, e)
-                placed = True
-        if not placed:
-            self.add_error(None, exc.message)
+        def field(name: str):
+            def place(rest: FieldPath, messages: list[str]) -> bool:
+                for m in messages:
+                    self.add_error(name, m)
+                return True
+
+            return place
+
+        def award(rest: FieldPath, messages: list[str]) -> bool:
+            name = f"award_{rest}"
+            return len(rest) == 1 and name in self.fields and field(name)(rest, messages)
+
+        add_form_errors(
+            self,
+            exc,
+            [
+                Route(("result",), field("result")),
+                Route(("reason",), field("reason")),
+                Route(("award",), award),
+            ],
+        )
 
 
 class DisputeForm(forms.Form):
@@ -127,6 +137,17 @@ def disputes(request, slug):
     state = request.GET.get("state", OPEN)
     queue = dispute_queue(request.user, slug, state if state in STATES else OPEN)
     return render(request, "tracker/disputes.html", {"queue": queue, "can": queue.can})
+
+
+def _on_reason(form: forms.Form):
+    def place(rest: FieldPath, messages: list[str]) -> bool:
+        if rest.parts:
+            return False
+        for m in messages:
+            form.add_error("reason", m)
+        return True
+
+    return place
 
 
 def _login_first(request):
@@ -189,11 +210,7 @@ def dispute_new(request, pk, index):
         try:
             dispute_raise(pot=case.pot, by=request.user, reason=form.cleaned_data["reason"])
         except DomainError as exc:
-            for path, errors in exc.fields.items():
-                for e in errors:
-                    form.add_error("reason" if path == "reason" else None, e)
-            if not exc.fields:
-                form.add_error(None, exc.message)
+            add_form_errors(form, exc, [Route(("reason",), _on_reason(form))])
         else:
             messages.success(
                 request,

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from tracker.core.errors import NotFound
 from tracker.core.errors import PermissionDenied as DomainPermissionDenied
+from tracker.core.paths import FieldPath
 from tracker.engine.errors import DomainError
 from tracker.engine.points import FORMULA_TITLES, FORMULAS
 from tracker.leagues.selectors import (
@@ -26,6 +27,7 @@ from tracker.leagues.selectors import (
 )
 from tracker.stats import selectors as sel
 from tracker.stats.services import league_points_formula_set
+from web.errors import Route, add_form_errors
 from web.presenters import stats as pages
 
 
@@ -95,14 +97,14 @@ class PointsFormulaForm(forms.Form):
         return spec
 
     def add_domain_error(self, exc: DomainError) -> None:
-        placed = False
-        for path in exc.fields:
-            name = path.split(".")[-1].split("[")[0]
-            if name in self.fields:
-                self.add_error(name, exc.message)
-                placed = True
-        if not placed:
-            self.add_error(None, exc.message)
+        def by_last_name(rest: FieldPath, messages: list[str]) -> bool:
+            names = [part for part in rest.parts if isinstance(part, str)]
+            if names and names[-1] in self.fields:
+                self.add_error(names[-1], exc.message)
+                return True
+            return False
+
+        add_form_errors(self, exc, [Route((), by_last_name)], unplaced=lambda path, m: None)
 
 
 @require_http_methods(["GET", "POST"])

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tracker.core.paths import FieldPath
 from tracker.engine import tournament as rules
 from tracker.engine.errors import DomainError
 from tracker.engine.pots import award_pot, split_amount
@@ -143,26 +144,30 @@ def _quick_arguments(spec: HandSpec) -> dict[str, Any]:
     }
 
 
+# Engine argument of settle_quick -> the quick entry's seat field it came from (None: the
+# seat's cards, whose paths go on as they are: ``shown[1].down[0]`` -> ``seats[k].down[0]``).
+QUICK_SEAT_FIELD_OF = {
+    "put_in": "put_in",
+    "folded": "folded",
+    "buys": "bought",
+    "declarations": "declare",
+    "seventh_card": "seventh",
+    "shown": None,
+}
+
+
 def _quick_field(path: str, index_of: list[int]) -> str:
-    """Map an engine path like ``put_in[2]`` or ``shown[1].down[0]`` to ``entry.seats[k]...``."""
-    names = {
-        "put_in": "put_in",
-        "folded": "folded",
-        "buys": "bought",
-        "declarations": "declare",
-        "seventh_card": "seventh",
-    }
-    head, _, rest = path.partition("[")
-    if head in names or head == "shown":
-        number, _, tail = rest.partition("]")
-        if number.isdigit():
-            k = index_of[int(number)]
-            if head == "shown":
-                return f"entry.seats[{k}]{tail}" if tail else f"entry.seats[{k}]"
-            return f"entry.seats[{k}].{names[head]}"
-    if path == "community":
-        return "entry.community"
-    return f"entry.{path}" if path else "entry"
+    """Map an engine path like ``put_in[2]`` or ``shown[1].down[0]`` to ``entry.seats[k]...``
+    (``k`` the seat's place in the entry), through ``QUICK_SEAT_FIELD_OF``."""
+    engine = FieldPath.parse(path)
+    entry = FieldPath(("entry",))
+    position = engine.seat(engine.head) if engine.head in QUICK_SEAT_FIELD_OF else None
+    if position is not None and position < len(index_of):
+        seat = entry + ("seats", index_of[position])
+        ours = QUICK_SEAT_FIELD_OF[engine.head]
+        rest = engine.parts[2:]
+        return str(seat + rest if ours is None else seat + (ours,))
+    return str(entry + engine.parts)
 
 
 def _run_engine(spec: HandSpec, stacks: Sequence[int]) -> HandResult:
