@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tracker.core.models import AppendOnlyModel
+from tracker.core.typed import chips_property
 from tracker.leagues.models import League, Player
 from tracker.tournaments.models import VARIANT_CHOICES, Tournament
 
@@ -84,6 +85,8 @@ class Hand(models.Model):
         ]
         indexes = [models.Index(fields=["tournament", "status"])]
 
+    projected_net_chips = chips_property("projected_net", "Expected net chips by player id.")
+
     def __str__(self) -> str:
         return f"{self.tournament} · hand {self.number}"
 
@@ -140,6 +143,10 @@ class Pot(models.Model):
     class Meta:
         ordering = ["hand", "index"]
         constraints = [models.UniqueConstraint(fields=["hand", "index"], name="pot_index_unique")]
+
+    engine_chips = chips_property("engine_award", "The engine's award by player id.")
+    table_chips = chips_property("table_award", "The table's award by player id, or None.")
+    award_chips = chips_property("award", "The award that stands, by player id.")
 
     def __str__(self) -> str:
         return f"pot {self.index} of {self.hand} ({self.amount})"

@@ -12,6 +12,7 @@ from django.db import models
 from django.utils import timezone
 
 from tracker.core.models import AppendOnlyModel
+from tracker.core.typed import chips_property
 from tracker.hands.models import Dispute
 
 
@@ -63,6 +64,10 @@ class Ruling(AppendOnlyModel):
 
     class Meta:
         ordering = ["pot", "id"]
+
+    award_chips = chips_property("award", "The award imposed, by player id.")
+    previous_award_chips = chips_property("previous_award", "What stood before, by player id.")
+    correction_chips = chips_property("correction", "Chips moved, by player id.")
 
     def __str__(self) -> str:
         return f"ruling {self.pk} on {self.pot}: {self.result}"

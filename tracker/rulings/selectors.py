@@ -15,7 +15,7 @@ the history visible.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
@@ -182,8 +182,8 @@ def pot_state(pot: Pot, has_rulings: bool) -> str:
     return RULED if has_rulings else ""
 
 
-def _named(award: dict | None, names: dict[int, str]) -> list[tuple[str, int]]:
-    return [(names.get(int(pid), str(pid)), int(c)) for pid, c in (award or {}).items() if c]
+def _named(award: Mapping[int, int] | None, names: dict[int, str]) -> list[tuple[str, int]]:
+    return [(names.get(pid, str(pid)), c) for pid, c in (award or {}).items() if c]
 
 
 def pot_cases(pots: Iterable[Pot]) -> list[PotCase]:
@@ -219,9 +219,9 @@ def pot_cases(pots: Iterable[Pot]) -> list[PotCase]:
         high_w = set(showdown.get("high_winners") or [])
         low_w = set(showdown.get("low_winners") or [])
         eligible = set(pot.eligible or [])
-        engine = {int(k): v for k, v in (pot.engine_award or {}).items()}
-        table = None if pot.table_award is None else {int(k): v for k, v in pot.table_award.items()}
-        stands = {int(k): v for k, v in (pot.award or {}).items()}
+        engine = pot.engine_chips
+        table = pot.table_chips
+        stands = pot.award_chips
         players = []
         for pos, pid in enumerate(hand.positions or []):
             data = shown[pos] if pos < len(shown) else None
@@ -266,9 +266,9 @@ def pot_cases(pots: Iterable[Pot]) -> list[PotCase]:
                 hand=hand,
                 state=pot_state(pot, bool(pot_rulings)),
                 players=players,
-                engine=_named(pot.engine_award, names),
-                table=None if pot.table_award is None else _named(pot.table_award, names),
-                stands=_named(pot.award, names),
+                engine=_named(pot.engine_chips, names),
+                table=None if pot.table_award is None else _named(pot.table_chips, names),
+                stands=_named(pot.award_chips, names),
                 disputes=[
                     DisputeView(d, d.raised_by.get_username() if d.raised_by else "the engine")
                     for d in disputes.get(pot.pk, [])
@@ -277,7 +277,7 @@ def pot_cases(pots: Iterable[Pot]) -> list[PotCase]:
                     RulingView(
                         ruling=r,
                         by=r.ruled_by.get_username(),
-                        award=_named(r.award, names),
+                        award=_named(r.award_chips, names),
                         previous=_named(r.previous_award, names),
                         correction=[
                             (names.get(int(p), p), d) for p, d in (r.correction or {}).items()

@@ -30,6 +30,7 @@ from django.db.models.functions import Coalesce
 from tracker.audit.services import audit_record
 from tracker.core.errors import Conflict
 from tracker.core.permissions import Capability, require
+from tracker.core.typed import ChipsByPlayer
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Dispute, DisputeSource, Hand, HandSeat, HandStatus, Pot
 from tracker.leagues.models import League
@@ -40,12 +41,6 @@ from tracker.tournaments.services import final_standings_write, tournament_finis
 
 SETTLED = (HandStatus.VERIFIED, HandStatus.DISPUTED)
 REASON_MAX = 2000
-
-
-def award_normal(award: Mapping | None) -> dict[str, int]:
-    """An award as stored: ``{player id string: chips}`` without zero entries, sorted by id."""
-    out = {str(k): int(v) for k, v in (award or {}).items() if v}
-    return dict(sorted(out.items(), key=lambda kv: int(kv[0])))
 
 
 def _reason(reason: object) -> str:
@@ -125,7 +120,7 @@ def dispute_raise(*, pot: Pot, by, reason: str) -> Dispute:
     return dispute
 
 
-def _explicit_award(pot: Pot, award: object) -> dict[str, int]:
+def _explicit_award(pot: Pot, award: object) -> ChipsByPlayer:
     if not isinstance(award, Mapping) or not award:
         raise DomainError(
             'give the chips each player gets: {"<player id>": chips, ...}',
@@ -158,7 +153,7 @@ def _explicit_award(pot: Pot, award: object) -> dict[str, int]:
             code="award_total",
             field="award",
         )
-    return award_normal(chips_of)
+    return ChipsByPlayer(chips_of).normal()
 
 
 @transaction.atomic
@@ -183,7 +178,7 @@ def ruling_make(
     if result == RulingResult.ENGINE:
         if award:
             raise DomainError("an award goes with result 'award' only", field="award")
-        new = award_normal(pot.engine_award)
+        new = pot.engine_chips.normal()
     elif result == RulingResult.TABLE:
         if award:
             raise DomainError("an award goes with result 'award' only", field="award")
@@ -191,22 +186,21 @@ def ruling_make(
             raise DomainError(
                 "the table gave no result for this pot", code="no_table_result", field="result"
             )
-        new = award_normal(pot.table_award)
+        new = pot.table_chips.normal()
     else:
         new = _explicit_award(pot, award)
 
-    previous = award_normal(pot.award)
-    engine = award_normal(pot.engine_award)
-    players = sorted({*new, *previous}, key=int)
-    correction = {p: new.get(p, 0) - previous.get(p, 0) for p in players}
-    correction = {p: d for p, d in correction.items() if d}
+    previous = pot.award_chips.normal()
+    engine = pot.engine_chips.normal()
+    players = sorted({*new, *previous})
+    correction = ChipsByPlayer({p: new.get(p, 0) - previous.get(p, 0) for p in players}).normal()
 
     if correction:
         LedgerEntry.objects.bulk_create(
             [
                 LedgerEntry(
                     tournament=tournament,
-                    player_id=int(p),
+                    player_id=p,
                     hand=hand,
                     pot=pot,
                     kind=LedgerKind.CORRECTION,
@@ -216,15 +210,12 @@ def ruling_make(
             ]
         )
         for p, d in correction.items():
-            HandSeat.objects.filter(hand=hand, player_id=int(p)).update(
+            HandSeat.objects.filter(hand=hand, player_id=p).update(
                 won=Coalesce(F("won"), Value(0)) + d
             )
-        net = dict(hand.projected_net or {})
-        for p, d in correction.items():
-            net[p] = net.get(p, 0) + d
-        hand.projected_net = net
+        hand.projected_net_chips = hand.projected_net_chips.plus(correction)
 
-    pot.award = new
+    pot.award_chips = new
     pot.overridden = new != engine
     pot.disputed = False
     pot.save(update_fields=["award", "overridden", "disputed"])
@@ -240,11 +231,11 @@ def ruling_make(
         pot=pot,
         hand=hand,
         result=result,
-        award=new,
-        previous_award=previous,
-        correction=correction,
-        engine_award=engine,
-        table_award=None if pot.table_award is None else award_normal(pot.table_award),
+        award=new.to_json(),
+        previous_award=previous.to_json(),
+        correction=correction.to_json(),
+        engine_award=engine.to_json(),
+        table_award=None if pot.table_award is None else pot.table_chips.normal().to_json(),
         engine_version=hand.engine_version,
         override=pot.overridden,
         reason=reason,
@@ -271,9 +262,9 @@ def ruling_make(
             "hand_id": hand.pk,
             "pot": pot.index,
             "result": result,
-            "award": new,
-            "previous_award": previous,
-            "correction": correction,
+            "award": new.to_json(),
+            "previous_award": previous.to_json(),
+            "correction": correction.to_json(),
             "override": ruling.override,
             "reason": reason,
             "supersedes": previous_ruling.pk if previous_ruling else None,

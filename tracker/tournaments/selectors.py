@@ -102,8 +102,8 @@ def tournament_state(tournament: Tournament) -> TournamentState:
     for hand in hands:
         if hand.status == HandStatus.RECORDED:
             pending += 1
-            for pid, delta in hand.projected_net.items():
-                projected[int(pid)] = projected.get(int(pid), 0) + delta
+            for pid, delta in hand.projected_net_chips.items():
+                projected[pid] = projected.get(pid, 0) + delta
         elif hand.status == HandStatus.INVALID and blocked_by is None:
             blocked_by = hand
     return TournamentState(

@@ -118,7 +118,7 @@ class HandReplay:
 def _named(award: dict | None, names: dict[int, str]) -> list[tuple[str, int]] | None:
     if award is None:
         return None
-    return [(names.get(int(pid), pid), chips) for pid, chips in award.items() if chips]
+    return [(names.get(pid, pid), chips) for pid, chips in award.items() if chips]
 
 
 def _table_text(table: dict | None, names: dict[int, str]) -> str | None:
@@ -261,9 +261,9 @@ def hand_replay(user, pk: int, street: int | None = None) -> HandReplay:
                 amount=pot.amount,
                 eligible=[names.get(pid, str(pid)) for pid in pot.eligible],
                 reason=reason,
-                engine=_named(pot.engine_award, names) or [],
-                table=_named(pot.table_award, names),
-                stands=_named(pot.award, names) or [],
+                engine=_named(pot.engine_chips, names) or [],
+                table=_named(pot.table_chips, names),
+                stands=_named(pot.award_chips, names) or [],
                 disputed=pot.disputed,
             )
         )

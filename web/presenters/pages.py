@@ -392,8 +392,8 @@ def tournament_page(user, pk: int) -> TournamentPage:
         for pot in h.pots.all():
             pot_total += pot.amount
             disputed += pot.disputed
-            for pid, chips in pot.award.items():
-                won[int(pid)] += chips
+            for pid, chips in pot.award_chips.items():
+                won[pid] += chips
         rows.append(
             HandRow(
                 hand=h,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tracker.audit.services import audit_record
+from tracker.core.typed import ChipsByPlayer
 from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import Dispute, Evaluation, Hand, Pot
 
@@ -28,7 +29,7 @@ def evaluation_record(
     reading = None
     if outcome is not None:
         reading = outcome.reading()
-        awards = [{str(p): c for p, c in pot.engine_award.items()} for pot in outcome.pots]
+        awards = [ChipsByPlayer(pot.engine_award).to_json() for pot in outcome.pots]
     return Evaluation.objects.create(
         hand=hand,
         engine_version=ENGINE_VERSION,

@@ -159,7 +159,7 @@ def hand_record(
                 table_result=spec.table_result,
                 positions=spec.players,
                 starting_stacks=stacks,
-                projected_net={str(k): v for k, v in outcome.net().items()},
+                projected_net_chips=outcome.net(),
                 content_hash=content_hash,
                 recorded_by=by if getattr(by, "is_authenticated", False) else None,
             )

@@ -19,6 +19,7 @@ from django.utils import timezone
 from tracker.audit.services import audit_record, system_actor
 from tracker.core.jobs import enqueue_on_commit
 from tracker.core.permissions import Capability, require
+from tracker.core.typed import ChipsByPlayer
 from tracker.engine.errors import DomainError
 from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import (
@@ -86,13 +87,14 @@ def hand_reevaluate(*, hand: Hand, job_id: int | None = None) -> bool:
     flagged = []
     for k, pot in enumerate(outcome.pots):
         row = pots.get(k)
-        new_award = {str(p): c for p, c in pot.engine_award.items()}
-        if row is None or row.overridden or row.engine_award == new_award:
+        new_award = ChipsByPlayer(pot.engine_award)
+        if row is None or row.overridden or row.engine_chips == new_award:
             continue  # an overridden pot stands as ruled, whatever the engine says now
         changed = True
-        row.engine_award = new_award
+        row.engine_chips = new_award
         was_disputed = row.disputed
-        row.disputed = row.disputed or row.award != new_award  # only a ruling closes a dispute
+        # Only a ruling closes a dispute.
+        row.disputed = row.disputed or row.award_chips != new_award
         row.save(update_fields=["engine_award", "disputed"])
         if row.disputed and not was_disputed:
             flagged.append(row)

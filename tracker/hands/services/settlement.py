@@ -116,11 +116,9 @@ def _settle_hand(tournament: Tournament, hand: Hand) -> bool:
             index=k,
             amount=pot.amount,
             eligible=pot.eligible,
-            engine_award={str(p): c for p, c in pot.engine_award.items()},
-            table_award=None
-            if pot.table_award is None
-            else {str(p): c for p, c in pot.table_award.items()},
-            award={str(p): c for p, c in pot.award.items()},
+            engine_chips=pot.engine_award,
+            table_chips=pot.table_award,
+            award_chips=pot.award,
             disputed=pot.disputed,
         )
         if row.disputed:
@@ -153,7 +151,7 @@ def _settle_hand(tournament: Tournament, hand: Hand) -> bool:
     hand.engine_reading = outcome.reading()
     hand.engine_version = ENGINE_VERSION
     hand.settled_at = timezone.now()
-    hand.projected_net = {str(k): v for k, v in outcome.net().items()}
+    hand.projected_net_chips = outcome.net()
     hand.save(
         update_fields=[
             "status",
