@@ -16,6 +16,7 @@ The API token itself is never stored: ``token_id`` is a short fingerprint of it
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -26,8 +27,6 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
 from tracker.audit.models import AuditEntry
-from tracker.hands.models import Hand, Pot
-from tracker.leagues.models import League
 
 SYSTEM = "system"
 ANONYMOUS = "anonymous"
@@ -125,24 +124,28 @@ def _who(actor, ctx: AuditContext | None, channel: str | None):
     return actor_id, name, channel or how, token_id, client_ip(request)
 
 
-def _league_of(target) -> League | None:
-    if isinstance(target, League):
+def _is_league(obj) -> bool:
+    meta = getattr(obj, "_meta", None)
+    return meta is not None and meta.label == "tracker.League"
+
+
+def _league_of(target):
+    """The league a row belongs to (the league itself, or through its tournament or hand)."""
+    if _is_league(target):
         return target
-    for path in ("league", "tournament.league", "hand.tournament.league"):
+    for path in (("league",), ("tournament", "league"), ("hand", "tournament", "league")):
         obj = target
         try:
-            for part in path.split("."):
+            for part in path:
                 obj = getattr(obj, part)
         except AttributeError:
             continue
-        if isinstance(obj, League):
+        if _is_league(obj):
             return obj
     return None
 
 
 def _jsonable(data: Mapping | None) -> dict:
-    import json
-
     if not data:
         return {}
     return json.loads(json.dumps(dict(data), cls=DjangoJSONEncoder, default=str))
@@ -153,7 +156,7 @@ def audit_record(
     action: str,
     target: models.Model | None = None,
     data: Mapping[str, Any] | None = None,
-    league: League | None = None,
+    league=None,
     actor=None,
     channel: str | None = None,
 ) -> AuditEntry:
@@ -184,8 +187,6 @@ def audit_record(
 
 
 def _label(target) -> str:
-    if isinstance(target, Pot):
-        return f"{target.hand.tournament.name} · hand {target.hand.number} · pot {target.index}"
-    if isinstance(target, Hand):
-        return f"{target.tournament.name} · hand {target.number}"
-    return str(target)
+    """How the log names a row: its ``audit_label`` when it has one, else ``str()``."""
+    label = getattr(target, "audit_label", None)
+    return label if isinstance(label, str) else str(target)

@@ -12,9 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from tracker.core.errors import NotFound, PermissionDenied
-from tracker.leagues.models import League, Membership, Role
+
+if TYPE_CHECKING:  # for annotations only: the table is about roles, not about leagues' rows
+    from tracker.leagues.models import League
+
+# The roles of a league (tracker.leagues.models.Role holds the same values with labels).
+ADMIN, SCOREKEEPER, AUTHORITY, MEMBER = "admin", "scorekeeper", "authority", "member"
 
 
 class Capability(StrEnum):
@@ -34,7 +40,7 @@ C = Capability
 # The table. ``None`` is anyone else: an anonymous visitor, or a user with no role in the
 # league (they may read a public league, and do nothing else).
 ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
-    Role.ADMIN: frozenset(
+    ADMIN: frozenset(
         {
             C.RECORD_HAND,
             C.MANAGE_MEMBERS,
@@ -45,11 +51,11 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.REEVALUATE,
         }
     ),
-    Role.SCOREKEEPER: frozenset({C.RECORD_HAND, C.DISPUTE}),
-    Role.AUTHORITY: frozenset(
+    SCOREKEEPER: frozenset({C.RECORD_HAND, C.DISPUTE}),
+    AUTHORITY: frozenset(
         {C.RULE, C.DISPUTE, C.VOID_HAND, C.EDIT_HOUSE_RULES, C.SET_POINTS, C.REEVALUATE}
     ),
-    Role.MEMBER: frozenset({C.DISPUTE}),
+    MEMBER: frozenset({C.DISPUTE}),
     None: frozenset(),
 }
 
@@ -95,9 +101,7 @@ NOBODY = Capabilities.of_role(None)
 def role_of(user, league: League) -> str | None:
     if user is None or not user.is_authenticated:
         return None
-    return (
-        Membership.objects.filter(league=league, user=user).values_list("role", flat=True).first()
-    )
+    return league.memberships.filter(user=user).values_list("role", flat=True).first()
 
 
 def capabilities(user, league: League) -> Capabilities:

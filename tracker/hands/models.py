@@ -93,6 +93,10 @@ class Hand(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("hand", kwargs={"pk": self.pk})
 
+    @property
+    def audit_label(self) -> str:
+        return f"{self.tournament.name} · hand {self.number}"
+
 
 class HandSeat(models.Model):
     """A player dealt into a hand: position, chips put in, how far they got, cards shown."""
@@ -150,6 +154,10 @@ class Pot(models.Model):
 
     def __str__(self) -> str:
         return f"pot {self.index} of {self.hand} ({self.amount})"
+
+    @property
+    def audit_label(self) -> str:
+        return f"{self.hand.tournament.name} · hand {self.hand.number} · pot {self.index}"
 
 
 class JobStatus(models.TextChoices):
