@@ -109,8 +109,8 @@ def main() -> None:
     from django.db.models import Count
     from django.test import Client
 
-    from tests.analytics.seed import play
     from tests.factories import make_user
+    from tests.stats.seed import play
     from tracker.hands.models import Hand, HandSeat
     from tracker.leagues.models import Player
     from tracker.leagues.services import league_create, player_create

@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 from django.db import OperationalError
 
 from tests.factories import add_member, make_league, make_tournament
-from tests.phh.histories import FOLD, KINGS, LOW_HOLD, SHOWDOWN, night
+from tests.interchange.histories import FOLD, KINGS, LOW_HOLD, SHOWDOWN, night
 from tracker.core.errors import PermissionDenied
 from tracker.engine import phh
 from tracker.hands.models import Hand, HandStatus

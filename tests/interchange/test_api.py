@@ -10,7 +10,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.factories import add_member, make_league, make_tournament, make_user
-from tests.phh.histories import FOLD, LOW_HOLD, SHOWDOWN, night
+from tests.interchange.histories import FOLD, LOW_HOLD, SHOWDOWN, night
 from tracker.engine import phh
 from tracker.hands.models import Hand
 from tracker.hands.services.recording import hand_record

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from tests.factories import make_league, make_tournament
-from tests.phh.histories import FOLD, SHOWDOWN, night
+from tests.interchange.histories import FOLD, SHOWDOWN, night
 from tracker.engine import phh
 from tracker.hands.models import Hand, HandStatus
 from tracker.interchange.models import ImportJob, ImportStatus

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from tests.analytics.handgen import random_history
+from tests.stats.handgen import random_history
 from tracker.engine import replay_hand, settle_quick
 from tracker.stats.facts import hand_facts
 

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 
 from api.errors import http_status
 from tests.factories import make_league, make_tournament
-from tests.phh.histories import FOLD, KINGS, LOW_HOLD, SHOWDOWN, as_hand
+from tests.interchange.histories import FOLD, KINGS, LOW_HOLD, SHOWDOWN, as_hand
 from tracker.engine import phh
 from tracker.engine.procedure import replay_hand
 from tracker.hands.models import Hand, HandStatus, Pot

@@ -1,12 +1,12 @@
 """Play whole tournaments through the services for the statistics tests and benches:
-full histories from the engine's own state machine (tests/analytics/handgen.py) mixed
+full histories from the engine's own state machine (tests/stats/handgen.py) mixed
 with quick entries, every variant, short stacks so that players go all in."""
 
 from __future__ import annotations
 
 import random
 
-from tests.analytics.handgen import random_history
+from tests.stats.handgen import random_history
 from tracker.engine.cards import format_card
 from tracker.hands.services.recording import hand_record
 from tracker.tournaments.selectors import tournament_state

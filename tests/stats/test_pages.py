@@ -52,7 +52,7 @@ def test_query_counts_do_not_grow_with_the_hands(world, client, django_capture_o
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tests.analytics.seed import play
+    from tests.stats.seed import play
 
     def counts():
         out = {}

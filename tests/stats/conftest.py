@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import pytest
 from django.db import transaction
 
-from tests.analytics.seed import play
 from tests.factories import add_member, make_league, make_user
+from tests.stats.seed import play
 from tracker.hands.services.settlement import tournament_settle
 from tracker.leagues.services import player_create
 from tracker.stats import services as stats_service

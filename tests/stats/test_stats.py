@@ -211,7 +211,7 @@ def test_refresh_stats_rebuilds_the_facts(world):
 def test_a_fault_in_the_statistics_never_blocks_settlement(
     monkeypatch, django_capture_on_commit_callbacks
 ):
-    from tests.analytics.seed import play
+    from tests.stats.seed import play
 
     league, admin = make_league(slug="fault")
     t, _ = make_tournament(league=league, by=admin)
@@ -235,7 +235,7 @@ def test_a_fault_in_the_statistics_never_blocks_settlement(
 def test_all_time_adds_up_the_leagues_of_one_person(world, django_capture_on_commit_callbacks):
     import random
 
-    from tests.analytics.seed import play
+    from tests.stats.seed import play
     from tracker.leagues.models import Player
     from tracker.tournaments.services import tournament_create
 
