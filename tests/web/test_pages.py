@@ -14,7 +14,7 @@ from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand, HandStatus
 from tracker.hands.services.recording import hand_record
 from tracker.tournaments.selectors import tournament_state
-from web.forms import HandEntry
+from web.forms.hands import HandEntry
 from web.presenters.charts import Series, line_chart, nice_step
 from web.presenters.hands import hand_replay
 from web.templatetags.cards import card

@@ -6,7 +6,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from tracker.engine.errors import DomainError
-from web.forms import Calculator
+from web.forms.calculator import Calculator
 from web.presenters.calculator import WILD_RULES, calculate
 
 

@@ -18,7 +18,7 @@ from tracker.engine.errors import DomainError
 from tracker.hands.services.recording import hand_record, hand_void
 from tracker.leagues.selectors import visible_hand, visible_tournament
 from tracker.tournaments.selectors import tournament_state
-from web.forms import HandEntry
+from web.forms.hands import HandEntry
 from web.presenters.hands import hand_replay
 from web.views.common import not_found_as_404
 
