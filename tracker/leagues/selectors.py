@@ -1,4 +1,5 @@
-"""Reads about leagues: what a user may see."""
+"""Reads about leagues: what a user may see, standings with points, and the counts and totals
+the league and player pages show."""
 
 from __future__ import annotations
 
@@ -8,9 +9,16 @@ from django.db.models import Avg, Count, F, Q, QuerySet, Sum
 
 from tracker.core.errors import NotFound
 from tracker.engine.points import best_total, normalize_formula, tournament_points
-from tracker.hands.models import Hand
-from tracker.leagues.models import League, Player
-from tracker.tournaments.models import FinalStanding, Tournament
+from tracker.hands.models import Hand, HandSeat
+from tracker.leagues.models import League, Membership, Player
+from tracker.tournaments.models import (
+    FinalStanding,
+    LedgerEntry,
+    LedgerKind,
+    Seat,
+    Tournament,
+    TournamentStatus,
+)
 
 
 def leagues_visible_to(user) -> QuerySet[League]:
@@ -162,3 +170,122 @@ def visible_hand(user, pk: int) -> Hand:
     if hand is None:
         raise NotFound("No such hand.")
     return hand
+
+
+# --------------------------------------------------------------------------
+# Counts and totals for the home, league and player pages
+
+
+def leagues_with_counts(user) -> QuerySet[League]:
+    """The leagues ``user`` may see, by name, with ``n_tournaments``, ``n_players`` and
+    ``n_running`` (tournaments still running)."""
+    return (
+        leagues_visible_to(user)
+        .annotate(
+            n_tournaments=Count("tournaments", distinct=True),
+            n_players=Count("players", distinct=True),
+            n_running=Count(
+                "tournaments",
+                filter=Q(tournaments__status=TournamentStatus.RUNNING),
+                distinct=True,
+            ),
+        )
+        .order_by("name")
+    )
+
+
+def roles_by_league(user) -> dict[int, str]:
+    """``user``'s role in each league they belong to, by league id."""
+    if user is None or not user.is_authenticated:
+        return {}
+    return dict(Membership.objects.filter(user=user).values_list("league_id", "role"))
+
+
+def league_tournaments(league: League) -> list[Tournament]:
+    """The league's tournaments, latest first, with ``n_hands`` and ``n_players``."""
+    return list(
+        Tournament.objects.filter(league=league)
+        .annotate(n_hands=Count("hands", distinct=True), n_players=Count("seats", distinct=True))
+        .order_by("-date", "-id")
+    )
+
+
+@dataclass
+class PlayerTotals:
+    player: Player
+    played: int = 0  # tournaments
+    net: int = 0  # chips won less chips put in, over every tournament
+    hands: int = 0  # hands dealt in
+
+
+def league_player_totals(league: League) -> dict[int, PlayerTotals]:
+    """Every player of the league (by id) with their tournaments, net chips and hands."""
+    totals = {p.pk: PlayerTotals(player=p) for p in Player.objects.filter(league=league)}
+    for pid, n in (
+        Seat.objects.filter(tournament__league=league)
+        .values_list("player_id")
+        .annotate(n=Count("id"))
+    ):
+        totals[pid].played = n
+    for pid, net in (
+        LedgerEntry.objects.filter(tournament__league=league)
+        .exclude(kind=LedgerKind.START)
+        .values_list("player_id")
+        .annotate(s=Sum("amount"))
+    ):
+        totals[pid].net = net or 0
+    for pid, n in (
+        HandSeat.objects.filter(hand__tournament__league=league)
+        .values_list("player_id")
+        .annotate(n=Count("id"))
+    ):
+        totals[pid].hands = n
+    return totals
+
+
+@dataclass
+class PlayerHandTotals:
+    hands_played: int
+    hands_won: int
+    showdowns: int
+    net: int
+
+
+def player_hand_totals(player: Player) -> PlayerHandTotals:
+    seats = HandSeat.objects.filter(player=player)
+    net = (
+        LedgerEntry.objects.filter(player=player)
+        .exclude(kind=LedgerKind.START)
+        .aggregate(s=Sum("amount"))["s"]
+        or 0
+    )
+    return PlayerHandTotals(
+        hands_played=seats.count(),
+        hands_won=seats.filter(won__gt=0).count(),
+        # Cards are stored for the players who reached a showdown (not for a walk).
+        showdowns=seats.filter(folded_street__isnull=True).exclude(down=[]).count(),
+        net=net,
+    )
+
+
+def player_seats(player: Player) -> QuerySet[Seat]:
+    """The player's seats, latest tournament first, with ``n_players`` (the field)."""
+    return (
+        Seat.objects.filter(player=player)
+        .select_related("tournament")
+        .annotate(n_players=Count("tournament__seats", distinct=True))
+        .order_by("-tournament__date", "-tournament_id")
+    )
+
+
+def player_recent_hands(player: Player, limit: int = 15) -> list[HandSeat]:
+    return list(
+        HandSeat.objects.filter(player=player)
+        .select_related("hand", "hand__tournament")
+        .order_by("-hand__recorded_at", "-hand_id")[:limit]
+    )
+
+
+def player_tournaments(player: Player) -> list[Tournament]:
+    """Every tournament the player sat in, latest first."""
+    return list(Tournament.objects.filter(seats__player=player).order_by("-date", "-id").distinct())

@@ -186,3 +186,24 @@ def stack_history(tournament: Tournament) -> dict[int, list[int]]:
         for p in stacks:
             history[p].append(stacks[p])
     return dict(history)
+
+
+def tournament_hands(tournament: Tournament) -> list[Hand]:
+    """The tournament's hands, latest first, with their pots (without the bulky JSON)."""
+    return list(
+        Hand.objects.filter(tournament=tournament)
+        .prefetch_related("pots")
+        .order_by("-number")
+        .defer("entry", "engine_reading", "starting_stacks")
+    )
+
+
+def hand_neighbours(hand: Hand) -> dict[int, int]:
+    """The ids of the hands before and after ``hand`` in its tournament, by hand number."""
+    return dict(
+        Hand.objects.filter(
+            tournament_id=hand.tournament_id, number__in=(hand.number - 1, hand.number + 1)
+        )
+        .order_by("number")
+        .values_list("number", "id")
+    )

@@ -21,6 +21,7 @@ from tracker.hands.selectors.replay import (
 )
 from tracker.hands.selectors.wording import STATUS_HELP, STATUS_LABELS, announcement_text
 from tracker.leagues.selectors import visible_hand
+from tracker.tournaments.selectors import hand_neighbours
 
 
 @dataclass
@@ -273,12 +274,7 @@ def hand_replay(user, pk: int, street: int | None = None) -> HandReplay:
         s.prev = numbers[k - 1] if k else None
         s.next = numbers[k + 1] if k + 1 < len(numbers) else None
     current = street if street in numbers else (numbers[-1] if numbers else END)
-    siblings = list(
-        Hand.objects.filter(tournament=tournament, number__in=(hand.number - 1, hand.number + 1))
-        .order_by("number")
-        .values_list("number", "id")
-    )
-    sib = dict(siblings)
+    sib = hand_neighbours(hand)
     return HandReplay(
         hand=hand,
         variant_title=VARIANT_TITLES.get(hand.variant, hand.variant),

@@ -10,24 +10,29 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q, Sum
-
 from tracker.core.permissions import Capabilities, capabilities
 from tracker.engine.announcements import VARIANT_TITLES
-from tracker.hands.models import Hand, HandSeat
+from tracker.hands.models import Hand
 from tracker.hands.selectors.wording import STATUS_HELP, STATUS_LABELS, announcement_text
-from tracker.leagues.models import League, Membership, Player
+from tracker.leagues.models import League, Player
 from tracker.leagues.selectors import (
-    leagues_visible_to,
+    league_player_totals,
+    league_tournaments,
+    leagues_with_counts,
+    player_hand_totals,
+    player_recent_hands,
+    player_seats,
+    roles_by_league,
     visible_league,
     visible_player,
     visible_tournament,
 )
-from tracker.tournaments.models import LedgerEntry, LedgerKind, Seat, Tournament, TournamentStatus
+from tracker.tournaments.models import Tournament, TournamentStatus
 from tracker.tournaments.selectors import (
     StandingRow,
     TournamentState,
     stack_history,
+    tournament_hands,
     tournament_standings,
     tournament_state,
 )
@@ -48,22 +53,8 @@ class LeagueCard:
 
 def home_leagues(user) -> dict[str, list[LeagueCard]]:
     """The leagues the user is a member of ("mine") and the other public ones."""
-    leagues = (
-        leagues_visible_to(user)
-        .annotate(
-            n_tournaments=Count("tournaments", distinct=True),
-            n_players=Count("players", distinct=True),
-            n_running=Count(
-                "tournaments",
-                filter=Q(tournaments__status=TournamentStatus.RUNNING),
-                distinct=True,
-            ),
-        )
-        .order_by("name")
-    )
-    roles: dict[int, str] = {}
-    if user is not None and user.is_authenticated:
-        roles = dict(Membership.objects.filter(user=user).values_list("league_id", "role"))
+    leagues = leagues_with_counts(user)
+    roles = roles_by_league(user)
     mine, public = [], []
     for league in leagues:
         card = LeagueCard(
@@ -126,12 +117,12 @@ def _winners(rows: list[StandingRow]) -> list[str]:
 def league_page(user, slug: str) -> LeaguePage:
     league = visible_league(user, slug)
     can = capabilities(user, league)
-    tournaments = list(
-        Tournament.objects.filter(league=league)
-        .annotate(n_hands=Count("hands", distinct=True), n_players=Count("seats", distinct=True))
-        .order_by("-date", "-id")
-    )
-    players = {p.pk: PlayerRow(player=p) for p in Player.objects.filter(league=league)}
+    tournaments = league_tournaments(league)
+    totals = league_player_totals(league)
+    players = {
+        pid: PlayerRow(player=t.player, played=t.played, net=t.net, hands=t.hands)
+        for pid, t in totals.items()
+    }
     rows = []
     for t in tournaments:
         standings = tournament_standings(t)
@@ -143,25 +134,6 @@ def league_page(user, slug: str) -> LeaguePage:
         rows.append(
             TournamentRow(tournament=t, hands=t.n_hands, players=t.n_players, leaders=leaders)
         )
-    for pid, n in (
-        Seat.objects.filter(tournament__league=league)
-        .values_list("player_id")
-        .annotate(n=Count("id"))
-    ):
-        players[pid].played = n
-    for pid, net in (
-        LedgerEntry.objects.filter(tournament__league=league)
-        .exclude(kind=LedgerKind.START)
-        .values_list("player_id")
-        .annotate(s=Sum("amount"))
-    ):
-        players[pid].net = net or 0
-    for pid, n in (
-        HandSeat.objects.filter(hand__tournament__league=league)
-        .values_list("player_id")
-        .annotate(n=Count("id"))
-    ):
-        players[pid].hands = n
     table = sorted(
         players.values(), key=lambda r: (-r.wins, -r.net, -r.played, r.player.name.lower())
     )
@@ -223,25 +195,10 @@ class PlayerPage:
 
 def player_page(user, pk: int) -> PlayerPage:
     player = visible_player(user, pk)
-    seats = HandSeat.objects.filter(player=player)
-    hands_played = seats.count()
-    hands_won = seats.filter(won__gt=0).count()
-    # Cards are stored for the players who reached a showdown (not for a walk).
-    showdowns = seats.filter(folded_street__isnull=True).exclude(down=[]).count()
-    net = (
-        LedgerEntry.objects.filter(player=player)
-        .exclude(kind=LedgerKind.START)
-        .aggregate(s=Sum("amount"))["s"]
-        or 0
-    )
+    totals = player_hand_totals(player)
     rows = []
     wins = 0
-    for seat in (
-        Seat.objects.filter(player=player)
-        .select_related("tournament")
-        .annotate(n_players=Count("tournament__seats", distinct=True))
-        .order_by("-tournament__date", "-tournament_id")
-    ):
+    for seat in player_seats(player):
         t = seat.tournament
         standings = {r.player_id: r for r in tournament_standings(t)}
         me = standings.get(player.pk)
@@ -261,17 +218,15 @@ def player_page(user, pk: int) -> PlayerPage:
         )
     recent = [
         PlayerHand(hand=s.hand, contributed=s.contributed, won=s.won, folded_street=s.folded_street)
-        for s in seats.select_related("hand", "hand__tournament").order_by(
-            "-hand__recorded_at", "-hand_id"
-        )[:15]
+        for s in player_recent_hands(player)
     ]
     return PlayerPage(
         player=player,
         league=player.league,
-        hands_played=hands_played,
-        hands_won=hands_won,
-        showdowns=showdowns,
-        net=net,
+        hands_played=totals.hands_played,
+        hands_won=totals.hands_won,
+        showdowns=totals.showdowns,
+        net=totals.net,
         wins=wins,
         tournaments=rows,
         recent=recent,
@@ -376,12 +331,7 @@ def tournament_page(user, pk: int) -> TournamentPage:
         )
         for r in standings
     ]
-    hands = list(
-        Hand.objects.filter(tournament=tournament)
-        .prefetch_related("pots")
-        .order_by("-number")
-        .defer("entry", "engine_reading", "starting_stacks")
-    )
+    hands = tournament_hands(tournament)
     rows = []
     counts: dict[str, int] = defaultdict(int)
     for h in hands:

@@ -17,6 +17,7 @@ from tracker.leagues.models import League, Player
 from tracker.leagues.selectors import (
     league_results,
     league_standings,
+    player_tournaments,
     visible_league,
     visible_player,
     visible_tournament,
@@ -128,9 +129,7 @@ def player_stats_page(
             x_label="all-in hands",
         )
     allins = [h for h in hands if h.allin]
-    tournaments = list(
-        Tournament.objects.filter(seats__player=player).order_by("-date", "-id").distinct()
-    )
+    tournaments = player_tournaments(player)
     return PlayerStatsPage(
         player=player,
         league=player.league,
