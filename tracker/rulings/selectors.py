@@ -278,10 +278,8 @@ def pot_cases(pots: Iterable[Pot]) -> list[PotCase]:
                         ruling=r,
                         by=r.ruled_by.get_username(),
                         award=_named(r.award_chips, names),
-                        previous=_named(r.previous_award, names),
-                        correction=[
-                            (names.get(int(p), p), d) for p, d in (r.correction or {}).items()
-                        ],
+                        previous=_named(r.previous_award_chips, names),
+                        correction=_named(r.correction_chips, names),
                         current=k == len(pot_rulings) - 1,
                     )
                     for k, r in enumerate(pot_rulings)
