@@ -34,16 +34,9 @@ from tracker.hands.models import Evaluation, EvaluationSource, Pot
 from tracker.leagues.models import League
 from tracker.leagues.selectors import leagues_visible_to
 from tracker.rulings.models import Ruling
-from tracker.rulings.selectors import (
-    OPEN,
-    STATES,
-    audit_log,
-    pot_case,
-    pot_cases,
-    pots_in_question,
-    visible_pot,
-)
+from tracker.rulings.selectors import OPEN, STATES, audit_log, pots_in_question, visible_pot
 from tracker.rulings.services import dispute_raise, house_rules_set, ruling_make
+from web.presenters.rulings import pot_case, pot_cases
 
 IDEMPOTENCY = OpenApiParameter(
     HEADER,

@@ -7,8 +7,8 @@ import pytest
 
 from tests.rulings.helpers import disputed_hand, league_with_roles
 from tracker.leagues.models import Player
-from tracker.rulings.selectors import pot_case
 from tracker.rulings.services import ruling_make
+from web.presenters.rulings import pot_case
 
 pytestmark = pytest.mark.django_db
 

@@ -20,10 +20,11 @@ from tracker.hands.models import Dispute, Evaluation, HandSeat, HandStatus, Pot
 from tracker.hands.services.recording import hand_record
 from tracker.hands.services.reevaluation import hand_reevaluate
 from tracker.rulings.models import Ruling
-from tracker.rulings.selectors import dispute_queue, hand_ruling_state, hand_ruling_states, pot_case
+from tracker.rulings.selectors import hand_ruling_state, hand_ruling_states
 from tracker.rulings.services import dispute_raise, ruling_make
 from tracker.tournaments.models import FinalStanding, LedgerEntry, LedgerKind, TournamentStatus
 from tracker.tournaments.selectors import tournament_stacks, tournament_standings
+from web.presenters.rulings import dispute_queue, pot_case
 
 pytestmark = pytest.mark.django_db
 

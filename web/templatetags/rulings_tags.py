@@ -14,7 +14,8 @@ from django import template
 
 from tracker.core.permissions import NOBODY, capabilities
 from tracker.hands.models import Hand, HandStatus
-from tracker.rulings.selectors import hand_ruling_states, hand_rulings
+from tracker.rulings.selectors import hand_ruling_states
+from web.presenters.rulings import hand_rulings
 
 register = template.Library()
 

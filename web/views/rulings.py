@@ -15,9 +15,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tracker.core.permissions import capabilities
 from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import visible_league
-from tracker.rulings.selectors import OPEN, STATES, audit_log, dispute_queue, pot_case
+from tracker.rulings.selectors import OPEN, STATES, audit_log
 from tracker.rulings.services import dispute_raise, ruling_make
 from web.forms.rulings import DisputeForm, RulingForm
+from web.presenters.rulings import dispute_queue, pot_case
 from web.views.common import domain_errors_as_http
 
 AUDIT_PAGE = 50
