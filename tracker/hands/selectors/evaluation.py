@@ -223,11 +223,28 @@ def _run_engine(spec: HandSpec, stacks: Sequence[int]) -> HandResult:
     try:
         return replay_hand(history)
     except DomainError as exc:
-        fields = {}
-        for k, v in exc.fields.items():
-            k = k.lstrip("_")
-            fields[f"entry.{k}"] = v
+        fields = {_history_field(k): v for k, v in exc.fields.items()}
         raise DomainError(exc.message, code=exc.code, fields=fields or None) from None
+
+
+# A full history's user-defined PHH field -> the entry's field it came from.
+ENTRY_FIELD_OF_HISTORY = {
+    "_variant": "variant",
+    "_options": "options",
+    "_seventh_card": "seventh_card",
+    "_buys": "buys",
+    "_declarations": "declarations",
+}
+
+
+def _history_field(path: str) -> str:
+    """Map a path of the history given to the engine (``_buys[0]``, ``actions[3]``) to the
+    entry's (``entry.buys[0]``, ``entry.actions[3]``), through ``ENTRY_FIELD_OF_HISTORY``."""
+    history = FieldPath.parse(path)
+    if not history.parts:
+        return "entry"
+    head = ENTRY_FIELD_OF_HISTORY.get(history.head, history.head)
+    return str(FieldPath(("entry", head)) + history.parts[1:])
 
 
 def _table_awards(spec: HandSpec, result: HandResult) -> list[dict[int, int] | None]:
