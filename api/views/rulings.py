@@ -1,7 +1,8 @@
 """Disputes, rulings, engine evaluations, house rules and the audit log over REST.
 
-Thin: the services in tracker.services.rulings do the writes, the selectors in
-tracker.selectors.rulings the reads. Private leagues do not exist for outsiders.
+Thin: the services in tracker.rulings.services do the writes, the selectors in
+tracker.rulings.selectors and the presenters in web.presenters.rulings the reads. Private
+leagues do not exist for outsiders.
 """
 
 from __future__ import annotations

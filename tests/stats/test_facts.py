@@ -1,4 +1,4 @@
-"""Per-seat facts (tracker/analytics.py): one example hand per statistic (the examples of
+"""Per-seat facts (tracker/stats/facts.py): one example hand per statistic (the examples of
 docs/analytics.md), and the all-in moment checked against the engine's own replay on
 random hands."""
 

@@ -111,7 +111,7 @@ class HandSeat(models.Model):
     down = models.JSONField(default=list, blank=True)
     up = models.JSONField(default=list, blank=True)
     won = models.PositiveIntegerField(null=True, blank=True)  # set at settlement
-    # Per-seat facts the statistics sum (tracker/analytics.py), written at settlement.
+    # Per-seat facts the statistics sum (tracker/stats/facts.py), written at settlement.
     facts = models.JSONField(default=dict, blank=True)
 
     class Meta:

@@ -1,6 +1,6 @@
 """Import PHH hand histories (.phh / .phhs) into a tournament.
 
-Every hand goes through :func:`tracker.services.hands.hand_record`, the same
+Every hand goes through :func:`tracker.hands.services.recording.hand_record`, the same
 service as the API and the entry form, so the tournament rules apply: the
 hand's stakes must be those of the tournament's next hand, its starting
 stacks the projected stacks of the players dealt in (in position order: ``p1``

@@ -2,7 +2,7 @@
 league's points formula.
 
 * :func:`facts_for_hand` -- the facts of a hand being settled (called by
-  ``tracker.services.hands._settle_hand``). A fault here is logged and stored
+  ``tracker.hands.services.settlement._settle_hand``). A fault here is logged and stored
   as ``{"error": ...}`` on the seats: statistics never stop a hand from settling.
 * :func:`stats_refresh` -- recompute the facts of settled hands (all, a league,
   a tournament; by default only rows missing or older than ``FACTS_VERSION``),

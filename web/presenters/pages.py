@@ -1,8 +1,8 @@
-"""Reads for the web pages: home, league, player and tournament pages.
+"""Page objects of the home, league, player and tournament pages, over the selectors.
 
 Every function that takes a user checks visibility first: a private league (and
 everything in it) does not exist for a user who is not a member -- the functions
-raise :class:`~tracker.engine.errors.NotFound`, which the views turn into a 404.
+raise :class:`~tracker.core.errors.NotFound`, which the views turn into a 404.
 """
 
 from __future__ import annotations

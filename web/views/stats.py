@@ -1,6 +1,6 @@
 """Statistics pages and CSV exports: the league table with points, league and tournament
 statistics, a player's statistics with charts. Thin: selectors do the work
-(tracker/selectors/stats.py), services the one write (the points formula)."""
+(tracker/stats/selectors.py, web/presenters/stats.py), services the one write (the points formula)."""
 
 from __future__ import annotations
 
