@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from tracker.interchange.models import ImportFile, ImportJob
-from tracker.interchange.services import live_done
+from tracker.interchange.services.imports import live_done
 
 
 class ImportUploadSerializer(serializers.Serializer):

@@ -31,7 +31,7 @@ from tracker.interchange.selectors.export import (
     export_tournament,
 )
 from tracker.interchange.selectors.imports import imports_visible_to, tournament_imports
-from tracker.interchange.services import phh_import_start
+from tracker.interchange.services.imports import phh_import_start
 from tracker.leagues.selectors import leagues_visible_to, tournaments_visible_to
 from web.presenters.interchange import phh_response
 

@@ -22,7 +22,7 @@ from tracker.interchange.selectors.export import (
     export_league,
     export_tournament,
 )
-from tracker.interchange.services import phh_import_start
+from tracker.interchange.services.imports import phh_import_start
 from tracker.tournaments.models import FinalStanding, TournamentStatus
 from tracker.tournaments.selectors import tournament_stacks, tournament_standings, tournament_state
 from tracker.tournaments.services import tournament_create

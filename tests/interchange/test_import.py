@@ -15,7 +15,8 @@ from tracker.engine import phh
 from tracker.hands.models import Hand, HandStatus
 from tracker.interchange.models import ImportJob, ImportStatus
 from tracker.interchange.selectors.imports import tournament_imports
-from tracker.interchange.services import content_hash, phh_import_run, phh_import_start
+from tracker.interchange.services.hands import content_hash
+from tracker.interchange.services.imports import phh_import_run, phh_import_start
 from tracker.tournaments.selectors import tournament_stacks
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from tests.interchange.histories import FOLD, SHOWDOWN, night
 from tracker.engine import phh
 from tracker.hands.models import Hand, HandStatus
 from tracker.interchange.models import ImportJob, ImportStatus
-from tracker.interchange.services import phh_import_start
+from tracker.interchange.services.imports import phh_import_start
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

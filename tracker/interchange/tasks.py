@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from tracker.core.jobs import TRANSIENT
-from tracker.interchange.services import phh_import_run
+from tracker.interchange.services.imports import phh_import_run
 
 
 @shared_task(

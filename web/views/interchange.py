@@ -19,7 +19,7 @@ from tracker.interchange.selectors.export import (
     export_league,
     export_tournament,
 )
-from tracker.interchange.services import phh_import_start
+from tracker.interchange.services.imports import phh_import_start
 from tracker.leagues.selectors import leagues_visible_to, tournaments_visible_to
 from web.presenters.interchange import phh_response
 

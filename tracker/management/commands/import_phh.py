@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tracker.core.permissions import Capability, roles_with
 from tracker.engine.errors import DomainError
 from tracker.interchange.models import ImportStatus
-from tracker.interchange.services import phh_import_start
+from tracker.interchange.services.imports import phh_import_start
 from tracker.leagues.models import Membership
 from tracker.tournaments.models import Tournament
 
