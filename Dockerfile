@@ -9,6 +9,7 @@ COPY pyproject.toml README.md ./
 COPY homegame ./homegame
 COPY tracker ./tracker
 COPY api ./api
+COPY web ./web
 RUN pip install --no-cache-dir .
 COPY . .
 # collectstatic needs settings but no database or real secret.

@@ -22,8 +22,10 @@ run: $(STAMP)
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py seed_demo
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-## test: the whole default suite on SQLite with eager tasks (worker and slow tests run in .ci/run)
+## test: the import contracts (pyproject.toml), then the whole default suite on SQLite with eager
+## tasks (worker and slow tests run in .ci/run)
 test: $(STAMP)
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -m "not worker and not slow" $(PYTEST_ARGS)
 
 ## test-all: every test, including the slow oracle runs (needs no services)
@@ -31,6 +33,7 @@ test-all: $(STAMP)
 	$(BIN)/python -m pytest -m "not worker" $(PYTEST_ARGS)
 
 lint: $(STAMP)
+	$(BIN)/lint-imports
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 

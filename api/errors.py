@@ -4,9 +4,10 @@ Every error the API answers has the body::
 
     {"error": {"code": "...", "message": "...", "fields": {"path.to[0].field": ["..."]}}}
 
-``DomainError`` (from the engine and the services) carries its own code,
-status and field paths; DRF's validation and auth errors are translated to
-the same shape, with nested serializer errors flattened to dotted paths.
+``DomainError`` (from the engine and the services) carries its own code and
+field paths; its HTTP status comes from its class, in one table
+(``STATUS_BY_ERROR``). DRF's validation and auth errors are translated to the
+same shape, with nested serializer errors flattened to dotted paths.
 """
 
 from __future__ import annotations
@@ -18,7 +19,25 @@ from rest_framework import status as http
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from tracker.engine.errors import DomainError
+from api.idempotency import IdempotencyKeyReused
+from tracker.core.errors import Conflict, DomainError, NotFound, PermissionDenied
+
+# Error class -> HTTP status; a subclass answers with its nearest listed ancestor's status.
+STATUS_BY_ERROR: dict[type[DomainError], int] = {
+    DomainError: http.HTTP_400_BAD_REQUEST,
+    NotFound: http.HTTP_404_NOT_FOUND,
+    PermissionDenied: http.HTTP_403_FORBIDDEN,
+    Conflict: http.HTTP_409_CONFLICT,
+    IdempotencyKeyReused: http.HTTP_422_UNPROCESSABLE_ENTITY,
+}
+
+
+def http_status(exc: DomainError) -> int:
+    """The HTTP status of a domain error, from ``STATUS_BY_ERROR``."""
+    for cls in type(exc).__mro__:
+        if cls in STATUS_BY_ERROR:
+            return STATUS_BY_ERROR[cls]
+    return http.HTTP_400_BAD_REQUEST
 
 
 def flatten_errors(detail, prefix: str = "") -> dict[str, list[str]]:
@@ -52,7 +71,7 @@ def error_body(code: str, message: str, fields: dict | None = None) -> dict:
 
 def exception_handler(exc, context):
     if isinstance(exc, DomainError):
-        return Response(error_body(exc.code, exc.message, exc.fields), status=exc.status)
+        return Response(error_body(exc.code, exc.message, exc.fields), status=http_status(exc))
     if isinstance(exc, Http404):
         exc = drf_exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

@@ -15,10 +15,16 @@ from collections.abc import Callable
 from django.db import IntegrityError, transaction
 from rest_framework.response import Response
 
+from api.models import IdempotencyRecord
 from tracker.engine.errors import DomainError
-from tracker.models import IdempotencyRecord
 
 HEADER = "Idempotency-Key"
+
+
+class IdempotencyKeyReused(DomainError):
+    """The key came back with a different request (HTTP 422, api/errors.py)."""
+
+    code = "idempotency_key_reused"
 
 
 def _fingerprint(request) -> str:
@@ -36,11 +42,8 @@ def idempotent(request, produce: Callable[[], Response]) -> Response:
 
     def replay(record: IdempotencyRecord) -> Response:
         if record.request_hash != fingerprint:
-            raise DomainError(
-                "this Idempotency-Key was used with a different request",
-                code="idempotency_key_reused",
-                status=422,
-                field=HEADER,
+            raise IdempotencyKeyReused(
+                "this Idempotency-Key was used with a different request", field=HEADER
             )
         response = Response(record.body, status=record.status_code)
         response["Idempotent-Replayed"] = "true"

@@ -109,12 +109,13 @@ def main() -> None:
     from django.db.models import Count
     from django.test import Client
 
-    from tests.analytics.seed import play
     from tests.factories import make_user
-    from tracker.models import Hand, HandSeat, Player
-    from tracker.services.leagues import league_create, player_create
-    from tracker.services.stats import stats_refresh
-    from tracker.services.tournaments import tournament_create
+    from tests.stats.seed import play
+    from tracker.hands.models import Hand, HandSeat
+    from tracker.leagues.models import Player
+    from tracker.leagues.services import league_create, player_create
+    from tracker.stats.services import stats_refresh
+    from tracker.tournaments.services import tournament_create
 
     user = make_user("bench")
     league = league_create(name="Bench league", slug="bench", created_by=user)

@@ -186,8 +186,8 @@ def main() -> None:
     from rest_framework.authtoken.models import Token
 
     from homegame.celery import app as celery_app
-    from tracker.services.leagues import league_create, player_create
-    from tracker.services.tournaments import tournament_create
+    from tracker.leagues.services import league_create, player_create
+    from tracker.tournaments.services import tournament_create
 
     subprocess.run(["redis-cli", "-u", REDIS, "flushdb"], check=False, capture_output=True)
     user = get_user_model().objects.create_user("bench", password="bench-only")
@@ -255,7 +255,7 @@ def main() -> None:
         peer8 = report("peer: create a player, 8 clients", plat8, pwall8)
         print(f"  ratio ours/peer: {ours1 / peer1:.2f} (1 client), {ours8 / peer8:.2f} (8 clients)")
 
-        from tracker.models import Hand, HandStatus
+        from tracker.hands.models import Hand, HandStatus
 
         pending = Hand.objects.filter(status=HandStatus.RECORDED).count()
         print(f"\nSettling {pending} queued hands with one worker (concurrency 1)")
@@ -308,9 +308,9 @@ def main() -> None:
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
-    from tracker.selectors.leagues import league_standings
-    from tracker.selectors.tournaments import tournament_state
-    from tracker.services.hands import hand_record
+    from tracker.hands.services.recording import hand_record
+    from tracker.leagues.selectors import league_standings
+    from tracker.tournaments.selectors import tournament_state
 
     big = league_create(name="Big league", slug="big-league", created_by=user)
     roster = [player_create(league=big, name=f"L{i}", by=user) for i in range(12)]

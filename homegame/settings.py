@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "tracker",
     "api",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -58,7 +59,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "tracker.middleware.AuditContextMiddleware",
+    "tracker.audit.middleware.AuditContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -174,10 +175,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
-        "VariantEnum": "tracker.models.VARIANT_CHOICES",
-        "HandStatusEnum": "tracker.models.HandStatus",
-        "TournamentStatusEnum": "tracker.models.TournamentStatus",
-        "JobStatusEnum": "tracker.models.JobStatus",
+        "VariantEnum": "tracker.tournaments.models.VARIANT_CHOICES",
+        "HandStatusEnum": "tracker.hands.models.HandStatus",
+        "TournamentStatusEnum": "tracker.tournaments.models.TournamentStatus",
+        "JobStatusEnum": "tracker.hands.models.JobStatus",
     },
 }
 

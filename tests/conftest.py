@@ -54,8 +54,8 @@ def _chips_are_conserved(request, monkeypatch):
         return
     from django.db.models import Sum
 
-    from tracker.models import LedgerEntry
-    from tracker.services import hands
+    from tracker.hands.services import settlement as hands
+    from tracker.tournaments.models import LedgerEntry
 
     original = hands._settle_hand
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from tracker.models import Membership, Role
-from tracker.services.leagues import league_create, player_create
-from tracker.services.tournaments import tournament_create
+from tracker.leagues.models import Membership, Role
+from tracker.leagues.services import league_create, player_create
+from tracker.tournaments.services import tournament_create
 
 
 def make_user(username: str, password: str = "pw-for-tests-only"):
@@ -49,7 +49,7 @@ KINGS = (["Ks", "Kh", "2d"], ["Kd", "3d", "4d", "5h"])  # three kings
 def fold_seats(tournament, winner: int = 0, bring_in: bool = True) -> list[dict]:
     """Everyone antes; all but position ``winner`` fold on third street (the winner posts
     the bring-in unless ``bring_in`` is false)."""
-    from tracker.selectors.tournaments import tournament_state
+    from tracker.tournaments.selectors import tournament_state
 
     state = tournament_state(tournament)
     stakes = state.next_stakes
@@ -70,7 +70,7 @@ def fold_entry(tournament, winner: int = 0, bring_in: bool = True) -> dict:
 def showdown_entry(tournament, hands, bets) -> dict:
     """The first players by position show ``hands`` [(down, up)] after putting in ``bets``
     (one amount for all, or one per shown hand); the others fold their ante."""
-    from tracker.selectors.tournaments import tournament_state
+    from tracker.tournaments.selectors import tournament_state
 
     state = tournament_state(tournament)
     seats = []

@@ -8,7 +8,8 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from tracker.models import VARIANT_CHOICES, League, Membership, Player, Role, Tournament
+from tracker.leagues.models import League, Membership, Player, Role
+from tracker.tournaments.models import VARIANT_CHOICES, Tournament
 
 
 class LeagueSerializer(serializers.ModelSerializer):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from tracker.models import VARIANT_CHOICES
+from tracker.tournaments.models import VARIANT_CHOICES
 
 
 class ShowdownPlayerSerializer(serializers.Serializer):

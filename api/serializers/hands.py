@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from tracker.models import VARIANT_CHOICES, EntryMode, Hand, Pot, ReevaluationJob
+from tracker.hands.models import EntryMode, Hand, Pot, ReevaluationJob
+from tracker.tournaments.models import VARIANT_CHOICES
 
 
 class HandCreateSerializer(serializers.Serializer):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from tracker.models import ImportFile, ImportJob
-from tracker.services.phh_import import live_done
+from tracker.interchange.models import ImportFile, ImportJob
+from tracker.interchange.services.imports import live_done
 
 
 class ImportUploadSerializer(serializers.Serializer):

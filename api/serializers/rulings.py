@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from tracker.models import AuditEntry, Dispute, Evaluation, Ruling, RulingResult
+from tracker.audit.models import AuditEntry
+from tracker.hands.models import Dispute, Evaluation
+from tracker.rulings.models import Ruling, RulingResult
 
 MAX_ID = 2**63 - 1
 AWARD_HELP = '{"<player id>": chips, ...}: the chips each player gets; they add up to the pot'

@@ -20,9 +20,15 @@ from api.serializers.analytics import (
 )
 from api.views.core import WriteThrottled
 from tracker.engine.points import describe, normalize_formula
-from tracker.selectors import stats as sel
-from tracker.selectors.leagues import league_standings
-from tracker.services.stats import league_points_formula_set
+from tracker.leagues.selectors import (
+    league_standings,
+    visible_league,
+    visible_player,
+    visible_tournament,
+)
+from tracker.stats import selectors as sel
+from tracker.stats.services import league_points_formula_set
+from web.presenters import stats as pages
 
 
 class CSVRenderer(BaseRenderer):
@@ -52,7 +58,7 @@ class CSVRenderer(BaseRenderer):
             for key in row:
                 if key not in columns:
                     columns.append(key)
-        return sel.csv_text(flat, columns).encode(self.charset)
+        return pages.csv_text(flat, columns).encode(self.charset)
 
 
 RENDERERS = [JSONRenderer, CSVRenderer, BrowsableAPIRenderer]
@@ -76,7 +82,7 @@ class LeagueStandingsView(AnalyticsView):
 
     @extend_schema(parameters=[FORMAT], responses={200: PointsStandingSerializer(many=True)})
     def get(self, request, slug):
-        league = sel.visible_league(request.user, slug)
+        league = visible_league(request.user, slug)
         rows = [{"place": k + 1, **r.__dict__} for k, r in enumerate(league_standings(league))]
         return Response(PointsStandingSerializer(rows, many=True).data)
 
@@ -86,7 +92,7 @@ class LeagueStatsView(AnalyticsView):
 
     @extend_schema(parameters=[VARIANT, FORMAT], responses={200: PlayerStatsSerializer(many=True)})
     def get(self, request, slug):
-        page = sel.league_stats_page(
+        page = pages.league_stats_page(
             request.user, slug, variant=request.query_params.get("variant")
         )
         return Response([_stats_data(s, player=s.key, name=s.label) for s in page.rows])
@@ -103,11 +109,11 @@ class LeaguePointsFormulaView(WriteThrottled, AnalyticsView):
 
     @extend_schema(responses={200: PointsFormulaSerializer})
     def get(self, request, slug):
-        return Response(self._data(sel.visible_league(request.user, slug)))
+        return Response(self._data(visible_league(request.user, slug)))
 
     @extend_schema(request=PointsFormulaSerializer, responses={200: PointsFormulaSerializer})
     def put(self, request, slug):
-        league = sel.visible_league(request.user, slug)
+        league = visible_league(request.user, slug)
         body = PointsFormulaSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         spec = {k: v for k, v in body.validated_data.items() if v is not None}
@@ -120,7 +126,7 @@ class TournamentStatsView(AnalyticsView):
 
     @extend_schema(parameters=[FORMAT], responses={200: PlayerStatsSerializer(many=True)})
     def get(self, request, pk):
-        tournament = sel.visible_tournament(request.user, pk)
+        tournament = visible_tournament(request.user, pk)
         rows = sel.stats_table(sel.settled_seats(tournament=tournament))
         return Response([_stats_data(s, player=s.key, name=s.label) for s in rows])
 
@@ -130,7 +136,7 @@ class TournamentHandsView(AnalyticsView):
 
     @extend_schema(parameters=[FORMAT], responses={200: TournamentHandRowSerializer(many=True)})
     def get(self, request, pk):
-        tournament = sel.visible_tournament(request.user, pk)
+        tournament = visible_tournament(request.user, pk)
         return Response(sel.tournament_hand_rows(tournament))
 
 
@@ -139,7 +145,7 @@ class PlayerStatsView(AnalyticsView):
 
     @extend_schema(parameters=[TOURNAMENT, VARIANT, FORMAT], responses={200: PlayerStatsSerializer})
     def get(self, request, pk):
-        player = sel.visible_player(request.user, pk)
+        player = visible_player(request.user, pk)
         scope = sel.player_scope(
             request.user,
             player,
@@ -164,7 +170,7 @@ class PlayerHandsView(AnalyticsView):
         responses={200: PlayerHandLuckSerializer(many=True)},
     )
     def get(self, request, pk):
-        player = sel.visible_player(request.user, pk)
+        player = visible_player(request.user, pk)
         scope = sel.player_scope(
             request.user,
             player,

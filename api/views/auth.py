@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 
 from api.serializers.rulings import TokenRequestSerializer, TokenSerializer
 from api.views.core import WriteThrottled
-from tracker.services.audit import audit_record, token_fingerprint
+from tracker.audit.services import audit_record, token_fingerprint
 
 
 @transaction.atomic

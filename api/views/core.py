@@ -22,16 +22,16 @@ from api.serializers.core import (
     TournamentSerializer,
 )
 from api.throttles import WriteThrottle
-from tracker.models import League, Membership
-from tracker.selectors.leagues import (
+from tracker.leagues.models import League, Membership
+from tracker.leagues.selectors import (
     league_standings,
     leagues_visible_to,
     players_visible_to,
     tournaments_visible_to,
 )
-from tracker.selectors.tournaments import tournament_standings, tournament_state
-from tracker.services.leagues import league_create, membership_set, player_create
-from tracker.services.tournaments import tournament_create
+from tracker.leagues.services import league_create, membership_set, player_create
+from tracker.tournaments.selectors import tournament_standings, tournament_state
+from tracker.tournaments.services import tournament_create
 
 
 def visible_league(request, slug: str) -> League:

@@ -18,10 +18,10 @@ from api.serializers.hands import (
     ReevaluationJobSerializer,
 )
 from api.views.core import WriteThrottled, visible_league
-from tracker.models import Hand, ReevaluationJob
-from tracker.selectors.leagues import leagues_visible_to, tournaments_visible_to
-from tracker.services.hands import hand_record, hand_void
-from tracker.services.reevaluation import reevaluation_start
+from tracker.hands.models import Hand, ReevaluationJob
+from tracker.hands.services.recording import hand_record, hand_void
+from tracker.hands.services.reevaluation import reevaluation_start
+from tracker.leagues.selectors import leagues_visible_to, tournaments_visible_to
 
 QUICK_EXAMPLE = {
     "tournament": 1,

@@ -22,12 +22,18 @@ from rest_framework.views import APIView
 from api.serializers.phh import ImportJobSerializer, ImportUploadSerializer
 from api.views.core import WriteThrottled
 from tracker.engine.errors import DomainError
-from tracker.models import Hand, ImportStatus
-from tracker.selectors.imports import imports_visible_to, tournament_imports
-from tracker.selectors.leagues import leagues_visible_to, tournaments_visible_to
-from tracker.selectors.phh_export import MEDIA_TYPE, export_hand, export_league, export_tournament
-from tracker.services.phh_import import phh_import_start
-from tracker.views_phh import phh_response
+from tracker.hands.models import Hand
+from tracker.interchange.models import ImportStatus
+from tracker.interchange.selectors.export import (
+    MEDIA_TYPE,
+    export_hand,
+    export_league,
+    export_tournament,
+)
+from tracker.interchange.selectors.imports import imports_visible_to, tournament_imports
+from tracker.interchange.services.imports import phh_import_start
+from tracker.leagues.selectors import leagues_visible_to, tournaments_visible_to
+from web.presenters.interchange import phh_response
 
 
 class FirstRenderer(BaseContentNegotiation):

@@ -1,7 +1,8 @@
 """Disputes, rulings, engine evaluations, house rules and the audit log over REST.
 
-Thin: the services in tracker.services.rulings do the writes, the selectors in
-tracker.selectors.rulings the reads. Private leagues do not exist for outsiders.
+Thin: the services in tracker.rulings.services do the writes, the selectors in
+tracker.rulings.selectors and the presenters in web.presenters.rulings the reads. Private
+leagues do not exist for outsiders.
 """
 
 from __future__ import annotations
@@ -29,18 +30,14 @@ from api.serializers.rulings import (
     RulingSerializer,
 )
 from api.views.core import WriteThrottled, visible_league
-from tracker.models import AuditEntry, Evaluation, EvaluationSource, League, Pot, Ruling
-from tracker.selectors.leagues import leagues_visible_to
-from tracker.selectors.rulings import (
-    OPEN,
-    STATES,
-    audit_log,
-    pot_case,
-    pot_cases,
-    pots_in_question,
-    visible_pot,
-)
-from tracker.services.rulings import dispute_raise, house_rules_set, ruling_make
+from tracker.audit.models import AuditEntry
+from tracker.hands.models import Evaluation, EvaluationSource, Pot
+from tracker.leagues.models import League
+from tracker.leagues.selectors import leagues_visible_to
+from tracker.rulings.models import Ruling
+from tracker.rulings.selectors import OPEN, STATES, audit_log, pots_in_question, visible_pot
+from tracker.rulings.services import dispute_raise, house_rules_set, ruling_make
+from web.presenters.rulings import pot_case, pot_cases
 
 IDEMPOTENCY = OpenApiParameter(
     HEADER,

@@ -35,7 +35,7 @@ from schemathesis.core.failures import FailureGroup
 from api.throttles import WriteThrottle
 from tests.factories import add_member, make_league, make_tournament, make_user
 from tests.rulings.helpers import ACES, KINGS, showdown
-from tracker.services.hands import hand_record
+from tracker.hands.services.recording import hand_record
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
@@ -57,7 +57,7 @@ def fuzz_world(settings, django_capture_on_commit_callbacks, monkeypatch):
     own, _ = make_league(slug="fuzz", admin=fuzzer)
     ruled, owner = make_league(slug="fuzz-rob")
     add_member(ruled, "fuzzer-keeper", "scorekeeper")
-    from tracker.models import Membership
+    from tracker.leagues.models import Membership
 
     Membership.objects.create(league=ruled, user=fuzzer, role="authority")
     secret, _ = make_league(slug="fuzz-secret", public=False)

@@ -21,7 +21,8 @@ from django.test import Client
 
 from tests.factories import add_member, make_league, make_user
 from tests.rulings.helpers import ACES, KINGS, api_client, disputed_hand, showdown
-from tracker.models import Hand, HandStatus, League
+from tracker.hands.models import Hand, HandStatus
+from tracker.leagues.models import League
 
 pytestmark = pytest.mark.django_db
 
@@ -315,8 +316,8 @@ def test_private_leagues_leak_nothing_to_outsiders(django_capture_on_commit_call
     league, admin = make_league(slug="hushclub", public=False)
     League.objects.filter(pk=league.pk).update(name="Whisperers")
     from tests.factories import make_tournament
-    from tracker.services.hands import hand_record
-    from tracker.services.rulings import ruling_make
+    from tracker.hands.services.recording import hand_record
+    from tracker.rulings.services import ruling_make
 
     rob = add_member(league, "hush-rob", "authority")
     t, players = make_tournament(

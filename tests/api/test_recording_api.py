@@ -6,8 +6,10 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from api.models import IdempotencyRecord
 from tests.factories import add_member, make_league, make_user
-from tracker.models import Hand, IdempotencyRecord, LedgerEntry
+from tracker.hands.models import Hand
+from tracker.tournaments.models import LedgerEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -154,7 +156,7 @@ def test_writes_need_a_token_and_the_right_role(setup):
     tid = setup["tournament"]
     body = fold_to_bring_in(setup["api"], tid)
     assert client_for().post("/api/v1/hands/", body, format="json").status_code == 401
-    from tracker.models import League
+    from tracker.leagues.models import League
 
     league = League.objects.get(slug="friday")
     member = add_member(league, "member", "member")

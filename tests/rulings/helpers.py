@@ -6,8 +6,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.factories import ACES, KINGS, add_member, make_league, make_tournament, showdown_entry  # noqa: F401
-from tracker.selectors.tournaments import tournament_state
-from tracker.services.hands import hand_record
+from tracker.hands.services.recording import hand_record
+from tracker.tournaments.selectors import tournament_state
 
 # Kings and Little Ones: Kd and the 2c are wild (four fours); the other player has a pair.
 WILD_FOURS = (["Kd", "4c", "2c"], ["4s", "7h", "9h", "Jd"])

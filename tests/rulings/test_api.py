@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from api.models import IdempotencyRecord
 from api.throttles import WriteThrottle
 from tests.factories import make_user
 from tests.rulings.helpers import api_client, disputed_hand, league_with_roles
-from tracker.models import AuditEntry, IdempotencyRecord, LedgerEntry, Ruling
+from tracker.audit.models import AuditEntry
+from tracker.rulings.models import Ruling
+from tracker.tournaments.models import LedgerEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -139,7 +142,7 @@ def test_private_leagues_leak_nothing(django_capture_on_commit_callbacks):
     league, users = league_with_roles(slug="secret", public=False)
     _, hand, _ = disputed_hand(league, users["admin"], django_capture_on_commit_callbacks)
     pot = hand.pots.get()
-    from tracker.services.rulings import ruling_make
+    from tracker.rulings.services import ruling_make
 
     ruling = ruling_make(pot=pot, by=users["authority"], result="engine", reason="aces")
     stranger = api_client(make_user("stranger"))

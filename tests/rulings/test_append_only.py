@@ -6,8 +6,11 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 
 from tests.rulings.helpers import disputed_hand, league_with_roles
-from tracker.models import AppendOnlyError, AuditEntry, Dispute, Evaluation, Ruling
-from tracker.services.rulings import ruling_make
+from tracker.audit.models import AuditEntry
+from tracker.core.models import AppendOnlyError
+from tracker.hands.models import Dispute, Evaluation
+from tracker.rulings.models import Ruling
+from tracker.rulings.services import ruling_make
 
 pytestmark = pytest.mark.django_db
 

@@ -15,10 +15,11 @@ from tests.rulings.helpers import (
     positions,
     showdown,
 )
+from tracker.audit.models import AuditEntry
+from tracker.audit.services import token_fingerprint
 from tracker.engine.errors import DomainError
-from tracker.models import AuditEntry, League
-from tracker.services.audit import token_fingerprint
-from tracker.services.rulings import house_rules_set, ruling_make
+from tracker.leagues.models import League
+from tracker.rulings.services import house_rules_set, ruling_make
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +39,7 @@ def test_every_service_write_is_recorded_with_its_league(django_capture_on_commi
         house_rules={"kings_and_little_ones": {"king_required": False}},
         by=users["authority"],
     )
-    from tracker.services.leagues import membership_set
+    from tracker.leagues.services import membership_set
 
     membership_set(league=league, user=users["member"], role="scorekeeper", by=users["admin"])
     logged = actions(league_id=league.pk)
@@ -161,7 +162,7 @@ def test_reevaluation_started_is_recorded_and_its_flags_are_the_systems(settle):
     tournament, _ = make_tournament(
         league=league, by=users["admin"], default_variant="seven_card_stud"
     )
-    from tracker.services.hands import hand_record
+    from tracker.hands.services.recording import hand_record
 
     with settle():
         hand_record(

@@ -7,7 +7,7 @@ import pytest
 
 from tests.factories import make_tournament
 from tests.rulings.helpers import api_client, disputed_hand, league_with_roles
-from tracker.models import Tournament
+from tracker.tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -89,7 +89,8 @@ def test_a_huge_page_size_is_capped():
 def test_nul_characters_in_a_hand_are_refused_and_nothing_is_stored(where):
     """PostgreSQL cannot store a NUL character in JSON: it was a 500, it is now a 400."""
     from tests.rulings.helpers import ACES, KINGS, positions, showdown
-    from tracker.models import AuditEntry, Hand
+    from tracker.audit.models import AuditEntry
+    from tracker.hands.models import Hand
 
     league, users = league_with_roles()
     t, _ = make_tournament(league=league, by=users["admin"], default_variant="seven_card_stud")

@@ -6,11 +6,13 @@ import pytest
 
 from tests.factories import make_tournament, make_user
 from tests.rulings.helpers import PAIR_FIVES, WILD_FOURS, api_client, league_with_roles, showdown
-from tracker.engine.errors import DomainError, NotFound, PermissionDenied
-from tracker.models import Hand, League
-from tracker.services.hands import hand_record
-from tracker.services.reevaluation import hand_reevaluate
-from tracker.services.rulings import house_rules_set
+from tracker.core.errors import NotFound, PermissionDenied
+from tracker.engine.errors import DomainError
+from tracker.hands.models import Hand
+from tracker.hands.services.recording import hand_record
+from tracker.hands.services.reevaluation import hand_reevaluate
+from tracker.leagues.models import League
+from tracker.rulings.services import house_rules_set
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,9 @@ from django.test import Client, RequestFactory
 
 from tests.factories import make_user
 from tests.rulings.helpers import disputed_hand, league_with_roles
-from tracker.models import AuditEntry, Dispute, HandStatus, Ruling
+from tracker.audit.models import AuditEntry
+from tracker.hands.models import Dispute, HandStatus
+from tracker.rulings.models import Ruling
 
 pytestmark = pytest.mark.django_db
 
@@ -133,7 +135,7 @@ def test_private_league_pages_are_404_to_outsiders(django_capture_on_commit_call
 
 
 def test_the_rulings_include_renders_a_hands_disputes_and_rulings(case):
-    from tracker.services.rulings import ruling_make
+    from tracker.rulings.services import ruling_make
 
     hand = case["hand"]
     ruling_make(pot=hand.pots.get(), by=case["users"]["authority"], result="table", reason="Rob")

@@ -14,29 +14,17 @@ from tests.rulings.helpers import (
     positions,
     showdown,
 )
-from tracker.engine.errors import Conflict, DomainError, NotFound, PermissionDenied
-from tracker.models import (
-    Dispute,
-    Evaluation,
-    FinalStanding,
-    HandSeat,
-    HandStatus,
-    LedgerEntry,
-    LedgerKind,
-    Pot,
-    Ruling,
-    TournamentStatus,
-)
-from tracker.selectors.rulings import (
-    dispute_queue,
-    hand_ruling_state,
-    hand_ruling_states,
-    pot_case,
-)
-from tracker.selectors.tournaments import tournament_stacks, tournament_standings
-from tracker.services.hands import hand_record
-from tracker.services.reevaluation import hand_reevaluate
-from tracker.services.rulings import dispute_raise, ruling_make
+from tracker.core.errors import Conflict, NotFound, PermissionDenied
+from tracker.engine.errors import DomainError
+from tracker.hands.models import Dispute, Evaluation, HandSeat, HandStatus, Pot
+from tracker.hands.services.recording import hand_record
+from tracker.hands.services.reevaluation import hand_reevaluate
+from tracker.rulings.models import Ruling
+from tracker.rulings.selectors import hand_ruling_state, hand_ruling_states
+from tracker.rulings.services import dispute_raise, ruling_make
+from tracker.tournaments.models import FinalStanding, LedgerEntry, LedgerKind, TournamentStatus
+from tracker.tournaments.selectors import tournament_stacks, tournament_standings
+from web.presenters.rulings import dispute_queue, pot_case
 
 pytestmark = pytest.mark.django_db
 

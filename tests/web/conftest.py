@@ -22,8 +22,8 @@ from tests.factories import (  # noqa: F401
     make_tournament,
     showdown_entry,
 )
-from tracker.selectors.tournaments import tournament_state
-from tracker.services.hands import hand_record
+from tracker.hands.services.recording import hand_record
+from tracker.tournaments.selectors import tournament_state
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 

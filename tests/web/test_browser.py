@@ -11,7 +11,7 @@ import re
 import pytest
 
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, PASSWORD, make_game, record_sample_hands
-from tracker.selectors.tournaments import tournament_state
+from tracker.tournaments.selectors import tournament_state
 
 pytestmark = [
     pytest.mark.browser,

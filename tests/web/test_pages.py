@@ -10,14 +10,14 @@ from django.urls import reverse
 
 from tests.factories import make_user
 from tests.web.conftest import KLO_ACTIONS, make_game, record_sample_hands, walk_entry
-from tracker.charts import Series, line_chart, nice_step
 from tracker.engine.errors import DomainError
-from tracker.forms import HandEntry
-from tracker.models import Hand, HandStatus
-from tracker.selectors.replay import hand_replay
-from tracker.selectors.tournaments import tournament_state
-from tracker.services.hands import hand_record
-from tracker.templatetags.cards import card
+from tracker.hands.models import Hand, HandStatus
+from tracker.hands.services.recording import hand_record
+from tracker.tournaments.selectors import tournament_state
+from web.forms.hands import HandEntry
+from web.presenters.charts import Series, line_chart, nice_step
+from web.presenters.hands import hand_replay
+from web.templatetags.cards import card
 
 pytestmark = pytest.mark.django_db
 
@@ -544,7 +544,7 @@ def test_klo_history_is_the_worked_example():
 def _walk_contributions(variant, options, actions, stacks, **entry):
     """The replayer's walk and the engine's replay of the same history."""
     from tracker.engine.procedure import replay_hand
-    from tracker.selectors.replay import _Walk
+    from tracker.hands.selectors.replay import _Walk
 
     n = len(stacks)
     hand = Hand(

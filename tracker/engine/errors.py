@@ -2,8 +2,9 @@
 
 Every refusal in the project -- a card that does not parse, an illegal bet,
 a hand recorded after the game is over, a permission denied -- is a
-:class:`DomainError` (or a subclass). The REST API maps it, through one
-exception handler, to one body::
+:class:`DomainError` (or a subclass: ``NotFound``, ``PermissionDenied`` and
+``Conflict`` live outside the engine, in tracker/core/errors.py). The REST API
+maps it, through one exception handler, to one body::
 
     {"error": {"code": "invalid_card", "message": "...", "fields": {"players[0].down[1]": ["..."]}}}
 
@@ -20,14 +21,9 @@ from collections.abc import Mapping, Sequence
 
 
 class DomainError(Exception):
-    """A refusal with a machine code, a human message and the field paths at fault.
-
-    ``status`` is the HTTP status the API answers with (400 unless a
-    subclass says otherwise); the engine never looks at it.
-    """
+    """A refusal with a machine code, a human message and the field paths at fault."""
 
     code: str = "invalid"
-    status: int = 400
 
     def __init__(
         self,
@@ -36,14 +32,11 @@ class DomainError(Exception):
         code: str | None = None,
         field: str | None = None,
         fields: Mapping[str, Sequence[str]] | None = None,
-        status: int | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         if code is not None:
             self.code = code
-        if status is not None:
-            self.status = status
         merged: dict[str, list[str]] = {k: list(v) for k, v in (fields or {}).items()}
         if field is not None:
             merged.setdefault(field, []).append(message)
@@ -57,18 +50,3 @@ class DomainError(Exception):
         return (
             f"{type(self).__name__}({self.message!r}, code={self.code!r}, fields={self.fields!r})"
         )
-
-
-class NotFound(DomainError):
-    code = "not_found"
-    status = 404
-
-
-class PermissionDenied(DomainError):
-    code = "permission_denied"
-    status = 403
-
-
-class Conflict(DomainError):
-    code = "conflict"
-    status = 409

@@ -7,8 +7,10 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from tracker.engine.errors import DomainError
-from tracker.models import Hand, League, Tournament
-from tracker.selectors.phh_export import export_hand, export_league, export_tournament
+from tracker.hands.models import Hand
+from tracker.interchange.selectors.export import export_hand, export_league, export_tournament
+from tracker.leagues.models import League
+from tracker.tournaments.models import Tournament
 
 
 class Command(BaseCommand):

@@ -7,10 +7,12 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from tracker.core.permissions import Capability, roles_with
 from tracker.engine.errors import DomainError
-from tracker.models import ImportStatus, Membership, Tournament
-from tracker.services.access import CAN_RECORD
-from tracker.services.phh_import import phh_import_start
+from tracker.interchange.models import ImportStatus
+from tracker.interchange.services.imports import phh_import_start
+from tracker.leagues.models import Membership
+from tracker.tournaments.models import Tournament
 
 BAR = 30
 
@@ -91,7 +93,9 @@ class Command(BaseCommand):
         if tournament.created_by_id:
             return tournament.created_by
         admin = (
-            Membership.objects.filter(league=tournament.league, role__in=CAN_RECORD)
+            Membership.objects.filter(
+                league=tournament.league, role__in=roles_with(Capability.RECORD_HAND)
+            )
             .select_related("user")
             .order_by("role", "id")
             .first()

@@ -16,8 +16,8 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from tracker.engine.equity import SAMPLES
-from tracker.models import League
-from tracker.services.stats import stats_refresh
+from tracker.leagues.models import League
+from tracker.stats.services import stats_refresh
 
 
 class Command(BaseCommand):

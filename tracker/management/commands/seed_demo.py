@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from tracker.services.demo import demo_seed
+from tracker.demo.services import demo_seed
 
 
 class Command(BaseCommand):

@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand
 
-from tracker.models import Hand, HandStatus
-from tracker.tasks import tournament_settle_task
+from tracker.hands.models import Hand, HandStatus
+from tracker.hands.tasks import tournament_settle_task
 
 
 class Command(BaseCommand):

@@ -1,0 +1,31 @@
+"""The permissions table (tracker/core/permissions.py) names every league role, and the
+capabilities object answers the way templates and views ask it."""
+
+from __future__ import annotations
+
+from tracker.core.permissions import (
+    NOBODY,
+    ROLE_CAPABILITIES,
+    Capabilities,
+    Capability,
+    roles_with,
+)
+from tracker.leagues.models import Role
+
+
+def test_the_table_has_a_row_for_every_role_and_for_anyone_else():
+    assert {r for r in ROLE_CAPABILITIES if r is not None} == set(Role.values)
+    assert ROLE_CAPABILITIES[None] == frozenset()
+
+
+def test_roles_with_a_capability():
+    assert roles_with(Capability.RECORD_HAND) == ("admin", "scorekeeper")
+    assert roles_with(Capability.RULE) == ("authority",)
+    assert roles_with(Capability.VIEW_AUDIT) == ("admin",)
+    assert set(roles_with(Capability.DISPUTE)) == set(Role.values)
+
+
+def test_capabilities_read_as_attributes_items_and_membership():
+    can = Capabilities.of_role("authority")
+    assert can.rule and can["void_hand"] and Capability.EDIT_HOUSE_RULES in can
+    assert not can.record_hand and not NOBODY.dispute

@@ -1,0 +1,49 @@
+"""Two clients recording the same hand number at the same moment (PostgreSQL row locks)."""
+
+import threading
+
+import pytest
+from django.db import connection
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from tests.factories import fold_entry, make_league, make_tournament
+from tracker.hands.models import Hand
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_same_hand_number_at_once_one_201_one_409(monkeypatch):
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent writers need PostgreSQL (SQLite serialises the whole database)")
+    from tracker.core import jobs
+
+    monkeypatch.setattr(jobs, "send", lambda name, *args: None)  # no settlement
+    league, admin = make_league()
+    tournament, _ = make_tournament(league=league, by=admin, default_variant="seven_card_stud")
+    token = Token.objects.create(user=admin).key
+    body = {
+        "tournament": tournament.pk,
+        "number": 1,
+        "entry_mode": "quick",
+        "entry": fold_entry(tournament),
+    }
+    barrier = threading.Barrier(2)
+    statuses = []
+
+    def post():
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+        barrier.wait()
+        try:
+            statuses.append(client.post("/api/v1/hands/", body, format="json").status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=post) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert sorted(statuses) == [201, 409]
+    assert Hand.objects.filter(tournament=tournament).count() == 1

@@ -1,0 +1,155 @@
+"""Settlement through a real Celery worker (CI's second pass: PostgreSQL, Redis, a worker).
+
+These tests fail when no worker is running: they wait for the worker to settle
+what the services recorded, and time out otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from tests.factories import fold_entry as walk
+from tests.factories import make_league, make_tournament
+from tracker.core import jobs
+from tracker.hands.models import Hand, HandStatus
+from tracker.hands.services.recording import hand_record
+from tracker.hands.tasks import tournament_settle_task
+from tracker.tournaments.models import LedgerEntry, LedgerKind
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def wait_for(predicate, timeout: float = 45, what: str = "the worker") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.1)
+    pytest.fail(f"timed out after {timeout}s waiting for {what}")
+
+
+def night():
+    league, admin = make_league()
+    tournament, players = make_tournament(
+        league=league, by=admin, default_variant="seven_card_stud"
+    )
+    return admin, tournament, players
+
+
+def unsettled(tournament) -> int:
+    return Hand.objects.filter(tournament=tournament, status=HandStatus.RECORDED).count()
+
+
+def assert_settled_once(tournament, hands: int, players: int) -> None:
+    assert Hand.objects.filter(tournament=tournament, status=HandStatus.VERIFIED).count() == hands
+    entries = LedgerEntry.objects.filter(tournament=tournament)
+    assert entries.filter(kind=LedgerKind.CONTRIBUTION).count() == hands * players
+    assert entries.filter(kind=LedgerKind.AWARD).count() == hands  # one uncontested pot each
+    assert sum(entries.values_list("amount", flat=True)) == 1000 * players
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """Settlement tasks sent on commit; the test waits for all of them before its data is flushed."""
+    results = []
+    original = jobs.send
+    monkeypatch.setattr(jobs, "send", lambda name, *args: results.append(original(name, *args)))
+    yield results
+    for result in results:
+        result.get(timeout=60, propagate=False)
+
+
+def test_recorded_hands_are_settled_by_the_worker(sent):
+    admin, tournament, players = night()
+    for _ in range(4):
+        hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=walk(tournament))
+    assert len(sent) == 4  # one settlement task per recorded hand, sent on commit
+    wait_for(lambda: unsettled(tournament) == 0, what="the worker to settle 4 hands")
+    assert_settled_once(tournament, hands=4, players=len(players))
+
+
+def test_duplicated_and_retried_tasks_never_double_pay(monkeypatch):
+    admin, tournament, players = night()
+    monkeypatch.setattr(jobs, "send", lambda name, *args: None)  # no settlement
+    for _ in range(5):
+        hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=walk(tournament))
+    assert unsettled(tournament) == 5
+    results = [tournament_settle_task.delay(tournament.pk) for _ in range(8)]
+    counts = [r.get(timeout=60) for r in results]
+    assert sum(counts) == 5, counts  # every hand settled by exactly one of the eight deliveries
+    assert_settled_once(tournament, hands=5, players=len(players))
+
+
+def _test_database_url() -> str:
+    s = connection.settings_dict
+    return f"postgres://{s['USER'] or 'postgres'}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+def test_a_worker_killed_mid_settlement_loses_and_duplicates_nothing(monkeypatch, tmp_path):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs the PostgreSQL test database shared with worker processes")
+    admin, tournament, players = night()
+    monkeypatch.setattr(jobs, "send", lambda name, *args: None)  # no settlement
+    hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=walk(tournament))
+
+    # A worker of our own, on its own queue, that pauses inside the settlement transaction
+    # (after writing the ledger entries, before committing) so that we can kill it there.
+    log = tmp_path / "faulty-worker.log"
+    env = {
+        **os.environ,
+        "DATABASE_URL": _test_database_url(),
+        "HOMEGAME_SETTLE_FAULT_DELAY": "120",
+    }
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "homegame",
+            "worker",
+            "-Q",
+            "faulty",
+            "--pool=solo",
+            "--without-gossip",
+            "--without-mingle",
+            "-n",
+            f"faulty-{os.getpid()}@%h",
+            "--loglevel=INFO",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        wait_for(lambda: "ready" in log.read_text(), timeout=60, what="the faulty worker to start")
+        tournament_settle_task.apply_async((tournament.pk,), queue="faulty")
+        wait_for(lambda: "received" in log.read_text(), timeout=30, what="the task to arrive")
+        time.sleep(2)  # the worker is now inside the transaction, paused after its writes
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait(timeout=10)
+    finally:
+        if worker.poll() is None:
+            os.killpg(worker.pid, signal.SIGKILL)
+    # Nothing the killed worker wrote survived; the hand is still waiting.
+    assert unsettled(tournament) == 1
+    assert (
+        not LedgerEntry.objects.filter(tournament=tournament)
+        .exclude(kind=LedgerKind.START)
+        .exists()
+    )
+    # Settlement runs again (a redelivery or the next record) and pays exactly once.
+    assert tournament_settle_task.delay(tournament.pk).get(timeout=60) == 1
+    assert_settled_once(tournament, hands=1, players=len(players))

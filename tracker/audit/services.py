@@ -1,0 +1,192 @@
+"""The audit log: every write, who made it, when, through which channel, from where.
+
+``tracker.middleware.AuditContextMiddleware`` puts the request into a context
+variable for the length of each request. Services call :func:`audit_record`
+inside their own transaction, so an entry is stored exactly when the write is:
+a refused or rolled-back write leaves no entry, and no write is stored without
+one. The actor, channel, token and address are read from the request when the
+entry is written (after DRF has authenticated it). Outside a request (the
+worker, management commands) and inside :func:`system_actor` the channel is
+``system`` and the actor ``system``, unless a service names the user it acts for.
+
+The API token itself is never stored: ``token_id`` is a short fingerprint of it
+(see :func:`token_fingerprint`), which the token endpoint also reports.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+
+from tracker.audit.models import AuditEntry
+
+SYSTEM = "system"
+ANONYMOUS = "anonymous"
+
+
+@dataclass(frozen=True)
+class AuditContext:
+    request: Any = None  # the Django HttpRequest, or None
+    system: bool = False  # inside a background job: the actor is "system"
+
+
+_context: ContextVar[AuditContext | None] = ContextVar("homegame_audit_context", default=None)
+
+
+@contextmanager
+def request_context(request) -> Iterator[None]:
+    """Record writes made while handling ``request`` as made by its user (used by the middleware)."""
+    token = _context.set(AuditContext(request=request))
+    try:
+        yield
+    finally:
+        _context.reset(token)
+
+
+@contextmanager
+def system_actor() -> Iterator[None]:
+    """Writes made inside are the system's (background work such as settlement)."""
+    token = _context.set(AuditContext(system=True))
+    try:
+        yield
+    finally:
+        _context.reset(token)
+
+
+def token_fingerprint(key: str | None) -> str:
+    """A short, one-way name for an API token: safe to store and to show."""
+    if not key:
+        return ""
+    return "tok_" + hashlib.sha256(key.encode()).hexdigest()[:12]
+
+
+def client_ip(request) -> str | None:
+    """The client's address: REMOTE_ADDR, or X-Forwarded-For behind DRF's NUM_PROXIES proxies."""
+    from rest_framework.settings import api_settings
+
+    meta = getattr(request, "META", {}) or {}
+    remote = meta.get("REMOTE_ADDR") or None
+    proxies = api_settings.NUM_PROXIES
+    forwarded = meta.get("HTTP_X_FORWARDED_FOR")
+    if proxies and forwarded:
+        addrs = [a.strip() for a in forwarded.split(",") if a.strip()]
+        if addrs:
+            remote = addrs[-min(proxies, len(addrs))]
+    return _valid_ip(remote)
+
+
+def _valid_ip(value: str | None) -> str | None:
+    import ipaddress
+
+    if not value:
+        return None
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        return None
+
+
+def _who(actor, ctx: AuditContext | None, channel: str | None):
+    """(actor_id, actor name, channel, token fingerprint, ip) for the entry being written."""
+    request = ctx.request if ctx is not None else None
+    if ctx is None or ctx.system or request is None:
+        if (
+            actor is not None
+            and getattr(actor, "is_authenticated", False)
+            and not (ctx is not None and ctx.system)
+        ):
+            return actor.pk, actor.get_username(), channel or SYSTEM, "", None
+        return None, SYSTEM, SYSTEM, "", None
+    user = getattr(request, "user", None)
+    auth = getattr(request, "auth", None)
+    token_id = ""
+    key = getattr(auth, "key", None)
+    if key:
+        token_id = token_fingerprint(key)
+        how = "token"
+    elif user is not None and getattr(user, "is_authenticated", False):
+        how = "session"
+    else:
+        how = ANONYMOUS
+    who = actor if actor is not None and getattr(actor, "is_authenticated", False) else user
+    if who is not None and getattr(who, "is_authenticated", False):
+        actor_id, name = who.pk, who.get_username()
+    else:
+        actor_id, name = None, ANONYMOUS
+    return actor_id, name, channel or how, token_id, client_ip(request)
+
+
+def _is_league(obj) -> bool:
+    meta = getattr(obj, "_meta", None)
+    return meta is not None and meta.label == "tracker.League"
+
+
+def _league_of(target):
+    """The league a row belongs to (the league itself, or through its tournament or hand)."""
+    if _is_league(target):
+        return target
+    for path in (("league",), ("tournament", "league"), ("hand", "tournament", "league")):
+        obj = target
+        try:
+            for part in path:
+                obj = getattr(obj, part)
+        except AttributeError:
+            continue
+        if _is_league(obj):
+            return obj
+    return None
+
+
+def _jsonable(data: Mapping | None) -> dict:
+    if not data:
+        return {}
+    return json.loads(json.dumps(dict(data), cls=DjangoJSONEncoder, default=str))
+
+
+def audit_record(
+    *,
+    action: str,
+    target: models.Model | None = None,
+    data: Mapping[str, Any] | None = None,
+    league=None,
+    actor=None,
+    channel: str | None = None,
+) -> AuditEntry:
+    """Store one audit entry. Call it inside the transaction of the write it records.
+
+    ``action`` is ``noun.verb`` (``hand.record``, ``ruling.make``); ``target`` the row
+    written; ``data`` a JSON summary. ``league`` defaults to the target's league.
+    ``actor`` names the user acting when there is no request (a command); in a request
+    the request's user is the actor unless it is anonymous (a password login).
+    """
+    ctx = _context.get()
+    actor_id, name, how, token_id, ip = _who(actor, ctx, channel)
+    league = league if league is not None else (_league_of(target) if target else None)
+    return AuditEntry.objects.create(
+        action=action,
+        actor_id=actor_id,
+        actor=name[:150],
+        channel=how,
+        token_id=token_id,
+        ip=ip,
+        league_id=league.pk if league is not None else None,
+        league_slug=league.slug if league is not None else "",
+        target_type=target._meta.model_name if target is not None else "",
+        target_id=str(target.pk) if target is not None and target.pk is not None else "",
+        target=_label(target)[:200] if target is not None else "",
+        data=_jsonable(data),
+    )
+
+
+def _label(target) -> str:
+    """How the log names a row: its ``audit_label`` when it has one, else ``str()``."""
+    label = getattr(target, "audit_label", None)
+    return label if isinstance(label, str) else str(target)

@@ -1,0 +1,215 @@
+"""The demo league that `make run` shows, recorded through the same services as the API.
+
+``demo_seed`` is idempotent: the league is created once; running it again
+changes nothing. Hands are dealt from a seeded shuffle, so every run makes the
+same league: a finished game night, one in progress, every variant, a few full
+histories, and some pots where the table and the engine disagree.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from tracker.engine.cards import format_card
+from tracker.engine.showdown import evaluate_showdown
+from tracker.hands.services.recording import hand_record
+from tracker.leagues.models import League, Membership, Role
+from tracker.leagues.services import league_create, player_create
+from tracker.tournaments.models import Tournament
+from tracker.tournaments.selectors import tournament_state
+from tracker.tournaments.services import tournament_create
+
+DEMO_PASSWORD = "homegame-demo"
+# username -> role in the demo league
+DEMO_USERS = {"rob": Role.AUTHORITY, "sam": Role.SCOREKEEPER, "alex": Role.ADMIN, "jo": Role.MEMBER}
+DEMO_SLUG = "friday-night-stud"
+PLAYERS = ("Rob", "Sam", "Alex", "Jo", "Kim")
+VARIANT_CYCLE = (
+    ("seven_card_stud", {}),
+    ("kings_and_little_ones", {"king_required": True}),
+    ("low_hole", {"game": "high"}),
+    ("low_hold", {"same_rank_wild": "none"}),
+    ("low_hole", {"game": "high_low"}),
+    ("kings_and_little_ones", {"king_required": False}),
+)
+
+# Two hands recorded with every action (PHH notation; p1 sits left of the dealer).
+FULL_HANDS = [
+    [
+        "d dh p1 AsKs2c",
+        "d dh p2 QhQd3c",
+        "d dh p3 7d8d9h",
+        "p1 pb",
+        "p2 cbr 20",
+        "p3 f",
+        "p1 cc",
+        "d dh p1 5c",
+        "d dh p2 5d",
+        "p2 cbr 20",
+        "p1 cc",
+        "d dh p1 Jh",
+        "d dh p2 4h",
+        "p1 cc",
+        "p2 cbr 40",
+        "p1 cc",
+        "d dh p1 9c",
+        "d dh p2 Tc",
+        "p1 cc",
+        "p2 cc",
+        "d dh p1 6s",
+        "d dh p2 8s",
+        "p1 cc",
+        "p2 cbr 40",
+        "p1 f",
+    ],
+]
+
+
+def _users() -> dict[str, object]:
+    User = get_user_model()
+    users = {}
+    for name in DEMO_USERS:
+        user, created = User.objects.get_or_create(username=name)
+        if created:
+            user.set_password(DEMO_PASSWORD)
+            user.save(update_fields=["password"])
+        users[name] = user
+    return users
+
+
+def _deal_quick(
+    rng: random.Random, tournament: Tournament, variant: str, options: dict, dispute: bool
+) -> tuple[dict, dict | None]:
+    """A plausible quick entry: some fold on third street, the rest see a showdown."""
+    state = tournament_state(tournament)
+    stakes = state.next_stakes
+    seats = state.next_positions()
+    stacks = [state.stacks[s.player_id] for s in seats]
+    deck = list(range(52))
+    rng.shuffle(deck)
+    n = len(seats)
+    showdown = max(2, min(n, rng.choice((2, 2, 3, 3, 4))))
+    contenders = sorted(rng.sample(range(n), showdown))
+    cap = min(stacks[i] for i in contenders)
+    bet = min(cap, stakes.ante + rng.choice((1, 2, 3, 4, 6)) * stakes.small_bet)
+    entries, shown = [], []
+    for i, seat in enumerate(seats):
+        if i in contenders:
+            if variant == "kings_and_little_ones" and rng.random() < 0.3:
+                down_n, up_n, seventh = 2, 5, "up"
+            else:
+                down_n, up_n, seventh = 3, 4, None
+            cards = [format_card(deck.pop()) for _ in range(7)]
+            entry = {
+                "player": seat.player_id,
+                "put_in": bet,
+                "down": cards[:down_n],
+                "up": cards[down_n : down_n + up_n],
+            }
+            if seventh:
+                entry["seventh"] = seventh
+            shown.append({"down": entry["down"], "up": entry["up"]})
+        else:
+            entry = {
+                "player": seat.player_id,
+                "put_in": min(stacks[i], stakes.ante),
+                "folded": "third",
+            }
+        entries.append(entry)
+    table = None
+    if dispute:
+        reading = evaluate_showdown(
+            {"variant": variant, "options": options, "community": None, "players": shown}
+        )
+        losers = [k for k in range(len(contenders)) if k not in reading["high_winners"]]
+        if losers and options.get("game", "high") == "high":
+            table = {"winners": [seats[contenders[rng.choice(losers)]].player_id]}
+    return {"seats": entries}, table
+
+
+def _play(
+    tournament: Tournament,
+    by,
+    hands: int,
+    seed: int,
+    disputes: set[int],
+    full: dict[int, list[str]] | None = None,
+) -> None:
+    rng = random.Random(seed)
+    for k in range(hands):
+        state = tournament_state(tournament)
+        if state.over:
+            return
+        number = state.next_number
+        variant, options = VARIANT_CYCLE[k % len(VARIANT_CYCLE)]
+        if len(state.next_positions()) > 7 and variant != "low_hole":
+            variant, options = "low_hole", {"game": "high"}
+        if full and number in full and len(state.next_positions()) == 3:
+            hand_record(
+                tournament=tournament,
+                by=by,
+                entry_mode="full",
+                variant="seven_card_stud",
+                entry={"actions": full[number]},
+                number=number,
+            )
+            continue
+        entry, table = _deal_quick(rng, tournament, variant, options, number in disputes)
+        hand_record(
+            tournament=tournament,
+            by=by,
+            entry_mode="quick",
+            variant=variant,
+            options=options,
+            entry=entry,
+            table_result=table,
+            number=number,
+        )
+
+
+@transaction.atomic
+def demo_seed() -> list[str]:
+    users = _users()
+    report = [f"demo users: {', '.join(DEMO_USERS)} (password {DEMO_PASSWORD!r})"]
+    if League.objects.filter(slug=DEMO_SLUG).exists():
+        report.append(f"demo league {DEMO_SLUG!r} already there: nothing to do")
+        return report
+    league = league_create(
+        name="Friday Night Stud",
+        slug=DEMO_SLUG,
+        is_public=True,
+        created_by=users["alex"],
+        house_rules={"kings_and_little_ones": {"king_required": True}},
+    )
+    for name, role in DEMO_USERS.items():
+        Membership.objects.update_or_create(
+            league=league, user=users[name], defaults={"role": role}
+        )
+    keeper = users["sam"]
+    players = [player_create(league=league, name=name, by=keeper) for name in PLAYERS]
+    by_name = {p.name: p for p in players}
+
+    heads_up = tournament_create(
+        league=league,
+        name="Kitchen table, three-handed",
+        by=keeper,
+        date=dt.date(2026, 11, 6),
+        player_ids=[by_name[n].id for n in ("Rob", "Sam", "Jo")],
+        starting_chips=1000,
+    )
+    _play(heads_up, keeper, hands=50, seed=7, disputes={4, 17}, full={2: FULL_HANDS[0]})
+
+    big = tournament_create(
+        league=league,
+        name="Big night, five players",
+        by=keeper,
+        date=dt.date(2026, 11, 20),
+        player_ids=[p.id for p in players],
+    )
+    _play(big, keeper, hands=23, seed=11, disputes={9})
+    report.append(f"created league {league.name!r} with {len(players)} players and 2 game nights")
+    return report

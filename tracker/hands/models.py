@@ -1,0 +1,251 @@
+"""Hands as recorded, their seats and pots; the engine's evaluations, disputes on pots and
+re-evaluation jobs.
+
+Evaluations and disputes are append-only (tracker/core/models.py); their foreign keys to
+hands, pots and users are ``PROTECT``, so nothing of a hand's history can be lost.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+from tracker.core.models import AppendOnlyModel
+from tracker.core.typed import chips_property
+from tracker.leagues.models import League, Player
+from tracker.tournaments.models import VARIANT_CHOICES, Tournament
+
+
+class HandStatus(models.TextChoices):
+    RECORDED = "recorded", "Pending"  # stored, waiting for the worker to settle it
+    VERIFIED = (
+        "verified",
+        "Verified",
+    )  # the engine agrees with the table (or there was no table result)
+    DISPUTED = "disputed", "Disputed"  # the engine and the table disagree on at least one pot
+    INVALID = "invalid", "Invalid"  # the stacks do not allow what the hand records
+    VOID = "void", "Void"  # an invalid hand the authority or an admin declared void: no chips move
+
+
+class EntryMode(models.TextChoices):
+    FULL = "full", "Full history"
+    QUICK = "quick", "Quick entry"
+
+
+class Hand(models.Model):
+    """One hand of a tournament, as recorded, with the engine's reading once settled."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    level = models.PositiveSmallIntegerField()
+    ante = models.PositiveIntegerField()
+    bring_in = models.PositiveIntegerField()
+    small_bet = models.PositiveIntegerField()
+    big_bet = models.PositiveIntegerField()
+    dealer_seat = models.PositiveSmallIntegerField()
+    variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
+    # Every announcement the hand was dealt under, defaults filled in (never changes).
+    options = models.JSONField(default=dict)
+    entry_mode = models.CharField(max_length=8, choices=EntryMode.choices)
+    # The hand as entered: a full history or a quick entry (see docs/recording.md).
+    entry = models.JSONField()
+    # Who the table awarded each pot to, as entered, or null.
+    table_result = models.JSONField(null=True, blank=True)
+    # The players dealt in, by seat number, clockwise from the dealer's left.
+    positions = models.JSONField()
+    # The stacks the hand was recorded against (projected from earlier hands).
+    starting_stacks = models.JSONField()
+    status = models.CharField(
+        max_length=16, choices=HandStatus.choices, default=HandStatus.RECORDED, db_index=True
+    )
+    status_reason = models.TextField(blank=True)
+    # The engine's last reading (contributions, pots, showdown, payouts) and its version.
+    engine_reading = models.JSONField(null=True, blank=True)
+    engine_version = models.CharField(max_length=32, blank=True)
+    # Each player's expected net chips (by player id), computed when recorded; the stacks of
+    # hands not yet settled are projected from it, so the next hand can be checked at once.
+    projected_net = models.JSONField(default=dict)
+    # Set when a ruling on an earlier hand leaves this hand's chips in doubt (never auto-fixed).
+    needs_review = models.BooleanField(default=False)
+    review_reason = models.TextField(blank=True)
+    # SHA-256 of the hand as imported from a hand history file, to refuse importing it twice.
+    content_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="hand_number_unique")
+        ]
+        indexes = [models.Index(fields=["tournament", "status"])]
+
+    projected_net_chips = chips_property("projected_net", "Expected net chips by player id.")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · hand {self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("hand", kwargs={"pk": self.pk})
+
+    @property
+    def audit_label(self) -> str:
+        return f"{self.tournament.name} · hand {self.number}"
+
+
+class HandSeat(models.Model):
+    """A player dealt into a hand: position, chips put in, how far they got, cards shown."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="hand_seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="hand_seats")
+    seat = models.PositiveSmallIntegerField()
+    position = models.PositiveSmallIntegerField()  # 0 = dealer's left; the dealer is last
+    starting_stack = models.PositiveIntegerField()
+    contributed = models.PositiveIntegerField(default=0)
+    folded_street = models.PositiveSmallIntegerField(null=True, blank=True)  # 3..7
+    down = models.JSONField(default=list, blank=True)
+    up = models.JSONField(default=list, blank=True)
+    won = models.PositiveIntegerField(null=True, blank=True)  # set at settlement
+    # Per-seat facts the statistics sum (tracker/stats/facts.py), written at settlement.
+    facts = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["hand", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "player"], name="hand_seat_unique_player"),
+            models.UniqueConstraint(fields=["hand", "position"], name="hand_seat_unique_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.hand}"
+
+
+class Pot(models.Model):
+    """A main or side pot of a settled hand, with the engine's and the table's awards.
+
+    Awards are ``{player_id: chips}`` (JSON keys are strings). ``award`` is the
+    result that stands: the engine's, unless the table's differs (then the
+    table's stands until the authority rules).
+    """
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="pots")
+    index = models.PositiveSmallIntegerField()
+    amount = models.PositiveIntegerField()
+    eligible = models.JSONField()  # player ids
+    engine_award = models.JSONField()
+    table_award = models.JSONField(null=True, blank=True)
+    award = models.JSONField()
+    disputed = models.BooleanField(default=False)
+    # A ruling kept a result the engine disagrees with ("Rob is right"): re-evaluation leaves it.
+    overridden = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["hand", "index"]
+        constraints = [models.UniqueConstraint(fields=["hand", "index"], name="pot_index_unique")]
+
+    engine_chips = chips_property("engine_award", "The engine's award by player id.")
+    table_chips = chips_property("table_award", "The table's award by player id, or None.")
+    award_chips = chips_property("award", "The award that stands, by player id.")
+
+    def __str__(self) -> str:
+        return f"pot {self.index} of {self.hand} ({self.amount})"
+
+    @property
+    def audit_label(self) -> str:
+        return f"{self.hand.tournament.name} · hand {self.hand.number} · pot {self.index}"
+
+
+class JobStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class ReevaluationJob(models.Model):
+    """Re-run the engine over a tournament or a whole league, with progress."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(max_length=16, choices=JobStatus.choices, default=JobStatus.QUEUED)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    changed = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"re-evaluation {self.pk} ({self.status})"
+
+
+class EvaluationSource(models.TextChoices):
+    SETTLEMENT = "settlement", "Settlement"
+    REEVALUATION = "reevaluation", "Re-evaluation"
+
+
+class Evaluation(AppendOnlyModel):
+    """One reading of a hand by one engine version (every settlement and re-evaluation)."""
+
+    hand = models.ForeignKey("tracker.Hand", on_delete=models.PROTECT, related_name="evaluations")
+    engine_version = models.CharField(max_length=32)
+    source = models.CharField(max_length=16, choices=EvaluationSource.choices)
+    # The engine's full reading (as Hand.engine_reading), or null when the engine refused the hand.
+    reading = models.JSONField(null=True, blank=True)
+    # The engine's award per pot, [{player_id: chips}, ...], for a quick comparison of versions.
+    awards = models.JSONField(default=list, blank=True)
+    error = models.TextField(blank=True)
+    # The re-evaluation job that made it (a plain id: jobs are not part of the record).
+    job_id = models.BigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["hand", "id"]
+        indexes = [models.Index(fields=["engine_version"])]
+
+    def __str__(self) -> str:
+        return f"{self.hand} read by engine {self.engine_version} ({self.source})"
+
+
+class DisputeSource(models.TextChoices):
+    SETTLEMENT = "settlement", "Flagged at settlement"
+    REEVALUATION = "reevaluation", "Flagged by a re-evaluation"
+    MEMBER = "member", "Raised by a member"
+
+
+class Dispute(AppendOnlyModel):
+    """A pot put to the league's authority: flagged by the engine, or raised by a member."""
+
+    pot = models.ForeignKey("tracker.Pot", on_delete=models.PROTECT, related_name="disputes")
+    hand = models.ForeignKey("tracker.Hand", on_delete=models.PROTECT, related_name="disputes")
+    source = models.CharField(max_length=16, choices=DisputeSource.choices)
+    reason = models.TextField()
+    raised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    engine_version = models.CharField(max_length=32, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["pot", "id"]
+
+    def __str__(self) -> str:
+        return f"dispute on {self.pot} ({self.source})"

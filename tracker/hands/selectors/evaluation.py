@@ -1,0 +1,335 @@
+"""Evaluating a hand with the engine (pure: no database writes).
+
+``hand_evaluate`` checks a hand (a quick entry or a full history, see docs/recording.md)
+against the stud procedure and given starting stacks, and reads its pots, the engine's
+awards and the table's. Recording, settlement, re-evaluation and the PHH export all use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tracker.core.paths import FieldPath
+from tracker.engine import tournament as rules
+from tracker.engine.errors import DomainError
+from tracker.engine.pots import award_pot, split_amount
+from tracker.engine.procedure import HandResult, replay_hand, settle_quick
+from tracker.engine.version import ENGINE_VERSION
+from tracker.hands.models import EntryMode, Hand
+
+FULL_KEYS = {"actions", "seventh_card", "buys", "declarations"}
+QUICK_SEAT_KEYS = {"player", "put_in", "folded", "down", "up", "bought", "declare", "seventh"}
+
+
+@dataclass(frozen=True)
+class HandSpec:
+    """What the engine needs to evaluate a hand, whatever stacks it is played against."""
+
+    variant: str
+    options: dict
+    stakes: rules.Level
+    players: list[int]  # player ids by position: 0 = dealer's left, the dealer last
+    entry_mode: str
+    entry: dict
+    table_result: dict | None
+
+    @classmethod
+    def of(cls, hand: Hand) -> HandSpec:
+        return cls(
+            variant=hand.variant,
+            options=hand.options,
+            stakes=rules.Level(hand.level, hand.ante, hand.bring_in, hand.small_bet, hand.big_bet),
+            players=list(hand.positions),
+            entry_mode=hand.entry_mode,
+            entry=hand.entry,
+            table_result=hand.table_result,
+        )
+
+
+@dataclass(frozen=True)
+class PotOutcome:
+    amount: int
+    eligible: list[int]  # player ids
+    engine_award: dict[int, int]
+    table_award: dict[int, int] | None
+    award: dict[int, int]  # what stands
+
+    @property
+    def disputed(self) -> bool:
+        return self.table_award is not None and self.table_award != self.engine_award
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A hand evaluated against given starting stacks."""
+
+    result: HandResult
+    spec: HandSpec
+    pots: list[PotOutcome]
+
+    @property
+    def disputed(self) -> bool:
+        return any(p.disputed for p in self.pots)
+
+    def contributed(self) -> dict[int, int]:
+        return dict(zip(self.spec.players, self.result.contributions, strict=True))
+
+    def won(self) -> dict[int, int]:
+        totals = {pid: 0 for pid in self.spec.players}
+        for pot in self.pots:
+            for pid, chips in pot.award.items():
+                totals[pid] += chips
+        return totals
+
+    def net(self) -> dict[int, int]:
+        won = self.won()
+        return {pid: won[pid] - c for pid, c in self.contributed().items()}
+
+    def reading(self) -> dict:
+        """The engine's reading, JSON-ready, with positions mapped to player ids."""
+        data = self.result.to_dict()
+        data["players"] = list(self.spec.players)
+        data["engine_version"] = ENGINE_VERSION
+        return data
+
+
+# --------------------------------------------------------------------------
+# Evaluation (pure: no database)
+
+
+def _quick_arguments(spec: HandSpec) -> dict[str, Any]:
+    entry = spec.entry
+    seats = entry.get("seats")
+    if not isinstance(seats, list):
+        raise DomainError("must be a list with one entry per player dealt in", field="entry.seats")
+    by_player: dict[int, tuple[int, Mapping]] = {}
+    for i, seat in enumerate(seats):
+        path = f"entry.seats[{i}]"
+        if not isinstance(seat, Mapping):
+            raise DomainError("must be an object", field=path)
+        unknown = set(seat) - QUICK_SEAT_KEYS
+        if unknown:
+            raise DomainError(f"unknown field(s): {', '.join(sorted(unknown))}", field=path)
+        pid = seat.get("player")
+        if pid not in spec.players:
+            raise DomainError(
+                f"player {pid!r} is not dealt into this hand (dealt in: {spec.players})",
+                code="not_dealt_in",
+                field=f"{path}.player",
+            )
+        if pid in by_player:
+            raise DomainError(f"player {pid} is listed twice", field=f"{path}.player")
+        by_player[pid] = (i, seat)
+    missing = [pid for pid in spec.players if pid not in by_player]
+    if missing:
+        raise DomainError(
+            f"every player dealt in needs a seat entry; missing: {missing}", field="entry.seats"
+        )
+    ordered = [by_player[pid][1] for pid in spec.players]
+    has_cards = [bool(s.get("down") or s.get("up")) for s in ordered]
+    return {
+        "put_in": [s.get("put_in") for s in ordered],
+        "folded": [s.get("folded") for s in ordered],
+        "shown": [
+            {"down": s.get("down") or [], "up": s.get("up") or []} if has_cards[k] else None
+            for k, s in enumerate(ordered)
+        ],
+        "buys": [bool(s.get("bought", False)) for s in ordered],
+        "declarations": [s.get("declare") for s in ordered],
+        "seventh_card": [s.get("seventh") for s in ordered],
+        "community": entry.get("community"),
+        "_entry_index": [by_player[pid][0] for pid in spec.players],
+    }
+
+
+# Engine argument of settle_quick -> the quick entry's seat field it came from (None: the
+# seat's cards, whose paths go on as they are: ``shown[1].down[0]`` -> ``seats[k].down[0]``).
+QUICK_SEAT_FIELD_OF = {
+    "put_in": "put_in",
+    "folded": "folded",
+    "buys": "bought",
+    "declarations": "declare",
+    "seventh_card": "seventh",
+    "shown": None,
+}
+
+
+def _quick_field(path: str, index_of: list[int]) -> str:
+    """Map an engine path like ``put_in[2]`` or ``shown[1].down[0]`` to ``entry.seats[k]...``
+    (``k`` the seat's place in the entry), through ``QUICK_SEAT_FIELD_OF``."""
+    engine = FieldPath.parse(path)
+    entry = FieldPath(("entry",))
+    position = engine.seat(engine.head) if engine.head in QUICK_SEAT_FIELD_OF else None
+    if position is not None and position < len(index_of):
+        seat = entry + ("seats", index_of[position])
+        ours = QUICK_SEAT_FIELD_OF[engine.head]
+        rest = engine.parts[2:]
+        return str(seat + rest if ours is None else seat + (ours,))
+    return str(entry + engine.parts)
+
+
+def _run_engine(spec: HandSpec, stacks: Sequence[int]) -> HandResult:
+    stakes = {
+        "ante": spec.stakes.ante,
+        "bring_in": spec.stakes.bring_in,
+        "small_bet": spec.stakes.small_bet,
+        "big_bet": spec.stakes.big_bet,
+    }
+    if any(s <= 0 for s in stacks):
+        out = [pid for pid, s in zip(spec.players, stacks, strict=True) if s <= 0]
+        raise DomainError(
+            f"player(s) {out} have no chips and cannot be dealt in", code="player_out"
+        )
+    if spec.entry_mode == EntryMode.QUICK:
+        args = _quick_arguments(spec)
+        index_of = args.pop("_entry_index")
+        try:
+            return settle_quick(
+                variant=spec.variant,
+                options=spec.options,
+                stakes=stakes,
+                starting_stacks=list(stacks),
+                **args,
+            )
+        except DomainError as exc:
+            fields = {_quick_field(k, index_of): v for k, v in exc.fields.items()}
+            raise DomainError(exc.message, code=exc.code, fields=fields or None) from None
+    entry = spec.entry
+    unknown = set(entry) - FULL_KEYS
+    if unknown:
+        raise DomainError(f"unknown field(s): {', '.join(sorted(unknown))}", field="entry")
+    history = {
+        "variant": "F7S",
+        "_variant": spec.variant,
+        "_options": dict(
+            spec.options
+        ),  # every announcement, nulls included (a null qualifier is meant)
+        "antes": stakes["ante"],
+        "bring_in": stakes["bring_in"],
+        "small_bet": stakes["small_bet"],
+        "big_bet": stakes["big_bet"],
+        "starting_stacks": list(stacks),
+        "actions": entry.get("actions"),
+    }
+    for ours, theirs in (
+        ("seventh_card", "_seventh_card"),
+        ("buys", "_buys"),
+        ("declarations", "_declarations"),
+    ):
+        if entry.get(ours) is not None:
+            history[theirs] = entry[ours]
+    try:
+        return replay_hand(history)
+    except DomainError as exc:
+        fields = {_history_field(k): v for k, v in exc.fields.items()}
+        raise DomainError(exc.message, code=exc.code, fields=fields or None) from None
+
+
+# A full history's user-defined PHH field -> the entry's field it came from.
+ENTRY_FIELD_OF_HISTORY = {
+    "_variant": "variant",
+    "_options": "options",
+    "_seventh_card": "seventh_card",
+    "_buys": "buys",
+    "_declarations": "declarations",
+}
+
+
+def _history_field(path: str) -> str:
+    """Map a path of the history given to the engine (``_buys[0]``, ``actions[3]``) to the
+    entry's (``entry.buys[0]``, ``entry.actions[3]``), through ``ENTRY_FIELD_OF_HISTORY``."""
+    history = FieldPath.parse(path)
+    if not history.parts:
+        return "entry"
+    head = ENTRY_FIELD_OF_HISTORY.get(history.head, history.head)
+    return str(FieldPath(("entry", head)) + history.parts[1:])
+
+
+def _table_awards(spec: HandSpec, result: HandResult) -> list[dict[int, int] | None]:
+    """The table's award per pot, by player id, from the table result as entered."""
+    table = spec.table_result
+    if table is None:
+        return [None] * len(result.pots)
+    if not isinstance(table, Mapping):
+        raise DomainError("must be an object", field="table_result")
+    position = {pid: k for k, pid in enumerate(spec.players)}
+    per_pot = table.get("pots")
+    if per_pot is not None:
+        if not isinstance(per_pot, list) or len(per_pot) != len(result.pots):
+            raise DomainError(
+                f"give one entry per pot: this hand has {len(result.pots)} pot(s)",
+                code="table_result",
+                field="table_result.pots",
+            )
+        entries = [(f"table_result.pots[{k}]", e) for k, e in enumerate(per_pot)]
+    else:
+        entries = [("table_result", table)] * len(result.pots)
+    game = spec.options.get("game", "high")
+    awards: list[dict[int, int] | None] = []
+    for k, (pot, (path, e)) in enumerate(zip(result.pots, entries, strict=True)):
+        if not isinstance(e, Mapping) or not ({"winners", "high", "low"} & set(e)):
+            raise DomainError(
+                'name the winners: {"winners": [players]} or {"high": [...], "low": [...]}',
+                code="table_result",
+                field=path,
+            )
+        eligible = {spec.players[i] for i in pot.eligible}
+        chosen: dict[str, list[int]] = {}
+        for key in ("winners", "high", "low"):
+            ids = e.get(key)
+            if ids is None:
+                continue
+            if not isinstance(ids, list) or not all(isinstance(x, int) for x in ids):
+                raise DomainError("must be a list of player ids", field=f"{path}.{key}")
+            for x in ids:
+                if x not in position:
+                    raise DomainError(
+                        f"player {x} is not dealt into this hand", field=f"{path}.{key}"
+                    )
+            # A hand-wide result applies to each pot among the players eligible for it.
+            chosen[key] = [x for x in ids if x in eligible] if per_pot is None else ids
+            bad = [x for x in chosen[key] if x not in eligible]
+            if bad:
+                raise DomainError(f"player(s) {bad} cannot win pot {k}", field=f"{path}.{key}")
+        if "winners" in chosen:
+            winners = chosen["winners"]
+            if not winners:
+                raise DomainError(
+                    f"no winner named for pot {k} is eligible for it; give per-pot winners",
+                    code="table_result",
+                    field=path,
+                )
+            pairs = split_amount(pot.amount, [position[x] for x in winners])
+        else:
+            high = tuple(sorted(position[x] for x in chosen.get("high", [])))
+            low = tuple(sorted(position[x] for x in chosen.get("low", [])))
+            if not high and not low:
+                raise DomainError(
+                    f"no winner named for pot {k} is eligible for it; give per-pot winners",
+                    code="table_result",
+                    field=path,
+                )
+            pairs = award_pot(pot.amount, game, high, low, pot.eligible)
+        awards.append({spec.players[seat]: chips for seat, chips in pairs})
+    return awards
+
+
+def hand_evaluate(spec: HandSpec, stacks: Sequence[int]) -> Outcome:
+    """Evaluate a hand against starting ``stacks`` (by position). Raises DomainError."""
+    result = _run_engine(spec, stacks)
+    table = _table_awards(spec, result)
+    pots = []
+    for k, pot in enumerate(result.pots):
+        engine_award = {spec.players[seat]: chips for seat, chips in result.payouts[k].awards}
+        pots.append(
+            PotOutcome(
+                amount=pot.amount,
+                eligible=[spec.players[i] for i in pot.eligible],
+                engine_award=engine_award,
+                table_award=table[k],
+                award=table[k] if table[k] is not None else engine_award,
+            )
+        )
+    return Outcome(result=result, spec=spec, pots=pots)

@@ -1,0 +1,76 @@
+"""What the engine read of a hand, and the pots it disagrees on: append-only records.
+
+Settlement and re-evaluation keep every reading (:class:`~tracker.hands.models.Evaluation`)
+and flag the pots where the engine's award differs from the one that stands
+(:class:`~tracker.hands.models.Dispute`); the authority rules on them
+(tracker/rulings/services.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tracker.audit.services import audit_record
+from tracker.core.typed import ChipsByPlayer
+from tracker.engine.version import ENGINE_VERSION
+from tracker.hands.models import Dispute, Evaluation, Hand, Pot
+
+
+def evaluation_record(
+    *,
+    hand: Hand,
+    source: str,
+    outcome=None,
+    error: str = "",
+    job_id: int | None = None,
+) -> Evaluation:
+    """Keep what this engine version read (or why it refused the hand): append-only."""
+    awards = []
+    reading = None
+    if outcome is not None:
+        reading = outcome.reading()
+        awards = [ChipsByPlayer(pot.engine_award).to_json() for pot in outcome.pots]
+    return Evaluation.objects.create(
+        hand=hand,
+        engine_version=ENGINE_VERSION,
+        source=source,
+        reading=reading,
+        awards=awards,
+        error=error,
+        job_id=job_id,
+    )
+
+
+def disputes_flag(*, hand: Hand, pots: Iterable[Pot], source: str, reason: str) -> list[Dispute]:
+    """The engine disagrees with the award that stands on ``pots``: put them to the authority."""
+    rows = [
+        Dispute.objects.create(
+            pot=pot, hand=hand, source=source, reason=reason, engine_version=ENGINE_VERSION
+        )
+        for pot in pots
+    ]
+    if rows:
+        audit_record(
+            action="dispute.flag",
+            target=hand,
+            league=hand.tournament.league,
+            data={
+                "hand": hand.number,
+                "source": source,
+                "pots": [
+                    {
+                        "index": d.pot.index,
+                        "engine_award": d.pot.engine_award,
+                        "award": d.pot.award,
+                        "table_award": d.pot.table_award,
+                    }
+                    for d in rows
+                ],
+                "reason": reason,
+            },
+        )
+    return rows
+
+
+# --------------------------------------------------------------------------
+# Members and the authority

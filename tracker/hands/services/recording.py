@@ -1,0 +1,268 @@
+"""Recording hands and voiding invalid ones.
+
+``hand_record`` checks a hand against the tournament rules and the stud
+procedure at once (with the stacks projected from every earlier hand, settled
+or not), stores it with status ``recorded`` and enqueues settlement when the
+transaction commits (tracker/hands/services/settlement.py). Nothing is stored
+when anything is wrong.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from tracker.audit.services import audit_record
+from tracker.core.errors import Conflict
+from tracker.core.jobs import enqueue_on_commit
+from tracker.core.permissions import Capability, require
+from tracker.engine.announcements import check_variant, max_players, normalize_announcements
+from tracker.engine.errors import DomainError
+from tracker.hands.models import (
+    EntryMode,
+    Hand,
+    HandSeat,
+    HandStatus,
+)
+from tracker.hands.selectors.evaluation import HandSpec, Outcome, hand_evaluate
+from tracker.tournaments.models import (
+    Tournament,
+    TournamentStatus,
+)
+from tracker.tournaments.selectors import tournament_state
+
+log = logging.getLogger(__name__)
+
+SETTLE_TASK = "tracker.tournament_settle"  # tracker/hands/tasks.py
+
+FULL_KEYS = {"actions", "seventh_card", "buys", "declarations"}
+QUICK_SEAT_KEYS = {"player", "put_in", "folded", "down", "up", "bought", "declare", "seventh"}
+
+
+# --------------------------------------------------------------------------
+# Recording
+
+
+def _resolve_variant(
+    tournament: Tournament, variant: str | None, options: Mapping | None
+) -> tuple[str, dict]:
+    if not variant:
+        if not tournament.default_variant:
+            raise DomainError("dealer's choice: name the variant of this hand", field="variant")
+        variant = tournament.default_variant
+    check_variant(variant)
+    if options is not None and not isinstance(options, Mapping):
+        raise DomainError("must be an object of announcements", field="options")
+    base = dict((tournament.league.house_rules or {}).get(variant, {}))
+    if variant == tournament.default_variant:
+        base.update(tournament.default_options or {})
+    base.update(options or {})
+    return variant, normalize_announcements(variant, base)
+
+
+@transaction.atomic
+def hand_record(
+    *,
+    tournament: Tournament,
+    by,
+    entry_mode: str,
+    entry: Mapping[str, Any],
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    table_result: Mapping[str, Any] | None = None,
+    number: int | None = None,
+    content_hash: str = "",
+) -> Hand:
+    """Record the next hand of ``tournament`` and enqueue its settlement.
+
+    ``number``, when given, must be the next hand number (a second client
+    recording the same number gets a conflict). The hand is checked with the
+    engine against the stacks projected from every earlier hand; any fault is
+    a DomainError naming the field, and nothing is stored. ``content_hash`` is
+    stored on the hand (the hand-history import uses it to skip hands it has
+    already imported).
+    """
+    require(by, tournament.league, Capability.RECORD_HAND, "record hands")
+    tournament = (
+        Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
+    )
+    if tournament.status == TournamentStatus.FINISHED:
+        raise Conflict(f"{tournament.name} is over: no more hands", code="tournament_over")
+    state = tournament_state(tournament)
+    if state.over:
+        why = (
+            f"the {tournament.hand_limit}-hand limit is reached"
+            if state.hands_recorded >= tournament.hand_limit
+            else "one player holds every chip"
+        )
+        raise Conflict(
+            f"{tournament.name} is over ({why}): hand {state.next_number} cannot be dealt",
+            code="tournament_over",
+        )
+    if number is not None and number != state.next_number:
+        if number < state.next_number:
+            raise Conflict(
+                f"hand {number} is already recorded; the next hand is {state.next_number}",
+                code="hand_exists",
+                field="number",
+            )
+        raise DomainError(f"the next hand is {state.next_number}, not {number}", field="number")
+    if entry_mode not in EntryMode.values:
+        raise DomainError(
+            f"{entry_mode!r} is not an entry mode ({', '.join(EntryMode.values)})",
+            field="entry_mode",
+        )
+    if not isinstance(entry, Mapping):
+        raise DomainError("must be an object", field="entry")
+    for name, value in (("entry", entry), ("table_result", table_result), ("options", options)):
+        _refuse_nul(value, name)  # stored as JSON: PostgreSQL cannot hold a NUL character
+    variant, options = _resolve_variant(tournament, variant, options)
+    seats = state.next_positions()
+    if len(seats) > max_players(variant):
+        raise DomainError(
+            f"{variant} is dealt to at most {max_players(variant)} players, "
+            f"and {len(seats)} are still in",
+            code="player_count",
+            field="variant",
+        )
+    stakes = state.next_stakes
+    spec = HandSpec(
+        variant=variant,
+        options=options,
+        stakes=stakes,
+        players=[s.player_id for s in seats],
+        entry_mode=entry_mode,
+        entry=dict(entry),
+        table_result=dict(table_result) if table_result is not None else None,
+    )
+    stacks = [state.stacks[pid] for pid in spec.players]
+    outcome = hand_evaluate(spec, stacks)
+
+    try:
+        with transaction.atomic():
+            hand = Hand.objects.create(
+                tournament=tournament,
+                number=state.next_number,
+                level=stakes.level,
+                ante=stakes.ante,
+                bring_in=stakes.bring_in,
+                small_bet=stakes.small_bet,
+                big_bet=stakes.big_bet,
+                dealer_seat=state.next_dealer,
+                variant=variant,
+                options=options,
+                entry_mode=entry_mode,
+                entry=spec.entry,
+                table_result=spec.table_result,
+                positions=spec.players,
+                starting_stacks=stacks,
+                projected_net_chips=outcome.net(),
+                content_hash=content_hash,
+                recorded_by=by if getattr(by, "is_authenticated", False) else None,
+            )
+    except IntegrityError:
+        raise Conflict(
+            f"hand {state.next_number} was recorded at the same time by someone else",
+            code="hand_exists",
+            field="number",
+        ) from None
+    _write_hand_seats(hand, outcome, seats={s.player_id: s.number for s in seats})
+    audit_record(
+        action="hand.record",
+        target=hand,
+        league=tournament.league,
+        actor=by,
+        data={
+            "tournament": tournament.pk,
+            "number": hand.number,
+            "variant": variant,
+            "options": options,
+            "entry_mode": entry_mode,
+            "players": spec.players,
+            "table_result": spec.table_result,
+        },
+    )
+    enqueue_on_commit(SETTLE_TASK, tournament.pk)
+    return hand
+
+
+def _refuse_nul(value: Any, path: str) -> None:
+    """Refuse a NUL character in any key or string of a JSON value, naming where it is."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise DomainError("must not contain NUL characters", field=path)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            if isinstance(key, str) and "\x00" in key:
+                raise DomainError("keys must not contain NUL characters", field=path)
+            _refuse_nul(item, f"{path}.{key}")
+    elif isinstance(value, list | tuple):
+        for k, item in enumerate(value):
+            _refuse_nul(item, f"{path}[{k}]")
+
+
+def _write_hand_seats(hand: Hand, outcome: Outcome, seats: dict[int, int]) -> None:
+    shown = (
+        outcome.result.showdown["players"]
+        if outcome.result.showdown
+        else [None] * len(outcome.spec.players)
+    )
+    folded = outcome.result.folded
+    street_no = {"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "showdown": 7}
+    rows = []
+    for pos, pid in enumerate(outcome.spec.players):
+        cards = shown[pos] or {}
+        rows.append(
+            HandSeat(
+                hand=hand,
+                player_id=pid,
+                seat=seats[pid],
+                position=pos,
+                starting_stack=outcome.result.starting_stacks[pos],
+                contributed=outcome.result.contributions[pos],
+                folded_street=street_no.get(folded[pos]) if folded[pos] else None,
+                down=cards.get("down", []),
+                up=cards.get("up", []),
+            )
+        )
+    HandSeat.objects.bulk_create(rows)
+
+
+@transaction.atomic
+def hand_void(*, hand: Hand, reason: str, by) -> Hand:
+    """Declare an invalid hand void, so that the hands after it can settle.
+
+    Only a hand the settlement found invalid can be voided, by the league's authority or an
+    admin, with a reason. A void hand moves no chips; it keeps its number and its record.
+    """
+    require(by, hand.tournament.league, Capability.VOID_HAND, "void a hand")
+    reason = (reason or "").strip()
+    if not reason:
+        raise DomainError("say why the hand is void", field="reason")
+    hand = Hand.objects.select_for_update().get(pk=hand.pk)
+    if hand.status != HandStatus.INVALID:
+        raise Conflict(
+            f"only an invalid hand can be voided; hand {hand.number} is {hand.status}",
+            code="not_invalid",
+        )
+    previous = hand.status_reason
+    hand.status = HandStatus.VOID
+    hand.status_reason = f"void: {reason} (it was invalid {previous})"
+    hand.save(update_fields=["status", "status_reason"])
+    audit_record(
+        action="hand.void",
+        target=hand,
+        league=hand.tournament.league,
+        actor=by,
+        data={
+            "tournament": hand.tournament_id,
+            "number": hand.number,
+            "reason": reason,
+            "was": previous,
+        },
+    )
+    enqueue_on_commit(SETTLE_TASK, hand.tournament_id)
+    return hand

@@ -1,0 +1,166 @@
+"""Re-run the engine over settled hands (for instance after an engine fix).
+
+Re-evaluation never moves chips. Every reading is kept as an Evaluation row
+(append-only: what each engine version said). Where the engine still agrees
+with what was stored, nothing else is written. Where it now reads a pot
+differently, the new reading is stored with the engine version that made it
+and the pot is flagged as disputed, for the league's authority to rule on.
+Only a ruling closes a dispute: a re-evaluation never clears one, and never
+touches a pot the authority overrode.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+
+from tracker.audit.services import audit_record, system_actor
+from tracker.core.jobs import enqueue_on_commit
+from tracker.core.permissions import Capability, require
+from tracker.core.typed import ChipsByPlayer
+from tracker.engine.errors import DomainError
+from tracker.engine.version import ENGINE_VERSION
+from tracker.hands.models import (
+    DisputeSource,
+    EvaluationSource,
+    Hand,
+    HandStatus,
+    JobStatus,
+    ReevaluationJob,
+)
+from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
+from tracker.hands.services.evaluations import disputes_flag, evaluation_record
+from tracker.leagues.models import League
+from tracker.stats.services import facts_for_hand
+from tracker.tournaments.models import Tournament
+
+log = logging.getLogger(__name__)
+
+PROGRESS_EVERY = 25
+
+
+@transaction.atomic
+def reevaluation_start(
+    *, league: League, by, tournament: Tournament | None = None
+) -> ReevaluationJob:
+    """Queue a re-evaluation of a tournament, or of the whole league."""
+    require(by, league, Capability.REEVALUATE, "re-evaluate hands")
+    if tournament is not None and tournament.league_id != league.pk:
+        raise DomainError("that tournament is not in this league", field="tournament")
+    job = ReevaluationJob.objects.create(league=league, tournament=tournament, created_by=by)
+    audit_record(
+        action="reevaluation.start",
+        target=job,
+        league=league,
+        actor=by,
+        data={"job": job.pk, "tournament": tournament.pk if tournament else None},
+    )
+    enqueue_on_commit("tracker.reevaluation_run", job.pk)
+    return job
+
+
+def _scope(job: ReevaluationJob):
+    hands = Hand.objects.filter(status__in=(HandStatus.VERIFIED, HandStatus.DISPUTED))
+    if job.tournament_id:
+        return hands.filter(tournament_id=job.tournament_id)
+    return hands.filter(tournament__league_id=job.league_id)
+
+
+def hand_reevaluate(*, hand: Hand, job_id: int | None = None) -> bool:
+    """Re-read one settled hand with the current engine. Returns whether anything changed."""
+    seats = sorted(hand.hand_seats.all(), key=lambda s: s.position)
+    stacks = [s.starting_stack for s in seats]
+    try:
+        outcome = hand_evaluate(HandSpec.of(hand), stacks)
+    except DomainError as exc:
+        evaluation_record(
+            hand=hand, source=EvaluationSource.REEVALUATION, error=exc.message, job_id=job_id
+        )
+        raise
+    evaluation_record(
+        hand=hand, source=EvaluationSource.REEVALUATION, outcome=outcome, job_id=job_id
+    )
+    pots = {p.index: p for p in hand.pots.all()}
+    changed = False
+    flagged = []
+    for k, pot in enumerate(outcome.pots):
+        row = pots.get(k)
+        new_award = ChipsByPlayer(pot.engine_award)
+        if row is None or row.overridden or row.engine_chips == new_award:
+            continue  # an overridden pot stands as ruled, whatever the engine says now
+        changed = True
+        row.engine_chips = new_award
+        was_disputed = row.disputed
+        # Only a ruling closes a dispute.
+        row.disputed = row.disputed or row.award_chips != new_award
+        row.save(update_fields=["engine_award", "disputed"])
+        if row.disputed and not was_disputed:
+            flagged.append(row)
+    if flagged:
+        disputes_flag(
+            hand=hand,
+            pots=flagged,
+            source=DisputeSource.REEVALUATION,
+            reason=f"engine {ENGINE_VERSION} reads this pot differently from the award that stands",
+        )
+    reading = outcome.reading()
+    old = dict(hand.engine_reading or {})
+    old.pop("engine_version", None)
+    fresh = dict(reading)
+    fresh.pop("engine_version", None)
+    if old != fresh:
+        changed = True
+    if changed:
+        hand.engine_reading = reading
+        hand.engine_version = ENGINE_VERSION
+        if any(p.disputed for p in hand.pots.all()):
+            hand.status = HandStatus.DISPUTED
+            hand.status_reason = f"engine {ENGINE_VERSION} reads this hand differently"
+        hand.save(update_fields=["engine_reading", "engine_version", "status", "status_reason"])
+        # The statistics read the showdown: keep each seat's facts in step with the new reading.
+        facts = facts_for_hand(hand, outcome.result.to_dict())
+        for seat in seats:
+            seat.facts = facts[seat.position]
+            seat.save(update_fields=["facts"])
+    return changed
+
+
+@system_actor()
+def reevaluation_run(*, job_id: int) -> dict:
+    """Run a job: idempotent (a finished job is not run again), with progress on the job row."""
+    with transaction.atomic():
+        job = ReevaluationJob.objects.select_for_update().get(pk=job_id)
+        if job.status in (JobStatus.DONE, JobStatus.FAILED):
+            return {"status": job.status, "done": job.done, "changed": job.changed}
+        job.status = JobStatus.RUNNING
+        job.started_at = job.started_at or timezone.now()
+        job.total = _scope(job).count()
+        job.done = 0
+        job.changed = 0
+        job.save(update_fields=["status", "started_at", "total", "done", "changed"])
+    errors = []
+    done = changed = 0
+    for hand_id in _scope(job).order_by("tournament_id", "number").values_list("id", flat=True):
+        with transaction.atomic():
+            hand = Hand.objects.select_for_update().get(pk=hand_id)
+            try:
+                if hand_reevaluate(hand=hand, job_id=job_id):
+                    changed += 1
+            except DomainError as exc:
+                errors.append(
+                    f"hand {hand.number} of tournament {hand.tournament_id}: {exc.message}"
+                )
+        done += 1
+        if done % PROGRESS_EVERY == 0:
+            ReevaluationJob.objects.filter(pk=job_id).update(done=done, changed=changed)
+    ReevaluationJob.objects.filter(pk=job_id).update(
+        done=done,
+        changed=changed,
+        status=JobStatus.DONE,
+        finished_at=timezone.now(),
+        error="\n".join(errors),
+    )
+    log.info("reevaluation done", extra={"job": job_id, "done": done, "changed": changed})
+    return {"status": JobStatus.DONE, "done": done, "changed": changed, "errors": len(errors)}

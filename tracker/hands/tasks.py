@@ -1,0 +1,38 @@
+"""Celery tasks of hands: settlement and re-evaluation, thin wrappers over services.
+
+Every task is idempotent (settling an already settled tournament does
+nothing), so a duplicated delivery or a retry after a lost worker is safe.
+Only transient errors (the database or broker going away) are retried.
+Services send them by name through tracker/core/jobs.py.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from tracker.core.jobs import TRANSIENT
+from tracker.hands.services.reevaluation import reevaluation_run
+from tracker.hands.services.settlement import tournament_settle
+
+
+@shared_task(
+    name="tracker.tournament_settle",
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=8,
+)
+def tournament_settle_task(tournament_id: int) -> int:
+    """Settle every recorded hand of a tournament, in hand order."""
+    return tournament_settle(tournament_id=tournament_id)
+
+
+@shared_task(
+    name="tracker.reevaluation_run",
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    max_retries=5,
+)
+def reevaluation_run_task(job_id: int) -> dict:
+    """Run a re-evaluation job (progress is kept on the job row)."""
+    return reevaluation_run(job_id=job_id)

@@ -1,0 +1,303 @@
+"""One PHH hand into a tournament: its fields checked and mapped to a hand entry, recorded
+through :func:`tracker.hands.services.recording.hand_record`, and any fault located in the
+file (the hand, the PHH field or action at fault)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from tracker.core.errors import NotFound, PermissionDenied
+from tracker.core.paths import FieldPath
+from tracker.engine.errors import DomainError
+from tracker.engine.procedure import PHH_OPTIONAL, PHH_REQUIRED, PHH_VARIANT
+from tracker.hands.models import Hand
+from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
+from tracker.hands.services.recording import hand_record
+from tracker.tournaments.models import Tournament
+from tracker.tournaments.selectors import tournament_state
+
+log = logging.getLogger(__name__)
+
+# Our entry keys for the PHH user fields, and back.
+ENTRY_FIELDS = {"_seventh_card": "seventh_card", "_buys": "buys", "_declarations": "declarations"}
+_PHH_OF_ENTRY = {v: k for k, v in ENTRY_FIELDS.items()}
+_POSITION = re.compile(r"^p([1-9][0-9]*)$")
+
+
+def content_hash(hand: Mapping[str, Any]) -> str:
+    """SHA-256 of a hand's canonical JSON (sorted keys, no spaces): the same hand read from
+    any file, under any label, has the same hash."""
+    text = json.dumps(hand, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class HandFault(DomainError):
+    """A hand of a file refused, located: the file, the hand label, the field or action."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str,
+        source: str,
+        hand: str | int | None,
+        field: str | None = None,
+        action_index: int | None = None,
+        action: str | None = None,
+    ) -> None:
+        parts = [source]
+        if hand is not None:
+            parts.append(f"hand {hand}")
+        if action_index is not None:
+            parts.append(
+                f"action {action_index} {action!r}"
+                if action is not None
+                else f"after the last action ({action_index} actions)"
+            )
+        elif field:
+            parts.append(field)
+        super().__init__(f"{', '.join(parts)}: {message}", code=code)
+        self.reason = message
+        self.source = source
+        self.hand = hand
+        self.field = field
+        self.action_index = action_index
+        self.action = action
+
+    def as_report(self) -> dict:
+        return {
+            "message": self.message,
+            "code": self.code,
+            "hand": self.hand,
+            "field": self.field,
+            "action_index": self.action_index,
+            "action": self.action,
+        }
+
+
+# --------------------------------------------------------------------------
+# One hand
+
+
+def phh_hand_record(
+    *,
+    tournament: Tournament,
+    by,
+    hand: Mapping[str, Any],
+    digest: str = "",
+    source: str = "<phh>",
+    label: str | int | None = 1,
+) -> Hand:
+    """Record one PHH hand (a mapping as :func:`tracker.engine.phh.loads` gives) as the
+    tournament's next hand. Raises :class:`HandFault` naming the file, hand and field."""
+
+    def fault(message: str, field: str | None = None, code: str = "invalid_hand") -> HandFault:
+        return HandFault(message, code=code, source=source, hand=label, field=field)
+
+    _check_fields(hand, fault)
+    state = tournament_state(tournament)
+    if state.over:
+        why = (
+            f"the {tournament.hand_limit}-hand limit is reached"
+            if state.hands_recorded >= tournament.hand_limit
+            else "one player holds every chip"
+        )
+        raise fault(
+            f"{tournament.name} is over ({why}): hand {state.next_number} cannot be dealt",
+            code="tournament_over",
+        )
+    seats = state.next_positions()
+    names = [s.player.name for s in seats]
+    stakes = state.next_stakes
+    at = (
+        f"hand {state.next_number} of {tournament.name} is dealt at level {stakes.level}: "
+        f"antes {stakes.ante}, bring-in {stakes.bring_in}, small bet {stakes.small_bet}, "
+        f"big bet {stakes.big_bet}"
+    )
+    antes = hand["antes"]
+    if isinstance(antes, list):
+        if len(antes) != len(hand["starting_stacks"]):
+            raise fault("give one ante per player, or a single number", "antes")
+        if any(a != stakes.ante for a in antes):
+            raise fault(f"the file has antes {antes}; {at}", "antes", "stakes_mismatch")
+    elif antes != stakes.ante:
+        raise fault(f"the file has antes {antes!r}; {at}", "antes", "stakes_mismatch")
+    for name, ours in (
+        ("bring_in", stakes.bring_in),
+        ("small_bet", stakes.small_bet),
+        ("big_bet", stakes.big_bet),
+    ):
+        if hand[name] != ours:
+            raise fault(f"the file has {name} {hand[name]!r}; {at}", name, "stakes_mismatch")
+    stacks = [state.stacks[s.player_id] for s in seats]
+    given = hand["starting_stacks"]
+    if given != stacks:
+        who = ", ".join(
+            f"p{k + 1} {n} {c}" for k, (n, c) in enumerate(zip(names, stacks, strict=True))
+        )
+        raise fault(
+            f"the file has {given!r}; the players dealt into hand {state.next_number} "
+            f"(p1 sits left of the dealer) have {who}",
+            "starting_stacks",
+            "stacks_mismatch",
+        )
+    players = hand.get("players")
+    if players is not None:
+        if not isinstance(players, list) or [_name(p) for p in players] != [
+            _name(n) for n in names
+        ]:
+            raise fault(
+                f"the file names {players!r}; the players dealt into hand {state.next_number} "
+                f"are {names} (p1 sits left of the dealer)",
+                "players",
+                "players_mismatch",
+            )
+    entry: dict[str, Any] = {"actions": hand["actions"]}
+    for theirs, ours in ENTRY_FIELDS.items():
+        if hand.get(theirs) is not None:
+            entry[ours] = hand[theirs]
+    options = hand.get("_options")
+    if options is not None and not isinstance(options, Mapping):
+        raise fault("must be a table of announcements", "_options")
+    table_result = _table_result(hand.get("_table_result"), seats, fault)
+    try:
+        recorded = hand_record(
+            tournament=tournament,
+            by=by,
+            entry_mode="full",
+            variant=hand.get("_variant") or "seven_card_stud",
+            options=options,
+            entry=entry,
+            table_result=table_result,
+            content_hash=digest,
+        )
+    except DomainError as exc:
+        if isinstance(exc, PermissionDenied | NotFound):
+            raise  # a permission problem, not a fault of the file
+        raise _located(exc, hand, source, label) from None
+    stated = hand.get("finishing_stacks")
+    if stated is not None:
+        outcome = hand_evaluate(HandSpec.of(recorded), stacks)
+        if list(stated) != outcome.result.finishing_stacks:
+            raise fault(
+                f"the file states finishing stacks {list(stated)}, the replay gives "
+                f"{outcome.result.finishing_stacks}",
+                "finishing_stacks",
+                "finishing_stacks_mismatch",
+            )
+    return recorded
+
+
+def _name(value: Any) -> str:
+    return str(value).strip().casefold()
+
+
+def _check_fields(hand: Mapping[str, Any], fault) -> None:
+    if hand.get("variant") != PHH_VARIANT:
+        raise fault(
+            f"variant {hand.get('variant')!r} is not {PHH_VARIANT!r}: only fixed-limit "
+            "seven-card stud hands can be imported",
+            "variant",
+            "unsupported_variant",
+        )
+    for name in PHH_REQUIRED:
+        if name not in hand:
+            raise fault("this PHH field is required", name, "missing_field")
+    for name in hand:
+        if not name.startswith("_") and name not in PHH_REQUIRED and name not in PHH_OPTIONAL:
+            raise fault("not a PHH field of a stud hand", name, "unknown_field")
+    if hand.get("ante_trimming_status"):
+        raise fault("must be false: every player antes the same", "ante_trimming_status")
+    if not isinstance(hand["starting_stacks"], list):
+        raise fault("must be an array of chip counts", "starting_stacks")
+    if not isinstance(hand["actions"], list):
+        raise fault("must be an array of actions", "actions")
+
+
+def _table_result(value: Any, seats, fault) -> dict | None:
+    """Our ``_table_result`` with players as ``p1``, ``p2``, ... -> player ids."""
+    if value is None:
+        return None
+
+    def players(names: Any, path: str) -> list[int]:
+        if not isinstance(names, list):
+            raise fault("must be an array of players (p1, p2, ...)", path)
+        out = []
+        for k, name in enumerate(names):
+            m = _POSITION.match(str(name))
+            if not m or int(m[1]) > len(seats):
+                raise fault(
+                    f"{name!r} is not a player of this hand (p1 to p{len(seats)})", f"{path}[{k}]"
+                )
+            out.append(seats[int(m[1]) - 1].player_id)
+        return out
+
+    def one(entry: Any, path: str) -> dict:
+        if not isinstance(entry, Mapping):
+            raise fault(
+                'must be a table: { winners = ["p1"] } or { high = [...], low = [...] }', path
+            )
+        return {
+            key: players(entry[key], f"{path}.{key}")
+            for key in ("winners", "high", "low")
+            if key in entry
+        }
+
+    if not isinstance(value, Mapping):
+        raise fault("must be a table", "_table_result")
+    if "pots" in value:
+        pots = value["pots"]
+        if not isinstance(pots, list):
+            raise fault("must be an array, one table per pot", "_table_result.pots")
+        return {"pots": [one(p, f"_table_result.pots[{k}]") for k, p in enumerate(pots)]}
+    return one(value, "_table_result")
+
+
+# Where a service field path came from in a PHH hand: the entry's fields are the PHH
+# fields of the same name or a user-defined ``_`` field; a fault of the whole entry is the
+# actions'.
+PHH_FIELD_OF = {
+    **_PHH_OF_ENTRY,
+    "variant": "_variant",
+    "options": "_options",
+    "table_result": "_table_result",
+}
+
+
+def _phh_field(path: str) -> FieldPath:
+    """The service's field path (``entry.actions[7]``, ``entry.buys[0]``, ``options.game``,
+    ``table_result``) as the PHH field (``actions[7]``, ``_buys[0]``, ``_options.game``)."""
+    ours = FieldPath.parse(path)
+    if ours.parts == ("entry",):
+        return FieldPath(("actions",))
+    if ours.startswith("entry"):
+        ours = ours.after("entry")
+    head = ours.head
+    if head in PHH_FIELD_OF:
+        return FieldPath((PHH_FIELD_OF[head],)) + ours.parts[1:]
+    return ours
+
+
+def _located(exc: DomainError, hand: Mapping[str, Any], source: str, label) -> HandFault:
+    field = next(iter(exc.fields), None)
+    phh_field = _phh_field(field) if field else None
+    action_index = action = None
+    if phh_field is not None and len(phh_field) == 2:
+        action_index = phh_field.seat("actions")
+        if action_index is not None:
+            actions = hand.get("actions") or []
+            action = actions[action_index] if action_index < len(actions) else None
+    return HandFault(
+        exc.message,
+        code=exc.code,
+        source=source,
+        hand=label,
+        field=str(phh_field) if phh_field is not None else None,
+        action_index=action_index,
+        action=action,
+    )

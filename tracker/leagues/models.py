@@ -1,0 +1,78 @@
+"""Leagues, their players and who holds which role in them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+
+class League(models.Model):
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    is_public = models.BooleanField(default=True)
+    # House rules: default announcements per variant, {variant: {announcement: value}}.
+    house_rules = models.JSONField(default=dict, blank=True)
+    # The league's points formula (tracker/engine/points.py); empty: the default (linear).
+    points_formula = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("league", kwargs={"slug": self.slug})
+
+
+class Role(models.TextChoices):
+    ADMIN = "admin", "Admin"
+    SCOREKEEPER = "scorekeeper", "Scorekeeper"
+    AUTHORITY = "authority", "Authority"
+    MEMBER = "member", "Member"
+
+
+class Membership(models.Model):
+    """A user's role in a league."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.MEMBER)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="one_membership_per_league")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.role}) in {self.league}"
+
+
+class Player(models.Model):
+    """A person at the table, in one league (optionally linked to a user account)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=80)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "name"], name="player_name_unique_in_league")
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,291 @@
+"""Reads about leagues: what a user may see, standings with points, and the counts and totals
+the league and player pages show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Avg, Count, F, Q, QuerySet, Sum
+
+from tracker.core.errors import NotFound
+from tracker.engine.points import best_total, normalize_formula, tournament_points
+from tracker.hands.models import Hand, HandSeat
+from tracker.leagues.models import League, Membership, Player
+from tracker.tournaments.models import (
+    FinalStanding,
+    LedgerEntry,
+    LedgerKind,
+    Seat,
+    Tournament,
+    TournamentStatus,
+)
+
+
+def leagues_visible_to(user) -> QuerySet[League]:
+    """Public leagues, and the private ones the user is a member of."""
+    if user is not None and user.is_authenticated:
+        return League.objects.filter(Q(is_public=True) | Q(memberships__user=user)).distinct()
+    return League.objects.filter(is_public=True)
+
+
+def tournaments_visible_to(user) -> QuerySet[Tournament]:
+    return Tournament.objects.filter(league__in=leagues_visible_to(user))
+
+
+def players_visible_to(user) -> QuerySet[Player]:
+    return Player.objects.filter(league__in=leagues_visible_to(user))
+
+
+@dataclass(frozen=True)
+class LeagueRow:
+    player_id: int
+    name: str
+    events: int
+    wins: int
+    average_place: float
+    net_chips: int
+    points: float = 0.0  # by the league's points formula (tracker/engine/points.py)
+    counted: int = 0  # events counted in the points (all, or the best N)
+
+
+@dataclass(frozen=True)
+class LeagueResult:
+    """One player's final place in one finished tournament of a league."""
+
+    tournament_id: int
+    tournament: str
+    date: object
+    player_id: int
+    place: int
+    entrants: int
+    points: float
+
+
+def league_results(league: League) -> list[LeagueResult]:
+    """Every final place of the league's finished tournaments, in playing order, with the
+    points the league's formula gives it (one query)."""
+    rows = list(
+        FinalStanding.objects.filter(tournament__league=league)
+        .order_by("tournament__date", "tournament_id", "place")
+        .values_list("tournament_id", "tournament__name", "tournament__date", "player_id", "place")
+    )
+    places: dict[int, dict[int, int]] = {}
+    for tid, _, _, pid, place in rows:
+        places.setdefault(tid, {})[pid] = place
+    spec = league.points_formula or None
+    points = {tid: tournament_points(spec, by_player) for tid, by_player in places.items()}
+    return [
+        LeagueResult(tid, name, date, pid, place, len(places[tid]), points[tid][pid])
+        for tid, name, date, pid, place in rows
+    ]
+
+
+def league_points(
+    league: League, results: list[LeagueResult] | None = None
+) -> dict[int, tuple[float, int]]:
+    """Each player's season points and how many events count (the best N, or all)."""
+    if results is None:
+        results = league_results(league)
+    best = normalize_formula(league.points_formula or None)["best"]
+    per_player: dict[int, list[float]] = {}
+    for r in results:
+        per_player.setdefault(r.player_id, []).append(r.points)
+    return {pid: best_total(values, best) for pid, values in per_player.items()}
+
+
+def league_standings(league: League, results: list[LeagueResult] | None = None) -> list[LeagueRow]:
+    """Players of a league over its finished tournaments: points, events, wins, average
+    place, net chips.
+
+    Two queries whatever the number of tournaments: an aggregate over the stored final
+    standings, and their places for the points (pass ``results`` to reuse them).
+    Ordered by points, then wins, average place (lower is better) and net chips.
+    """
+    points = league_points(league, results)
+    rows = (
+        FinalStanding.objects.filter(tournament__league=league)
+        .values("player_id", "player__name")
+        .annotate(
+            events=Count("id"),
+            wins=Count("id", filter=Q(place=1)),
+            average_place=Avg("place"),
+            net_chips=Sum(F("chips") - F("tournament__starting_chips")),
+        )
+    )
+    out = [
+        LeagueRow(
+            player_id=r["player_id"],
+            name=r["player__name"],
+            events=r["events"],
+            wins=r["wins"],
+            average_place=round(float(r["average_place"]), 2),
+            net_chips=int(r["net_chips"]),
+            points=points.get(r["player_id"], (0.0, 0))[0],
+            counted=points.get(r["player_id"], (0.0, 0))[1],
+        )
+        for r in rows
+    ]
+    out.sort(key=lambda r: (-r.points, -r.wins, r.average_place, -r.net_chips, r.name))
+    return out
+
+
+# Single objects, visible to ``user`` or NotFound (a private league does not exist for outsiders).
+
+
+def visible_league(user, slug: str) -> League:
+    league = leagues_visible_to(user).filter(slug=slug).first()
+    if league is None:
+        raise NotFound("No such league.")
+    return league
+
+
+def visible_tournament(user, pk: int) -> Tournament:
+    tournament = (
+        Tournament.objects.select_related("league")
+        .filter(pk=pk, league__in=leagues_visible_to(user))
+        .first()
+    )
+    if tournament is None:
+        raise NotFound("No such tournament.")
+    return tournament
+
+
+def visible_player(user, pk: int) -> Player:
+    player = (
+        Player.objects.select_related("league")
+        .filter(pk=pk, league__in=leagues_visible_to(user))
+        .first()
+    )
+    if player is None:
+        raise NotFound("No such player.")
+    return player
+
+
+def visible_hand(user, pk: int) -> Hand:
+    hand = (
+        Hand.objects.select_related("tournament", "tournament__league")
+        .filter(pk=pk, tournament__league__in=leagues_visible_to(user))
+        .first()
+    )
+    if hand is None:
+        raise NotFound("No such hand.")
+    return hand
+
+
+# --------------------------------------------------------------------------
+# Counts and totals for the home, league and player pages
+
+
+def leagues_with_counts(user) -> QuerySet[League]:
+    """The leagues ``user`` may see, by name, with ``n_tournaments``, ``n_players`` and
+    ``n_running`` (tournaments still running)."""
+    return (
+        leagues_visible_to(user)
+        .annotate(
+            n_tournaments=Count("tournaments", distinct=True),
+            n_players=Count("players", distinct=True),
+            n_running=Count(
+                "tournaments",
+                filter=Q(tournaments__status=TournamentStatus.RUNNING),
+                distinct=True,
+            ),
+        )
+        .order_by("name")
+    )
+
+
+def roles_by_league(user) -> dict[int, str]:
+    """``user``'s role in each league they belong to, by league id."""
+    if user is None or not user.is_authenticated:
+        return {}
+    return dict(Membership.objects.filter(user=user).values_list("league_id", "role"))
+
+
+def league_tournaments(league: League) -> list[Tournament]:
+    """The league's tournaments, latest first, with ``n_hands`` and ``n_players``."""
+    return list(
+        Tournament.objects.filter(league=league)
+        .annotate(n_hands=Count("hands", distinct=True), n_players=Count("seats", distinct=True))
+        .order_by("-date", "-id")
+    )
+
+
+@dataclass
+class PlayerTotals:
+    player: Player
+    played: int = 0  # tournaments
+    net: int = 0  # chips won less chips put in, over every tournament
+    hands: int = 0  # hands dealt in
+
+
+def league_player_totals(league: League) -> dict[int, PlayerTotals]:
+    """Every player of the league (by id) with their tournaments, net chips and hands."""
+    totals = {p.pk: PlayerTotals(player=p) for p in Player.objects.filter(league=league)}
+    for pid, n in (
+        Seat.objects.filter(tournament__league=league)
+        .values_list("player_id")
+        .annotate(n=Count("id"))
+    ):
+        totals[pid].played = n
+    for pid, net in (
+        LedgerEntry.objects.filter(tournament__league=league)
+        .exclude(kind=LedgerKind.START)
+        .values_list("player_id")
+        .annotate(s=Sum("amount"))
+    ):
+        totals[pid].net = net or 0
+    for pid, n in (
+        HandSeat.objects.filter(hand__tournament__league=league)
+        .values_list("player_id")
+        .annotate(n=Count("id"))
+    ):
+        totals[pid].hands = n
+    return totals
+
+
+@dataclass
+class PlayerHandTotals:
+    hands_played: int
+    hands_won: int
+    showdowns: int
+    net: int
+
+
+def player_hand_totals(player: Player) -> PlayerHandTotals:
+    seats = HandSeat.objects.filter(player=player)
+    net = (
+        LedgerEntry.objects.filter(player=player)
+        .exclude(kind=LedgerKind.START)
+        .aggregate(s=Sum("amount"))["s"]
+        or 0
+    )
+    return PlayerHandTotals(
+        hands_played=seats.count(),
+        hands_won=seats.filter(won__gt=0).count(),
+        # Cards are stored for the players who reached a showdown (not for a walk).
+        showdowns=seats.filter(folded_street__isnull=True).exclude(down=[]).count(),
+        net=net,
+    )
+
+
+def player_seats(player: Player) -> QuerySet[Seat]:
+    """The player's seats, latest tournament first, with ``n_players`` (the field)."""
+    return (
+        Seat.objects.filter(player=player)
+        .select_related("tournament")
+        .annotate(n_players=Count("tournament__seats", distinct=True))
+        .order_by("-tournament__date", "-tournament_id")
+    )
+
+
+def player_recent_hands(player: Player, limit: int = 15) -> list[HandSeat]:
+    return list(
+        HandSeat.objects.filter(player=player)
+        .select_related("hand", "hand__tournament")
+        .order_by("-hand__recorded_at", "-hand_id")[:limit]
+    )
+
+
+def player_tournaments(player: Player) -> list[Tournament]:
+    """Every tournament the player sat in, latest first."""
+    return list(Tournament.objects.filter(seats__player=player).order_by("-date", "-id").distinct())

@@ -1,0 +1,194 @@
+"""Reads for disputes, rulings, evaluations and the audit log.
+
+A pot's dispute state is derived, never stored as a status of its own:
+
+- ``open``: the pot is disputed (``Pot.disputed``) and waits for the authority;
+- ``ruled``: it is not disputed and has at least one ruling (the latest stands);
+- ``""``: never disputed nor ruled.
+
+A hand's state is ``open`` if any of its pots is, else ``ruled`` if any pot was
+ruled on. ``Hand.status`` reads ``disputed`` while a pot is open and ``verified``
+once the authority has ruled on every open pot; the disputes and rulings keep
+the history visible.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from tracker.audit.models import AuditEntry
+from tracker.core.errors import NotFound, PermissionDenied
+from tracker.core.permissions import (
+    Capability,
+    can,
+    require_view,
+    roles_with,
+)
+from tracker.hands.models import Dispute, Evaluation, Hand, Pot
+from tracker.leagues.models import League, Membership, Player
+from tracker.leagues.selectors import leagues_visible_to
+from tracker.rulings.models import Ruling
+
+OPEN = "open"
+RULED = "ruled"
+STATES = (OPEN, RULED, "all")
+
+
+def pot_state(pot: Pot, has_rulings: bool) -> str:
+    if pot.disputed:
+        return OPEN
+    return RULED if has_rulings else ""
+
+
+@dataclass
+class PotHistory:
+    """A pot with its hand (and league), the names of the hand's players, and every dispute
+    and ruling on it, oldest first: what the side-by-side view is built from."""
+
+    pot: Pot
+    hand: Hand
+    names: dict[int, str]
+    disputes: list[Dispute]
+    rulings: list[Ruling]
+
+
+def pot_histories(pots: Iterable[Pot]) -> list[PotHistory]:
+    """``pots`` with their hands, players' names, disputes and rulings (four queries)."""
+    pots = list(pots)
+    if not pots:
+        return []
+    hand_ids = {p.hand_id for p in pots}
+    hands = {
+        h.pk: h for h in Hand.objects.filter(pk__in=hand_ids).select_related("tournament__league")
+    }
+    pids: set[int] = set()
+    for h in hands.values():
+        pids.update(h.positions or [])
+    names = dict(Player.objects.filter(pk__in=pids).values_list("pk", "name"))
+    disputes: dict[int, list[Dispute]] = defaultdict(list)
+    for d in (
+        Dispute.objects.filter(pot__in=pots)
+        .select_related("raised_by")
+        .order_by("created_at", "id")
+    ):
+        disputes[d.pot_id].append(d)
+    rulings: dict[int, list[Ruling]] = defaultdict(list)
+    for r in Ruling.objects.filter(pot__in=pots).select_related("ruled_by").order_by("id"):
+        rulings[r.pot_id].append(r)
+
+    return [
+        PotHistory(
+            pot=pot,
+            hand=hands[pot.hand_id],
+            names=names,
+            disputes=disputes.get(pot.pk, []),
+            rulings=rulings.get(pot.pk, []),
+        )
+        for pot in pots
+    ]
+
+
+# --------------------------------------------------------------------------
+# Queues
+
+
+def pots_in_question(leagues: QuerySet[League] | Iterable[League], state: str = OPEN):
+    """Pots of ``leagues`` that are open (``state="open"``), ruled, or either (``"all"``)."""
+    ruled = Exists(Ruling.objects.filter(pot=OuterRef("pk")))
+    disputed_ever = Exists(Dispute.objects.filter(pot=OuterRef("pk")))
+    qs = Pot.objects.filter(hand__tournament__league__in=leagues)
+    if state == OPEN:
+        qs = qs.filter(disputed=True)
+    elif state == RULED:
+        qs = qs.filter(ruled, disputed=False)
+    else:
+        qs = qs.filter(Q(disputed=True) | ruled | disputed_ever)
+    return qs.order_by("-hand__tournament__date", "hand__tournament_id", "hand__number", "index")
+
+
+def visible_pot(user, hand_pk: int, index: int) -> Pot:
+    pot = (
+        Pot.objects.select_related("hand__tournament__league")
+        .filter(
+            hand_id=hand_pk,
+            index=index,
+            hand__tournament__league__in=leagues_visible_to(user),
+        )
+        .first()
+    )
+    if pot is None:
+        raise NotFound("No such pot.")
+    return pot
+
+
+def hand_pots_in_question(hand: Hand) -> QuerySet[Pot]:
+    """The pots of ``hand`` that were disputed or ruled on, in pot order."""
+    return (
+        Pot.objects.filter(hand=hand)
+        .filter(
+            Q(disputed=True)
+            | Exists(Ruling.objects.filter(pot=OuterRef("pk")))
+            | Exists(Dispute.objects.filter(pot=OuterRef("pk")))
+        )
+        .order_by("index")
+    )
+
+
+def hand_ruling_state(hand: Hand) -> str:
+    """``open``, ``ruled`` or ``""`` for a hand (see the module docstring)."""
+    if Pot.objects.filter(hand=hand, disputed=True).exists():
+        return OPEN
+    return RULED if Ruling.objects.filter(hand=hand).exists() else ""
+
+
+def hand_ruling_states(hands: Iterable[Hand]) -> dict[int, str]:
+    """``{hand id: state}`` for many hands at once (two queries), for hand lists."""
+    ids = [h.pk for h in hands]
+    open_ids = set(
+        Pot.objects.filter(hand_id__in=ids, disputed=True).values_list("hand_id", flat=True)
+    )
+    ruled_ids = set(Ruling.objects.filter(hand_id__in=ids).values_list("hand_id", flat=True))
+    return {i: OPEN if i in open_ids else (RULED if i in ruled_ids else "") for i in ids}
+
+
+def evaluations_of(hand: Hand) -> QuerySet[Evaluation]:
+    return Evaluation.objects.filter(hand=hand).order_by("id")
+
+
+# --------------------------------------------------------------------------
+# The audit log
+
+
+def audit_leagues_of(user) -> QuerySet[League]:
+    """Leagues whose audit log ``user`` may read: those they are an admin of."""
+    if user is None or not user.is_authenticated:
+        return League.objects.none()
+    return League.objects.filter(
+        pk__in=Membership.objects.filter(
+            user=user, role__in=roles_with(Capability.VIEW_AUDIT)
+        ).values("league_id")
+    )
+
+
+def audit_log(user, league: League | None = None) -> QuerySet[AuditEntry]:
+    """Entries ``user`` may read: a league's (its admins only), or without a league, those of
+    every league they administer and their own entries outside any league (API tokens).
+
+    A private league does not exist for outsiders (NotFound); a league the user can see but
+    does not administer is PermissionDenied.
+    """
+    if league is not None:
+        require_view(user, league)
+        if not can(user, league, Capability.VIEW_AUDIT):
+            raise PermissionDenied("Only a league admin may read its audit log.")
+        return AuditEntry.objects.filter(league_id=league.pk)
+    if user is None or not user.is_authenticated:
+        return AuditEntry.objects.none()
+    admin_of = list(audit_leagues_of(user).values_list("pk", flat=True))
+    return AuditEntry.objects.filter(
+        Q(league_id__in=admin_of) | Q(league_id__isnull=True, actor_id=user.pk)
+    )

@@ -1,1 +1,0 @@
-"""Reads: everything the pages and the API show is computed here, never in views."""

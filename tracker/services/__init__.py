@@ -1,1 +1,0 @@
-"""Writes: every change to the data goes through a service (atomic, keyword-only arguments)."""

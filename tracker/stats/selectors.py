@@ -1,0 +1,537 @@
+"""Player statistics from the per-seat facts (docs/analytics.md defines each one).
+
+Every statistic is a sum over ``HandSeat`` rows of settled hands, done in the
+database: one aggregate query for the numbers (``GROUP BY`` player, or variant,
+for a table) and one for the showdown hand categories, whatever the number of
+hands or players. The facts are written at settlement (tracker/stats/facts.py).
+
+Scopes: a tournament, a league (every player of it), a variant, and *all time*
+(a player's every hand; a person linked to a user account who plays in several
+leagues has one player per league, and "all time" adds up those the viewer may
+see).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Case, Count, F, FloatField, IntegerField, Max, Q, Sum, When
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
+
+from tracker.core.errors import NotFound
+from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
+from tracker.engine.hands import CATEGORIES
+from tracker.hands.models import HandSeat, HandStatus
+from tracker.leagues.models import League, Player
+from tracker.leagues.selectors import (
+    leagues_visible_to,
+)
+from tracker.tournaments.models import Tournament
+
+SETTLED = (HandStatus.VERIFIED, HandStatus.DISPUTED)
+INT_FACTS = (
+    "full",
+    "vpip",
+    "bi",
+    "comp",
+    "r3",
+    "bets",
+    "calls",
+    "st_try",
+    "steal",
+    "saw4",
+    "saw5",
+    "saw6",
+    "saw7",
+    "sd",
+    "wild",
+    "ai",
+)
+CATEGORY_ORDER = tuple(reversed(CATEGORIES))  # five of a kind first
+
+
+def _pct(part: float, whole: float) -> float | None:
+    return None if not whole else round(100.0 * part / whole, 1)
+
+
+def _ratio(part: float, whole: float, digits: int = 2) -> float | None:
+    return None if not whole else round(part / whole, digits)
+
+
+@dataclass
+class Stats:
+    """The statistics of one player (or one row of a table) over a scope."""
+
+    key: Any = None  # player id, or variant for a by-variant table
+    label: str = ""
+    hands: int = 0
+    full_hands: int = 0
+    vpip: int = 0
+    bring_ins: int = 0
+    completions: int = 0
+    raises3: int = 0
+    bets: int = 0
+    calls: int = 0
+    steal_tries: int = 0
+    steals: int = 0
+    saw: dict[int, int] = field(default_factory=dict)  # street 4..7 -> hands
+    showdowns: int = 0
+    showdowns_won: int = 0
+    wild_cards: int = 0
+    wild_hands: int = 0
+    net: int = 0
+    chips_won: int = 0
+    chips_lost: int = 0
+    put_in: int = 0
+    biggest_pot: int = 0
+    allin_hands: int = 0
+    allin_expected: float = 0.0
+    allin_actual: int = 0
+    allin_error: float = 0.0  # standard error of allin_expected (Monte Carlo only)
+    categories: dict[str, int] = field(default_factory=dict)
+
+    # -- rates (None when there is nothing to divide by) ----------------------
+
+    @property
+    def quick_hands(self) -> int:
+        return self.hands - self.full_hands
+
+    @property
+    def vpip_pct(self) -> float | None:
+        return _pct(self.vpip, self.full_hands)
+
+    @property
+    def complete_pct(self) -> float | None:
+        return _pct(self.completions, self.full_hands)
+
+    @property
+    def raise3_pct(self) -> float | None:
+        return _pct(self.raises3, self.full_hands)
+
+    @property
+    def aggression(self) -> float | None:
+        return _ratio(self.bets, self.calls)
+
+    @property
+    def saw_pct(self) -> dict[int, float | None]:
+        return {s: _pct(self.saw.get(s, 0), self.hands) for s in (4, 5, 6, 7)}
+
+    @property
+    def wtsd_pct(self) -> float | None:
+        return _pct(self.showdowns, self.saw.get(4, 0))
+
+    @property
+    def wsd_pct(self) -> float | None:
+        return _pct(self.showdowns_won, self.showdowns)
+
+    @property
+    def net_per_hand(self) -> float | None:
+        return _ratio(self.net, self.hands, 1)
+
+    @property
+    def won_per_hand(self) -> float | None:
+        return _ratio(self.chips_won, self.hands, 1)
+
+    @property
+    def lost_per_hand(self) -> float | None:
+        return _ratio(self.chips_lost, self.hands, 1)
+
+    @property
+    def wild_per_hand(self) -> float | None:
+        return _ratio(self.wild_cards, self.wild_hands)
+
+    @property
+    def steal_pct(self) -> float | None:
+        return _pct(self.steals, self.steal_tries)
+
+    @property
+    def luck(self) -> float:
+        return round(self.allin_actual - self.allin_expected, 1)
+
+    @property
+    def five_of_a_kind(self) -> int:
+        return self.categories.get("five_of_a_kind", 0)
+
+    @property
+    def category_rows(self) -> list[tuple[str, int, float | None]]:
+        """(category, showdowns, percent of showdowns with a high hand), best first."""
+        total = sum(self.categories.values())
+        return [
+            (c.replace("_", " "), self.categories[c], _pct(self.categories[c], total))
+            for c in CATEGORY_ORDER
+            if self.categories.get(c)
+        ]
+
+    def as_row(self) -> dict[str, Any]:
+        """A flat, JSON- and CSV-ready dict of every statistic."""
+        saw = self.saw_pct
+        return {
+            "hands": self.hands,
+            "full_hands": self.full_hands,
+            "quick_hands": self.quick_hands,
+            "vpip_pct": self.vpip_pct,
+            "complete_pct": self.complete_pct,
+            "raise3_pct": self.raise3_pct,
+            "aggression": self.aggression,
+            "bets_raises": self.bets,
+            "calls": self.calls,
+            "saw4_pct": saw[4],
+            "saw5_pct": saw[5],
+            "saw6_pct": saw[6],
+            "saw7_pct": saw[7],
+            "showdowns": self.showdowns,
+            "wtsd_pct": self.wtsd_pct,
+            "showdowns_won": self.showdowns_won,
+            "wsd_pct": self.wsd_pct,
+            "net": self.net,
+            "net_per_hand": self.net_per_hand,
+            "chips_won": self.chips_won,
+            "chips_lost": self.chips_lost,
+            "won_per_hand": self.won_per_hand,
+            "lost_per_hand": self.lost_per_hand,
+            "biggest_pot": self.biggest_pot,
+            "five_of_a_kind": self.five_of_a_kind,
+            "wild_per_hand": self.wild_per_hand,
+            "bring_ins": self.bring_ins,
+            "steal_tries": self.steal_tries,
+            "steals": self.steals,
+            "allin_hands": self.allin_hands,
+            "allin_expected": round(self.allin_expected, 1),
+            "allin_actual": self.allin_actual,
+            "luck": self.luck,
+            "luck_error": round(self.allin_error, 1),
+            "categories": {c: self.categories[c] for c in CATEGORY_ORDER if c in self.categories},
+        }
+
+
+def _fact(key: str):
+    return Sum(Cast(KT(f"facts__{key}"), IntegerField()))
+
+
+def _aggregates() -> dict[str, Any]:
+    ev = Cast(KT("facts__ev"), FloatField())
+    se = Cast(KT("facts__ai_se"), FloatField())
+    net = F("won") - F("contributed")
+    return {
+        "n_hands": Count("id"),
+        **{f"f_{k}": _fact(k) for k in INT_FACTS},
+        "wild_hands": Count("id", filter=Q(facts__has_key="wild")),
+        "sd_won": Count("id", filter=Q(facts__sd=1, won__gt=0)),
+        "net": Sum(net),
+        "chips_won": Sum(Case(When(won__gt=F("contributed"), then=net), default=0)),
+        "chips_lost": Sum(Case(When(contributed__gt=F("won"), then=-net), default=0)),
+        "put_in": Sum("contributed"),
+        "biggest": Max("won"),
+        "ev": Sum(ev),
+        "ev_var": Sum(se * se),
+        "ai_won": Sum("won", filter=Q(facts__ai=1)),
+    }
+
+
+def _stats_from(row: dict[str, Any], key: Any = None, label: str = "") -> Stats:
+    def g(name: str) -> int:
+        return int(row.get(name) or 0)
+
+    return Stats(
+        key=key,
+        label=label,
+        hands=g("n_hands"),
+        full_hands=g("f_full"),
+        vpip=g("f_vpip"),
+        bring_ins=g("f_bi"),
+        completions=g("f_comp"),
+        raises3=g("f_r3"),
+        bets=g("f_bets"),
+        calls=g("f_calls"),
+        steal_tries=g("f_st_try"),
+        steals=g("f_steal"),
+        saw={s: g(f"f_saw{s}") for s in (4, 5, 6, 7)},
+        showdowns=g("f_sd"),
+        showdowns_won=g("sd_won"),
+        wild_cards=g("f_wild"),
+        wild_hands=g("wild_hands"),
+        net=g("net"),
+        chips_won=g("chips_won"),
+        chips_lost=g("chips_lost"),
+        put_in=g("put_in"),
+        biggest_pot=g("biggest"),
+        allin_hands=g("f_ai"),
+        allin_expected=float(row.get("ev") or 0.0),
+        allin_actual=g("ai_won"),
+        allin_error=float(row.get("ev_var") or 0.0) ** 0.5,
+    )
+
+
+def settled_seats(
+    *,
+    players: list[int] | None = None,
+    league: League | None = None,
+    tournament: Tournament | None = None,
+    variant: str | None = None,
+):
+    """The hand seats a scope sums over: settled hands only."""
+    seats = HandSeat.objects.filter(hand__status__in=SETTLED, won__isnull=False)
+    if players is not None:
+        seats = seats.filter(player_id__in=players)
+    if league is not None:
+        seats = seats.filter(hand__tournament__league=league)
+    if tournament is not None:
+        seats = seats.filter(hand__tournament=tournament)
+    if variant:
+        seats = seats.filter(hand__variant=variant)
+    return seats
+
+
+def _categories(seats, by: str | None) -> dict[Any, dict[str, int]]:
+    rows = (
+        seats.filter(facts__has_key="cat")
+        .annotate(cat=KT("facts__cat"))
+        .values(*((by,) if by else ()), "cat")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    out: dict[Any, dict[str, int]] = defaultdict(dict)
+    for r in rows:
+        out[r[by] if by else None][r["cat"]] = r["n"]
+    return out
+
+
+def stats_for(seats) -> Stats:
+    """One set of statistics over ``seats`` (two queries)."""
+    row = seats.aggregate(**_aggregates())
+    stats = _stats_from(row)
+    stats.categories = _categories(seats, None).get(None, {})
+    return stats
+
+
+def stats_table(seats, by: str = "player_id") -> list[Stats]:
+    """Statistics per ``by`` (``player_id`` or ``hand__variant``) over ``seats`` (two queries)."""
+    label_field = "player__name" if by == "player_id" else None
+    values = (by, label_field) if label_field else (by,)
+    rows = seats.values(*values).annotate(**_aggregates()).order_by()
+    cats = _categories(seats, by)
+    out = []
+    for r in rows:
+        key = r[by]
+        label = r[label_field] if label_field else VARIANT_TITLES.get(key, key)
+        stats = _stats_from(r, key, label)
+        stats.categories = cats.get(key, {})
+        out.append(stats)
+    if by == "player_id":
+        out.sort(key=lambda s: (-s.net, s.label.lower()))
+    else:
+        order = {v: k for k, v in enumerate(VARIANTS)}
+        out.sort(key=lambda s: order.get(s.key, 99))
+    return out
+
+
+# --------------------------------------------------------------------------
+# Scopes the pages and the API use (visibility checked here)
+
+
+@dataclass
+class Scope:
+    """What a player's statistics cover: ``kind`` is all, tournament or variant."""
+
+    kind: str = "all"
+    tournament: Tournament | None = None
+    variant: str | None = None
+    players: list[int] = field(default_factory=list)  # the player rows summed
+
+    @property
+    def title(self) -> str:
+        if self.tournament is not None:
+            return self.tournament.name
+        if self.variant:
+            return VARIANT_TITLES.get(self.variant, self.variant)
+        return "All time"
+
+
+def player_scope(
+    user, player: Player, *, tournament: int | str | None = None, variant: str | None = None
+) -> Scope:
+    """The scope asked for in a query string, checked: an unknown tournament or variant
+    is a NotFound, a tournament of another league too."""
+    scope = Scope(players=[player.pk])
+    if variant:
+        if variant not in VARIANTS:
+            raise NotFound(f"No such game: {variant!r}.")
+        scope.kind, scope.variant = "variant", variant
+    if tournament not in (None, ""):
+        try:
+            tid = int(tournament)
+        except (TypeError, ValueError):
+            raise NotFound("No such tournament.") from None
+        t = Tournament.objects.filter(pk=tid, league_id=player.league_id).first()
+        if t is None:
+            raise NotFound("No such tournament.")
+        scope.kind, scope.tournament = "tournament", t
+    if scope.kind == "all" and player.user_id is not None:
+        scope.players = list(
+            Player.objects.filter(
+                user_id=player.user_id, league__in=leagues_visible_to(user)
+            ).values_list("id", flat=True)
+        ) or [player.pk]
+    return scope
+
+
+def scope_seats(scope: Scope):
+    return settled_seats(players=scope.players, tournament=scope.tournament, variant=scope.variant)
+
+
+@dataclass
+class HandPoint:
+    """One settled hand of a player, for charts and the all-in list."""
+
+    hand_id: int
+    tournament_id: int
+    tournament: str
+    date: Any
+    number: int
+    variant: str
+    net: int
+    won: int
+    allin: bool
+    expected: float | None
+    equity: float | None
+    street: int | None
+    error: float | None
+    method: str | None
+
+    @property
+    def luck(self) -> float | None:
+        return None if self.expected is None else round(self.won - self.expected, 1)
+
+
+def player_hands(scope: Scope) -> list[HandPoint]:
+    """Every settled hand of the scope in playing order (one query)."""
+    rows = (
+        scope_seats(scope)
+        .order_by("hand__tournament__date", "hand__tournament_id", "hand__number")
+        .values_list(
+            "hand_id",
+            "hand__tournament_id",
+            "hand__tournament__name",
+            "hand__tournament__date",
+            "hand__number",
+            "hand__variant",
+            "won",
+            "contributed",
+            KT("facts__ai"),
+            KT("facts__ev"),
+            KT("facts__eq"),
+            KT("facts__ai_st"),
+            KT("facts__ai_se"),
+            KT("facts__ai_m"),
+        )
+    )
+    out = []
+    for hid, tid, tname, date, number, variant, won, put, ai, ev, eq, st, se, m in rows:
+        allin = ai is not None and str(ai) == "1"
+        out.append(
+            HandPoint(
+                hand_id=hid,
+                tournament_id=tid,
+                tournament=tname,
+                date=date,
+                number=number,
+                variant=variant,
+                net=won - put,
+                won=won,
+                allin=allin,
+                expected=float(ev) if allin and ev is not None else None,
+                equity=float(eq) if allin and eq is not None else None,
+                street=int(st) if allin and st is not None else None,
+                error=float(se) if allin and se is not None else None,
+                method=m if allin else None,
+            )
+        )
+    return out
+
+
+# --------------------------------------------------------------------------
+# Exports
+
+
+def flat_row(stats: Stats, **lead: Any) -> dict[str, Any]:
+    """``stats`` as one flat dict (categories as ``cat_<name>`` columns), after ``lead``."""
+    row = stats.as_row()
+    cats = row.pop("categories")
+    row.update({f"cat_{c}": cats.get(c, 0) for c in CATEGORY_ORDER})
+    return {**lead, **row}
+
+
+def tournament_hand_rows(tournament: Tournament) -> list[dict[str, Any]]:
+    """One row per player per settled hand of a tournament (one query)."""
+    rows = (
+        settled_seats(tournament=tournament)
+        .order_by("hand__number", "position")
+        .values_list(
+            "hand__number",
+            "hand__variant",
+            "hand__level",
+            "hand__entry_mode",
+            "hand__status",
+            "player__name",
+            "player_id",
+            "position",
+            "starting_stack",
+            "contributed",
+            "won",
+            "folded_street",
+            "facts",
+        )
+    )
+    out = []
+    for number, variant, level, mode, status, name, pid, pos, stack, put, won, folded, f in rows:
+        f = f or {}
+        out.append(
+            {
+                "hand": number,
+                "variant": variant,
+                "level": level,
+                "entry": mode,
+                "status": status,
+                "player": name,
+                "player_id": pid,
+                "position": pos,
+                "starting_stack": stack,
+                "put_in": put,
+                "won": won,
+                "net": won - put,
+                "folded_street": folded,
+                "showdown": f.get("sd"),
+                "category": f.get("cat"),
+                "wild_cards": f.get("wild"),
+                "vpip": f.get("vpip"),
+                "all_in_street": f.get("ai_st"),
+                "equity": f.get("eq"),
+                "expected": f.get("ev"),
+                "luck": None if f.get("ev") is None else round(won - f["ev"], 2),
+            }
+        )
+    return out
+
+
+def player_hand_rows(points: list[HandPoint]) -> list[dict[str, Any]]:
+    return [
+        {
+            "tournament": p.tournament,
+            "tournament_id": p.tournament_id,
+            "date": p.date.isoformat() if p.date else None,
+            "hand": p.number,
+            "variant": p.variant,
+            "won": p.won,
+            "net": p.net,
+            "all_in_street": p.street,
+            "equity": p.equity,
+            "expected": p.expected,
+            "luck": p.luck,
+            "luck_error": p.error,
+            "method": p.method,
+        }
+        for p in points
+    ]

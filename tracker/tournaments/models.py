@@ -1,0 +1,145 @@
+"""Tournaments (game nights): seats, final standings and the chip ledger.
+
+Stacks are never stored: a player's stack in a tournament is the sum of their
+ledger entries (the starting chips, then per settled hand their contribution
+as a negative entry and their pot awards as positive ones, then any ruling
+corrections). Every settled hand's entries sum to zero, so the stacks of a
+tournament always add up to its starting chips times its players.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
+from tracker.leagues.models import League, Player
+
+VARIANT_CHOICES = [(v, VARIANT_TITLES[v]) for v in VARIANTS]
+
+
+class TournamentStatus(models.TextChoices):
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+
+
+class Tournament(models.Model):
+    """A game night: players in seat order, a stakes schedule and at most ``hand_limit`` hands."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="tournaments")
+    name = models.CharField(max_length=120)
+    date = models.DateField(default=timezone.localdate)
+    starting_chips = models.PositiveIntegerField(default=1000)
+    hands_per_level = models.PositiveSmallIntegerField(default=5)
+    hand_limit = models.PositiveSmallIntegerField(default=50)
+    # [[ante, bring_in, small_bet, big_bet], ...] per level.
+    stakes_schedule = models.JSONField()
+    # Empty: dealer's choice (each hand names its variant).
+    default_variant = models.CharField(max_length=32, choices=VARIANT_CHOICES, blank=True)
+    default_options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(
+        max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.RUNNING
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-date", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament", kwargs={"pk": self.pk})
+
+
+class Seat(models.Model):
+    """A player's seat at a tournament's table; seats are numbered clockwise from 0."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="seat_number_unique"),
+            models.UniqueConstraint(fields=["tournament", "player"], name="one_seat_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.number}: {self.player}"
+
+
+class FinalStanding(models.Model):
+    """A player's final place in a finished tournament (written when it finishes)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="final_standings"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="final_standings")
+    place = models.PositiveSmallIntegerField()
+    chips = models.PositiveIntegerField()
+    out_hand = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="one_final_standing")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: place {self.place} in {self.tournament}"
+
+
+class LedgerKind(models.TextChoices):
+    START = "start", "Starting chips"
+    CONTRIBUTION = "contribution", "Put into the pot"
+    AWARD = "award", "Pot awarded"
+    CORRECTION = "correction", "Ruling correction"
+
+
+class LedgerEntry(models.Model):
+    """One movement of chips. Stacks are sums of entries; entries are never changed."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="ledger")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="ledger")
+    hand = models.ForeignKey(
+        "tracker.Hand", on_delete=models.CASCADE, null=True, blank=True, related_name="ledger"
+    )
+    pot = models.ForeignKey(
+        "tracker.Pot", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    kind = models.CharField(max_length=16, choices=LedgerKind.choices)
+    amount = models.IntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            # Settlement writes each hand's contributions and awards exactly once.
+            models.UniqueConstraint(
+                fields=["hand", "player"],
+                condition=models.Q(kind="contribution"),
+                name="one_contribution_entry_per_hand",
+            ),
+            models.UniqueConstraint(
+                fields=["pot", "player"],
+                condition=models.Q(kind="award"),
+                name="one_award_entry_per_pot",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                condition=models.Q(kind="start"),
+                name="one_start_entry",
+            ),
+        ]
+        indexes = [models.Index(fields=["tournament", "player"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.amount:+d} for {self.player}"

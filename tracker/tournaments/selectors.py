@@ -1,0 +1,209 @@
+"""Reads about tournaments: stacks from the ledger, the state of play, standings."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Sum
+
+from tracker.engine import tournament as rules
+from tracker.hands.models import Hand, HandSeat, HandStatus
+from tracker.tournaments.models import LedgerEntry, Seat, Tournament
+
+SETTLED = (HandStatus.VERIFIED, HandStatus.DISPUTED)
+
+
+def tournament_stacks(tournament: Tournament) -> dict[int, int]:
+    """Each player's stack (by player id) from the ledger: settled hands and corrections only."""
+    rows = (
+        LedgerEntry.objects.filter(tournament=tournament)
+        .values("player_id")
+        .annotate(chips=Sum("amount"))
+    )
+    stacks = {seat.player_id: 0 for seat in tournament.seats.all()}
+    stacks.update({r["player_id"]: r["chips"] for r in rows})
+    return stacks
+
+
+@dataclass
+class TournamentState:
+    """Where a tournament stands, projecting hands recorded but not yet settled."""
+
+    tournament: Tournament
+    seats: list[Seat]
+    hands_recorded: int
+    last_dealer: int | None
+    stacks: dict[int, int]  # projected, by player id
+    settled_stacks: dict[int, int]
+    pending: int
+    blocked_by: Hand | None  # the first invalid hand, which later hands wait on
+    out: dict[int, int] = field(default_factory=dict)  # player id -> hand they went out in
+
+    @property
+    def seat_numbers(self) -> list[int]:
+        return [s.number for s in self.seats]
+
+    @property
+    def out_seats(self) -> set[int]:
+        return {s.number for s in self.seats if self.stacks.get(s.player_id, 0) <= 0}
+
+    @property
+    def over(self) -> bool:
+        t = self.tournament
+        return rules.is_over(
+            hands_played=self.hands_recorded, hand_limit=t.hand_limit, stacks=self.stacks.values()
+        )
+
+    @property
+    def next_number(self) -> int:
+        return self.hands_recorded + 1
+
+    @property
+    def hands_left(self) -> int:
+        return 0 if self.over else self.tournament.hand_limit - self.hands_recorded
+
+    @property
+    def next_stakes(self) -> rules.Level:
+        t = self.tournament
+        number = min(self.next_number, t.hand_limit)
+        return rules.stakes_for_hand(t.stakes_schedule, number, t.hands_per_level)
+
+    @property
+    def next_dealer(self) -> int | None:
+        if self.over:
+            return None
+        return rules.next_dealer(
+            seats=self.seat_numbers, previous=self.last_dealer, out=self.out_seats
+        )
+
+    def next_positions(self) -> list[Seat]:
+        """The seats dealt into the next hand, clockwise from the dealer's left."""
+        dealer = self.next_dealer
+        if dealer is None:
+            return []
+        by_number = {s.number: s for s in self.seats}
+        order = rules.order_from_dealer(self.seat_numbers, dealer, self.out_seats)
+        return [by_number[n] for n in order]
+
+
+def tournament_state(tournament: Tournament) -> TournamentState:
+    """The state of play: projected stacks, who is out, the next hand's number, dealer, stakes."""
+    seats = list(tournament.seats.select_related("player").order_by("number"))
+    settled = tournament_stacks(tournament)
+    projected = dict(settled)
+    hands = list(
+        Hand.objects.filter(tournament=tournament)
+        .order_by("number")
+        .only("id", "number", "status", "dealer_seat", "projected_net", "tournament_id")
+    )
+    pending = 0
+    blocked_by = None
+    for hand in hands:
+        if hand.status == HandStatus.RECORDED:
+            pending += 1
+            for pid, delta in hand.projected_net_chips.items():
+                projected[pid] = projected.get(pid, 0) + delta
+        elif hand.status == HandStatus.INVALID and blocked_by is None:
+            blocked_by = hand
+    return TournamentState(
+        tournament=tournament,
+        seats=seats,
+        hands_recorded=len(hands),
+        last_dealer=hands[-1].dealer_seat if hands else None,
+        stacks=projected,
+        settled_stacks=settled,
+        pending=pending,
+        blocked_by=blocked_by,
+    )
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    player_id: int
+    name: str
+    seat: int
+    chips: int
+    place: int
+    out_hand: int | None
+
+    @property
+    def is_out(self) -> bool:
+        return self.out_hand is not None
+
+
+def tournament_standings(tournament: Tournament) -> list[StandingRow]:
+    """Standings from settled hands: chips, place (RULES.md ordering), out and when.
+
+    Two queries: the ledger sums and the settled hand seats.
+    """
+    seats = {s.player_id: s for s in tournament.seats.select_related("player")}
+    stacks = tournament_stacks(tournament)
+    out_hand: dict[int, int] = {}
+    stack_before: dict[int, int] = {}
+    rows = (
+        HandSeat.objects.filter(hand__tournament=tournament, hand__status__in=SETTLED)
+        .order_by("hand__number")
+        .values_list("player_id", "hand__number", "starting_stack", "contributed", "won")
+    )
+    for pid, number, start, contributed, won in rows:
+        if start > 0 and start - contributed + (won or 0) == 0 and stacks.get(pid, 0) == 0:
+            out_hand[pid] = number
+            stack_before[pid] = start
+    placed = rules.rank_players(chips=stacks, out_hand=out_hand, stack_before_out=stack_before)
+    return [
+        StandingRow(
+            player_id=p.key,
+            name=seats[p.key].player.name,
+            seat=seats[p.key].number,
+            chips=p.chips,
+            place=p.place,
+            out_hand=p.out_hand,
+        )
+        for p in placed
+    ]
+
+
+def stack_history(tournament: Tournament) -> dict[int, list[int]]:
+    """Each player's stack after every settled hand (index 0: the start), for charts."""
+    history: dict[int, list[int]] = defaultdict(list)
+    stacks = {s.player_id: tournament.starting_chips for s in tournament.seats.all()}
+    for pid, chips in stacks.items():
+        history[pid].append(chips)
+    entries = (
+        LedgerEntry.objects.filter(tournament=tournament, hand__isnull=False)
+        .order_by("hand__number", "id")
+        .values_list("hand__number", "player_id", "amount")
+    )
+    current = None
+    for number, pid, amount in entries:
+        if current is not None and number != current:
+            for p in stacks:
+                history[p].append(stacks[p])
+        current = number
+        stacks[pid] += amount
+    if current is not None:
+        for p in stacks:
+            history[p].append(stacks[p])
+    return dict(history)
+
+
+def tournament_hands(tournament: Tournament) -> list[Hand]:
+    """The tournament's hands, latest first, with their pots (without the bulky JSON)."""
+    return list(
+        Hand.objects.filter(tournament=tournament)
+        .prefetch_related("pots")
+        .order_by("-number")
+        .defer("entry", "engine_reading", "starting_stacks")
+    )
+
+
+def hand_neighbours(hand: Hand) -> dict[int, int]:
+    """The ids of the hands before and after ``hand`` in its tournament, by hand number."""
+    return dict(
+        Hand.objects.filter(
+            tournament_id=hand.tournament_id, number__in=(hand.number - 1, hand.number + 1)
+        )
+        .order_by("number")
+        .values_list("number", "id")
+    )

@@ -1,0 +1,179 @@
+"""Tournaments: create a game night with its seats and starting chips."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import transaction
+from django.utils import timezone
+
+from tracker.audit.services import audit_record
+from tracker.core.permissions import Capability, require
+from tracker.engine import tournament as rules
+from tracker.engine.announcements import check_variant, max_players, normalize_announcements
+from tracker.engine.errors import DomainError
+from tracker.leagues.models import League, Player
+from tracker.tournaments.models import (
+    FinalStanding,
+    LedgerEntry,
+    LedgerKind,
+    Seat,
+    Tournament,
+    TournamentStatus,
+)
+from tracker.tournaments.selectors import tournament_standings, tournament_state
+
+# What the database stores: every chip count of a tournament (8 stacks together) fits a
+# 32-bit integer, and hand numbers a small one.
+MAX_CHIPS = 100_000_000
+MAX_HANDS = 10_000
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    league: League,
+    name: str,
+    player_ids: list[int],
+    by,
+    date: dt.date | None = None,
+    starting_chips: int = rules.STARTING_CHIPS,
+    hands_per_level: int = rules.HANDS_PER_LEVEL,
+    hand_limit: int = rules.HAND_LIMIT,
+    stakes_schedule: list | None = None,
+    default_variant: str = "",
+    default_options: dict | None = None,
+) -> Tournament:
+    """Create a tournament with ``player_ids`` seated clockwise in that order.
+
+    Each player gets ``starting_chips`` in the ledger. ``default_variant`` empty means
+    dealer's choice: every hand must then name its variant.
+    """
+    require(by, league, Capability.RECORD_HAND, "create tournaments")
+    name = (name or "").strip()
+    if not name:
+        raise DomainError("a tournament needs a name", field="name")
+    if not isinstance(player_ids, list) or not (
+        rules.MIN_SEATS <= len(player_ids) <= rules.MAX_SEATS
+    ):
+        raise DomainError(
+            f"a tournament seats {rules.MIN_SEATS} to {rules.MAX_SEATS} players",
+            field="players",
+        )
+    if len(set(player_ids)) != len(player_ids):
+        raise DomainError("a player may take only one seat", field="players")
+    players = {p.id: p for p in Player.objects.filter(league=league, id__in=player_ids)}
+    for i, pid in enumerate(player_ids):
+        if pid not in players:
+            raise DomainError(f"no player {pid} in {league.name}", field=f"players[{i}]")
+    for field_name, value, low, high in (
+        ("starting_chips", starting_chips, 1, MAX_CHIPS),
+        ("hands_per_level", hands_per_level, 1, MAX_HANDS),
+        ("hand_limit", hand_limit, 1, MAX_HANDS),
+    ):
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise DomainError(f"must be a whole number from {low} to {high:,}", field=field_name)
+    schedule = rules.check_schedule(
+        stakes_schedule
+        if stakes_schedule is not None
+        else [list(x) for x in rules.DEFAULT_SCHEDULE]
+    )
+    for i, level in enumerate(schedule):
+        if max(level) > MAX_CHIPS:
+            raise DomainError(
+                f"stakes of at most {MAX_CHIPS:,} chips",
+                code="invalid_schedule",
+                field=f"stakes_schedule[{i}]",
+            )
+    options: dict = {}
+    if default_variant:
+        check_variant(default_variant, field="default_variant")
+        if len(player_ids) > max_players(default_variant):
+            raise DomainError(
+                f"{default_variant} is dealt to at most {max_players(default_variant)} players",
+                field="default_variant",
+            )
+        base = (league.house_rules or {}).get(default_variant, {})
+        normalize_announcements(
+            default_variant, {**base, **(default_options or {})}, field="default_options"
+        )
+        options = dict(default_options or {})
+    elif default_options:
+        raise DomainError("announcements need a default variant", field="default_options")
+
+    tournament = Tournament.objects.create(
+        league=league,
+        name=name,
+        date=date or dt.date.today(),
+        starting_chips=starting_chips,
+        hands_per_level=hands_per_level,
+        hand_limit=hand_limit,
+        stakes_schedule=schedule,
+        default_variant=default_variant or "",
+        default_options=options,
+        created_by=by if getattr(by, "is_authenticated", False) else None,
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(tournament=tournament, player=players[pid], number=i)
+            for i, pid in enumerate(player_ids)
+        ]
+    )
+    LedgerEntry.objects.bulk_create(
+        [
+            LedgerEntry(
+                tournament=tournament,
+                player=players[pid],
+                kind=LedgerKind.START,
+                amount=starting_chips,
+            )
+            for pid in player_ids
+        ]
+    )
+    audit_record(
+        action="tournament.create",
+        target=tournament,
+        league=league,
+        actor=by,
+        data={
+            "name": tournament.name,
+            "date": tournament.date,
+            "players": player_ids,
+            "starting_chips": starting_chips,
+            "hands_per_level": hands_per_level,
+            "hand_limit": hand_limit,
+            "stakes_schedule": schedule,
+            "default_variant": tournament.default_variant,
+            "default_options": options,
+        },
+    )
+    return tournament
+
+
+def tournament_finish_if_over(*, tournament: Tournament) -> None:
+    """Mark a tournament finished, with its final standings, once it is over and settled."""
+    if tournament.status == TournamentStatus.FINISHED:
+        return
+    state = tournament_state(tournament)
+    if state.pending == 0 and state.blocked_by is None and state.over:
+        tournament.status = TournamentStatus.FINISHED
+        tournament.finished_at = timezone.now()
+        tournament.save(update_fields=["status", "finished_at"])
+        final_standings_write(tournament=tournament)
+
+
+def final_standings_write(*, tournament: Tournament) -> None:
+    """Store the final places of a finished tournament (again after a ruling moves chips)."""
+    FinalStanding.objects.filter(tournament=tournament).delete()
+    FinalStanding.objects.bulk_create(
+        [
+            FinalStanding(
+                tournament=tournament,
+                player_id=row.player_id,
+                place=row.place,
+                chips=row.chips,
+                out_hand=row.out_hand,
+            )
+            for row in tournament_standings(tournament)
+        ]
+    )

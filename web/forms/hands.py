@@ -1,0 +1,283 @@
+"""The hand entry form (quick entry on the page).
+
+The form parses what was typed (cards, chips, choices) and keeps it for
+re-display; the rules are checked by the services and the engine, whose
+DomainError field paths (``entry.seats[1].down[0]``, ``options.king_required``,
+``variant``, ...) are put back on the inputs at fault (web/errors.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+
+from tracker.core.paths import FieldPath
+from tracker.engine.announcements import (
+    VARIANTS,
+)
+from tracker.engine.errors import DomainError
+from web.errors import Place, Route, add_domain_error, seat_names, seats_named
+from web.forms.cards import (
+    CARD_SLOTS,
+    DECLARE_CHOICES,
+    SEVENTH_CHOICES,
+    VARIANT_CHOICES,
+    AnnouncementsForm,
+    CardField,
+    CardsMixin,
+    add_card_fields,
+    check_duplicates,
+)
+
+FOLD_CHOICES = [
+    ("", "In to the showdown"),
+    ("third", "Folded on 3rd street"),
+    ("fourth", "Folded on 4th street"),
+    ("fifth", "Folded on 5th street"),
+    ("sixth", "Folded on 6th street"),
+    ("seventh", "Folded on 7th street"),
+    ("showdown", "Mucked at the showdown"),
+]
+RESULT_CHOICES = [
+    ("", "—"),
+    ("won", "Won"),
+    ("high", "Won high"),
+    ("low", "Won low"),
+    ("both", "Won high and low"),
+]
+# A quick-entry seat's own fields, as paths after ``entry.seats[k]``.
+SEAT_FIELD_PATHS = {(name,) for name in ("put_in", "folded", "bought", "declare", "seventh")}
+
+
+# --------------------------------------------------------------------------
+# The hand entry form
+
+
+class SeatForm(CardsMixin, forms.Form):
+    put_in = forms.IntegerField(
+        min_value=0,
+        label="Chips in",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "chips-input"}),
+    )
+    folded = forms.ChoiceField(choices=FOLD_CHOICES, required=False, label="Finished")
+    seventh = forms.ChoiceField(choices=SEVENTH_CHOICES, required=False, label="Seventh card")
+    bought = forms.BooleanField(required=False, label="Bought the seventh card")
+    declare = forms.ChoiceField(choices=DECLARE_CHOICES, required=False, label="Declared")
+    result = forms.ChoiceField(choices=RESULT_CHOICES, required=False, label="The table says")
+
+    def __init__(self, *args, seat=None, stack: int = 0, dealer: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        add_card_fields(self)
+        self.seat = seat
+        self.stack = stack
+        self.dealer = dealer
+        self.paths: dict[str, str] = {}
+
+    @property
+    def player_id(self) -> int:
+        return self.seat.player_id
+
+    @property
+    def name(self) -> str:
+        return self.seat.player.name
+
+    def entry(self, variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        data = self.cleaned_data
+        bought = bool(data.get("bought"))
+        if variant == "low_hold":
+            contributed = options.get("buy_version", "contributed") == "contributed"
+            seventh_up = bought if contributed else not bought
+        else:
+            seventh_up = data.get("seventh") == "up"
+        down, up, paths = self.hand_cards(seventh_up)
+        self.paths = paths
+        seat: dict[str, Any] = {"player": self.player_id, "put_in": data["put_in"]}
+        seat["folded"] = data.get("folded") or None
+        if down or up:
+            seat["down"] = down
+            seat["up"] = up
+        if bought:
+            seat["bought"] = True
+        if data.get("declare"):
+            seat["declare"] = data["declare"]
+        if variant != "low_hold" and data.get("seventh") == "up":
+            seat["seventh"] = "up"
+        return seat
+
+    def add_path_error(self, rest: FieldPath, messages: list[str]) -> bool:
+        """An error at ``entry.seats[k]<rest>`` (rest like ``put_in`` or ``down[0]``)."""
+        if rest.parts in SEAT_FIELD_PATHS:
+            target = str(rest.head)
+        else:
+            target = self.paths.get(str(rest))  # a card slot, or None: the seat as a whole
+        for m in messages:
+            self.add_error(target, m)
+        return True
+
+
+class HandForm(forms.Form):
+    # The hand number the form was opened for: a hand recorded meanwhile is a conflict.
+    number = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    variant = forms.ChoiceField(choices=[("", "— choose the game —"), *VARIANT_CHOICES])
+    community = CardField(label="community card")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["community"].label = "Community card"
+        self.fields[
+            "community"
+        ].help_text = "Only when the deck ran short and one card was dealt face up for everyone."
+
+
+class HandEntry:
+    """The whole entry form: the hand, its announcements and one row per seat."""
+
+    def __init__(self, *, tournament, state, data=None):
+        self.tournament = tournament
+        self.state = state
+        league = tournament.league
+        defaults = {v: dict((league.house_rules or {}).get(v, {})) for v in VARIANTS}
+        if tournament.default_variant:
+            defaults[tournament.default_variant].update(tournament.default_options or {})
+        self.hand = HandForm(
+            data,
+            initial={"number": state.next_number, "variant": tournament.default_variant},
+        )
+        self.announcements = AnnouncementsForm(data, defaults=defaults, prefix="opt")
+        positions = state.next_positions()
+        self.seats = [
+            SeatForm(
+                data,
+                prefix=f"p{seat.player_id}",
+                seat=seat,
+                stack=state.stacks.get(seat.player_id, 0),
+                dealer=k == len(positions) - 1,
+            )
+            for k, seat in enumerate(positions)
+        ]
+        self.message = ""
+        self.result_errors: list[str] = []
+        self.variant = ""
+
+    @classmethod
+    def after_conflict(cls, tournament, state, data, exc: DomainError) -> HandEntry:
+        """Someone recorded this hand number meanwhile: offer the next number, keeping
+        everything typed (seats are keyed by player, so the data stays with its owner)."""
+        data = data.copy()
+        data["number"] = str(state.next_number)
+        form = cls(tournament=tournament, state=state, data=data)
+        form.is_valid()
+        form.message = (
+            f"{exc.message}. Check the seats (the dealer has moved on) and record this one "
+            f"as hand {state.next_number}."
+        )
+        return form
+
+    # -- validation
+
+    def is_valid(self) -> bool:
+        ok = self.hand.is_valid()
+        ok = self.announcements.is_valid() and ok
+        for seat in self.seats:
+            ok = seat.is_valid() and ok
+        ok = (
+            check_duplicates([(self.hand, ["community"])] + [(s, CARD_SLOTS) for s in self.seats])
+            and ok
+        )
+        if not ok and not self.message:
+            self.message = "The hand was not recorded: check the fields marked below."
+        return ok
+
+    def table_result(self) -> dict | None:
+        winners, high, low = [], [], []
+        for seat in self.seats:
+            r = seat.cleaned_data.get("result")
+            if r == "won":
+                winners.append(seat.player_id)
+            if r in ("high", "both"):
+                high.append(seat.player_id)
+            if r in ("low", "both"):
+                low.append(seat.player_id)
+        if winners and (high or low):
+            raise DomainError(
+                "name the winners either as 'won' or as high/low, not both ways",
+                field="table_result",
+            )
+        if winners:
+            return {"winners": winners}
+        if high or low:
+            return {"high": high, "low": low}
+        return None
+
+    def record_kwargs(self) -> dict[str, Any]:
+        """Arguments for ``hand_record`` (raises DomainError for a contradictory result)."""
+        variant = self.hand.cleaned_data.get("variant") or None
+        self.variant = variant or self.tournament.default_variant or ""
+        options = self.announcements.options(self.variant) if self.variant else None
+        entry: dict[str, Any] = {
+            "seats": [s.entry(self.variant, options or {}) for s in self.seats]
+        }
+        community = self.hand.cleaned_data.get("community")
+        entry["community"] = community or None
+        return {
+            "entry_mode": "quick",
+            "entry": entry,
+            "variant": variant,
+            "options": options,
+            "table_result": self.table_result(),
+            "number": self.hand.cleaned_data.get("number"),
+        }
+
+    # -- errors from the service (web/errors.py)
+
+    def add_domain_error(self, exc: DomainError) -> None:
+        seats = [k for k in seats_named(exc, ("entry", "seats")) if k < len(self.seats)]
+        names = {k: self.seats[k].name for k in seats}
+
+        def say(message: str) -> str:
+            return seat_names(message, names)
+
+        self.message = f"The hand was not recorded: {say(exc.message)}"
+        variant = self.variant or self.hand.data.get("variant") or ""
+
+        def on_hand(field: str | None) -> Place:
+            def place(rest: FieldPath, messages: list[str]) -> bool:
+                for m in messages:
+                    self.hand.add_error(field, m)
+                return True
+
+            return place
+
+        def option(rest: FieldPath, messages: list[str]) -> bool:
+            return bool(variant) and self.announcements.add_option_error(
+                variant, str(rest), messages
+            )
+
+        def table_result(rest: FieldPath, messages: list[str]) -> bool:
+            self.result_errors.extend(messages)
+            return True
+
+        def seat(rest: FieldPath, messages: list[str]) -> bool:
+            k = rest.head
+            if isinstance(k, int) and k < len(self.seats):
+                return self.seats[k].add_path_error(rest.after(k), messages)
+            return False
+
+        def unplaced(path: str, messages: list[str]) -> None:
+            self.hand.add_error(None, f"{path}: {'; '.join(messages)}")
+
+        add_domain_error(
+            exc,
+            [
+                Route(("variant",), on_hand("variant")),
+                Route(("options",), option),
+                Route(("entry", "community"), on_hand("community")),
+                Route(("table_result",), table_result),
+                Route(("number",), on_hand(None)),
+                Route(("entry", "seats"), seat),
+            ],
+            unplaced,
+            say,
+        )

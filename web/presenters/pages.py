@@ -1,0 +1,380 @@
+"""Page objects of the home, league, player and tournament pages, over the selectors.
+
+Every function that takes a user checks visibility first: a private league (and
+everything in it) does not exist for a user who is not a member -- the functions
+raise :class:`~tracker.core.errors.NotFound`, which the views turn into a 404.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from tracker.core.permissions import Capabilities, capabilities
+from tracker.engine.announcements import VARIANT_TITLES
+from tracker.hands.models import Hand
+from tracker.hands.selectors.wording import STATUS_HELP, STATUS_LABELS, announcement_text
+from tracker.leagues.models import League, Player
+from tracker.leagues.selectors import (
+    league_player_totals,
+    league_tournaments,
+    leagues_with_counts,
+    player_hand_totals,
+    player_recent_hands,
+    player_seats,
+    roles_by_league,
+    visible_league,
+    visible_player,
+    visible_tournament,
+)
+from tracker.tournaments.models import Tournament, TournamentStatus
+from tracker.tournaments.selectors import (
+    StandingRow,
+    TournamentState,
+    stack_history,
+    tournament_hands,
+    tournament_standings,
+    tournament_state,
+)
+from web.presenters.charts import Series, line_chart
+
+# --------------------------------------------------------------------------
+# Home
+
+
+@dataclass
+class LeagueCard:
+    league: League
+    role: str | None
+    tournaments: int
+    players: int
+    running: int
+
+
+def home_leagues(user) -> dict[str, list[LeagueCard]]:
+    """The leagues the user is a member of ("mine") and the other public ones."""
+    leagues = leagues_with_counts(user)
+    roles = roles_by_league(user)
+    mine, public = [], []
+    for league in leagues:
+        card = LeagueCard(
+            league=league,
+            role=roles.get(league.pk),
+            tournaments=league.n_tournaments,
+            players=league.n_players,
+            running=league.n_running,
+        )
+        (mine if card.role else public).append(card)
+    return {"mine": mine, "public": public}
+
+
+# --------------------------------------------------------------------------
+# League
+
+
+@dataclass
+class TournamentRow:
+    tournament: Tournament
+    hands: int
+    players: int
+    leaders: list[str]  # the winner(s) when finished, the chip leader(s) while running
+
+    @property
+    def finished(self) -> bool:
+        return self.tournament.status == TournamentStatus.FINISHED
+
+
+@dataclass
+class PlayerRow:
+    player: Player
+    played: int = 0
+    wins: int = 0
+    net: int = 0
+    hands: int = 0
+
+
+@dataclass
+class LeaguePage:
+    league: League
+    can: Capabilities  # what the viewer may do in the league
+    tournaments: list[TournamentRow]
+    players: list[PlayerRow]
+    house_rules: list[tuple[str, list[tuple[str, str]]]]
+
+    @property
+    def role(self) -> str | None:
+        return self.can.role
+
+    @property
+    def can_record(self) -> bool:
+        return self.can.record_hand
+
+
+def _winners(rows: list[StandingRow]) -> list[str]:
+    return [r.name for r in rows if r.place == 1]
+
+
+def league_page(user, slug: str) -> LeaguePage:
+    league = visible_league(user, slug)
+    can = capabilities(user, league)
+    tournaments = league_tournaments(league)
+    totals = league_player_totals(league)
+    players = {
+        pid: PlayerRow(player=t.player, played=t.played, net=t.net, hands=t.hands)
+        for pid, t in totals.items()
+    }
+    rows = []
+    for t in tournaments:
+        standings = tournament_standings(t)
+        leaders = _winners(standings) if t.n_hands else []
+        if t.status == TournamentStatus.FINISHED:
+            for r in standings:
+                if r.place == 1 and r.player_id in players:
+                    players[r.player_id].wins += 1
+        rows.append(
+            TournamentRow(tournament=t, hands=t.n_hands, players=t.n_players, leaders=leaders)
+        )
+    table = sorted(
+        players.values(), key=lambda r: (-r.wins, -r.net, -r.played, r.player.name.lower())
+    )
+    house = [
+        (
+            VARIANT_TITLES.get(v, v),
+            [(k.replace("_", " "), announcement_text(k, val)) for k, val in opts.items()],
+        )
+        for v, opts in sorted((league.house_rules or {}).items())
+        if opts
+    ]
+    return LeaguePage(
+        league=league,
+        can=can,
+        tournaments=rows,
+        players=table,
+        house_rules=house,
+    )
+
+
+# --------------------------------------------------------------------------
+# Player
+
+
+@dataclass
+class PlayerTournament:
+    tournament: Tournament
+    place: int | None
+    chips: int
+    net: int
+    out_hand: int | None
+    players: int
+
+
+@dataclass
+class PlayerHand:
+    hand: Hand
+    contributed: int
+    won: int | None
+    folded_street: int | None
+
+    @property
+    def net(self) -> int | None:
+        return None if self.won is None else self.won - self.contributed
+
+
+@dataclass
+class PlayerPage:
+    player: Player
+    league: League
+    hands_played: int
+    hands_won: int
+    showdowns: int
+    net: int
+    wins: int
+    tournaments: list[PlayerTournament]
+    recent: list[PlayerHand]
+
+
+def player_page(user, pk: int) -> PlayerPage:
+    player = visible_player(user, pk)
+    totals = player_hand_totals(player)
+    rows = []
+    wins = 0
+    for seat in player_seats(player):
+        t = seat.tournament
+        standings = {r.player_id: r for r in tournament_standings(t)}
+        me = standings.get(player.pk)
+        chips = me.chips if me else 0
+        finished = t.status == TournamentStatus.FINISHED
+        if finished and me and me.place == 1:
+            wins += 1
+        rows.append(
+            PlayerTournament(
+                tournament=t,
+                place=me.place if me else None,
+                chips=chips,
+                net=chips - t.starting_chips,
+                out_hand=me.out_hand if me else None,
+                players=seat.n_players,
+            )
+        )
+    recent = [
+        PlayerHand(hand=s.hand, contributed=s.contributed, won=s.won, folded_street=s.folded_street)
+        for s in player_recent_hands(player)
+    ]
+    return PlayerPage(
+        player=player,
+        league=player.league,
+        hands_played=totals.hands_played,
+        hands_won=totals.hands_won,
+        showdowns=totals.showdowns,
+        net=totals.net,
+        wins=wins,
+        tournaments=rows,
+        recent=recent,
+    )
+
+
+# --------------------------------------------------------------------------
+# Tournament
+
+
+@dataclass
+class HandRow:
+    hand: Hand
+    dealer: str
+    pot: int
+    winners: list[tuple[str, int]]  # (name, chips won) from the awards that stand
+    disputed_pots: int
+
+    @property
+    def status_label(self) -> str:
+        return STATUS_LABELS.get(self.hand.status, self.hand.status)
+
+    @property
+    def status_help(self) -> str:
+        return STATUS_HELP.get(self.hand.status, "")
+
+    @property
+    def variant_title(self) -> str:
+        return VARIANT_TITLES.get(self.hand.variant, self.hand.variant)
+
+
+@dataclass
+class StandingView:
+    row: StandingRow
+    projected: int | None  # chips counting hands not yet settled, when different
+
+    @property
+    def status(self) -> str:
+        if self.row.is_out:
+            return f"out in hand {self.row.out_hand}"
+        return "in"
+
+
+@dataclass
+class TournamentPage:
+    tournament: Tournament
+    league: League
+    can: Capabilities  # what the viewer may do in the league
+    can_record: bool  # may record, and the tournament is not over
+    state: TournamentState
+    standings: list[StandingView]
+    hands: list[HandRow]
+    chart: dict[str, str]  # "narrow" and "wide" SVG, or empty before any hand is settled
+    stakes: object  # tracker.engine.tournament.Level of the hand being played (or the last)
+    next_dealer: str | None
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def _chart(tournament: Tournament, names: dict[int, str], order: list[int]) -> dict[str, str]:
+    """The stacks chart in two sizes: one drawn for a phone, one for a wide screen."""
+    history = stack_history(tournament)
+    if not history or max(len(v) for v in history.values()) < 2:
+        return {}
+    series = []
+    for pid in order:
+        values = history.get(pid, [])
+        series.append(Series(names.get(pid, str(pid)), values, note=f"{values[-1]:,}"))
+    n = max(len(v) for v in history.values())
+    per = tournament.hands_per_level
+    markers = [(h, f"L{(h // per) + 1}") for h in range(per, n, per)]
+    title = "Stacks over the hands"
+    return {
+        "narrow": line_chart(
+            series, width=340, height=250, x_label="hands settled", title=title, markers=markers
+        ),
+        "wide": line_chart(
+            series,
+            width=600,
+            height=300,
+            x_label="hands settled",
+            title=title,
+            markers=markers,
+            font_size=12,
+        ),
+    }
+
+
+def tournament_page(user, pk: int) -> TournamentPage:
+    tournament = visible_tournament(user, pk)
+    league = tournament.league
+    can = capabilities(user, league)
+    state = tournament_state(tournament)
+    standings = tournament_standings(tournament)
+    names = {s.player_id: s.player.name for s in state.seats}
+    seat_names = {s.number: s.player.name for s in state.seats}
+    views = [
+        StandingView(
+            row=r,
+            projected=state.stacks.get(r.player_id)
+            if state.stacks.get(r.player_id) != r.chips
+            else None,
+        )
+        for r in standings
+    ]
+    hands = tournament_hands(tournament)
+    rows = []
+    counts: dict[str, int] = defaultdict(int)
+    for h in hands:
+        counts[h.status] += 1
+        won: dict[int, int] = defaultdict(int)
+        pot_total = 0
+        disputed = 0
+        for pot in h.pots.all():
+            pot_total += pot.amount
+            disputed += pot.disputed
+            for pid, chips in pot.award_chips.items():
+                won[pid] += chips
+        rows.append(
+            HandRow(
+                hand=h,
+                dealer=seat_names.get(h.dealer_seat, f"seat {h.dealer_seat}"),
+                pot=pot_total,
+                winners=[(names.get(pid, str(pid)), c) for pid, c in won.items() if c],
+                disputed_pots=disputed,
+            )
+        )
+    if state.over or state.hands_recorded >= tournament.hand_limit:
+        last = hands[0] if hands else None
+        stakes = (
+            None
+            if last is None
+            else type(state.next_stakes)(
+                last.level, last.ante, last.bring_in, last.small_bet, last.big_bet
+            )
+        )
+    else:
+        stakes = state.next_stakes
+    dealer = state.next_dealer
+    return TournamentPage(
+        tournament=tournament,
+        league=league,
+        can=can,
+        can_record=can.record_hand and not state.over,
+        state=state,
+        standings=views,
+        hands=rows,
+        chart=_chart(tournament, names, [s.player_id for s in state.seats]),
+        stakes=stakes,
+        next_dealer=seat_names.get(dealer) if dealer is not None else None,
+        counts=dict(counts),
+    )

@@ -1,0 +1,289 @@
+"""The statistics pages: page objects and charts over tracker/stats/selectors.py, and CSV text
+(also for the API's CSV answers)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from tracker.core.errors import NotFound
+from tracker.core.permissions import Capabilities, capabilities
+from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
+from tracker.engine.points import best_total, describe, normalize_formula
+from tracker.leagues.models import League, Player
+from tracker.leagues.selectors import (
+    league_results,
+    league_standings,
+    player_tournaments,
+    visible_league,
+    visible_player,
+    visible_tournament,
+)
+from tracker.stats.selectors import (
+    HandPoint,
+    Scope,
+    Stats,
+    player_hands,
+    player_scope,
+    scope_seats,
+    settled_seats,
+    stats_for,
+    stats_table,
+)
+from tracker.tournaments.models import Tournament
+from tracker.tournaments.selectors import stack_history
+from web.presenters.charts import Series, line_chart
+
+
+def csv_text(rows: list[dict[str, Any]], columns: list[str] | None = None) -> str:
+    """Rows of flat dicts as CSV text (a header line first); ``None`` is an empty cell."""
+
+    buffer = io.StringIO()
+    if columns is None:
+        columns = list(rows[0]) if rows else []
+    writer = csv.DictWriter(buffer, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: ("" if v is None else v) for k, v in row.items()})
+    return buffer.getvalue()
+
+
+# --------------------------------------------------------------------------
+# Pages
+
+
+def _charts(series, *, title: str, x_label: str, signed: bool = True) -> dict[str, str]:
+    """A chart drawn twice: narrow for a phone, wide for a big screen."""
+    opts = {"x_label": x_label, "title": title, "include_zero": signed, "max_points": 300}
+    return {
+        "narrow": line_chart(series, width=340, height=250, **opts),
+        "wide": line_chart(series, width=640, height=300, font_size=12, **opts),
+    }
+
+
+@dataclass
+class PlayerStatsPage:
+    player: Player
+    league: League
+    scope: Scope
+    stats: Stats
+    by_variant: list[Stats]
+    tournaments: list[Tournament]
+    allins: list[HandPoint]
+    chips_chart: dict[str, str]
+    luck_chart: dict[str, str]
+    variants: list[tuple[str, str]]
+
+    @property
+    def leagues_summed(self) -> int:
+        return len(self.scope.players)
+
+
+def player_stats_page(
+    user, pk: int, *, tournament: str | None = None, variant: str | None = None
+) -> PlayerStatsPage:
+    """The player's statistics in a scope (all time, one tournament, one game): about six
+    queries whatever the number of hands."""
+    player = visible_player(user, pk)
+    scope = player_scope(user, player, tournament=tournament, variant=variant)
+    seats = scope_seats(scope)
+    stats = stats_for(seats)
+    by_variant = (
+        stats_table(
+            settled_seats(players=scope.players, tournament=scope.tournament), "hand__variant"
+        )
+        if scope.variant is None
+        else []
+    )
+    hands = player_hands(scope)
+    running = 0
+    luck = 0.0
+    net_line: list[float] = [0]
+    skill_line: list[float] = [0]
+    luck_line: list[float] = [0]
+    for h in hands:
+        running += h.net
+        if h.allin and h.luck is not None:
+            luck += h.luck
+            luck_line.append(round(luck, 1))
+        net_line.append(running)
+        skill_line.append(round(running - luck, 1))
+    chips_chart = {}
+    if len(hands) >= 2:
+        chips_chart = _charts(
+            [
+                Series("chips won", net_line, note=f"{running:+,}"),
+                Series("less all-in luck", skill_line, note=f"{running - luck:+,.0f}"),
+            ],
+            title="Chips won, hand by hand",
+            x_label="hands played",
+        )
+    luck_chart = {}
+    if len(luck_line) >= 3:
+        luck_chart = _charts(
+            [Series("actual - expected", luck_line, note=f"{luck:+,.0f}")],
+            title="All-in luck",
+            x_label="all-in hands",
+        )
+    allins = [h for h in hands if h.allin]
+    tournaments = player_tournaments(player)
+    return PlayerStatsPage(
+        player=player,
+        league=player.league,
+        scope=scope,
+        stats=stats,
+        by_variant=by_variant,
+        tournaments=tournaments,
+        allins=list(reversed(allins[-25:])),
+        chips_chart=chips_chart,
+        luck_chart=luck_chart,
+        variants=[(v, VARIANT_TITLES.get(v, v)) for v in VARIANTS],
+    )
+
+
+@dataclass
+class LeagueTablePage:
+    league: League
+    can: Capabilities  # what the viewer may do in the league
+    standings: list[Any]
+    formula: dict
+    formula_text: str
+    tournaments: int
+    chart: dict[str, str]
+    chart_note: str
+
+    @property
+    def role(self) -> str | None:
+        return self.can.role
+
+    @property
+    def can_set_points(self) -> bool:
+        return self.can.set_points
+
+
+def league_points_history(results) -> tuple[list[Any], dict[int, list[float]]]:
+    """Cumulative points of each player after each finished tournament, in playing order
+    (counting only the best N so far when the league counts the best N)."""
+
+    order: list[int] = []
+    for r in results:
+        if not order or order[-1] != r.tournament_id:
+            order.append(r.tournament_id)
+    index = {tid: k for k, tid in enumerate(order)}
+    per_player: dict[int, list[tuple[int, float]]] = defaultdict(list)
+    for r in results:
+        per_player[r.player_id].append((index[r.tournament_id], r.points))
+    return order, per_player
+
+
+def league_table_page(user, slug: str) -> LeagueTablePage:
+    """The league table with points (four queries) and the points chart."""
+    league = visible_league(user, slug)
+    can = capabilities(user, league)
+    results = league_results(league)
+    standings = league_standings(league, results)
+    spec = normalize_formula(league.points_formula or None)
+    order, per_player = league_points_history(results)
+    chart: dict[str, str] = {}
+    note = ""
+    if len(order) >= 2:
+        names = {r.player_id: r.name for r in standings}
+        top = [r.player_id for r in standings[:8]]
+        series = []
+        for pid in top:
+            events = dict(per_player.get(pid, []))
+            values: list[float] = [0.0]
+            so_far: list[float] = []
+            for k in range(len(order)):
+                if k in events:
+                    so_far.append(events[k])
+                values.append(best_total(so_far, spec["best"])[0])
+            series.append(Series(names.get(pid, str(pid)), values, note=f"{values[-1]:g}"))
+        chart = _charts(series, title="Points over the season", x_label="tournaments", signed=False)
+        if len(standings) > 8:
+            note = f"The top 8 of {len(standings)} players are drawn."
+    return LeagueTablePage(
+        league=league,
+        can=can,
+        standings=standings,
+        formula=spec,
+        formula_text=describe(spec),
+        tournaments=len(order),
+        chart=chart,
+        chart_note=note,
+    )
+
+
+@dataclass
+class StatsTablePage:
+    league: League
+    tournament: Tournament | None
+    variant: str | None
+    rows: list[Stats]
+    total: Stats
+    variants: list[tuple[str, str]]
+    chart: dict[str, str] = field(default_factory=dict)
+
+
+def league_stats_page(user, slug: str, *, variant: str | None = None) -> StatsTablePage:
+    """Every player of a league side by side (three queries)."""
+    league = visible_league(user, slug)
+    if variant and variant not in VARIANTS:
+        raise NotFound(f"No such game: {variant!r}.")
+    rows = stats_table(settled_seats(league=league, variant=variant or None))
+    return StatsTablePage(
+        league=league,
+        tournament=None,
+        variant=variant or None,
+        rows=rows,
+        total=_total(rows),
+        variants=[(v, VARIANT_TITLES.get(v, v)) for v in VARIANTS],
+    )
+
+
+def tournament_stats_page(user, pk: int) -> StatsTablePage:
+    """Every player of one tournament side by side, and the stacks over the hands."""
+    tournament = visible_tournament(user, pk)
+    rows = stats_table(settled_seats(tournament=tournament))
+    history = stack_history(tournament)
+    chart: dict[str, str] = {}
+    if history and max(len(v) for v in history.values()) >= 2:
+        names = {s.key: s.label for s in rows}
+        for seat in tournament.seats.select_related("player"):
+            names.setdefault(seat.player_id, seat.player.name)
+        series = [
+            Series(names.get(pid, str(pid)), values, note=f"{values[-1]:,}")
+            for pid, values in history.items()
+        ]
+        title = "Stacks over the hands"
+        chart = {
+            "narrow": line_chart(series, width=340, height=250, x_label="hands", title=title),
+            "wide": line_chart(
+                series, width=640, height=300, x_label="hands", title=title, font_size=12
+            ),
+        }
+    return StatsTablePage(
+        league=tournament.league,
+        tournament=tournament,
+        variant=None,
+        rows=rows,
+        total=_total(rows),
+        variants=[],
+        chart=chart,
+    )
+
+
+def _total(rows: list[Stats]) -> Stats:
+    total = Stats(label="Everyone")
+    for s in rows:
+        for name in (
+            "hands",
+            "full_hands",
+            "showdowns",
+            "allin_hands",
+        ):
+            setattr(total, name, getattr(total, name) + getattr(s, name))
+    return total

@@ -1,0 +1,48 @@
+"""Routes of the web pages, by feature."""
+
+from django.urls import path
+
+from web.views import calculator, hands, health, interchange, leagues, rulings, stats, tournaments
+
+urlpatterns = [
+    path("healthz", health.healthz, name="healthz"),
+    # Leagues and players
+    path("", leagues.home, name="home"),
+    path("leagues/<slug:slug>/", leagues.league, name="league"),
+    path("players/<int:pk>/", leagues.player, name="player"),
+    # Tournaments and hands
+    path("tournaments/<int:pk>/", tournaments.tournament, name="tournament"),
+    path("tournaments/<int:pk>/hands/new/", hands.hand_new, name="hand-new"),
+    path("hands/<int:pk>/", hands.hand, name="hand"),
+    path("hands/<int:pk>/void/", hands.hand_void_page, name="hand-void"),
+    path("calculator/", calculator.calculator, name="calculator"),
+    # PHH downloads and the page upload
+    path("hands/<int:pk>/download.phh", interchange.hand_download, name="hand-phh-download"),
+    path(
+        "tournaments/<int:pk>/download.phhs",
+        interchange.tournament_download,
+        name="tournament-phh-download",
+    ),
+    path(
+        "leagues/<slug:slug>/download.phhs",
+        interchange.league_download,
+        name="league-phh-download",
+    ),
+    path("tournaments/<int:pk>/imports/", interchange.tournament_import, name="tournament-import"),
+    # Disputes, rulings and the audit log
+    path("leagues/<slug:slug>/disputes/", rulings.disputes, name="disputes"),
+    path("leagues/<slug:slug>/audit/", rulings.audit, name="audit"),
+    path("hands/<int:pk>/pots/<int:index>/rule/", rulings.ruling_new, name="ruling-new"),
+    path("hands/<int:pk>/pots/<int:index>/dispute/", rulings.dispute_new, name="dispute-new"),
+    # Statistics and their CSV exports
+    path("leagues/<slug:slug>/table/", stats.league_table, name="league-table"),
+    path("leagues/<slug:slug>/table.csv", stats.league_table_csv, name="league-table-csv"),
+    path("leagues/<slug:slug>/stats/", stats.league_stats, name="league-stats"),
+    path("leagues/<slug:slug>/stats.csv", stats.league_stats_csv, name="league-stats-csv"),
+    path("players/<int:pk>/stats/", stats.player_stats, name="player-stats"),
+    path("players/<int:pk>/stats.csv", stats.player_stats_csv, name="player-stats-csv"),
+    path("players/<int:pk>/hands.csv", stats.player_hands_csv, name="player-hands-csv"),
+    path("tournaments/<int:pk>/stats/", stats.tournament_stats, name="tournament-stats"),
+    path("tournaments/<int:pk>/stats.csv", stats.tournament_stats_csv, name="tournament-stats-csv"),
+    path("tournaments/<int:pk>/hands.csv", stats.tournament_hands_csv, name="tournament-hands-csv"),
+]

@@ -1,0 +1,103 @@
+"""Hand pages: the replayer, recording a hand and voiding an invalid one.
+
+Views are thin: they call selectors, presenters and services and render templates.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from tracker.core.errors import Conflict
+from tracker.core.errors import PermissionDenied as DomainPermissionDenied
+from tracker.core.permissions import capabilities
+from tracker.engine.errors import DomainError
+from tracker.hands.services.recording import hand_record, hand_void
+from tracker.leagues.selectors import visible_hand, visible_tournament
+from tracker.tournaments.selectors import tournament_state
+from web.forms.hands import HandEntry
+from web.presenters.hands import hand_replay
+from web.views.common import not_found_as_404
+
+SETTLED = {
+    "recorded": "The engine checks it and settles the stacks in a moment.",
+    "verified": "The engine agrees: verified.",
+    "disputed": "The engine reads it differently: the pot is disputed, see the hand.",
+    "invalid": "The stacks do not allow it: see the hand.",
+    "void": "The hand is void: no chips moved.",
+}
+
+
+@require_GET
+@not_found_as_404
+def hand(request, pk):
+    try:
+        street = int(request.GET.get("street", ""))
+    except ValueError:
+        street = None
+    replay = hand_replay(request.user, pk, street)
+    return render(request, "tracker/hand.html", {"replay": replay, "can": replay.can})
+
+
+@require_POST
+@not_found_as_404
+def hand_void_page(request, pk):
+    """Declare an invalid hand void (authority or admin), from the form on the hand page."""
+    target = visible_hand(request.user, pk)
+    if not request.user.is_authenticated:
+        return redirect_to_login(target.get_absolute_url())
+    try:
+        hand_void(hand=target, reason=request.POST.get("reason", ""), by=request.user)
+    except DomainPermissionDenied as exc:
+        raise PermissionDenied(exc.message) from None
+    except DomainError as exc:
+        messages.error(request, f"Hand {target.number} was not voided: {exc.message}.")
+        return redirect(target)
+    messages.success(request, f"Hand {target.number} is void; the hands after it settle now.")
+    return redirect(target)
+
+
+@require_http_methods(["GET", "POST"])
+@not_found_as_404
+def hand_new(request, pk):
+    tournament = visible_tournament(request.user, pk)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    can = capabilities(request.user, tournament.league)
+    if not can.record_hand:
+        raise PermissionDenied(
+            f"Only a scorekeeper or an admin of {tournament.league.name} may record hands "
+            f"(your role: {can.role or 'not a member'})."
+        )
+    state = tournament_state(tournament)
+    if state.over:
+        messages.info(request, f"{tournament.name} is over: no more hands can be recorded.")
+        return redirect(tournament)
+    form = HandEntry(tournament=tournament, state=state, data=request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            recorded = hand_record(tournament=tournament, by=request.user, **form.record_kwargs())
+        except DomainPermissionDenied as exc:
+            raise PermissionDenied(exc.message) from None
+        except Conflict as exc:
+            if exc.code != "hand_exists":
+                form.add_domain_error(exc)
+            else:
+                state = tournament_state(tournament)
+                form = HandEntry.after_conflict(tournament, state, request.POST, exc)
+        except DomainError as exc:
+            form.add_domain_error(exc)
+        else:
+            recorded.refresh_from_db(fields=["status"])
+            messages.success(
+                request, f"Hand {recorded.number} recorded. {SETTLED[recorded.status]}"
+            )
+            return redirect(tournament)
+    return render(
+        request,
+        "tracker/hand_form.html",
+        {"form": form, "tournament": tournament, "state": state},
+    )

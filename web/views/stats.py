@@ -1,0 +1,208 @@
+"""Statistics pages and CSV exports: the league table with points, league and tournament
+statistics, a player's statistics with charts. Thin: selectors do the work
+(tracker/stats/selectors.py, web/presenters/stats.py), services the one write (the points formula)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods
+
+from tracker.core.errors import PermissionDenied as DomainPermissionDenied
+from tracker.engine.errors import DomainError
+from tracker.leagues.selectors import (
+    league_standings,
+    visible_league,
+    visible_player,
+    visible_tournament,
+)
+from tracker.stats import selectors as sel
+from tracker.stats.services import league_points_formula_set
+from web.forms.stats import PointsFormulaForm
+from web.presenters import stats as pages
+from web.views.common import not_found_as_404
+
+
+def csv_response(rows: list[dict], filename: str, columns: list[str] | None = None):
+    response = HttpResponse(pages.csv_text(rows, columns), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+# --------------------------------------------------------------------------
+# League table (points)
+
+
+@require_http_methods(["GET", "POST"])
+@not_found_as_404
+def league_table(request, slug):
+    page = pages.league_table_page(request.user, slug)
+    initial = {
+        "formula": page.formula["formula"],
+        "best": page.formula.get("best"),
+        "table": ", ".join(f"{v:g}" for v in page.formula.get("table", [])),
+        "buy_in": page.formula.get("buy_in"),
+        "top_fraction": page.formula.get("top_fraction"),
+    }
+    form = None
+    if page.can_set_points:
+        form = PointsFormulaForm(request.POST or None, initial=initial)
+    if request.method == "POST":
+        if form is None:
+            raise PermissionDenied(
+                f"Only an admin or the authority of {page.league.name} chooses the points formula."
+            )
+        if form.is_valid():
+            try:
+                league_points_formula_set(league=page.league, formula=form.spec(), by=request.user)
+            except DomainPermissionDenied as exc:
+                raise PermissionDenied(exc.message) from None
+            except DomainError as exc:
+                form.add_domain_error(exc)
+            else:
+                messages.success(request, "Points formula saved: the table below uses it.")
+                return redirect("league-table", slug=slug)
+    return render(request, "tracker/league_table.html", {"page": page, "form": form})
+
+
+@require_GET
+@not_found_as_404
+def league_table_csv(request, slug):
+    league = visible_league(request.user, slug)
+    rows = [
+        {
+            "place": k + 1,
+            "player": r.name,
+            "player_id": r.player_id,
+            "points": r.points,
+            "events": r.events,
+            "events_counted": r.counted,
+            "wins": r.wins,
+            "average_place": r.average_place,
+            "net_chips": r.net_chips,
+        }
+        for k, r in enumerate(league_standings(league))
+    ]
+    columns = [
+        "place",
+        "player",
+        "player_id",
+        "points",
+        "events",
+        "events_counted",
+        "wins",
+        "average_place",
+        "net_chips",
+    ]
+    return csv_response(rows, f"{league.slug}-standings.csv", columns)
+
+
+# --------------------------------------------------------------------------
+# Statistics tables
+
+
+def _stats_rows(rows: list[sel.Stats]) -> list[dict]:
+    return [sel.flat_row(s, player=s.label, player_id=s.key) for s in rows]
+
+
+@require_GET
+@not_found_as_404
+def league_stats(request, slug):
+    page = pages.league_stats_page(request.user, slug, variant=request.GET.get("variant"))
+    return render(request, "tracker/league_stats.html", {"page": page})
+
+
+@require_GET
+@not_found_as_404
+def league_stats_csv(request, slug):
+    page = pages.league_stats_page(request.user, slug, variant=request.GET.get("variant"))
+    suffix = f"-{page.variant}" if page.variant else ""
+    return csv_response(_stats_rows(page.rows), f"{page.league.slug}-stats{suffix}.csv")
+
+
+@require_GET
+@not_found_as_404
+def tournament_stats(request, pk):
+    page = pages.tournament_stats_page(request.user, pk)
+    return render(request, "tracker/tournament_stats.html", {"page": page})
+
+
+@require_GET
+@not_found_as_404
+def tournament_stats_csv(request, pk):
+    tournament = visible_tournament(request.user, pk)
+    rows = sel.stats_table(sel.settled_seats(tournament=tournament))
+    return csv_response(_stats_rows(rows), f"tournament-{pk}-stats.csv")
+
+
+@require_GET
+@not_found_as_404
+def tournament_hands_csv(request, pk):
+    tournament = visible_tournament(request.user, pk)
+    return csv_response(sel.tournament_hand_rows(tournament), f"tournament-{pk}-hands.csv")
+
+
+# --------------------------------------------------------------------------
+# Player
+
+
+@require_GET
+@not_found_as_404
+def player_stats(request, pk):
+    page = pages.player_stats_page(
+        request.user,
+        pk,
+        tournament=request.GET.get("tournament"),
+        variant=request.GET.get("variant"),
+    )
+    return render(
+        request, "tracker/player_stats.html", {"page": page, "query": request.GET.urlencode()}
+    )
+
+
+def _player_scope(request, pk):
+    player = visible_player(request.user, pk)
+    scope = sel.player_scope(
+        request.user,
+        player,
+        tournament=request.GET.get("tournament"),
+        variant=request.GET.get("variant"),
+    )
+    return player, scope
+
+
+@require_GET
+@not_found_as_404
+def player_stats_csv(request, pk):
+    player, scope = _player_scope(request, pk)
+    stats = sel.stats_for(sel.scope_seats(scope))
+    row = sel.flat_row(stats, player=player.name, player_id=player.pk, scope=scope.title)
+    name = slugify(player.name) or str(player.pk)
+    return csv_response([row], f"{name}-stats.csv")
+
+
+@require_GET
+@not_found_as_404
+def player_hands_csv(request, pk):
+    player, scope = _player_scope(request, pk)
+    rows = sel.player_hand_rows(sel.player_hands(scope))
+    name = slugify(player.name) or str(player.pk)
+    columns = [
+        "tournament",
+        "tournament_id",
+        "date",
+        "hand",
+        "variant",
+        "won",
+        "net",
+        "all_in_street",
+        "equity",
+        "expected",
+        "luck",
+        "luck_error",
+        "method",
+    ]
+    return csv_response(rows, f"{name}-hands.csv", columns)
