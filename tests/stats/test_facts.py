@@ -1,4 +1,4 @@
-"""Per-seat facts (tracker/stats/facts.py): one example hand per statistic (the examples of
+"""Per-seat facts (tracker/engine/facts.py): one example hand per statistic (the examples of
 docs/analytics.md), and the all-in moment checked against the engine's own replay on
 random hands."""
 
@@ -10,7 +10,7 @@ import pytest
 
 from tests.stats.handgen import random_history
 from tracker.engine import replay_hand, settle_quick
-from tracker.stats.facts import hand_facts
+from tracker.engine.facts import hand_facts
 
 STAKES = {"ante": 4, "bring_in": 10, "small_bet": 20, "big_bet": 40}
 

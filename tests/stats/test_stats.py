@@ -12,11 +12,11 @@ from django.db.models import Sum
 from tests.factories import add_member, make_league, make_tournament
 from tracker.core.errors import PermissionDenied
 from tracker.engine.errors import DomainError
+from tracker.engine.facts import FACTS_VERSION
 from tracker.hands.models import HandSeat, HandStatus, Pot
 from tracker.leagues.selectors import league_results, league_standings
 from tracker.stats import selectors as sel
 from tracker.stats import services as stats_service
-from tracker.stats.facts import FACTS_VERSION
 from tracker.stats.services import league_points_formula_set, stats_refresh
 from tracker.tournaments.models import FinalStanding, Tournament, TournamentStatus
 

@@ -542,9 +542,9 @@ def test_klo_history_is_the_worked_example():
 
 
 def _walk_contributions(variant, options, actions, stacks, **entry):
-    """The replayer's walk and the engine's replay of the same history."""
+    """The replayer's frames (an observer of the engine's walk) and the engine's replay."""
     from tracker.engine.procedure import replay_hand
-    from tracker.hands.selectors.replay import _Walk
+    from tracker.hands.selectors.replay import street_frames
 
     n = len(stacks)
     hand = Hand(
@@ -562,7 +562,7 @@ def _walk_contributions(variant, options, actions, stacks, **entry):
         positions=list(range(1, n + 1)),
         starting_stacks=list(stacks),
     )
-    views = _Walk(hand, {}, {}).run(actions)
+    views = street_frames(hand, {}, {}, actions)
     walked = [s.total for s in views[-1].seats]
     engine = replay_hand(
         {

@@ -16,6 +16,7 @@ from django.db import transaction
 
 from tracker.engine.cards import format_card
 from tracker.engine.showdown import evaluate_showdown
+from tracker.engine.variants import LOW_HOLE, VARIANT_RULES
 from tracker.hands.services.recording import hand_record
 from tracker.leagues.models import League, Membership, Role
 from tracker.leagues.services import league_create, player_create
@@ -99,7 +100,7 @@ def _deal_quick(
     entries, shown = [], []
     for i, seat in enumerate(seats):
         if i in contenders:
-            if variant == "kings_and_little_ones" and rng.random() < 0.3:
+            if VARIANT_RULES[variant].chooses_seventh and rng.random() < 0.3:
                 down_n, up_n, seventh = 2, 5, "up"
             else:
                 down_n, up_n, seventh = 3, 4, None
@@ -146,8 +147,8 @@ def _play(
             return
         number = state.next_number
         variant, options = VARIANT_CYCLE[k % len(VARIANT_CYCLE)]
-        if len(state.next_positions()) > 7 and variant != "low_hole":
-            variant, options = "low_hole", {"game": "high"}
+        if len(state.next_positions()) > VARIANT_RULES[variant].max_players:
+            variant, options = LOW_HOLE, {"game": "high"}
         if full and number in full and len(state.next_positions()) == 3:
             hand_record(
                 tournament=tournament,

@@ -52,7 +52,7 @@ from .announcements import has_high, normalize_announcements
 from .cards import parse_card
 from .equity import SAMPLES, Pot, Seat, all_in_equity
 from .errors import DomainError
-from .procedure import walk_history, walk_quick
+from .procedure import history_from_entry, walk_history, walk_quick
 from .stud import Event, HandObserver, StudHand, Verb
 from .variants import STREETS, VARIANT_RULES, Street
 from .wild import wild_options
@@ -210,25 +210,13 @@ def _walk_full(
     reading: Mapping[str, Any],
     observer: FactsObserver,
 ) -> StudHand:
-    stakes = reading["stakes"]
-    history: dict[str, Any] = {
-        "variant": "F7S",
-        "_variant": variant,
-        "_options": dict(options),
-        "antes": stakes["ante"],
-        "bring_in": stakes["bring_in"],
-        "small_bet": stakes["small_bet"],
-        "big_bet": stakes["big_bet"],
-        "starting_stacks": list(reading["starting_stacks"]),
-        "actions": list(entry.get("actions") or []),
-    }
-    for ours, theirs in (
-        ("seventh_card", "_seventh_card"),
-        ("buys", "_buys"),
-        ("declarations", "_declarations"),
-    ):
-        if entry.get(ours) is not None:
-            history[theirs] = entry[ours]
+    history = history_from_entry(
+        variant=variant,
+        options=options,
+        stakes=reading["stakes"],
+        starting_stacks=reading["starting_stacks"],
+        entry={**entry, "actions": list(entry.get("actions") or [])},
+    )
     n = len(history["starting_stacks"])
     return walk_history(history, max_players=max(n, 2), observers=[observer])
 

@@ -65,6 +65,8 @@ __all__ = [
     "ProcedureError",
     "replay_hand",
     "settle_quick",
+    "ENTRY_FIELDS",
+    "history_from_entry",
     "walk_history",
     "walk_quick",
 ]
@@ -88,6 +90,8 @@ PHH_OPTIONAL = frozenset(
     ).split()
 )
 OUR_FIELDS = ("_variant", "_options", "_seventh_card", "_buys", "_declarations")
+#: Our per-seat PHH fields and the keys a recorded full-history entry keeps them under.
+ENTRY_FIELDS = {"_seventh_card": "seventh_card", "_buys": "buys", "_declarations": "declarations"}
 
 # Two-character card codes of PHH, any case; None is the unknown card "??".
 _CODES: dict[str, int | None] = {"??": None}
@@ -441,6 +445,41 @@ class _PHHDriver:
             if decl is not None:
                 hand.declare(i, decl)
         hand.verify_complete_hand()
+
+
+def history_from_entry(
+    *,
+    variant: str,
+    options: Mapping[str, Any],
+    stakes: Stakes | Mapping[str, int],
+    starting_stacks: Sequence[int],
+    entry: Mapping[str, Any],
+) -> dict[str, Any]:
+    """The PHH hand of a recorded full-history entry (``actions`` and the per-seat
+    choices under :data:`ENTRY_FIELDS`): what :func:`replay_hand` takes.
+
+    >>> history = history_from_entry(variant="low_hold", options={}, starting_stacks=[100, 100],
+    ...     stakes={"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10},
+    ...     entry={"actions": [], "buys": [True, False]})
+    >>> history["_variant"], history["antes"], history["_buys"]
+    ('low_hold', 1, [True, False])
+    """
+    stakes = Stakes.coerce(stakes)
+    history: dict[str, Any] = {
+        "variant": PHH_VARIANT,
+        "_variant": variant,
+        "_options": dict(options),  # every announcement, nulls included (a null is meant)
+        "antes": stakes.ante,
+        "bring_in": stakes.bring_in,
+        "small_bet": stakes.small_bet,
+        "big_bet": stakes.big_bet,
+        "starting_stacks": list(starting_stacks),
+        "actions": entry.get("actions"),
+    }
+    for theirs, ours in ENTRY_FIELDS.items():
+        if entry.get(ours) is not None:
+            history[theirs] = entry[ours]
+    return history
 
 
 def walk_history(

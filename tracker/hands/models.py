@@ -107,11 +107,12 @@ class HandSeat(models.Model):
     position = models.PositiveSmallIntegerField()  # 0 = dealer's left; the dealer is last
     starting_stack = models.PositiveIntegerField()
     contributed = models.PositiveIntegerField(default=0)
-    folded_street = models.PositiveSmallIntegerField(null=True, blank=True)  # 3..7
+    # 3..7, the street of a fold; None to the end (a muck at the showdown is no fold)
+    folded_street = models.PositiveSmallIntegerField(null=True, blank=True)
     down = models.JSONField(default=list, blank=True)
     up = models.JSONField(default=list, blank=True)
     won = models.PositiveIntegerField(null=True, blank=True)  # set at settlement
-    # Per-seat facts the statistics sum (tracker/stats/facts.py), written at settlement.
+    # Per-seat facts the statistics sum (tracker/engine/facts.py), written at settlement.
     facts = models.JSONField(default=dict, blank=True)
 
     class Meta:

@@ -3,7 +3,7 @@
 Every statistic is a sum over ``HandSeat`` rows of settled hands, done in the
 database: one aggregate query for the numbers (``GROUP BY`` player, or variant,
 for a table) and one for the showdown hand categories, whatever the number of
-hands or players. The facts are written at settlement (tracker/stats/facts.py).
+hands or players. The facts are written at settlement (tracker/engine/facts.py).
 
 Scopes: a tournament, a league (every player of it), a variant, and *all time*
 (a player's every hand; a person linked to a user account who plays in several

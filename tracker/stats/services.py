@@ -22,10 +22,10 @@ from django.db.models import Q
 
 from tracker.core.permissions import Capability, require
 from tracker.engine.equity import SAMPLES
+from tracker.engine.facts import FACTS_VERSION, hand_facts
 from tracker.engine.points import normalize_formula
 from tracker.hands.models import Hand, HandSeat, HandStatus
 from tracker.leagues.models import League
-from tracker.stats.facts import FACTS_VERSION, hand_facts
 
 log = logging.getLogger(__name__)
 

@@ -18,6 +18,7 @@ from tracker.engine.announcements import (
     VARIANTS,
 )
 from tracker.engine.errors import DomainError
+from tracker.engine.variants import VARIANT_RULES
 from web.errors import Place, Route, add_domain_error, seat_names, seats_named
 from web.forms.cards import (
     CARD_SLOTS,
@@ -86,11 +87,9 @@ class SeatForm(CardsMixin, forms.Form):
     def entry(self, variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
         data = self.cleaned_data
         bought = bool(data.get("bought"))
-        if variant == "low_hold":
-            contributed = options.get("buy_version", "contributed") == "contributed"
-            seventh_up = bought if contributed else not bought
-        else:
-            seventh_up = data.get("seventh") == "up"
+        rules = VARIANT_RULES[variant]
+        chose_up = rules.chooses_seventh and data.get("seventh") == "up"
+        seventh_up = rules.seventh_up(options, bought=bought, chose_up=chose_up)
         down, up, paths = self.hand_cards(seventh_up)
         self.paths = paths
         seat: dict[str, Any] = {"player": self.player_id, "put_in": data["put_in"]}
@@ -102,7 +101,7 @@ class SeatForm(CardsMixin, forms.Form):
             seat["bought"] = True
         if data.get("declare"):
             seat["declare"] = data["declare"]
-        if variant != "low_hold" and data.get("seventh") == "up":
+        if not rules.buys and data.get("seventh") == "up":
             seat["seventh"] = "up"
         return seat
 

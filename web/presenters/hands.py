@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 
 from tracker.core.permissions import NOBODY, Capabilities, capabilities
 from tracker.engine.announcements import ANNOUNCEMENTS, VARIANT_ANNOUNCEMENTS, VARIANT_TITLES
+from tracker.engine.errors import DomainError
+from tracker.engine.frames import END
 from tracker.hands.models import EntryMode, Hand, HandStatus
 from tracker.hands.selectors.replay import (
-    END,
     FOLD_LABELS,
     CardView,
     HandView,
@@ -176,7 +177,7 @@ def hand_replay(user, pk: int, street: int | None = None) -> HandReplay:
         raw_actions = [str(a) for a in (hand.entry or {}).get("actions") or []]
         try:
             streets = street_frames(hand, names, seat_numbers, raw_actions)
-        except (ValueError, IndexError, KeyError, TypeError) as exc:
+        except DomainError as exc:  # a history the engine refuses (an invalid hand)
             walk_error = f"This history cannot be shown street by street ({exc})."
             streets = []
     else:

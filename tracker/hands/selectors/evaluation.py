@@ -15,7 +15,13 @@ from tracker.core.paths import FieldPath
 from tracker.engine import tournament as rules
 from tracker.engine.errors import DomainError
 from tracker.engine.pots import award_pot, split_amount
-from tracker.engine.procedure import HandResult, replay_hand, settle_quick
+from tracker.engine.procedure import (
+    ENTRY_FIELDS,
+    HandResult,
+    history_from_entry,
+    replay_hand,
+    settle_quick,
+)
 from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import EntryMode, Hand
 
@@ -200,26 +206,13 @@ def _run_engine(spec: HandSpec, stacks: Sequence[int]) -> HandResult:
     unknown = set(entry) - FULL_KEYS
     if unknown:
         raise DomainError(f"unknown field(s): {', '.join(sorted(unknown))}", field="entry")
-    history = {
-        "variant": "F7S",
-        "_variant": spec.variant,
-        "_options": dict(
-            spec.options
-        ),  # every announcement, nulls included (a null qualifier is meant)
-        "antes": stakes["ante"],
-        "bring_in": stakes["bring_in"],
-        "small_bet": stakes["small_bet"],
-        "big_bet": stakes["big_bet"],
-        "starting_stacks": list(stacks),
-        "actions": entry.get("actions"),
-    }
-    for ours, theirs in (
-        ("seventh_card", "_seventh_card"),
-        ("buys", "_buys"),
-        ("declarations", "_declarations"),
-    ):
-        if entry.get(ours) is not None:
-            history[theirs] = entry[ours]
+    history = history_from_entry(
+        variant=spec.variant,
+        options=spec.options,
+        stakes=stakes,
+        starting_stacks=stacks,
+        entry=entry,
+    )
     try:
         return replay_hand(history)
     except DomainError as exc:
@@ -228,13 +221,7 @@ def _run_engine(spec: HandSpec, stacks: Sequence[int]) -> HandResult:
 
 
 # A full history's user-defined PHH field -> the entry's field it came from.
-ENTRY_FIELD_OF_HISTORY = {
-    "_variant": "variant",
-    "_options": "options",
-    "_seventh_card": "seventh_card",
-    "_buys": "buys",
-    "_declarations": "declarations",
-}
+ENTRY_FIELD_OF_HISTORY = {"_variant": "variant", "_options": "options", **ENTRY_FIELDS}
 
 
 def _history_field(path: str) -> str:

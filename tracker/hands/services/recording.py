@@ -21,6 +21,7 @@ from tracker.core.jobs import enqueue_on_commit
 from tracker.core.permissions import Capability, require
 from tracker.engine.announcements import check_variant, max_players, normalize_announcements
 from tracker.engine.errors import DomainError
+from tracker.engine.variants import Street
 from tracker.hands.models import (
     EntryMode,
     Hand,
@@ -211,7 +212,8 @@ def _write_hand_seats(hand: Hand, outcome: Outcome, seats: dict[int, int]) -> No
         else [None] * len(outcome.spec.players)
     )
     folded = outcome.result.folded
-    street_no = {"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "showdown": 7}
+    # A muck at the showdown ("showdown") is not a fold: the seat played to the end.
+    street_no = {street.key: street.number for street in Street}
     rows = []
     for pos, pid in enumerate(outcome.spec.players):
         cards = shown[pos] or {}

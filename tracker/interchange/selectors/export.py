@@ -24,6 +24,7 @@ from django.utils.text import slugify
 from tracker.core.errors import Conflict
 from tracker.engine import phh
 from tracker.engine.errors import DomainError
+from tracker.engine.procedure import ENTRY_FIELDS
 from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import EntryMode, Hand, HandSeat
 from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
@@ -31,11 +32,6 @@ from tracker.leagues.models import League
 from tracker.tournaments.models import Tournament
 
 MEDIA_TYPE = "application/x-phh"
-ENTRY_FIELDS = (
-    ("seventh_card", "_seventh_card"),
-    ("buys", "_buys"),
-    ("declarations", "_declarations"),
-)
 QUICK_REASON = (
     "recorded by quick entry (the chips each player put in and the cards shown), "
     "without the action history a PHH hand needs"
@@ -89,7 +85,7 @@ def hand_history(hand: Hand) -> dict[str, Any]:
         data["finishing_stacks"] = finishing
     data["_variant"] = hand.variant
     data["_options"] = dict(hand.options or {})
-    for ours, theirs in ENTRY_FIELDS:
+    for theirs, ours in ENTRY_FIELDS.items():
         if entry.get(ours) is not None:
             data[theirs] = entry[ours]
     if hand.table_result is not None:

@@ -14,7 +14,8 @@ from typing import Any
 from tracker.core.errors import NotFound, PermissionDenied
 from tracker.core.paths import FieldPath
 from tracker.engine.errors import DomainError
-from tracker.engine.procedure import PHH_OPTIONAL, PHH_REQUIRED, PHH_VARIANT
+from tracker.engine.procedure import ENTRY_FIELDS, PHH_OPTIONAL, PHH_REQUIRED, PHH_VARIANT
+from tracker.engine.variants import SEVEN_CARD_STUD
 from tracker.hands.models import Hand
 from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
 from tracker.hands.services.recording import hand_record
@@ -23,8 +24,7 @@ from tracker.tournaments.selectors import tournament_state
 
 log = logging.getLogger(__name__)
 
-# Our entry keys for the PHH user fields, and back.
-ENTRY_FIELDS = {"_seventh_card": "seventh_card", "_buys": "buys", "_declarations": "declarations"}
+# Our entry keys for the PHH user fields (tracker.engine.procedure.ENTRY_FIELDS), and back.
 _PHH_OF_ENTRY = {v: k for k, v in ENTRY_FIELDS.items()}
 _POSITION = re.compile(r"^p([1-9][0-9]*)$")
 
@@ -170,7 +170,7 @@ def phh_hand_record(
             tournament=tournament,
             by=by,
             entry_mode="full",
-            variant=hand.get("_variant") or "seven_card_stud",
+            variant=hand.get("_variant") or SEVEN_CARD_STUD,
             options=options,
             entry=entry,
             table_result=table_result,
