@@ -23,8 +23,8 @@ A heads-up hand, played verb by verb:
 >>> hand.next_event().options
 (Option(verb=<Verb.ANTE: 'ante'>, seat=None, amount=0, to=0),)
 >>> hand.post_antes()
->>> hand.next_event().deals[:3]
-(Deal(seat=0, face=<Face.DOWN: 'down'>), Deal(seat=1, face=<Face.DOWN: 'down'>), Deal(seat=0, face=<Face.DOWN: 'down'>))
+>>> [(d.seat, d.face.value) for d in hand.next_event().deals]
+[(0, 'down'), (1, 'down'), (0, 'down'), (1, 'down'), (0, 'up'), (1, 'up')]
 >>> for seat, cards in ((0, "As Ks 2c"), (1, "Qh Qd 3c")):
 ...     for face, card in zip(("down", "down", "up"), cards.split()):
 ...         hand.deal(seat, c(card), up=face == "up")
@@ -492,7 +492,18 @@ class StudHand:
         return self.labels[seat]
 
     def pots(self) -> list[Pot]:
-        """The pots so far, the current street's bets included."""
+        """The pots so far, the current street's bets included.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0); hand.complete(1)
+        >>> [p.to_dict() for p in hand.pots()]  # p2's completion is not called yet
+        [{'amount': 6, 'eligible': [0, 1]}, {'amount': 3, 'eligible': [1]}]
+        """
         live = [self.live[i] + self.bets[i] for i in range(self.n)]
         return self._pots(live, self.in_hand, self.folded)
 
@@ -519,21 +530,61 @@ class StudHand:
         return [c for c, up in zip(self.cards[seat], self.faces[seat], strict=True) if up]
 
     def cards_due(self, seat: int) -> int:
-        """How many cards ``seat`` is still due on this street."""
+        """How many cards ``seat`` is still due on this street.
+
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.cards_due(0)  # the antes come first
+        0
+        >>> hand.post_antes()
+        >>> hand.deal(0, 51)
+        >>> hand.cards_due(0), hand.cards_due(1)
+        (2, 3)
+        """
         return self.pending[seat] if self.phase is Phase.DEAL else 0
 
     def next_face(self, seat: int) -> Face:
-        """The face of the next card due to ``seat`` on this street."""
+        """The face of the next card due to ``seat`` on this street.
+
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> hand.next_face(0)
+        <Face.DOWN: 'down'>
+        >>> hand.deal(0, 51); hand.deal(0, 50)
+        >>> hand.next_face(0)
+        <Face.UP: 'up'>
+        >>> hand.deal(0, 49); hand.next_face(0)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: p1 is due no card now
+        """
+        if self.phase is not Phase.DEAL or not self.pending[seat]:
+            raise self.fail(
+                f"{self.label(seat)} is due no card now", Code.DEAL_COUNT, seat, Subject.CARDS
+            )
         faces = self.next_faces[seat]
         return Face.UP if faces[len(faces) - self.pending[seat]] else Face.DOWN
 
     def next_event(self) -> NextEvent:
         """Who acts and what they may do, which cards are due, or that it is over.
 
+        >>> from tracker.engine.cards import parse_card as c
         >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
         ...                 stacks=[100, 100])
         >>> hand.next_event().phase
         <Phase.ANTES: 'antes'>
+        >>> hand.post_antes()
+        >>> hand.next_event().deals[0]
+        Deal(seat=0, face=<Face.DOWN: 'down'>)
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> turn = hand.next_event()
+        >>> turn.phase, turn.seat, [(o.verb.value, o.to) for o in turn.options]
+        (<Phase.BET: 'bet'>, 0, [('bring_in', 2), ('complete', 5)])
+        >>> hand.bring_in(0); hand.fold(1)
+        >>> hand.next_event().over
+        True
         """
         phase = self.phase
         street = self.street
@@ -582,7 +633,22 @@ class StudHand:
 
     def legal_options(self, seat: int) -> tuple[Option, ...]:
         """The verbs ``seat`` may use now, with their exact amounts (empty when
-        it is not their turn)."""
+        it is not their turn).
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.legal_options(1)
+        ()
+        >>> hand.bring_in(0)
+        >>> hand.legal_options(1)
+        (Option(verb=<Verb.FOLD: 'fold'>, seat=1, amount=0, to=0),
+         Option(verb=<Verb.CALL: 'call'>, seat=1, amount=2, to=2),
+         Option(verb=<Verb.COMPLETE: 'complete'>, seat=1, amount=5, to=5))
+        """
         if self.phase is not Phase.BET or self.results or self.actors[0] != seat:
             return ()
         stack = self.stacks[seat]
@@ -632,13 +698,30 @@ class StudHand:
     # Antes
 
     def verify_post_antes(self) -> None:
-        """The antes come first, once."""
+        """The antes come first, once.
+
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.verify_post_antes()
+        >>> hand.post_antes()
+        >>> hand.verify_post_antes()
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: the antes have been posted
+        """
         if self.phase is not Phase.ANTES:
             raise self.fail("the antes have been posted", Code.ILLEGAL_ACTION)
 
     def post_antes(self) -> None:
         """Everyone antes (a stack short of the ante goes all in for it); third
-        street's dealing begins."""
+        street's dealing begins.
+
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> hand.antes, hand.stacks, hand.next_event().phase
+        ([1, 1], [99, 99], <Phase.DEAL: 'deal'>)
+        """
         self.verify_post_antes()
         ante = self.stakes.ante
         for i in range(self.n):
@@ -687,7 +770,24 @@ class StudHand:
 
     def verify_deal(self, seat: int, card: int | None, *, up: bool | None = None) -> bool:
         """Check dealing ``card`` (``None``: unknown) to ``seat`` face up or down
-        (``up`` None: the face it is due). Returns whether it comes face up."""
+        (``up`` None: the face it is due). Returns whether it comes face up.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> hand.verify_deal(0, c("As"))
+        False
+        >>> hand.deal(0, c("As"))
+        >>> hand.verify_deal(1, c("As"))
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: As has already been dealt
+        >>> hand.verify_deal(1, c("Qh"), up=True)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: p2's next card comes face down
+        """
         self._check_dealing()
         if not self.in_hand[seat]:
             raise self.fail(
@@ -738,7 +838,17 @@ class StudHand:
 
     def deal(self, seat: int, card: int | None, *, up: bool | None = None) -> None:
         """Deal ``seat`` its next card; ``up`` must match the face it is due
-        (:meth:`next_face`); None deals it with that face."""
+        (:meth:`next_face`); None deals it with that face.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> [format_card(card) for card in hand.up_cards(0)], hand.next_event().phase
+        (['2c'], <Phase.BET: 'bet'>)
+        """
         up = self.verify_deal(seat, card, up=up)
         if card is not None:
             self.known.add(card)
@@ -755,14 +865,60 @@ class StudHand:
             self._end_dealing()
 
     def deal_down(self, seat: int, card: int | None) -> None:
-        """Deal ``seat`` a face-down card (``None``: nobody saw it)."""
+        """Deal ``seat`` a face-down card (``None``: nobody saw it).
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> hand.deal_down(0, c("As"))
+        >>> hand.deal_down(1, None)  # nobody saw p2's first card
+        >>> hand.cards, hand.cards_due(1)
+        ([[51], [None]], 2)
+        """
         self.deal(seat, card, up=False)
 
     def deal_up(self, seat: int, card: int | None) -> None:
-        """Deal ``seat`` a face-up card."""
+        """Deal ``seat`` a face-up card.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> hand.deal_down(0, c("As")); hand.deal_down(0, c("Ks"))
+        >>> hand.deal_up(0, c("2c"))
+        >>> hand.up_cards(0) == [c("2c")]
+        True
+        >>> hand.deal_up(1, c("3c"))
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: p2's next card comes face down
+        """
         self.deal(seat, card, up=True)
 
     def verify_deal_community(self, card: int | None) -> None:
+        """Check dealing the community card ``card``.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100] * 7, results=True)
+        >>> hand.post_antes()
+        >>> for street in (range(21), range(21, 28), range(28, 35), range(35, 42)):
+        ...     for card in street:  # seven players to seventh street: 42 cards dealt
+        ...         hand.deal(card % 7, card)
+        ...     hand.end_betting()
+        >>> hand.verify_deal_community(c("As"))
+        >>> hand.verify_deal_community(c("2c"))  # card 0, dealt to p1
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: 2c has already been dealt
+        >>> hand.verify_deal(0, c("As"))
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: the deck cannot give every player still in a seventh
+        card (5 left after the burns for 7 players): one community card is dealt instead ('d db
+        card')
+        """
         self._check_dealing()
         if card is not None and not 0 <= card < 52:
             raise self.fail(f"{card!r} is not a card", Code.INVALID_CARD, None, Subject.COMMUNITY)
@@ -792,7 +948,22 @@ class StudHand:
             )
 
     def deal_community(self, card: int) -> None:
-        """Deal the community card: everyone's seventh card, when the deck is short."""
+        """Deal the community card: everyone's seventh card, when the deck is short.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100] * 7, results=True)
+        >>> hand.post_antes()
+        >>> for street in (range(21), range(21, 28), range(28, 35), range(35, 42)):
+        ...     for card in street:  # seven players to seventh street: 42 cards dealt
+        ...         hand.deal(card % 7, card)
+        ...     hand.end_betting()
+        >>> hand.next_event().deals
+        (Deal(seat=None, face=<Face.COMMUNITY: 'community'>),)
+        >>> hand.deal_community(c("As"))
+        >>> format_card(hand.community), hand.next_event().phase  # seventh street's betting
+        ('As', <Phase.BET: 'bet'>)
+        """
         self.verify_deal_community(card)
         self.known.add(card)
         self.seventh_open = False
@@ -861,7 +1032,29 @@ class StudHand:
             )
 
     def verify_buy(self, seat: int) -> int:
-        """Check a Low Hold buy; returns its price."""
+        """Check a Low Hold buy; returns its price.
+
+        >>> hand = StudHand(variant="low_hold", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100], results=True)
+        >>> hand.post_antes()
+        >>> for street in (range(6), range(6, 8), range(8, 10), range(10, 12)):
+        ...     for card in street:
+        ...         hand.deal(card % 2, card)
+        ...     hand.end_betting()
+        >>> hand.verify_buy(0)
+        10
+        >>> hand.buy(0)
+        >>> hand.verify_buy(0)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: p1 has bought
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.verify_buy(0)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: only Low Hold has buys
+        """
         if not self.rules.buys:
             raise self.fail("only Low Hold has buys", Code.INVALID_BUY, seat, Subject.BUY)
         self._check_seventh_choice(seat, Code.INVALID_BUY, Subject.BUY, "cannot buy")
@@ -887,7 +1080,25 @@ class StudHand:
 
     def buy(self, seat: int) -> None:
         """Low Hold: ``seat`` pays the buy price (dead money, not a bet) to turn
-        its seventh card over (``buy_version`` says which way)."""
+        its seventh card over (``buy_version`` says which way).
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="low_hold", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100],
+        ...                 options={'buy_version': 'contributed'})
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0); hand.call(1)
+        >>> for up in ("Ah 4d", "Kh 5d", "Jc 6d"):  # fourth to sixth street: both check
+        ...     hand.deal(0, c(up[:2])); hand.deal(1, c(up[3:]))
+        ...     hand.check(0); hand.check(1)
+        >>> [(o.verb.value, o.seat, o.amount) for o in hand.next_event().choices]
+        [('buy', 0, 10), ('buy', 1, 10)]
+        >>> hand.buy(1)
+        >>> hand.buys, hand.next_face(0), hand.next_face(1)  # contributed: the buy turns it up
+        ([0, 10], <Face.DOWN: 'down'>, <Face.UP: 'up'>)
+        """
         price = self.verify_buy(seat)
         self.stacks[seat] -= price
         self.buys[seat] = price
@@ -897,6 +1108,23 @@ class StudHand:
             self._emit(Event(Verb.BUY, self.street, seat, price))
 
     def verify_choose_seventh(self, seat: int, up: bool) -> None:
+        """Check ``seat`` choosing its seventh card up or down.
+
+        >>> hand = StudHand(variant="kings_and_little_ones", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100], results=True)
+        >>> hand.post_antes()
+        >>> for street in (range(6), range(6, 8), range(8, 10), range(10, 12)):
+        ...     for card in street:
+        ...         hand.deal(card % 2, card)
+        ...     hand.end_betting()
+        >>> hand.verify_choose_seventh(1, True)
+        >>> hand.deal(0, 12)
+        >>> hand.verify_choose_seventh(1, True)  # the seventh card's dealing has begun
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: the seventh-card choices are made before the seventh
+        card is dealt
+        """
         if not self.rules.chooses_seventh:
             raise self.fail(
                 "only Kings and Little Ones lets players choose the seventh card up or down",
@@ -917,7 +1145,24 @@ class StudHand:
 
     def choose_seventh(self, seat: int, up: bool) -> None:
         """Kings and Little Ones: ``seat`` takes its seventh card up or down
-        (down unless chosen)."""
+        (down unless chosen).
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="kings_and_little_ones", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0); hand.call(1)
+        >>> for up in ("Ah 4d", "Kh 5d", "Jc 6d"):  # fourth to sixth street: both check
+        ...     hand.deal(0, c(up[:2])); hand.deal(1, c(up[3:]))
+        ...     hand.check(0); hand.check(1)
+        >>> [(o.verb.value, o.seat) for o in hand.next_event().choices]
+        [('choose_seventh', 0), ('choose_seventh', 1)]
+        >>> hand.choose_seventh(0, True)
+        >>> hand.next_face(0), hand.next_face(1)
+        (<Face.UP: 'up'>, <Face.DOWN: 'down'>)
+        """
         self.verify_choose_seventh(seat, up)
         self.seventh_up[seat] = up
         self.next_faces[seat] = [self._seventh_face(seat)]
@@ -1017,12 +1262,44 @@ class StudHand:
             self.max_bet = self.bets[seat]
 
     def verify_bring_in(self, seat: int) -> None:
+        """Check ``seat`` posting the bring-in.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.verify_bring_in(0)
+        >>> hand.verify_bring_in(1)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: it is p1's turn, not p2's
+        >>> hand.bring_in(0)
+        >>> hand.verify_bring_in(1)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: no bring-in is due
+        """
         self._check_turn(seat)
         if not self.bring_in_due:
             raise self.fail("no bring-in is due", Code.ILLEGAL_ACTION, seat)
 
     def bring_in(self, seat: int) -> None:
-        """The lowest door card posts the bring-in (all in if short)."""
+        """The lowest door card posts the bring-in (all in if short).
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.next_event().seat  # p1's 2c is the lowest door card
+        0
+        >>> hand.bring_in(0)
+        >>> hand.bets, hand.next_event().seat
+        ([2, 0], 1)
+        """
         self.verify_bring_in(seat)
         amount = min(self.stacks[seat], self.stakes.bring_in)
         self._put(seat, amount)
@@ -1044,14 +1321,42 @@ class StudHand:
         self._after_action()
 
     def verify_check_or_call(self, seat: int) -> int:
-        """Check a check or a call; returns the chips it puts in."""
+        """Check a check or a call; returns the chips it puts in.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.verify_check_or_call(0)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: p1 has the lowest door card and must bring in ('pb') or
+        complete
+        >>> hand.bring_in(0)
+        >>> hand.verify_check_or_call(1)
+        2
+        """
         self._check_turn(seat)
         self._bring_in_pending(seat)
         amount = self.max_bet - self.bets[seat]
         return amount if amount < self.stacks[seat] else self.stacks[seat]
 
     def check_or_call(self, seat: int) -> None:
-        """PHH's ``cc``: check with nothing to call, else call (all in if short)."""
+        """PHH's ``cc``: check with nothing to call, else call (all in if short).
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0)
+        >>> hand.check_or_call(1)  # calls the bring-in; third street is over
+        >>> hand.street, [p.amount for p in hand.pots()]
+        (<Street.FOURTH: 1>, [6])
+        """
         amount = self.verify_check_or_call(seat)
         self._put(seat, amount)
         self.actors.pop(0)
@@ -1066,6 +1371,23 @@ class StudHand:
         self._after_action()
 
     def verify_check(self, seat: int) -> None:
+        """Check ``seat`` checking.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0); hand.call(1)
+        >>> hand.deal(0, c("Ah")); hand.deal(1, c("4d"))
+        >>> hand.verify_check(0)
+        >>> hand.bet(0)
+        >>> hand.verify_check(1)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: p2 has 5 to call and cannot check
+        """
         self.verify_check_or_call(seat)
         to_call = self.max_bet - self.bets[seat]
         if to_call:
@@ -1076,11 +1398,42 @@ class StudHand:
             )
 
     def check(self, seat: int) -> None:
-        """Check: nothing to call."""
+        """Check: nothing to call.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0); hand.call(1)
+        >>> hand.deal(0, c("Ah")); hand.deal(1, c("4d"))
+        >>> hand.check(0); hand.check(1)
+        >>> hand.street, hand.next_event().phase
+        (<Street.FIFTH: 2>, <Phase.DEAL: 'deal'>)
+        """
         self.verify_check(seat)
         self.check_or_call(seat)
 
     def verify_call(self, seat: int) -> int:
+        """Check ``seat`` calling; returns the chips it puts in.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0)
+        >>> hand.verify_call(1)
+        2
+        >>> hand.call(1)
+        >>> hand.deal(0, c("Ah")); hand.deal(1, c("4d"))
+        >>> hand.verify_call(0)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: p1 has nothing to call and may check
+        """
         amount = self.verify_check_or_call(seat)
         if self.max_bet - self.bets[seat] <= 0:
             raise self.fail(
@@ -1089,11 +1442,43 @@ class StudHand:
         return amount
 
     def call(self, seat: int) -> None:
-        """Call the bet (all in if short)."""
+        """Call the bet (all in if short).
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0); hand.complete(1)
+        >>> hand.call(0)
+        >>> hand.street, [p.to_dict() for p in hand.pots()]
+        (<Street.FOURTH: 1>, [{'amount': 12, 'eligible': [0, 1]}])
+        """
         self.verify_call(seat)
         self.check_or_call(seat)
 
     def verify_fold(self, seat: int) -> None:
+        """Check ``seat`` folding.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.verify_fold(0)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: p1 has the lowest door card and must bring in ('pb') or
+        complete
+        >>> hand.bring_in(0); hand.call(1)
+        >>> hand.deal(0, c("Ah")); hand.deal(1, c("4d"))
+        >>> hand.verify_fold(0)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: p1 has nothing to call and may check, not fold
+        """
         if self.results:
             if self.phase is not Phase.BET:
                 self._check_turn(seat)
@@ -1110,7 +1495,19 @@ class StudHand:
             )
 
     def fold(self, seat: int) -> None:
-        """Fold: out of the hand, chips put in stay in the pots."""
+        """Fold: out of the hand, chips put in stay in the pots.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0)
+        >>> hand.fold(1)
+        >>> hand.folded, hand.next_event().over
+        ([None, 'third'], True)
+        """
         self.verify_fold(seat)
         self.in_hand[seat] = False
         self.n_in -= 1
@@ -1177,7 +1574,28 @@ class StudHand:
 
     def verify_complete_bet_or_raise(self, seat: int, to: int | None = None) -> tuple[Verb, int]:
         """Check a completion, bet or raise to ``to`` chips (the seat's bet on
-        the street afterwards; None: the legal size). Returns (verb, to)."""
+        the street afterwards; None: the legal size). Returns (verb, to).
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0)
+        >>> hand.verify_complete_bet_or_raise(1)
+        (<Verb.COMPLETE: 'complete'>, 5)
+        >>> hand.verify_complete_bet_or_raise(1, 10)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: the completion is to the small bet (5), not 10
+        >>> hand.complete(1); hand.raise_to(0); hand.raise_to(1); hand.raise_to(0)
+        >>> hand.verify_complete_bet_or_raise(1)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: the betting is capped: a bet and three raises have been
+        made this round
+        """
         self._check_turn(seat)
         verb, target = self._bet_target(seat)
         if to is not None and to != target:
@@ -1199,7 +1617,20 @@ class StudHand:
 
     def complete_bet_or_raise(self, seat: int, to: int | None = None) -> None:
         """PHH's ``cbr``: complete, bet or raise, whichever the moment calls for,
-        to ``to`` chips (checked against the legal size; None: that size)."""
+        to ``to`` chips (checked against the legal size; None: that size).
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0)
+        >>> hand.complete_bet_or_raise(1, 5)  # a completion
+        >>> hand.complete_bet_or_raise(0)  # a raise, to the legal size
+        >>> hand.bets
+        [10, 5]
+        """
         verb, target = self.verify_complete_bet_or_raise(seat, to)
         self._raise(seat, verb, target)
 
@@ -1215,24 +1646,113 @@ class StudHand:
         return target
 
     def verify_complete(self, seat: int, to: int | None = None) -> int:
+        """Check ``seat`` completing the bring-in; returns the seat's bet afterwards.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0)
+        >>> hand.verify_complete(1)
+        5
+        >>> hand.verify_complete(1, 4)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: the completion is to the small bet (5), not 4
+        """
         return self._verify_kind(seat, to, Verb.COMPLETE)
 
     def complete(self, seat: int, to: int | None = None) -> None:
-        """Third street: complete the bring-in to the small bet."""
+        """Third street: complete the bring-in to the small bet.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0)
+        >>> hand.complete(1)
+        >>> hand.bets, [(o.verb.value, o.to) for o in hand.next_event().options]
+        ([2, 5], [('fold', 0), ('call', 5), ('raise', 10)])
+        """
         self._raise(seat, Verb.COMPLETE, self.verify_complete(seat, to))
 
     def verify_bet(self, seat: int, to: int | None = None) -> int:
+        """Check ``seat`` betting; returns the seat's bet afterwards.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.verify_bet(0)  # third street has a completion, not a bet
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: p1 cannot bet now: the moment calls for a complete (to
+        5)
+        >>> hand.bring_in(0); hand.call(1)
+        >>> hand.deal(0, c("Ah")); hand.deal(1, c("4d"))
+        >>> hand.verify_bet(0)
+        5
+        """
         return self._verify_kind(seat, to, Verb.BET)
 
     def bet(self, seat: int, to: int | None = None) -> None:
-        """Bet one unit of the street."""
+        """Bet one unit of the street.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0); hand.call(1)
+        >>> hand.deal(0, c("Ah")); hand.deal(1, c("4d"))
+        >>> hand.next_event().seat  # the ace leads
+        0
+        >>> hand.bet(0)
+        >>> hand.bets, hand.next_event().seat
+        ([5, 0], 1)
+        """
         self._raise(seat, Verb.BET, self.verify_bet(seat, to))
 
     def verify_raise_to(self, seat: int, to: int | None = None) -> int:
+        """Check ``seat`` raising; returns the seat's bet afterwards.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0); hand.complete(1)
+        >>> hand.verify_raise_to(0)
+        10
+        >>> hand.verify_raise_to(0, 12)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: a raise is to 5 + 5 = 10, not 12
+        """
         return self._verify_kind(seat, to, Verb.RAISE)
 
     def raise_to(self, seat: int, to: int | None = None) -> None:
-        """Raise by one unit of the street (all in if short)."""
+        """Raise by one unit of the street (all in if short).
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0); hand.complete(1)
+        >>> hand.raise_to(0)
+        >>> hand.bets, [(o.verb.value, o.to) for o in hand.next_event().options]
+        ([10, 5], [('fold', 0), ('call', 10), ('raise', 15)])
+        """
         self._raise(seat, Verb.RAISE, self.verify_raise_to(seat, to))
 
     def _raise(self, seat: int, verb: Verb, amount: int) -> None:
@@ -1301,6 +1821,27 @@ class StudHand:
     # Results entry: the chips without the betting
 
     def verify_end_betting(self) -> None:
+        """Check that the street's betting may end (results entry).
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100], results=True)
+        >>> hand.post_antes()
+        >>> hand.verify_end_betting()
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: third street is not fully dealt yet: cards for p1, p2
+        first
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.verify_end_betting()
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.verify_end_betting()
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: the betting ends by itself when everyone has acted
+        """
         if not self.results:
             raise self.fail(
                 "the betting ends by itself when everyone has acted", Code.ILLEGAL_ACTION
@@ -1309,13 +1850,46 @@ class StudHand:
             self._check_turn(None)
 
     def end_betting(self) -> None:
-        """Results entry: the street's betting is over (after its folds)."""
+        """Results entry: the street's betting is over (after its folds).
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100], results=True)
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> [(o.verb.value, o.seat) for o in hand.next_event().options]
+        [('fold', 0), ('fold', 1), ('end_betting', None)]
+        >>> hand.end_betting()
+        >>> hand.street, hand.cards_due(0)
+        (<Street.FOURTH: 1>, 1)
+        """
         self.verify_end_betting()
         if self.observers:
             self._emit(Event(Verb.END_BETTING, self.street))
         self._next_street()
 
     def verify_contribute(self, seat: int, amount: int) -> None:
+        """Check that ``seat`` put ``amount`` chips in (results entry).
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100], results=True)
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.verify_contribute(0, 99)
+        >>> hand.verify_contribute(0, 500)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: p1 has 99 chips left, not 500
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.verify_contribute(0, 5)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: chips go in by betting actions in a hand played out
+        """
         if not self.results:
             raise self.fail(
                 "chips go in by betting actions in a hand played out", Code.ILLEGAL_ACTION, seat
@@ -1334,7 +1908,18 @@ class StudHand:
             )
 
     def contribute(self, seat: int, amount: int) -> None:
-        """Results entry: ``seat`` put ``amount`` chips in besides its ante and buy."""
+        """Results entry: ``seat`` put ``amount`` chips in besides its ante and buy.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100], results=True)
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.contribute(0, 5); hand.contribute(1, 5)
+        >>> hand.stacks, [p.to_dict() for p in hand.pots()]
+        ([94, 94], [{'amount': 12, 'eligible': [0, 1]}])
+        """
         self.verify_contribute(seat, amount)
         self.stacks[seat] -= amount
         self.live[seat] += amount
@@ -1342,6 +1927,21 @@ class StudHand:
             self._emit(Event(Verb.CONTRIBUTE, self.street, seat, amount))
 
     def verify_return_uncalled(self, seat: int, amount: int) -> None:
+        """Check giving ``amount`` of ``seat``'s chips back (results entry).
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100], results=True)
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.contribute(0, 2); hand.contribute(1, 5)
+        >>> hand.verify_return_uncalled(1, 3)
+        >>> hand.verify_return_uncalled(1, 8)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: p2 has 5 chips in besides the ante: 8 cannot go back
+        """
         if not self.results:
             raise self.fail(
                 "uncalled chips go back by themselves at the end of a betting round",
@@ -1358,7 +1958,19 @@ class StudHand:
             )
 
     def return_uncalled(self, seat: int, amount: int) -> None:
-        """Results entry: give back the part of ``seat``'s chips nobody matched."""
+        """Results entry: give back the part of ``seat``'s chips nobody matched.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100], results=True)
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.contribute(0, 2); hand.contribute(1, 5); hand.fold(0)
+        >>> hand.return_uncalled(1, 3)  # p1 folded to p2's completion
+        >>> [p.to_dict() for p in hand.pots()], hand.settle().finishing_stacks
+        ([{'amount': 6, 'eligible': [1]}], [97, 103])
+        """
         self.verify_return_uncalled(seat, amount)
         self.stacks[seat] += amount
         self.live[seat] -= amount
@@ -1381,6 +1993,24 @@ class StudHand:
             raise self.fail(f"{self.label(seat)} is out of the hand", Code.ILLEGAL_ACTION, seat)
 
     def verify_muck(self, seat: int) -> None:
+        """Check ``seat`` mucking at the showdown.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 3])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0); hand.call(1)  # p2 is all in: no more betting
+        >>> for i, card in enumerate("Ah 4d Kh 5d Jc 6d 9s 8s".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.verify_muck(1)
+        >>> hand.muck(1)
+        >>> hand.verify_muck(0)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: everyone else has mucked: p1 must show to win
+        """
         self._check_showing(seat)
         if self.phase is Phase.OVER:
             raise self.fail(
@@ -1390,7 +2020,9 @@ class StudHand:
             )
         if self.n_in == 1:
             raise self.fail(
-                "every player has mucked: someone must show to win", Code.ILLEGAL_ACTION, seat
+                f"everyone else has mucked: {self.label(seat)} must show to win",
+                Code.ILLEGAL_ACTION,
+                seat,
             )
         if "showdown" in self.folded:
             # Two who mucked must not be left as the only contenders of a pot.
@@ -1411,7 +2043,23 @@ class StudHand:
                         )
 
     def muck(self, seat: int) -> None:
-        """Give up the hand at the showdown (not a fold: the seat reached it)."""
+        """Give up the hand at the showdown (not a fold: the seat reached it).
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 3])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0); hand.call(1)  # p2 is all in: no more betting
+        >>> for i, card in enumerate("Ah 4d Kh 5d Jc 6d 9s 8s".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.next_event().showdown
+        (0, 1)
+        >>> hand.muck(1)
+        >>> hand.folded, hand.settle().finishing_stacks
+        ([None, 'showdown'], [103, 0])
+        """
         self.verify_muck(seat)
         self.in_hand[seat] = False
         self.n_in -= 1
@@ -1433,7 +2081,29 @@ class StudHand:
     def verify_show(self, seat: int, cards: Sequence[int | None] | None = None) -> list[int]:
         """Check showing ``cards`` (all the seat's cards in the order dealt, or
         just the face-down ones; None: show the cards already known). Returns
-        the positions the cards fill."""
+        the positions the cards fill.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 3])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As ?? Ks ?? 2c 3c".split()):
+        ...     hand.deal(i % 2, None if card == "??" else c(card))
+        >>> hand.bring_in(0); hand.call(1)  # p2 is all in: no more betting
+        >>> for i, card in enumerate("Ah 4d Kh 5d Jc 6d 9s ??".split()):
+        ...     hand.deal(i % 2, None if card == "??" else c(card))
+        >>> hand.verify_show(1, [c("Qh"), c("Qd"), c("8s")])  # p2's face-down cards
+        [0, 1, 6]
+        >>> hand.verify_show(1)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: p2's cards are not all known: show them card by card
+        >>> hand.verify_show(1, [c("Qh")])
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: p2 holds 7 cards (3 face down): show all of them in the
+        order dealt, or just the face-down ones
+        """
         self._check_showing(seat)
         held = self.cards[seat]
         if cards is None:
@@ -1484,7 +2154,22 @@ class StudHand:
         return positions
 
     def show(self, seat: int, cards: Sequence[int | None] | None = None) -> None:
-        """Show the hand (see :meth:`verify_show` for ``cards``)."""
+        """Show the hand (see :meth:`verify_show` for ``cards``).
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 3])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As ?? Ks ?? 2c 3c".split()):
+        ...     hand.deal(i % 2, None if card == "??" else c(card))
+        >>> hand.bring_in(0); hand.call(1)  # p2 is all in: no more betting
+        >>> for i, card in enumerate("Ah 4d Kh 5d Jc 6d 9s ??".split()):
+        ...     hand.deal(i % 2, None if card == "??" else c(card))
+        >>> hand.show(0)  # every card of p1's is known
+        >>> hand.show(1, [c("Qh"), c("Qd"), c("8s")])  # p2's face-down cards
+        >>> hand.showdown_hands()[1]
+        {'down': ['Qh', 'Qd', '8s'], 'up': ['3c', '4d', '5d', '6d']}
+        """
         positions = self.verify_show(seat, cards)
         held = self.cards[seat]
         for pos, card in zip(positions, cards or (), strict=True):
@@ -1496,6 +2181,33 @@ class StudHand:
             self._emit(Event(Verb.SHOW, self.street, seat, cards=tuple(held)))
 
     def verify_declare(self, seat: int, choice: str) -> None:
+        """Check ``seat`` declaring high, low or both.
+
+        >>> from tracker.engine.announcements import normalize_announcements
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="low_hole", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 3],
+        ...                 options=normalize_announcements(
+        ...                     "low_hole", {"game": "high_low", "declaration": "declare"}))
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0); hand.call(1)  # p2 is all in: no more betting
+        >>> for i, card in enumerate("Ah 4d Kh 5d Jc 6d 9s 8s".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.verify_declare(0, "high")
+        >>> hand.verify_declare(0, "hi")
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: 'hi' is not one of high, low, both
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.verify_declare(0, "high")
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: players declare only in a high-low game announced with
+        declaration 'declare'
+        """
         if not declaring(self.options):
             raise self.fail(
                 "players declare only in a high-low game announced with declaration 'declare'",
@@ -1508,6 +2220,13 @@ class StudHand:
                 f"{choice!r} is not one of high, low, both", Code.DECLARATION, seat,
                 Subject.DECLARATION,
             )  # fmt: skip
+        if self.phase is not Phase.SHOWDOWN and self.phase is not Phase.OVER:
+            raise self.fail(
+                "players declare at the showdown, once the betting is over",
+                Code.DECLARATION,
+                seat,
+                Subject.DECLARATION,
+            )
         if seat not in self.at_showdown:
             raise self.fail(
                 f"{self.label(seat)} did not reach the showdown and cannot declare",
@@ -1517,7 +2236,24 @@ class StudHand:
             )
 
     def declare(self, seat: int, choice: str) -> None:
-        """A declare game: ``seat`` at the showdown declares high, low or both."""
+        """A declare game: ``seat`` at the showdown declares high, low or both.
+
+        >>> from tracker.engine.announcements import normalize_announcements
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="low_hole", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 3],
+        ...                 options=normalize_announcements(
+        ...                     "low_hole", {"game": "high_low", "declaration": "declare"}))
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0); hand.call(1)  # p2 is all in: no more betting
+        >>> for i, card in enumerate("Ah 4d Kh 5d Jc 6d 9s 8s".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.declare(0, "high"); hand.declare(1, "low")
+        >>> hand.showdown_hands()[1]["declare"], hand.settle().finishing_stacks
+        ('low', [100, 3])
+        """
         self.verify_declare(seat, choice)
         self.declarations[seat] = choice
         if self.observers:
@@ -1583,12 +2319,10 @@ class StudHand:
         if self.n_in >= 2:
             for i in range(self.n):
                 if self.in_hand[i]:
-                    cards, faces = self.cards[i], self.faces[i]
+                    pairs = list(zip(self.cards[i], self.faces[i], strict=True))
                     entry: dict[str, Any] = {
-                        "down": [
-                            format_card(c) for c, up in zip(cards, faces, strict=True) if not up
-                        ],  # type: ignore[arg-type]
-                        "up": [format_card(c) for c, up in zip(cards, faces, strict=True) if up],  # type: ignore[arg-type]
+                        "down": [format_card(c) for c, up in pairs if not up],  # type: ignore[arg-type]
+                        "up": [format_card(c) for c, up in pairs if up],  # type: ignore[arg-type]
                     }
                     if self.declarations[i] is not None:
                         entry["declare"] = self.declarations[i]
@@ -1599,7 +2333,30 @@ class StudHand:
         self, *, evaluate: Evaluate | None = None, warnings: Sequence[str] = ()
     ) -> HandResult:
         """Check the hand is complete, then pay every pot (the hand-value engine
-        reads the showdown; ``evaluate`` replaces it). Chips are conserved exactly."""
+        reads the showdown; ``evaluate`` replaces it). Chips are conserved exactly.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 3])
+        >>> hand.post_antes()
+        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> hand.bring_in(0); hand.call(1)  # p2 is all in: no more betting
+        >>> for i, card in enumerate("Ah 4d Kh 5d Jc 6d 9s 8s".split()):
+        ...     hand.deal(i % 2, c(card))
+        >>> result = hand.settle()
+        >>> [p.to_dict() for p in result.pots], result.showdown["high_winners"]
+        ([{'amount': 6, 'eligible': [0, 1]}], [0])
+        >>> result.winnings, result.finishing_stacks
+        ([6, 0], [103, 0])
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100])
+        >>> hand.settle()
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: the hand is incomplete: third street still needs the
+        antes
+        """
         self.verify_complete_hand()
         n = self.n
         pots = self._pots(self.live, self.in_hand, self.folded)
