@@ -3,7 +3,7 @@
  * 1. Forms with a variant select show only that variant's fields ([data-variants]).
  * 2. Card inputs ([data-card]) get a tap-to-pick panel that greys out cards
  *    already entered elsewhere in the same form, so no card can be picked twice.
- * 3. The hand replayer ([data-replayer]) steps between streets without reloading.
+ * 3. The hand replayer ([data-replayer]) steps between streets and actions without reloading.
  */
 (function () {
   "use strict";
@@ -210,7 +210,14 @@
       });
       if (push && window.history && history.replaceState) {
         var url = new URL(window.location.href);
-        url.searchParams.set("street", number);
+        var key = String(number);
+        if (key.indexOf("step-") === 0) {
+          url.searchParams.set("step", key.slice(5));
+          url.searchParams.delete("street");
+        } else {
+          url.searchParams.set("street", key);
+          url.searchParams.delete("step");
+        }
         url.hash = "replay";
         history.replaceState(null, "", url.toString());
       }

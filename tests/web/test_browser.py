@@ -276,6 +276,57 @@ def test_replayer_steps_through_a_full_history_hand(site, browser, phone, shots)
     desktop.close()
 
 
+def test_replayer_steps_action_by_action(site, browser, phone, shots):
+    game = make_game()
+    hand = record_sample_hands(game)["full"]
+    page = phone
+    page.goto(f"{site}{hand.get_absolute_url()}")  # opens at third street
+    current = page.locator("section.street:not([hidden])")
+    assert current.locator("h2").inner_text() == "Third street"
+    current.get_by_role("link", name="3rd action by action").click()
+    current = page.locator("section.street:not([hidden])")
+    total = page.locator("section.street.step").count()
+    assert total > 10
+    assert current.locator("h2").inner_text() == f"Third street 1 of {total}"
+    text = current.locator("[data-testid=step-text]").inner_text()
+    assert text.startswith("Third street is dealt: ")
+    assert "step=0" in page.url
+    shots(page, "phone-replayer-step-first")
+    seen = [text]
+    for _ in range(total - 1):
+        page.keyboard.press("ArrowRight")
+        current = page.locator("section.street:not([hidden])")
+        seen.append(current.locator("[data-testid=step-text]").inner_text())
+    assert "brings in" in seen[1]
+    assert any(s.startswith("Fourth street is dealt") for s in seen)
+    assert f"step={total - 1}" in page.url
+    assert current.locator("a[rel=next]").count() == 0  # the last action
+    shots(page, "phone-replayer-step-last")
+    page.keyboard.press("ArrowLeft")
+    assert (
+        page.locator("section.street:not([hidden]) [data-testid=step-text]").inner_text()
+        == (seen[-2])
+    )
+
+    # Without JavaScript each step is a page of its own.
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    plain = context.new_page()
+    plain.goto(f"{site}{hand.get_absolute_url()}?step=1")
+    assert (
+        plain.locator("section.street:not([hidden]) [data-testid=step-text]").inner_text()
+        == (seen[1])
+    )
+    plain.locator("section.street:not([hidden]) a[rel=next]").click()
+    plain.wait_for_url(re.compile(r".*step=2.*"))
+    assert (
+        plain.locator("section.street:not([hidden]) [data-testid=step-text]").inner_text()
+        == (seen[2])
+    )
+    width = plain.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"]
+    context.close()
+
+
 def test_every_page_looks_finished(site, browser, phone, shots):
     game = make_game()
     hands = record_sample_hands(game)

@@ -193,7 +193,7 @@ def test_replayer_walks_a_full_history_street_by_street(client, game):
     replay = response.context["replay"]
     assert [s.number for s in replay.streets] == [3, 4, 5, 6, 7, 8]
     assert [s.pot for s in replay.streets] == [72, 132, 212, 372, 372, 372]
-    assert replay.current == 8  # the page opens on the end of the hand
+    assert replay.current == 3  # the replayer opens at third street
     # The walk agrees with the engine on what each player put in.
     final = {s.player_id: s.total for s in replay.streets[-1].seats}
     reading = hand.engine_reading

@@ -5,7 +5,9 @@ and records, at the end of every street, what the table looked like: each
 seat's cards (face up or down, those dealt on the street marked new), the
 chips put in on the street and in all, the stack behind, the seat's last
 action, and the street's log in words ("Bob completes to 20."). A last frame
-(number 8) shows the end of the hand. Pots, showdown and payouts are not
+(number 8) shows the end of the hand. ``steps`` holds the same table after
+every action (a street's cards dealt, a bet, a buy, a show), each with its
+line of words, for the replayer's action-by-action view. Pots, showdown and payouts are not
 worked out here: the settlement's reading holds them.
 
 >>> from tracker.engine.procedure import walk_history
@@ -20,6 +22,9 @@ worked out here: the settlement's reading holds them.
 (3, ['Everyone antes 1.', 'Ann brings in 2.', 'Bob completes to 5.', 'Ann folds.', '3 uncalled, returned to Bob.'])
 >>> [(s.total, s.stack, s.last_action) for s in street.seats]
 [(3, 97, 'folds'), (3, 97, 'completes to 5')]
+>>> [step.actions for step in frames.steps]  # doctest: +NORMALIZE_WHITESPACE
+[['Third street is dealt: Ann 2♣, Bob 3♣.'], ['Ann brings in 2.'], ['Bob completes to 5.'],
+ ['Ann folds. 3 uncalled, returned to Bob.'], ['Everyone else folded: Bob takes the pot.']]
 """
 
 from __future__ import annotations
@@ -31,9 +36,11 @@ from .cards import card_symbol, format_card
 from .stud import Event, HandObserver, StudHand, Verb
 from .variants import STREETS, Face
 
-__all__ = ["END", "FrameCard", "FrameSeat", "FramesObserver", "StreetFrame"]
+__all__ = ["END", "STREET_TITLES", "FrameCard", "FrameSeat", "FramesObserver", "StreetFrame"]
 
 END = 8  # the frame after seventh street: the end of the hand
+STREET_TITLES = {3: "Third street", 4: "Fourth street", 5: "Fifth street",
+                 6: "Sixth street", 7: "Seventh street", END: "Showdown"}  # fmt: skip
 
 
 @dataclass
@@ -73,7 +80,8 @@ class FramesObserver(HandObserver):
     """Builds one :class:`StreetFrame` per street; ``names`` are the seats' names."""
 
     names: Sequence[str]
-    frames: list[StreetFrame] = field(default_factory=list)
+    frames: list[StreetFrame] = field(default_factory=list)  # one per street, and the end
+    steps: list[StreetFrame] = field(default_factory=list)  # one per action, and the end
 
     def __post_init__(self) -> None:
         n = len(self.names)
@@ -88,6 +96,7 @@ class FramesObserver(HandObserver):
         self.number = 3
         self.community: str | None = None
         self.ante_noted = False
+        self.dealt_up: list[str] = []  # the up cards of the street being dealt, in words
 
     def name(self, seat: int) -> str:
         return self.names[seat]
@@ -128,6 +137,12 @@ class FramesObserver(HandObserver):
         self.total[seat] += amount
         return " and is all in" if all_in else ""
 
+    def step(self, hand: StudHand, text: str) -> None:
+        """The table after one action, with what happened in words."""
+        frame = self.snapshot(self.number, hand)
+        frame.actions = [text]
+        self.steps.append(frame)
+
     def on_event(self, event: Event, hand: StudHand) -> None:
         verb = event.verb
         seat = event.seat
@@ -148,25 +163,41 @@ class FramesObserver(HandObserver):
             self.cards[seat].append(FrameCard(code, verb is Verb.DEAL_UP, True))  # type: ignore[index]
             if len(self.cards[seat]) == 3 and verb is Verb.DEAL_UP and code:  # type: ignore[index]
                 self.last[seat] = f"door card {_sym(card)}"  # type: ignore[index]
+            if verb is Verb.DEAL_UP:
+                self.dealt_up.append(f"{self.name(seat)} {_sym(card)}")  # type: ignore[arg-type]
+            if not hand.to_deal:
+                shown = f": {', '.join(self.dealt_up)}" if self.dealt_up else ""
+                self.step(hand, f"{STREET_TITLES[self.number]} is dealt{shown}.")
+                self.dealt_up = []
             return
         if verb is Verb.DEAL_COMMUNITY:
             card = event.cards[0]
             self.community = format_card(card)  # type: ignore[arg-type]
-            self.log.append(f"Community card {_sym(card)}, everyone's seventh card.")
+            text = f"Community card {_sym(card)}, everyone's seventh card."
+            self.log.append(text)
+            self.step(hand, text)
             return
         if verb is Verb.BUY:
             self.bought[seat] = True  # type: ignore[index]
             self.total[seat] += event.amount  # type: ignore[index]
             face = "up" if hand.next_face(seat) is Face.UP else "down"  # type: ignore[arg-type]
-            self.log.append(
-                f"{self.name(seat)} pays {event.amount} to take the seventh card {face}."  # type: ignore[arg-type]
-            )
+            text = f"{self.name(seat)} pays {event.amount} to take the seventh card {face}."  # type: ignore[arg-type]
+            self.log.append(text)
             self.last[seat] = f"buys ({event.amount})"  # type: ignore[index]
+            self.step(hand, text)
+            return
+        if verb is Verb.CHOOSE_SEVENTH:
+            self.step(hand, f"{self.name(seat)} takes the seventh card {event.choice}.")  # type: ignore[arg-type]
             return
         if verb is Verb.RETURN:
-            self.street_chips[seat] -= event.amount  # type: ignore[index]
+            given = min(event.amount, self.street_chips[seat])  # type: ignore[index]
+            self.street_chips[seat] -= given  # type: ignore[index]
             self.total[seat] -= event.amount  # type: ignore[index]
-            self.log.append(f"{event.amount} uncalled, returned to {self.name(seat)}.")  # type: ignore[arg-type]
+            text = f"{event.amount} uncalled, returned to {self.name(seat)}."  # type: ignore[arg-type]
+            self.log.append(text)
+            if self.steps:  # part of the action that ended the betting
+                last = self.steps.pop()
+                self.step(hand, " ".join((*last.actions, text)))
             return
         if verb is Verb.SHOW:
             self.last[seat] = "shows"  # type: ignore[index]
@@ -174,12 +205,16 @@ class FramesObserver(HandObserver):
                 if card is not None:
                     frame_card.code = format_card(card)
             shown = " ".join(_sym(c) for c in event.cards if c is not None)
-            self.shows.append(f"{self.name(seat)} shows {shown}.")  # type: ignore[arg-type]
+            text = f"{self.name(seat)} shows {shown}."  # type: ignore[arg-type]
+            self.shows.append(text)
+            self.step(hand, text)
             return
         if verb is Verb.MUCK:
             self.folded[seat] = "showdown"  # type: ignore[index]
             self.last[seat] = "mucks"  # type: ignore[index]
-            self.shows.append(f"{self.name(seat)} mucks.")  # type: ignore[arg-type]
+            text = f"{self.name(seat)} mucks."  # type: ignore[arg-type]
+            self.shows.append(text)
+            self.step(hand, text)
             return
         if seat is None:
             return  # SHOWDOWN, END and the like: nothing to show yet
@@ -204,6 +239,7 @@ class FramesObserver(HandObserver):
         self.flush_shows()
         self.last[seat] = text
         self.log.append(f"{self.name(seat)} {text}.")
+        self.step(hand, f"{self.name(seat)} {text}.")
 
     def finish(self, hand: StudHand) -> list[StreetFrame]:
         """After the walk: the last street's frame and the end of the hand."""
@@ -217,5 +253,8 @@ class FramesObserver(HandObserver):
         if hand.n_in == 1:
             winner = hand.in_hand.index(True)
             self.log.append(f"Everyone else folded: {self.name(winner)} takes the pot.")
-        self.frames.append(self.snapshot(END, hand))
+        end = self.snapshot(END, hand)
+        self.frames.append(end)
+        if end.actions:
+            self.steps.append(self.snapshot(END, hand))
         return self.frames

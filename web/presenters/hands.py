@@ -18,7 +18,7 @@ from tracker.hands.selectors.replay import (
     dealt_order,
     hand_view,
     mark_wild,
-    street_frames,
+    replay_frames,
 )
 from tracker.hands.selectors.wording import STATUS_HELP, STATUS_LABELS, announcement_text
 from tracker.leagues.selectors import visible_hand
@@ -87,7 +87,7 @@ class HandReplay:
     status_label: str
     status_help: str
     streets: list[StreetView]
-    current: int  # street number shown first
+    current: int  # street number shown first (of the step, when a step is shown)
     entry_seats: list[EntrySeat]
     showdown: list[ShowdownSeat]
     community: str | None
@@ -99,6 +99,8 @@ class HandReplay:
     next_id: int | None = None
     raw_actions: list[str] = field(default_factory=list)
     can: Capabilities = NOBODY  # what the viewer may do in the hand's league
+    steps: list[StreetView] = field(default_factory=list)  # the table after each action
+    current_key: str = ""  # the frame shown first: "3" .. "8", or "step-K"
 
     @property
     def can_void(self) -> bool:
@@ -158,7 +160,9 @@ def _announcements(hand: Hand) -> list[tuple[str, str, str]]:
     return out
 
 
-def hand_replay(user, pk: int, street: int | None = None) -> HandReplay:
+def hand_replay(
+    user, pk: int, street: int | None = None, step: int | None = None
+) -> HandReplay:
     hand = visible_hand(user, pk)
     tournament = hand.tournament
     seat_rows = {s.player_id: s for s in hand.hand_seats.select_related("player")}
@@ -169,6 +173,7 @@ def hand_replay(user, pk: int, street: int | None = None) -> HandReplay:
     showdown = (reading or {}).get("showdown") or None
 
     streets: list[StreetView] = []
+    steps: list[StreetView] = []
     walk_error = ""
     raw_actions: list[str] = []
     entry_seats: list[EntrySeat] = []
@@ -176,7 +181,8 @@ def hand_replay(user, pk: int, street: int | None = None) -> HandReplay:
     if hand.entry_mode == EntryMode.FULL:
         raw_actions = [str(a) for a in (hand.entry or {}).get("actions") or []]
         try:
-            streets = street_frames(hand, names, seat_numbers, raw_actions)
+            frames = replay_frames(hand, names, seat_numbers, raw_actions)
+            streets, steps = frames.streets, frames.steps
         except DomainError as exc:  # a history the engine refuses (an invalid hand)
             walk_error = f"This history cannot be shown street by street ({exc})."
             streets = []
@@ -274,7 +280,11 @@ def hand_replay(user, pk: int, street: int | None = None) -> HandReplay:
     for k, s in enumerate(streets):
         s.prev = numbers[k - 1] if k else None
         s.next = numbers[k + 1] if k + 1 < len(numbers) else None
-    current = street if street in numbers else (numbers[-1] if numbers else END)
+    # The replayer opens at third street (or the street or step asked for).
+    current = street if street in numbers else (numbers[0] if numbers else END)
+    current_key = str(current)
+    if step is not None and 0 <= step < len(steps):
+        current, current_key = steps[step].number, steps[step].key
     sib = hand_neighbours(hand)
     return HandReplay(
         hand=hand,
@@ -295,4 +305,6 @@ def hand_replay(user, pk: int, street: int | None = None) -> HandReplay:
         next_id=sib.get(hand.number + 1),
         raw_actions=raw_actions,
         can=capabilities(user, tournament.league),
+        steps=steps,
+        current_key=current_key,
     )

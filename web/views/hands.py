@@ -31,14 +31,18 @@ SETTLED = {
 }
 
 
+def _number(text: str | None) -> int | None:
+    try:
+        return int(text or "")
+    except ValueError:
+        return None
+
+
 @require_GET
 @not_found_as_404
 def hand(request, pk):
-    try:
-        street = int(request.GET.get("street", ""))
-    except ValueError:
-        street = None
-    replay = hand_replay(request.user, pk, street)
+    street, step = (_number(request.GET.get(name)) for name in ("street", "step"))
+    replay = hand_replay(request.user, pk, street, step)
     return render(request, "tracker/hand.html", {"replay": replay, "can": replay.can})
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from tracker.engine.cards import card_symbol, format_card, parse_card
 from tracker.engine.errors import DomainError
-from tracker.engine.frames import FramesObserver
+from tracker.engine.frames import FramesObserver, StreetFrame
 from tracker.engine.procedure import history_from_entry, walk_history
 from tracker.hands.models import Hand
 
@@ -125,6 +125,13 @@ class StreetView:
     community: str | None = None
     prev: int | None = None  # the street before and after, for the step links
     next: int | None = None
+    step: int | None = None  # a frame of the action-by-action view: its index
+    first_step: int | None = None  # a street's frame: the index of its first step
+
+    @property
+    def key(self) -> str:
+        """The frame's name in links and the page: "5" (fifth street) or "step-12"."""
+        return str(self.number) if self.step is None else f"step-{self.step}"
 
     @property
     def title(self) -> str:
@@ -150,11 +157,17 @@ class HandView:
 # Walking a full history: the stud state machine, watched by the frames observer
 
 
-def street_frames(
+@dataclass
+class ReplayFrames:
+    streets: list[StreetView]  # the table after each street, and the end of the hand
+    steps: list[StreetView]  # the table after each action
+
+
+def replay_frames(
     hand: Hand, names: dict[int, str], seats: dict[int, int], actions: list[str]
-) -> list[StreetView]:
-    """The table after each street of a full history (raises ProcedureError on a history
-    the engine refuses)."""
+) -> ReplayFrames:
+    """The table street by street and action by action of a full history (raises
+    ProcedureError on a history the engine refuses)."""
     players = list(hand.positions)
     frames = FramesObserver([names.get(pid, f"player {pid}") for pid in players])
     history = history_from_entry(
@@ -171,8 +184,9 @@ def street_frames(
     )
     walked = walk_history(history, max_players=max(len(players), 2), observers=[frames])
     n = len(players)
-    return [
-        StreetView(
+
+    def view(frame: StreetFrame, step: int | None = None) -> StreetView:
+        return StreetView(
             number=frame.number,
             seats=[
                 SeatView(
@@ -194,9 +208,26 @@ def street_frames(
             actions=frame.actions,
             pot=frame.pot,
             community=frame.community,
+            step=step,
         )
-        for frame in frames.finish(walked)
-    ]
+
+    streets = [view(frame) for frame in frames.finish(walked)]
+    steps = [view(frame, k) for k, frame in enumerate(frames.steps)]
+    first = {}
+    for k, step in enumerate(steps):
+        first.setdefault(step.number, k)
+        step.prev = k - 1 if k else None
+        step.next = k + 1 if k + 1 < len(steps) else None
+    for street in streets:
+        street.first_step = first.get(street.number)
+    return ReplayFrames(streets, steps)
+
+
+def street_frames(
+    hand: Hand, names: dict[int, str], seats: dict[int, int], actions: list[str]
+) -> list[StreetView]:
+    """The table after each street of a full history (see :func:`replay_frames`)."""
+    return replay_frames(hand, names, seats, actions).streets
 
 
 # --------------------------------------------------------------------------
