@@ -207,3 +207,64 @@ def test_quick_entry_settles_like_the_replay():
         assert again.pots == result.pots, seed
         checked += 1
     assert checked > 80
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_full_history_and_results_give_the_same_pots_with_stacks_below_the_ante(seed):
+    """Random legal hands where some stacks are smaller than the ante (or than the
+    bring-in): a full history and the same hand entered as results give the same pots,
+    returns and stacks -- no pot holds chips only one player put in."""
+    import random
+
+    from tests.stats.handgen import random_history
+
+    rng = random.Random(seed)
+    for _ in range(40):
+        n = rng.randint(2, 7)
+        stacks = [rng.choice([rng.randint(1, 12), rng.randint(13, 80), 1000]) for _ in range(n)]
+        actions = random_history(rng, stacks=stacks, fold_p=0.2, raise_p=0.4).actions
+        hand = {
+            "variant": "F7S", "antes": 4, "bring_in": 10, "small_bet": 20, "big_bet": 40,
+            "starting_stacks": stacks, "actions": actions,
+        }  # fmt: skip
+        result = replay_hand(hand)
+        live = sorted(c - b for c, b in zip(result.contributions, result.buys, strict=True))
+        assert live[-1] == live[-2], (seed, stacks, actions)  # nothing left unmatched
+        shown = [None] * n
+        if result.showdown is not None:
+            for i, entry in enumerate(result.showdown["players"]):
+                if entry is not None:
+                    shown[i] = {"down": entry["down"], "up": entry["up"]}
+        again = settle_quick(
+            variant="seven_card_stud",
+            stakes=STAKES,
+            starting_stacks=stacks,
+            put_in=[c + r for c, r in zip(result.contributions, result.returned, strict=True)],
+            folded=result.folded,
+            shown=shown,
+            community=result.community,
+        )
+        assert again.pots == result.pots, (seed, stacks, actions)
+        assert again.returned == result.returned, (seed, stacks, actions)
+        assert again.finishing_stacks == result.finishing_stacks
+
+
+def test_an_ante_bigger_than_every_other_stack_goes_back():
+    # Cat antes 4; Ann and Bob have 2 and 3 chips, all in on the ante: nobody can match
+    # Cat's last chip, so it goes back, as in results entry.
+    hand = {
+        "variant": "F7S", "antes": 4, "bring_in": 10, "small_bet": 20, "big_bet": 40,
+        "starting_stacks": [2, 3, 1000],
+        "actions": [
+            "d dh p1 AsAh2c", "d dh p2 KsKh3c", "d dh p3 QsQh4c",
+            "d dh p1 Ad", "d dh p2 Kd", "d dh p3 Qd", "d dh p1 5c", "d dh p2 6c", "d dh p3 7c",
+            "d dh p1 5d", "d dh p2 6d", "d dh p3 7d", "d dh p1 8s", "d dh p2 9s", "d dh p3 Ts",
+        ],
+    }  # fmt: skip
+    result = replay_hand(hand)
+    assert result.returned == [0, 0, 1]
+    assert [p.to_dict() for p in result.pots] == [
+        {"amount": 6, "eligible": [0, 1, 2]},
+        {"amount": 2, "eligible": [1, 2]},
+    ]
+    assert result.finishing_stacks == [6, 2, 997]

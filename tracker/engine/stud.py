@@ -1788,18 +1788,23 @@ class StudHand:
 
     def _end_round(self) -> None:
         bets = self.bets
-        top = max(bets)
-        if top:
-            second = sorted(bets)[-2]
-            if top > second:
-                # The part of a bet nobody called goes back to the bettor.
-                p = bets.index(top)
-                self.stacks[p] += top - second
-                self.returned[p] += top - second
-                bets[p] = second
-                if self.observers:
-                    self._emit(Event(Verb.RETURN, self.street, p, top - second))
-            live = self.live
+        live = self.live
+        totals = [live[i] + bets[i] for i in range(self.n)]
+        top = max(totals)
+        second = sorted(totals)[-2]
+        if top > second:
+            # What nobody matched goes back: the uncalled part of a bet, or of an
+            # ante bigger than every other stack (no pot holds one player's chips only).
+            p = totals.index(top)
+            excess = top - second
+            from_bets = min(excess, bets[p])
+            bets[p] -= from_bets
+            live[p] -= excess - from_bets
+            self.stacks[p] += excess
+            self.returned[p] += excess
+            if self.observers:
+                self._emit(Event(Verb.RETURN, self.street, p, excess))
+        if self.max_bet:
             for i in range(self.n):
                 live[i] += bets[i]
                 bets[i] = 0
@@ -1940,7 +1945,7 @@ class StudHand:
         >>> hand.verify_return_uncalled(1, 8)
         Traceback (most recent call last):
         ...
-        tracker.engine.stud.ProcedureError: p2 has 5 chips in besides the ante: 8 cannot go back
+        tracker.engine.stud.ProcedureError: p2 has 3 chips in that nobody matched: 8 cannot go back
         """
         if not self.results:
             raise self.fail(
@@ -1948,10 +1953,11 @@ class StudHand:
                 Code.ILLEGAL_ACTION,
                 seat,
             )
-        if not 0 < amount <= self.live[seat] - self.antes[seat]:
+        unmatched = self.live[seat] - max(self.live[j] for j in range(self.n) if j != seat)
+        if not 0 < amount <= unmatched:
             raise self.fail(
-                f"{self.label(seat)} has {self.live[seat] - self.antes[seat]} chips in besides "
-                f"the ante: {amount} cannot go back",
+                f"{self.label(seat)} has {max(unmatched, 0)} chips in that nobody matched: "
+                f"{amount} cannot go back",
                 Code.UNMATCHED,
                 seat,
                 Subject.CHIPS,
