@@ -7,6 +7,7 @@ the class lives. Import models from their feature package, not from here.
 from tracker.audit.models import AuditEntry
 from tracker.hands.models import (
     Dispute,
+    DraftHand,
     Evaluation,
     Hand,
     HandSeat,
@@ -21,6 +22,7 @@ from tracker.tournaments.models import FinalStanding, LedgerEntry, Seat, Tournam
 __all__ = [
     "AuditEntry",
     "Dispute",
+    "DraftHand",
     "Evaluation",
     "FinalStanding",
     "Hand",

@@ -2,7 +2,17 @@
 
 from django.urls import path
 
-from web.views import calculator, hands, health, interchange, leagues, rulings, stats, tournaments
+from web.views import (
+    calculator,
+    hands,
+    health,
+    interchange,
+    leagues,
+    live,
+    rulings,
+    stats,
+    tournaments,
+)
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
@@ -13,6 +23,7 @@ urlpatterns = [
     # Tournaments and hands
     path("tournaments/<int:pk>/", tournaments.tournament, name="tournament"),
     path("tournaments/<int:pk>/hands/new/", hands.hand_new, name="hand-new"),
+    path("tournaments/<int:pk>/live/", live.live_hand, name="live-hand"),
     path("hands/<int:pk>/", hands.hand, name="hand"),
     path("hands/<int:pk>/void/", hands.hand_void_page, name="hand-void"),
     path("calculator/", calculator.calculator, name="calculator"),

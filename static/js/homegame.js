@@ -153,6 +153,15 @@
   }
   function advance() {
     var list = visibleInputs(currentForm);
+    if (currentForm.hasAttribute("data-live")) {
+      // The live logger: on to the next card still wanted; the street goes in once all are.
+      var wanted = list.filter(function (el) { return el.required && !parseCard(el.value); });
+      if (wanted.length) { wanted[0].focus(); return; }
+      var form = currentForm;
+      closePicker();
+      if (form.requestSubmit) form.requestSubmit(); else form.submit();
+      return;
+    }
     var i = list.indexOf(current);
     var fieldset = current.closest("fieldset");
     var next = list[i + 1];
@@ -243,5 +252,11 @@
     document.querySelectorAll("form").forEach(setupVariants);
     document.querySelectorAll("form[data-card-form]").forEach(setupCards);
     document.querySelectorAll("[data-replayer]").forEach(setupReplayer);
+    // The live logger asks for the first card it needs at once.
+    var live = document.querySelector("form[data-live]");
+    if (live) {
+      var first = visibleInputs(live).filter(function (el) { return el.required && !el.value; })[0];
+      if (first) first.focus();
+    }
   });
 })();

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from tests.factories import add_member, make_league, make_tournament
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, PASSWORD, make_game, record_sample_hands
 from tracker.tournaments.selectors import tournament_state
 
@@ -366,3 +367,100 @@ def test_every_page_looks_finished(site, browser, phone, shots):
         wide.goto(f"{site}{pages[name]}")
         shots(wide, f"desktop-{name}")
     desktop.close()
+
+
+def test_live_logger_on_a_phone(site, browser, phone, shots):
+    """A five-player stud hand logged live at 375x740: three fold on third street, two
+    check it down and show. Taps are counted (docs/recording.md gives the figure); a
+    reload mid-hand loses nothing, undo takes back a step, a second phone's stale form is
+    refused."""
+    league, admin = make_league(slug="live")
+    keeper = add_member(league, "live-keeper", "scorekeeper")
+    tournament, _ = make_tournament(
+        league=league, by=admin, names=("Ann", "Bob", "Cat", "Dan", "Eve"),
+        default_variant="seven_card_stud",
+    )  # fmt: skip
+    page = phone
+    log_in(page, site, keeper.username, tournament.get_absolute_url())
+    taps = 0
+
+    def tap(selector):
+        nonlocal taps
+        taps += 1
+        page.locator(selector).first.click()
+        page.wait_for_load_state()
+
+    def pick(code):
+        nonlocal taps
+        taps += 1
+        page.locator(f".picker:not([hidden]) button[data-code='{code}']").click()
+
+    def act(label):
+        tap(f"#next button:text-is('{label}')")
+
+    def prompt():
+        return page.inner_text("[data-testid=live-prompt]")
+
+    tap("[data-testid=live-hand]")
+    tap("button:text-is('Start the hand')")
+    assert prompt().startswith("Deal third street")
+    shots(page, "phone-live-deal")
+    for code in ("2c", "Kd", "Qh", "Jc", "9s"):  # door cards, seats from the dealer's left
+        pick(code)
+    page.wait_for_selector("[data-testid=live-prompt]:has-text('to act')")
+    shots(page, "phone-live-bring-in")
+    first, second = (n.inner_text() for n in page.locator(".live-seats .seat-name").all()[:2])
+    assert prompt() == f"{first} to act"
+    act("Bring in 10")
+    act("Call 10")
+    page.reload()  # a reload mid-hand loses nothing
+    assert f"{second} calls 10." in page.inner_text("[data-testid=live-log]")
+    act("Fold")
+    tap("button:text-is('Undo the last step')")  # one tap takes it back
+    assert "folds" not in page.inner_text("[data-testid=live-log]")
+    act("Fold")
+    act("Fold")
+    act("Fold")
+    # A second phone on the same hand, showing it as it was, cannot log over it.
+    other = browser.new_context(viewport=PHONE)
+    second_phone = other.new_page()
+    log_in(second_phone, site, keeper.username, f"/tournaments/{tournament.pk}/live/")
+    for street, cards in (
+        ("fourth", ("3d", "4d")),
+        ("fifth", ("5d", "6d")),
+        ("sixth", ("7d", "8h")),
+    ):
+        assert prompt().startswith(f"Deal {street} street")
+        for code in cards:
+            pick(code)
+        page.wait_for_selector("[data-testid=live-prompt]:has-text('to act')")
+        if street == "fourth":
+            second_phone.reload()  # the second phone shows the same turn
+        act("Check")
+        act("Check")
+        if street == "fourth":
+            second_phone.locator("#next button:text-is('Check')").first.click()
+            second_phone.wait_for_load_state()
+            assert "reload" in second_phone.inner_text("[data-testid=live-error]")
+            shots(second_phone, "phone-live-stale")
+    other.close()
+    assert prompt().endswith("to act")  # seventh street was dealt face down by itself
+    act("Check")
+    act("Check")
+    assert prompt().startswith("Showdown")
+    shots(page, "phone-live-showdown")
+    for code in ("As", "Ks", "8c"):
+        pick(code)
+    page.wait_for_load_state()
+    for code in ("Ah", "Kh", "8d"):
+        pick(code)
+    page.wait_for_selector("button:text-is('Record hand 1')")
+    tap("button:text-is('Record hand 1')")
+    assert page.url.rstrip("/").split("/")[-2] == "hands"
+    shots(page, "phone-live-recorded")
+    hand = tournament.hands.get()
+    assert hand.entry_mode == "full" and len(hand.entry["actions"]) > 20
+    assert taps == 35, (
+        taps
+    )  # 2 to start, 11 up cards, 13 actions + 1 undo and its redo, 6 shown, 1 to record
+    print(f"live logger: {taps} taps for the five-player hand (one of them an undo)")

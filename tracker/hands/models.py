@@ -250,3 +250,57 @@ class Dispute(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"dispute on {self.pot} ({self.source})"
+
+
+class DraftStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    RECORDED = "recorded", "Recorded"
+    DISCARDED = "discarded", "Discarded"
+
+
+class DraftHand(models.Model):
+    """A hand being logged live at the table, step by step (tracker/engine/live.py).
+
+    Each accepted step is saved at once, so a reload, a dropped connection or a second
+    phone loses nothing; ``version`` grows with every change and a change made against an
+    older version is refused, so two phones cannot overwrite each other. Finishing records
+    the hand as a full history through the recording service."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="drafts")
+    number = models.PositiveSmallIntegerField()  # the hand number it will be recorded as
+    variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
+    options = models.JSONField(default=dict)
+    # The players dealt in, clockwise from the dealer's left, and their stacks then.
+    positions = models.JSONField()
+    starting_stacks = models.JSONField()
+    ante = models.PositiveIntegerField()
+    bring_in = models.PositiveIntegerField()
+    small_bet = models.PositiveIntegerField()
+    big_bet = models.PositiveIntegerField()
+    level = models.PositiveSmallIntegerField()
+    steps = models.JSONField(default=list)  # LiveStep.to_json() of each accepted step
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=12, choices=DraftStatus.choices, default=DraftStatus.OPEN)
+    hand = models.OneToOneField(
+        Hand, on_delete=models.SET_NULL, null=True, blank=True, related_name="draft"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament"],
+                condition=models.Q(status="open"),
+                name="one_open_draft_per_tournament",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · hand {self.number} (live)"
+
+    def get_absolute_url(self) -> str:
+        return reverse("live-hand", kwargs={"pk": self.tournament_id})

@@ -47,9 +47,11 @@ QUICK_SEAT_KEYS = {"player", "put_in", "folded", "down", "up", "bought", "declar
 # Recording
 
 
-def _resolve_variant(
+def variant_resolve(
     tournament: Tournament, variant: str | None, options: Mapping | None
 ) -> tuple[str, dict]:
+    """The next hand's variant and every announcement: the tournament's default variant
+    unless named, the league's house rules, the tournament's, then ``options``."""
     if not variant:
         if not tournament.default_variant:
             raise DomainError("dealer's choice: name the variant of this hand", field="variant")
@@ -120,7 +122,7 @@ def hand_record(
         raise DomainError("must be an object", field="entry")
     for name, value in (("entry", entry), ("table_result", table_result), ("options", options)):
         _refuse_nul(value, name)  # stored as JSON: PostgreSQL cannot hold a NUL character
-    variant, options = _resolve_variant(tournament, variant, options)
+    variant, options = variant_resolve(tournament, variant, options)
     seats = state.next_positions()
     if len(seats) > max_players(variant):
         raise DomainError(

@@ -1,0 +1,106 @@
+"""The live logger's services: steps saved as they happen, checked by the state machine,
+undone, guarded by a version, and recorded as a full history that settles like any hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import add_member, make_league, make_tournament
+from tracker.core.errors import Conflict, PermissionDenied
+from tracker.engine.errors import DomainError
+from tracker.hands.models import DraftStatus, HandStatus
+from tracker.hands.selectors.live import draft_state
+from tracker.hands.services.live import (
+    draft_discard,
+    draft_finish,
+    draft_start,
+    draft_step,
+    draft_undo,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night():
+    league, admin = make_league()
+    tournament, players = make_tournament(
+        league=league, by=admin, names=("Ann", "Bob", "Cat"), default_variant="seven_card_stud"
+    )
+    return league, admin, tournament
+
+
+def deal_third(draft, admin, cards=("2c", "Kd", "Qh")):
+    steps = [{"kind": "deal", "seat": i, "cards": [None, None, c]} for i, c in enumerate(cards)]
+    return draft_step(draft=draft, by=admin, version=draft.version, steps=steps)
+
+
+def test_a_hand_logged_live_is_recorded_and_settles(night, django_capture_on_commit_callbacks):
+    league, admin, tournament = night
+    draft = draft_start(tournament=tournament, by=admin)
+    assert draft_start(tournament=tournament, by=admin) == draft  # one open draft
+    state = draft_state(draft)
+    assert [d.face.value for d in state.next.deals[:3]] == ["down", "down", "down"]
+    draft = deal_third(draft, admin)
+    state = draft_state(draft)
+    assert state.next.seat == 0  # 2c brings in
+    assert [(o.verb.value, o.amount) for o in state.next.options] == [
+        ("bring_in", 10),
+        ("complete", 20),
+    ]
+    for seat, verb in ((0, "bring_in"), (1, "complete"), (2, "fold"), (0, "fold")):
+        draft = draft_step(
+            draft=draft,
+            by=admin,
+            version=draft.version,
+            steps=[{"kind": "act", "seat": seat, "verb": verb}],
+        )
+    assert draft_state(draft).next.over
+    with django_capture_on_commit_callbacks(execute=True):
+        hand = draft_finish(draft=draft, by=admin, version=draft.version)
+    hand.refresh_from_db()
+    draft.refresh_from_db()
+    assert draft.status == DraftStatus.RECORDED and draft.hand == hand
+    assert hand.entry_mode == "full" and hand.status == HandStatus.VERIFIED
+    assert hand.entry["actions"][-4:] == ["p1 pb", "p2 cbr 20", "p3 f", "p1 f"]
+    assert sum(s.facts.get("vpip", 0) for s in hand.hand_seats.all()) == 1  # statistics count it
+
+
+def test_wrong_steps_are_refused_and_nothing_is_saved(night):
+    _, admin, tournament = night
+    draft = deal_third(draft_start(tournament=tournament, by=admin), admin)
+    with pytest.raises(DomainError) as err:
+        draft_step(
+            draft=draft, by=admin, version=draft.version,
+            steps=[{"kind": "act", "seat": 1, "verb": "call"}],
+        )  # fmt: skip
+    assert err.value.code == "out_of_turn"
+    draft.refresh_from_db()
+    assert len(draft.steps) == 3 and draft.version == 1
+
+
+def test_undo_and_two_screens(night):
+    _, admin, tournament = night
+    draft = deal_third(draft_start(tournament=tournament, by=admin), admin)
+    seen = draft.version
+    draft = draft_step(
+        draft=draft, by=admin, version=seen, steps=[{"kind": "act", "seat": 0, "verb": "bring_in"}]
+    )
+    # A second phone still showing the earlier version cannot log over it.
+    with pytest.raises(Conflict) as err:
+        draft_step(
+            draft=draft, by=admin, version=seen, steps=[{"kind": "act", "seat": 0, "verb": "fold"}]
+        )
+    assert err.value.code == "stale_draft" and "reload" in err.value.message
+    draft = draft_undo(draft=draft, by=admin, version=draft.version)
+    assert draft_state(draft).next.options[0].verb.value == "bring_in"
+    draft = draft_discard(draft=draft, by=admin, version=draft.version)
+    assert draft.status == DraftStatus.DISCARDED
+    assert draft_start(tournament=tournament, by=admin).pk != draft.pk
+
+
+def test_only_scorekeepers_log(night):
+    league, _, tournament = night
+    member = add_member(league, "member", "member")
+    with pytest.raises(PermissionDenied):
+        draft_start(tournament=tournament, by=member)

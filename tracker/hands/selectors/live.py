@@ -1,0 +1,56 @@
+"""The live logger's reads: a draft hand replayed on the stud state machine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tracker.engine.frames import FramesObserver, StreetFrame
+from tracker.engine.live import LiveStep, live_walk, step_from_json
+from tracker.engine.stakes import Stakes
+from tracker.engine.stud import NextEvent, StudHand
+from tracker.hands.models import DraftHand, DraftStatus
+from tracker.leagues.models import Player
+from tracker.tournaments.models import Tournament
+
+
+def draft_steps(draft: DraftHand) -> list[LiveStep]:
+    n = len(draft.positions)
+    return [step_from_json(data, n) for data in draft.steps]
+
+
+def draft_walk(draft: DraftHand, *, names: list[str] | None = None, observers=()) -> StudHand:
+    """The draft's hand after its steps, on the state machine."""
+    return live_walk(
+        variant=draft.variant,
+        options=draft.options,
+        stakes=Stakes(draft.ante, draft.bring_in, draft.small_bet, draft.big_bet),
+        stacks=draft.starting_stacks,
+        steps=draft_steps(draft),
+        labels=names,
+        observers=observers,
+    )
+
+
+def open_draft(tournament: Tournament) -> DraftHand | None:
+    return DraftHand.objects.filter(tournament=tournament, status=DraftStatus.OPEN).first()
+
+
+@dataclass
+class DraftState:
+    draft: DraftHand
+    names: list[str]
+    hand: StudHand
+    next: NextEvent
+    table: StreetFrame  # the table now
+    log: list[str]  # what happened so far, one line per step
+
+
+def draft_state(draft: DraftHand) -> DraftState:
+    """Where the draft stands: the machine, what comes next, the table and the log."""
+    by_id = dict(Player.objects.filter(pk__in=draft.positions).values_list("pk", "name"))
+    names = [by_id.get(pid, f"player {pid}") for pid in draft.positions]
+    frames = FramesObserver(names)
+    hand = draft_walk(draft, names=names, observers=[frames])
+    table = frames.snapshot(frames.number, hand)
+    log = [line for step in frames.steps for line in step.actions]
+    return DraftState(draft, names, hand, hand.next_event(), table, log)

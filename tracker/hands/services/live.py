@@ -1,0 +1,194 @@
+"""The live logger's writes: a hand logged step by step at the table (a draft), then recorded.
+
+A draft holds the steps accepted so far (tracker/engine/live.py). Every change replays
+them on the stud state machine, applies the new step with the machine's checks, and saves
+at once, in a transaction that locks the draft; ``version`` must match the one the client
+saw, so two phones on one draft cannot overwrite each other (the second is told to
+reload). Finishing records the hand as a full history through :func:`hand_record`, so
+settlement, disputes, statistics and the replayer work for it as for any hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from tracker.core.errors import Conflict
+from tracker.core.permissions import Capability, require
+from tracker.engine.announcements import max_players
+from tracker.engine.errors import DomainError
+from tracker.engine.live import LiveStep, apply_step, live_entry, step_from_json
+from tracker.engine.stud import Phase
+from tracker.engine.variants import Face
+from tracker.hands.models import DraftHand, DraftStatus, Hand
+from tracker.hands.selectors.live import draft_steps, draft_walk
+from tracker.hands.services.recording import hand_record, variant_resolve
+from tracker.tournaments.models import Tournament, TournamentStatus
+from tracker.tournaments.selectors import tournament_state
+
+
+@transaction.atomic
+def draft_start(
+    *,
+    tournament: Tournament,
+    by,
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> DraftHand:
+    """Start logging the next hand of ``tournament`` live (or return the one open)."""
+    require(by, tournament.league, Capability.RECORD_HAND, "record hands")
+    tournament = (
+        Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
+    )
+    open_draft = DraftHand.objects.filter(tournament=tournament, status=DraftStatus.OPEN).first()
+    if open_draft is not None:
+        return open_draft
+    state = tournament_state(tournament)
+    if tournament.status == TournamentStatus.FINISHED or state.over:
+        raise Conflict(f"{tournament.name} is over: no more hands", code="tournament_over")
+    variant, options = variant_resolve(tournament, variant, options)
+    seats = state.next_positions()
+    if len(seats) > max_players(variant):
+        raise DomainError(
+            f"{variant} is dealt to at most {max_players(variant)} players, "
+            f"and {len(seats)} are still in",
+            code="player_count",
+            field="variant",
+        )
+    stakes = state.next_stakes
+    players = [s.player_id for s in seats]
+    return DraftHand.objects.create(
+        tournament=tournament,
+        number=state.next_number,
+        variant=variant,
+        options=options,
+        positions=players,
+        starting_stacks=[state.stacks[pid] for pid in players],
+        ante=stakes.ante,
+        bring_in=stakes.bring_in,
+        small_bet=stakes.small_bet,
+        big_bet=stakes.big_bet,
+        level=stakes.level,
+        created_by=by if getattr(by, "is_authenticated", False) else None,
+    )
+
+
+def _locked(draft: DraftHand, by, version: int) -> DraftHand:
+    require(by, draft.tournament.league, Capability.RECORD_HAND, "record hands")
+    draft = DraftHand.objects.select_for_update().select_related("tournament").get(pk=draft.pk)
+    if draft.status != DraftStatus.OPEN:
+        raise Conflict(
+            f"hand {draft.number} was {draft.get_status_display().lower()} already",
+            code="draft_closed",
+        )
+    if version != draft.version:
+        raise Conflict(
+            f"hand {draft.number} changed on another screen ({draft.version - version} "
+            "step(s) since yours): reload to see it, then go on",
+            code="stale_draft",
+            field="version",
+        )
+    return draft
+
+
+def _save(draft: DraftHand, steps: list[dict]) -> DraftHand:
+    draft.steps = steps
+    draft.version += 1
+    draft.updated_at = timezone.now()
+    draft.save(update_fields=["steps", "version", "updated_at"])
+    return draft
+
+
+@transaction.atomic
+def draft_step(
+    *, draft: DraftHand, by, version: int, steps: Sequence[Mapping[str, Any]]
+) -> DraftHand:
+    """Log one or more steps (e.g. a street's cards, one per seat) as one change."""
+    draft = _locked(draft, by, version)
+    hand = draft_walk(draft)
+    accepted = list(draft.steps)
+    for data in steps:
+        step = step_from_json(data, len(draft.positions))
+        accepted.append(apply_step(hand, step).to_json())
+    accepted.extend(_deal_face_down(hand))
+    return _save(draft, accepted)
+
+
+def _deal_face_down(hand) -> list[dict]:
+    """Deal the cards nobody sees at once (unknown until shown): when all that is due is
+    face down and no seventh-card choice is open, there is nothing to ask."""
+    dealt = []
+    nxt = hand.next_event()
+    while (
+        nxt.phase is Phase.DEAL
+        and nxt.deals
+        and not nxt.choices
+        and all(d.face is Face.DOWN for d in nxt.deals)
+    ):
+        for seat in sorted({d.seat for d in nxt.deals}):
+            count = hand.cards_due(seat)
+            step = apply_step(hand, LiveStep("deal", seat, cards=(None,) * count))
+            dealt.append({**step.to_json(), "auto": True})
+        nxt = hand.next_event()
+    return dealt
+
+
+@transaction.atomic
+def draft_undo(*, draft: DraftHand, by, version: int) -> DraftHand:
+    """Take back the last step (and the face-down cards dealt by themselves after it)."""
+    draft = _locked(draft, by, version)
+    steps = list(draft.steps)
+    while steps and steps[-1].get("auto"):
+        steps.pop()  # cards dealt face down by themselves go with the step that led to them
+    if not steps:
+        raise DomainError("nothing to undo: the antes post themselves", field="version")
+    return _save(draft, steps[:-1])
+
+
+@transaction.atomic
+def draft_discard(*, draft: DraftHand, by, version: int) -> DraftHand:
+    """Throw the draft away (nothing is recorded)."""
+    draft = _locked(draft, by, version)
+    draft.status = DraftStatus.DISCARDED
+    draft.version += 1
+    draft.save(update_fields=["status", "version"])
+    return draft
+
+
+@transaction.atomic
+def draft_finish(
+    *,
+    draft: DraftHand,
+    by,
+    version: int,
+    table_result: Mapping[str, Any] | None = None,
+) -> Hand:
+    """Record the logged hand as a full history (it must be over)."""
+    draft = _locked(draft, by, version)
+    hand = draft_walk(draft)
+    hand.verify_complete_hand()
+    entry = live_entry(draft_steps(draft), n=len(draft.positions))
+    recorded = hand_record(
+        tournament=draft.tournament,
+        by=by,
+        entry_mode="full",
+        entry=entry,
+        variant=draft.variant,
+        options=draft.options,
+        table_result=table_result,
+        number=draft.number,
+    )
+    if recorded.positions != draft.positions or recorded.starting_stacks != draft.starting_stacks:
+        raise Conflict(
+            f"the stacks changed since hand {draft.number} was started (a ruling or a void "
+            "on an earlier hand): discard this draft and log the hand again",
+            code="stale_draft",
+        )
+    draft.status = DraftStatus.RECORDED
+    draft.hand = recorded
+    draft.version += 1
+    draft.save(update_fields=["status", "hand", "version"])
+    return recorded

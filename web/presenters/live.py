@@ -1,0 +1,230 @@
+"""The live logger's page object: the table now, what comes next as buttons and card slots,
+and the reading of a page's POST back into steps (tracker/engine/live.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tracker.engine.announcements import VARIANT_TITLES
+from tracker.engine.cards import format_card, parse_card
+from tracker.engine.errors import DomainError
+from tracker.engine.frames import FrameSeat
+from tracker.engine.stud import ProcedureError, Verb, declaring
+from tracker.engine.variants import STREETS, Face
+from tracker.hands.selectors.live import DraftState
+
+VERB_LABELS = {
+    Verb.BRING_IN: "Bring in",
+    Verb.COMPLETE: "Complete to",
+    Verb.BET: "Bet",
+    Verb.RAISE: "Raise to",
+    Verb.CALL: "Call",
+    Verb.CHECK: "Check",
+    Verb.FOLD: "Fold",
+}
+
+
+@dataclass
+class Button:
+    op: str
+    label: str
+    seat: int | None = None
+    verb: str = ""
+    choice: str = ""
+    style: str = ""  # "primary", "quiet"
+
+
+@dataclass
+class Slot:
+    name: str  # the POST field
+    up: bool
+    required: bool
+
+
+@dataclass
+class SeatDeal:
+    seat: int
+    name: str
+    slots: list[Slot]
+
+
+@dataclass
+class ShowSeat:
+    seat: int
+    name: str
+    slots: list[Slot]  # the cards nobody has seen yet
+    can_muck: bool
+    declare: list[Button] = field(default_factory=list)
+
+
+@dataclass
+class LiveSeat:
+    seat: FrameSeat
+    name: str
+    to_act: bool
+    cards: list[tuple[str | None, bool]]  # (code, up)
+
+
+@dataclass
+class LivePage:
+    state: DraftState
+    title: str
+    stakes: str
+    street: str
+    pot: int
+    seats: list[LiveSeat]
+    prompt: str
+    buttons: list[Button]
+    deals: list[SeatDeal]
+    community: bool
+    shows: list[ShowSeat]
+    can_finish: bool
+    log: list[str]
+
+    @property
+    def version(self) -> int:
+        return self.state.draft.version
+
+    @property
+    def number(self) -> int:
+        return self.state.draft.number
+
+
+def live_page(state: DraftState) -> LivePage:
+    hand, nxt, names, draft = state.hand, state.next, state.names, state.draft
+    buttons: list[Button] = []
+    deals: list[SeatDeal] = []
+    shows: list[ShowSeat] = []
+    prompt = ""
+    community = False
+    if nxt.seat is not None:
+        prompt = f"{names[nxt.seat]} to act"
+        for option in nxt.options:
+            label = VERB_LABELS.get(option.verb, option.verb.value)
+            if option.verb in (Verb.COMPLETE, Verb.BET, Verb.RAISE):
+                label = f"{label} {option.to}"
+            elif option.amount:
+                label = f"{label} {option.amount}"
+            if option.verb in (Verb.CALL, Verb.BRING_IN, Verb.COMPLETE, Verb.BET, Verb.RAISE):
+                if option.amount and option.amount == hand.stacks[nxt.seat]:
+                    label += " (all in)"
+            style = "quiet" if option.verb is Verb.FOLD else "primary"
+            buttons.append(Button("act", label, nxt.seat, option.verb.value, style=style))
+    elif nxt.deals:
+        street = STREETS[hand.street]
+        if nxt.deals[0].face is Face.COMMUNITY:
+            community = True
+            prompt = "The deck is short: one community card, everyone's seventh card"
+        else:
+            prompt = f"Deal {street} street: the face-up cards (face-down ones only if seen)"
+            by_seat: dict[int, list[Slot]] = {}
+            for deal in nxt.deals:
+                slots = by_seat.setdefault(deal.seat, [])  # type: ignore[arg-type]
+                up = deal.face is Face.UP
+                slots.append(Slot(f"card-{deal.seat}-{len(slots)}", up, up))
+            deals = [SeatDeal(s, names[s], slots) for s, slots in sorted(by_seat.items())]
+        for choice in nxt.choices:
+            if choice.verb is Verb.BUY:
+                label = f"{names[choice.seat]} buys ({choice.amount})"  # type: ignore[index]
+                buttons.append(Button("buy", label, choice.seat, style="quiet"))
+            elif choice.verb is Verb.CHOOSE_SEVENTH:
+                name = names[choice.seat]  # type: ignore[index]
+                buttons.append(Button("seventh", f"{name}: seventh up", choice.seat, choice="up"))
+    if nxt.showdown:
+        for seat in nxt.showdown:
+            missing = [k for k, c in enumerate(hand.cards[seat]) if c is None]
+            declare: list[Button] = []
+            if nxt.over and declaring(hand.options) and hand.declarations[seat] is None:
+                declare = [
+                    Button("declare", f"Declares {c}", seat, choice=c)
+                    for c in ("high", "low", "both")
+                ]
+            if missing or declare:
+                slots = [Slot(f"show-{seat}-{k}", False, True) for k in missing]
+                shows.append(ShowSeat(seat, names[seat], slots, nxt.over, declare))
+        if nxt.over:
+            prompt = "Showdown: show the cards nobody has seen, or muck"
+    can_finish = False
+    if nxt.over:
+        try:
+            hand.verify_complete_hand()
+        except ProcedureError:
+            pass
+        else:
+            can_finish = True
+            prompt = "The hand is over: record it"
+    table = state.table
+    seats = [
+        LiveSeat(
+            seat=s,
+            name=names[s.position],
+            to_act=s.position == nxt.seat,
+            cards=[(c.code, c.up) for c in s.cards],
+        )
+        for s in table.seats
+    ]
+    return LivePage(
+        state=state,
+        title=f"Hand {draft.number} · {VARIANT_TITLES.get(draft.variant, draft.variant)}",
+        stakes=f"Level {draft.level}: ante {draft.ante}, bring-in {draft.bring_in}, "
+        f"bets {draft.small_bet}/{draft.big_bet}",
+        street=f"{STREETS[hand.street].capitalize()} street",
+        pot=hand.pot_total(),
+        seats=seats,
+        prompt=prompt,
+        buttons=buttons,
+        deals=deals,
+        community=community,
+        shows=shows,
+        can_finish=can_finish,
+        log=state.log,
+    )
+
+
+def _card(value: Any, field: str) -> str | None:
+    text = (value or "").strip()
+    if not text or text == "??":
+        return None
+    return format_card(parse_card(text, field))
+
+
+def _seat(post: Mapping[str, Any]) -> int:
+    try:
+        return int(post.get("seat", ""))
+    except ValueError:
+        raise DomainError("no seat named", field="seat") from None
+
+
+def steps_from_post(state: DraftState, post: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The steps a live page's form sends (the engine checks them when applied)."""
+    op = post.get("op", "")
+    if op == "act":
+        return [{"kind": "act", "seat": _seat(post), "verb": post.get("verb")}]
+    if op in ("buy", "muck"):
+        return [{"kind": op, "seat": _seat(post)}]
+    if op in ("seventh", "declare"):
+        return [{"kind": op, "seat": _seat(post), "choice": post.get("choice")}]
+    if op == "community":
+        return [{"kind": "community", "cards": [_card(post.get("community"), "community")]}]
+    if op == "deal":
+        steps = []
+        by_seat: dict[int, int] = {}
+        for deal in state.next.deals:
+            by_seat[deal.seat] = by_seat.get(deal.seat, 0) + 1  # type: ignore[index]
+        for seat, count in sorted(by_seat.items()):
+            cards = [_card(post.get(f"card-{seat}-{k}"), f"card-{seat}-{k}") for k in range(count)]
+            steps.append({"kind": "deal", "seat": seat, "cards": cards})
+        return steps
+    if op == "show":
+        seat = _seat(post)
+        held = state.hand.cards[seat]
+        cards = [
+            _card(post.get(f"show-{seat}-{k}"), f"show-{seat}-{k}")
+            if card is None
+            else format_card(card)
+            for k, card in enumerate(held)
+        ]
+        return [{"kind": "show", "seat": seat, "cards": cards}]
+    raise DomainError(f"{op!r} is not something the live logger does", field="op")

@@ -1,0 +1,88 @@
+"""The live logger page: log a hand at the table step by step (a POST per step; with
+JavaScript the same forms, no page of their own). The engine offers only legal actions."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from tracker.core.errors import PermissionDenied as DomainPermissionDenied
+from tracker.core.permissions import capabilities
+from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
+from tracker.engine.errors import DomainError
+from tracker.hands.selectors.live import draft_state, open_draft
+from tracker.hands.services.live import (
+    draft_discard,
+    draft_finish,
+    draft_start,
+    draft_step,
+    draft_undo,
+)
+from tracker.leagues.selectors import visible_tournament
+from tracker.tournaments.selectors import tournament_state
+from web.presenters.live import live_page, steps_from_post
+from web.views.common import not_found_as_404
+
+
+def _int(text: str | None) -> int | None:
+    try:
+        return int(text or "")
+    except ValueError:
+        return None
+
+
+@require_http_methods(["GET", "POST"])
+@not_found_as_404
+def live_hand(request, pk):
+    tournament = visible_tournament(request.user, pk)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    can = capabilities(request.user, tournament.league)
+    if not can.record_hand:
+        raise PermissionDenied(
+            f"Only a scorekeeper or an admin of {tournament.league.name} may record hands "
+            f"(your role: {can.role or 'not a member'})."
+        )
+    draft = open_draft(tournament)
+    error = ""
+    if request.method == "POST":
+        op = request.POST.get("op", "")
+        version = _int(request.POST.get("version")) or 0
+        try:
+            if op == "start":
+                draft_start(
+                    tournament=tournament, by=request.user, variant=request.POST.get("variant")
+                )
+            elif draft is None:
+                messages.info(request, "That hand is no longer open: start the next one.")
+            elif op == "undo":
+                draft_undo(draft=draft, by=request.user, version=version)
+            elif op == "discard":
+                draft_discard(draft=draft, by=request.user, version=version)
+                messages.info(request, f"Hand {draft.number} discarded: nothing recorded.")
+            elif op == "finish":
+                hand = draft_finish(draft=draft, by=request.user, version=version)
+                messages.success(request, f"Hand {hand.number} recorded.")
+                return redirect(hand)
+            else:
+                steps = steps_from_post(draft_state(draft), request.POST)
+                draft_step(draft=draft, by=request.user, version=version, steps=steps)
+        except DomainPermissionDenied as exc:
+            raise PermissionDenied(exc.message) from None
+        except DomainError as exc:
+            error = exc.message
+        if not error:
+            return redirect("live-hand", pk=tournament.pk)
+        draft = open_draft(tournament)
+    state = tournament_state(tournament)
+    context = {
+        "tournament": tournament,
+        "error": error,
+        "over": state.over,
+        "variants": [(v, VARIANT_TITLES[v]) for v in VARIANTS],
+        "page": live_page(draft_state(draft)) if draft is not None else None,
+    }
+    return render(request, "tracker/live.html", context, status=400 if error else 200)
