@@ -494,12 +494,8 @@ class StudHand:
     def pots(self) -> list[Pot]:
         """The pots so far, the current street's bets included.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street()
         >>> hand.bring_in(0); hand.complete(1)
         >>> [p.to_dict() for p in hand.pots()]  # p2's completion is not called yet
         [{'amount': 6, 'eligible': [0, 1]}, {'amount': 3, 'eligible': [1]}]
@@ -532,8 +528,8 @@ class StudHand:
     def cards_due(self, seat: int) -> int:
         """How many cards ``seat`` is still due on this street.
 
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
+        >>> from tracker.engine.examples import new_hand
+        >>> hand = new_hand()
         >>> hand.cards_due(0)  # the antes come first
         0
         >>> hand.post_antes()
@@ -546,9 +542,8 @@ class StudHand:
     def next_face(self, seat: int) -> Face:
         """The face of the next card due to ``seat`` on this street.
 
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
+        >>> from tracker.engine.examples import antes_posted
+        >>> hand = antes_posted()
         >>> hand.next_face(0)
         <Face.DOWN: 'down'>
         >>> hand.deal(0, 51); hand.deal(0, 50)
@@ -569,16 +564,14 @@ class StudHand:
     def next_event(self) -> NextEvent:
         """Who acts and what they may do, which cards are due, or that it is over.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
+        >>> from tracker.engine.examples import deal_round, new_hand
+        >>> hand = new_hand()
         >>> hand.next_event().phase
         <Phase.ANTES: 'antes'>
         >>> hand.post_antes()
         >>> hand.next_event().deals[0]
         Deal(seat=0, face=<Face.DOWN: 'down'>)
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> deal_round(hand, "As Qh Ks Qd 2c 3c")
         >>> turn = hand.next_event()
         >>> turn.phase, turn.seat, [(o.verb.value, o.to) for o in turn.options]
         (<Phase.BET: 'bet'>, 0, [('bring_in', 2), ('complete', 5)])
@@ -635,12 +628,8 @@ class StudHand:
         """The verbs ``seat`` may use now, with their exact amounts (empty when
         it is not their turn).
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street()
         >>> hand.legal_options(1)
         ()
         >>> hand.bring_in(0)
@@ -700,8 +689,8 @@ class StudHand:
     def verify_post_antes(self) -> None:
         """The antes come first, once.
 
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
+        >>> from tracker.engine.examples import new_hand
+        >>> hand = new_hand()
         >>> hand.verify_post_antes()
         >>> hand.post_antes()
         >>> hand.verify_post_antes()
@@ -716,9 +705,8 @@ class StudHand:
         """Everyone antes (a stack short of the ante goes all in for it); third
         street's dealing begins.
 
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
+        >>> from tracker.engine.examples import antes_posted
+        >>> hand = antes_posted()
         >>> hand.antes, hand.stacks, hand.next_event().phase
         ([1, 1], [99, 99], <Phase.DEAL: 'deal'>)
         """
@@ -773,9 +761,8 @@ class StudHand:
         (``up`` None: the face it is due). Returns whether it comes face up.
 
         >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
+        >>> from tracker.engine.examples import antes_posted
+        >>> hand = antes_posted()
         >>> hand.verify_deal(0, c("As"))
         False
         >>> hand.deal(0, c("As"))
@@ -840,12 +827,8 @@ class StudHand:
         """Deal ``seat`` its next card; ``up`` must match the face it is due
         (:meth:`next_face`); None deals it with that face.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street()
         >>> [format_card(card) for card in hand.up_cards(0)], hand.next_event().phase
         (['2c'], <Phase.BET: 'bet'>)
         """
@@ -868,9 +851,8 @@ class StudHand:
         """Deal ``seat`` a face-down card (``None``: nobody saw it).
 
         >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
+        >>> from tracker.engine.examples import antes_posted
+        >>> hand = antes_posted()
         >>> hand.deal_down(0, c("As"))
         >>> hand.deal_down(1, None)  # nobody saw p2's first card
         >>> hand.cards, hand.cards_due(1)
@@ -882,9 +864,8 @@ class StudHand:
         """Deal ``seat`` a face-up card.
 
         >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
+        >>> from tracker.engine.examples import antes_posted
+        >>> hand = antes_posted()
         >>> hand.deal_down(0, c("As")); hand.deal_down(0, c("Ks"))
         >>> hand.deal_up(0, c("2c"))
         >>> hand.up_cards(0) == [c("2c")]
@@ -900,13 +881,8 @@ class StudHand:
         """Check dealing the community card ``card``.
 
         >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100] * 7, results=True)
-        >>> hand.post_antes()
-        >>> for street in (range(21), range(21, 28), range(28, 35), range(35, 42)):
-        ...     for card in street:  # seven players to seventh street: 42 cards dealt
-        ...         hand.deal(card % 7, card)
-        ...     hand.end_betting()
+        >>> from tracker.engine.examples import community_card_due
+        >>> hand = community_card_due()
         >>> hand.verify_deal_community(c("As"))
         >>> hand.verify_deal_community(c("2c"))  # card 0, dealt to p1
         Traceback (most recent call last):
@@ -951,13 +927,8 @@ class StudHand:
         """Deal the community card: everyone's seventh card, when the deck is short.
 
         >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100] * 7, results=True)
-        >>> hand.post_antes()
-        >>> for street in (range(21), range(21, 28), range(28, 35), range(35, 42)):
-        ...     for card in street:  # seven players to seventh street: 42 cards dealt
-        ...         hand.deal(card % 7, card)
-        ...     hand.end_betting()
+        >>> from tracker.engine.examples import community_card_due
+        >>> hand = community_card_due()
         >>> hand.next_event().deals
         (Deal(seat=None, face=<Face.COMMUNITY: 'community'>),)
         >>> hand.deal_community(c("As"))
@@ -1034,13 +1005,8 @@ class StudHand:
     def verify_buy(self, seat: int) -> int:
         """Check a Low Hold buy; returns its price.
 
-        >>> hand = StudHand(variant="low_hold", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100], results=True)
-        >>> hand.post_antes()
-        >>> for street in (range(6), range(6, 8), range(8, 10), range(10, 12)):
-        ...     for card in street:
-        ...         hand.deal(card % 2, card)
-        ...     hand.end_betting()
+        >>> from tracker.engine.examples import new_hand, recorded_to_seventh
+        >>> hand = recorded_to_seventh(variant="low_hold")
         >>> hand.verify_buy(0)
         10
         >>> hand.buy(0)
@@ -1048,8 +1014,7 @@ class StudHand:
         Traceback (most recent call last):
         ...
         tracker.engine.stud.ProcedureError: p1 has bought
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
+        >>> hand = new_hand()
         >>> hand.verify_buy(0)
         Traceback (most recent call last):
         ...
@@ -1082,17 +1047,8 @@ class StudHand:
         """Low Hold: ``seat`` pays the buy price (dead money, not a bet) to turn
         its seventh card over (``buy_version`` says which way).
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="low_hold", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100],
-        ...                 options={'buy_version': 'contributed'})
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
-        >>> hand.bring_in(0); hand.call(1)
-        >>> for up in ("Ah 4d", "Kh 5d", "Jc 6d"):  # fourth to sixth street: both check
-        ...     hand.deal(0, c(up[:2])); hand.deal(1, c(up[3:]))
-        ...     hand.check(0); hand.check(1)
+        >>> from tracker.engine.examples import seventh_street
+        >>> hand = seventh_street(variant="low_hold", options={"buy_version": "contributed"})
         >>> [(o.verb.value, o.seat, o.amount) for o in hand.next_event().choices]
         [('buy', 0, 10), ('buy', 1, 10)]
         >>> hand.buy(1)
@@ -1110,13 +1066,8 @@ class StudHand:
     def verify_choose_seventh(self, seat: int, up: bool) -> None:
         """Check ``seat`` choosing its seventh card up or down.
 
-        >>> hand = StudHand(variant="kings_and_little_ones", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100], results=True)
-        >>> hand.post_antes()
-        >>> for street in (range(6), range(6, 8), range(8, 10), range(10, 12)):
-        ...     for card in street:
-        ...         hand.deal(card % 2, card)
-        ...     hand.end_betting()
+        >>> from tracker.engine.examples import recorded_to_seventh
+        >>> hand = recorded_to_seventh(variant="kings_and_little_ones")
         >>> hand.verify_choose_seventh(1, True)
         >>> hand.deal(0, 12)
         >>> hand.verify_choose_seventh(1, True)  # the seventh card's dealing has begun
@@ -1147,16 +1098,8 @@ class StudHand:
         """Kings and Little Ones: ``seat`` takes its seventh card up or down
         (down unless chosen).
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="kings_and_little_ones", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
-        >>> hand.bring_in(0); hand.call(1)
-        >>> for up in ("Ah 4d", "Kh 5d", "Jc 6d"):  # fourth to sixth street: both check
-        ...     hand.deal(0, c(up[:2])); hand.deal(1, c(up[3:]))
-        ...     hand.check(0); hand.check(1)
+        >>> from tracker.engine.examples import seventh_street
+        >>> hand = seventh_street(variant="kings_and_little_ones")
         >>> [(o.verb.value, o.seat) for o in hand.next_event().choices]
         [('choose_seventh', 0), ('choose_seventh', 1)]
         >>> hand.choose_seventh(0, True)
@@ -1264,12 +1207,8 @@ class StudHand:
     def verify_bring_in(self, seat: int) -> None:
         """Check ``seat`` posting the bring-in.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street()
         >>> hand.verify_bring_in(0)
         >>> hand.verify_bring_in(1)
         Traceback (most recent call last):
@@ -1288,12 +1227,8 @@ class StudHand:
     def bring_in(self, seat: int) -> None:
         """The lowest door card posts the bring-in (all in if short).
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street()
         >>> hand.next_event().seat  # p1's 2c is the lowest door card
         0
         >>> hand.bring_in(0)
@@ -1323,12 +1258,8 @@ class StudHand:
     def verify_check_or_call(self, seat: int) -> int:
         """Check a check or a call; returns the chips it puts in.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street()
         >>> hand.verify_check_or_call(0)
         Traceback (most recent call last):
         ...
@@ -1346,12 +1277,8 @@ class StudHand:
     def check_or_call(self, seat: int) -> None:
         """PHH's ``cc``: check with nothing to call, else call (all in if short).
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street()
         >>> hand.bring_in(0)
         >>> hand.check_or_call(1)  # calls the bring-in; third street is over
         >>> hand.street, [p.amount for p in hand.pots()]
@@ -1373,14 +1300,8 @@ class StudHand:
     def verify_check(self, seat: int) -> None:
         """Check ``seat`` checking.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
-        >>> hand.bring_in(0); hand.call(1)
-        >>> hand.deal(0, c("Ah")); hand.deal(1, c("4d"))
+        >>> from tracker.engine.examples import fourth_street
+        >>> hand = fourth_street()
         >>> hand.verify_check(0)
         >>> hand.bet(0)
         >>> hand.verify_check(1)
@@ -1400,14 +1321,8 @@ class StudHand:
     def check(self, seat: int) -> None:
         """Check: nothing to call.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
-        >>> hand.bring_in(0); hand.call(1)
-        >>> hand.deal(0, c("Ah")); hand.deal(1, c("4d"))
+        >>> from tracker.engine.examples import fourth_street
+        >>> hand = fourth_street()
         >>> hand.check(0); hand.check(1)
         >>> hand.street, hand.next_event().phase
         (<Street.FIFTH: 2>, <Phase.DEAL: 'deal'>)
@@ -1418,17 +1333,13 @@ class StudHand:
     def verify_call(self, seat: int) -> int:
         """Check ``seat`` calling; returns the chips it puts in.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import deal_round, third_street
+        >>> hand = third_street()
         >>> hand.bring_in(0)
         >>> hand.verify_call(1)
         2
         >>> hand.call(1)
-        >>> hand.deal(0, c("Ah")); hand.deal(1, c("4d"))
+        >>> deal_round(hand, "Ah 4d")
         >>> hand.verify_call(0)
         Traceback (most recent call last):
         ...
@@ -1444,12 +1355,8 @@ class StudHand:
     def call(self, seat: int) -> None:
         """Call the bet (all in if short).
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street()
         >>> hand.bring_in(0); hand.complete(1)
         >>> hand.call(0)
         >>> hand.street, [p.to_dict() for p in hand.pots()]
@@ -1461,19 +1368,15 @@ class StudHand:
     def verify_fold(self, seat: int) -> None:
         """Check ``seat`` folding.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import deal_round, third_street
+        >>> hand = third_street()
         >>> hand.verify_fold(0)
         Traceback (most recent call last):
         ...
         tracker.engine.stud.ProcedureError: p1 has the lowest door card and must bring in ('pb') or
         complete
         >>> hand.bring_in(0); hand.call(1)
-        >>> hand.deal(0, c("Ah")); hand.deal(1, c("4d"))
+        >>> deal_round(hand, "Ah 4d")
         >>> hand.verify_fold(0)
         Traceback (most recent call last):
         ...
@@ -1497,12 +1400,8 @@ class StudHand:
     def fold(self, seat: int) -> None:
         """Fold: out of the hand, chips put in stay in the pots.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street()
         >>> hand.bring_in(0)
         >>> hand.fold(1)
         >>> hand.folded, hand.next_event().over
@@ -1576,12 +1475,8 @@ class StudHand:
         """Check a completion, bet or raise to ``to`` chips (the seat's bet on
         the street afterwards; None: the legal size). Returns (verb, to).
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street()
         >>> hand.bring_in(0)
         >>> hand.verify_complete_bet_or_raise(1)
         (<Verb.COMPLETE: 'complete'>, 5)
@@ -1619,12 +1514,8 @@ class StudHand:
         """PHH's ``cbr``: complete, bet or raise, whichever the moment calls for,
         to ``to`` chips (checked against the legal size; None: that size).
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street()
         >>> hand.bring_in(0)
         >>> hand.complete_bet_or_raise(1, 5)  # a completion
         >>> hand.complete_bet_or_raise(0)  # a raise, to the legal size
@@ -1648,12 +1539,8 @@ class StudHand:
     def verify_complete(self, seat: int, to: int | None = None) -> int:
         """Check ``seat`` completing the bring-in; returns the seat's bet afterwards.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street()
         >>> hand.bring_in(0)
         >>> hand.verify_complete(1)
         5
@@ -1667,12 +1554,8 @@ class StudHand:
     def complete(self, seat: int, to: int | None = None) -> None:
         """Third street: complete the bring-in to the small bet.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street()
         >>> hand.bring_in(0)
         >>> hand.complete(1)
         >>> hand.bets, [(o.verb.value, o.to) for o in hand.next_event().options]
@@ -1683,19 +1566,15 @@ class StudHand:
     def verify_bet(self, seat: int, to: int | None = None) -> int:
         """Check ``seat`` betting; returns the seat's bet afterwards.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import deal_round, third_street
+        >>> hand = third_street()
         >>> hand.verify_bet(0)  # third street has a completion, not a bet
         Traceback (most recent call last):
         ...
         tracker.engine.stud.ProcedureError: p1 cannot bet now: the moment calls for a complete (to
         5)
         >>> hand.bring_in(0); hand.call(1)
-        >>> hand.deal(0, c("Ah")); hand.deal(1, c("4d"))
+        >>> deal_round(hand, "Ah 4d")
         >>> hand.verify_bet(0)
         5
         """
@@ -1704,14 +1583,8 @@ class StudHand:
     def bet(self, seat: int, to: int | None = None) -> None:
         """Bet one unit of the street.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
-        >>> hand.bring_in(0); hand.call(1)
-        >>> hand.deal(0, c("Ah")); hand.deal(1, c("4d"))
+        >>> from tracker.engine.examples import fourth_street
+        >>> hand = fourth_street()
         >>> hand.next_event().seat  # the ace leads
         0
         >>> hand.bet(0)
@@ -1723,12 +1596,8 @@ class StudHand:
     def verify_raise_to(self, seat: int, to: int | None = None) -> int:
         """Check ``seat`` raising; returns the seat's bet afterwards.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street()
         >>> hand.bring_in(0); hand.complete(1)
         >>> hand.verify_raise_to(0)
         10
@@ -1742,12 +1611,8 @@ class StudHand:
     def raise_to(self, seat: int, to: int | None = None) -> None:
         """Raise by one unit of the street (all in if short).
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street()
         >>> hand.bring_in(0); hand.complete(1)
         >>> hand.raise_to(0)
         >>> hand.bets, [(o.verb.value, o.to) for o in hand.next_event().options]
@@ -1828,20 +1693,16 @@ class StudHand:
     def verify_end_betting(self) -> None:
         """Check that the street's betting may end (results entry).
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100], results=True)
-        >>> hand.post_antes()
+        >>> from tracker.engine.examples import antes_posted, deal_round, new_hand
+        >>> hand = antes_posted(results=True)
         >>> hand.verify_end_betting()
         Traceback (most recent call last):
         ...
         tracker.engine.stud.ProcedureError: third street is not fully dealt yet: cards for p1, p2
         first
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> deal_round(hand, "As Qh Ks Qd 2c 3c")
         >>> hand.verify_end_betting()
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
+        >>> hand = new_hand()
         >>> hand.verify_end_betting()
         Traceback (most recent call last):
         ...
@@ -1857,12 +1718,8 @@ class StudHand:
     def end_betting(self) -> None:
         """Results entry: the street's betting is over (after its folds).
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100], results=True)
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street(results=True)
         >>> [(o.verb.value, o.seat) for o in hand.next_event().options]
         [('fold', 0), ('fold', 1), ('end_betting', None)]
         >>> hand.end_betting()
@@ -1877,19 +1734,14 @@ class StudHand:
     def verify_contribute(self, seat: int, amount: int) -> None:
         """Check that ``seat`` put ``amount`` chips in (results entry).
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100], results=True)
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import new_hand, third_street
+        >>> hand = third_street(results=True)
         >>> hand.verify_contribute(0, 99)
         >>> hand.verify_contribute(0, 500)
         Traceback (most recent call last):
         ...
         tracker.engine.stud.ProcedureError: p1 has 99 chips left, not 500
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
+        >>> hand = new_hand()
         >>> hand.verify_contribute(0, 5)
         Traceback (most recent call last):
         ...
@@ -1915,12 +1767,8 @@ class StudHand:
     def contribute(self, seat: int, amount: int) -> None:
         """Results entry: ``seat`` put ``amount`` chips in besides its ante and buy.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100], results=True)
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street(results=True)
         >>> hand.contribute(0, 5); hand.contribute(1, 5)
         >>> hand.stacks, [p.to_dict() for p in hand.pots()]
         ([94, 94], [{'amount': 12, 'eligible': [0, 1]}])
@@ -1934,12 +1782,8 @@ class StudHand:
     def verify_return_uncalled(self, seat: int, amount: int) -> None:
         """Check giving ``amount`` of ``seat``'s chips back (results entry).
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100], results=True)
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street(results=True)
         >>> hand.contribute(0, 2); hand.contribute(1, 5)
         >>> hand.verify_return_uncalled(1, 3)
         >>> hand.verify_return_uncalled(1, 8)
@@ -1966,12 +1810,8 @@ class StudHand:
     def return_uncalled(self, seat: int, amount: int) -> None:
         """Results entry: give back the part of ``seat``'s chips nobody matched.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100], results=True)
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street(results=True)
         >>> hand.contribute(0, 2); hand.contribute(1, 5); hand.fold(0)
         >>> hand.return_uncalled(1, 3)  # p1 folded to p2's completion
         >>> [p.to_dict() for p in hand.pots()], hand.settle().finishing_stacks
@@ -2001,15 +1841,8 @@ class StudHand:
     def verify_muck(self, seat: int) -> None:
         """Check ``seat`` mucking at the showdown.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 3])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
-        >>> hand.bring_in(0); hand.call(1)  # p2 is all in: no more betting
-        >>> for i, card in enumerate("Ah 4d Kh 5d Jc 6d 9s 8s".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import all_in_showdown
+        >>> hand = all_in_showdown()
         >>> hand.verify_muck(1)
         >>> hand.muck(1)
         >>> hand.verify_muck(0)
@@ -2051,15 +1884,8 @@ class StudHand:
     def muck(self, seat: int) -> None:
         """Give up the hand at the showdown (not a fold: the seat reached it).
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 3])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
-        >>> hand.bring_in(0); hand.call(1)  # p2 is all in: no more betting
-        >>> for i, card in enumerate("Ah 4d Kh 5d Jc 6d 9s 8s".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import all_in_showdown
+        >>> hand = all_in_showdown()
         >>> hand.next_event().showdown
         (0, 1)
         >>> hand.muck(1)
@@ -2090,14 +1916,8 @@ class StudHand:
         the positions the cards fill.
 
         >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 3])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As ?? Ks ?? 2c 3c".split()):
-        ...     hand.deal(i % 2, None if card == "??" else c(card))
-        >>> hand.bring_in(0); hand.call(1)  # p2 is all in: no more betting
-        >>> for i, card in enumerate("Ah 4d Kh 5d Jc 6d 9s ??".split()):
-        ...     hand.deal(i % 2, None if card == "??" else c(card))
+        >>> from tracker.engine.examples import all_in_showdown
+        >>> hand = all_in_showdown(seen=False)
         >>> hand.verify_show(1, [c("Qh"), c("Qd"), c("8s")])  # p2's face-down cards
         [0, 1, 6]
         >>> hand.verify_show(1)
@@ -2163,14 +1983,8 @@ class StudHand:
         """Show the hand (see :meth:`verify_show` for ``cards``).
 
         >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 3])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As ?? Ks ?? 2c 3c".split()):
-        ...     hand.deal(i % 2, None if card == "??" else c(card))
-        >>> hand.bring_in(0); hand.call(1)  # p2 is all in: no more betting
-        >>> for i, card in enumerate("Ah 4d Kh 5d Jc 6d 9s ??".split()):
-        ...     hand.deal(i % 2, None if card == "??" else c(card))
+        >>> from tracker.engine.examples import all_in_showdown
+        >>> hand = all_in_showdown(seen=False)
         >>> hand.show(0)  # every card of p1's is known
         >>> hand.show(1, [c("Qh"), c("Qd"), c("8s")])  # p2's face-down cards
         >>> hand.showdown_hands()[1]
@@ -2189,25 +2003,14 @@ class StudHand:
     def verify_declare(self, seat: int, choice: str) -> None:
         """Check ``seat`` declaring high, low or both.
 
-        >>> from tracker.engine.announcements import normalize_announcements
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="low_hole", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 3],
-        ...                 options=normalize_announcements(
-        ...                     "low_hole", {"game": "high_low", "declaration": "declare"}))
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
-        >>> hand.bring_in(0); hand.call(1)  # p2 is all in: no more betting
-        >>> for i, card in enumerate("Ah 4d Kh 5d Jc 6d 9s 8s".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import declare_showdown, new_hand
+        >>> hand = declare_showdown()
         >>> hand.verify_declare(0, "high")
         >>> hand.verify_declare(0, "hi")
         Traceback (most recent call last):
         ...
         tracker.engine.stud.ProcedureError: 'hi' is not one of high, low, both
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
+        >>> hand = new_hand()
         >>> hand.verify_declare(0, "high")
         Traceback (most recent call last):
         ...
@@ -2244,18 +2047,8 @@ class StudHand:
     def declare(self, seat: int, choice: str) -> None:
         """A declare game: ``seat`` at the showdown declares high, low or both.
 
-        >>> from tracker.engine.announcements import normalize_announcements
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="low_hole", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 3],
-        ...                 options=normalize_announcements(
-        ...                     "low_hole", {"game": "high_low", "declaration": "declare"}))
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
-        >>> hand.bring_in(0); hand.call(1)  # p2 is all in: no more betting
-        >>> for i, card in enumerate("Ah 4d Kh 5d Jc 6d 9s 8s".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import declare_showdown
+        >>> hand = declare_showdown()
         >>> hand.declare(0, "high"); hand.declare(1, "low")
         >>> hand.showdown_hands()[1]["declare"], hand.settle().finishing_stacks
         ('low', [100, 3])
@@ -2341,22 +2134,14 @@ class StudHand:
         """Check the hand is complete, then pay every pot (the hand-value engine
         reads the showdown; ``evaluate`` replaces it). Chips are conserved exactly.
 
-        >>> from tracker.engine.cards import parse_card as c
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 3])
-        >>> hand.post_antes()
-        >>> for i, card in enumerate("As Qh Ks Qd 2c 3c".split()):
-        ...     hand.deal(i % 2, c(card))
-        >>> hand.bring_in(0); hand.call(1)  # p2 is all in: no more betting
-        >>> for i, card in enumerate("Ah 4d Kh 5d Jc 6d 9s 8s".split()):
-        ...     hand.deal(i % 2, c(card))
+        >>> from tracker.engine.examples import all_in_showdown, new_hand
+        >>> hand = all_in_showdown()
         >>> result = hand.settle()
         >>> [p.to_dict() for p in result.pots], result.showdown["high_winners"]
         ([{'amount': 6, 'eligible': [0, 1]}], [0])
         >>> result.winnings, result.finishing_stacks
         ([6, 0], [103, 0])
-        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
-        ...                 stacks=[100, 100])
+        >>> hand = new_hand()
         >>> hand.settle()
         Traceback (most recent call last):
         ...
