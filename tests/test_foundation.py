@@ -148,3 +148,19 @@ def test_healthz_reports_a_live_broker(staff_client, settings):
     response = staff_client.get("/healthz")
     assert response.status_code == 200
     assert response.json()["checks"]["broker"]["status"] == "up"
+
+
+@pytest.mark.django_db
+def test_healthz_with_the_database_down_is_a_503_status(staff_client, settings):
+    from django.db import OperationalError, connection
+
+    def down(execute, sql, params, many, context):
+        raise OperationalError("connection to server at 10.1.2.3, port 5432 failed")
+
+    settings.HEALTHZ_TOKEN = "tok"
+    with connection.execute_wrapper(down):
+        public = staff_client.get("/healthz")  # the staff session cannot be read: status only
+        detailed = staff_client.get("/healthz", HTTP_AUTHORIZATION="Bearer tok")
+    assert public.status_code == 503 and public.json() == {"status": "degraded"}
+    assert detailed.json()["checks"]["database"] == {"status": "down", "error": "OperationalError"}
+    assert "10.1.2.3" not in detailed.content.decode()

@@ -136,3 +136,22 @@ def test_client_address_parsing(rf, settings):
     junk = rf.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="not-an-address")
     settings.TRUSTED_PROXY_COUNT = 1
     assert ratelimit.client_address(junk) == "10.0.0.1"
+
+
+def test_the_admin_login_has_the_same_limits(user, settings):
+    user.is_staff = True
+    user.save()
+    client = Client()
+    for i in range(settings.LOGIN_FAILURE_LIMIT):
+        client.post(
+            "/admin/login/", {"username": "rob", "password": f"g{i}"}, REMOTE_ADDR="10.0.0.1"
+        )
+    locked = client.post(
+        "/admin/login/", {"username": "rob", "password": RIGHT}, REMOTE_ADDR="10.0.0.1"
+    )
+    assert b"Too many failed log-ins" in locked.content
+    assert "_auth_user_id" not in client.session
+    other = Client().post(
+        "/admin/login/", {"username": "rob", "password": RIGHT}, REMOTE_ADDR="10.0.0.2"
+    )
+    assert other.status_code == 302

@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import math
 
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 
 from tracker.core.ratelimit import client_address, login_failed, login_succeeded, login_wait
 
 
-class LimitedAuthenticationForm(AuthenticationForm):
-    """Django's login form; a locked username or address is refused before any password
-    is checked, and every wrong password is counted."""
+class SignInLimits:
+    """For a Django login form: a locked username or address is refused before any
+    password is checked, and every wrong password is counted."""
 
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "locked": "Too many failed log-ins. Try again in %(minutes)s minute(s).",
-    }
+    locked_message = "Too many failed log-ins. Try again in %(minutes)s minute(s)."
     locked = False
 
     def clean(self):
@@ -28,7 +26,7 @@ class LimitedAuthenticationForm(AuthenticationForm):
         if wait:
             self.locked = True
             raise ValidationError(
-                self.error_messages["locked"],
+                self.locked_message,
                 code="locked",
                 params={"minutes": max(1, math.ceil(wait / 60))},
             )
@@ -41,3 +39,11 @@ class LimitedAuthenticationForm(AuthenticationForm):
         if username and password:
             login_succeeded(username, address)
         return cleaned
+
+
+class LimitedAuthenticationForm(SignInLimits, AuthenticationForm):
+    """The login page's form."""
+
+
+class LimitedAdminAuthenticationForm(SignInLimits, AdminAuthenticationForm):
+    """The admin site's login form: the same limits (the same counters)."""
