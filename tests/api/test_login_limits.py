@@ -155,3 +155,11 @@ def test_the_admin_login_has_the_same_limits(user, settings):
         "/admin/login/", {"username": "rob", "password": RIGHT}, REMOTE_ADDR="10.0.0.2"
     )
     assert other.status_code == 302
+
+
+def test_the_user_wide_lock_spares_an_address_the_user_signed_in_from(user, settings):
+    assert token(APIClient(), RIGHT, addr="10.3.0.1").status_code == 201  # home
+    for i in range(settings.LOGIN_USER_FAILURE_LIMIT):
+        token(APIClient(), "nope", addr=f"10.1.{i // 250}.{i % 250}")
+    assert token(APIClient(), RIGHT, addr="10.2.0.1").status_code == 429  # a new address
+    assert token(APIClient(), RIGHT, addr="10.3.0.1").status_code == 201  # home still works

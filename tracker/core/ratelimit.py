@@ -12,7 +12,9 @@ fail-safe cache over ``LOGIN_WINDOW_SECONDS``:
 - one address, any usernames: after ``LOGIN_ADDRESS_FAILURE_LIMIT`` wrong passwords;
 - one username, any addresses (a spread-out guesser): after ``LOGIN_USER_FAILURE_LIMIT``
   wrong passwords the username is refused everywhere, but only for
-  ``LOGIN_USER_LOCKOUT_SECONDS`` at a time, so the right user is not kept out for long.
+  ``LOGIN_USER_LOCKOUT_SECONDS`` at a time, so the right user is not kept out for long; and
+  not at all from an address where that user signed in before (within
+  ``LOGIN_KNOWN_ADDRESS_SECONDS``), so the right user at home is never kept out by it.
 
 A refused attempt checks no password and counts nothing. A right password clears the
 count of its username and address.
@@ -88,11 +90,17 @@ def _keys(username: str, address: str) -> dict[str, str]:
     }
 
 
+def _known(username: str, address: str) -> str:
+    return f"login:known:{_user(username)}:{address}"
+
+
 def login_wait(username: str, address: str) -> int:
     """Seconds before ``username`` may try a password from ``address`` again; 0: now."""
     now = time.time()
     wait = 0.0
-    for key in _keys(username, address).values():
+    for kind, key in _keys(username, address).items():
+        if kind == "user" and failsafe_cache.get(_known(username, address)):
+            continue  # the user signed in from here before: the user-wide lock is not for them
         until = failsafe_cache.get(f"{key}:locked")
         if until:
             wait = max(wait, until - now)
@@ -128,3 +136,4 @@ def login_succeeded(username: str, address: str) -> None:
     """A right password: forget this username's failures from this address."""
     keys = _keys(username, address)
     failsafe_cache.delete(keys["pair"])
+    failsafe_cache.set(_known(username, address), 1, settings.LOGIN_KNOWN_ADDRESS_SECONDS)
