@@ -188,6 +188,9 @@ def test_every_api_error_has_the_error_body(settings):
     assert assert_error(anon.get("/api/nothing-here"), 404)["code"] == "not_found"
     assert assert_error(anon.delete("/api/v1/evaluate/"), 405)["code"] == "method_not_allowed"
     assert_error(anon.post("/api/v1/evaluate/", "<x/>", content_type="application/xml"), 415)
+    # An endpoint that answers CSV still answers its errors with the JSON body.
+    csv_404 = anon.get("/api/v1/analytics/leagues/nope/standings/?format=csv")
+    assert assert_error(csv_404, 404)["code"] == "not_found"
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
     client = APIClient(raise_request_exception=False)
     client.force_authenticate(admin)
