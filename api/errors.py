@@ -7,13 +7,20 @@ Every error the API answers has the body::
 ``DomainError`` (from the engine and the services) carries its own code and
 field paths; its HTTP status comes from its class, in one table
 (``STATUS_BY_ERROR``). DRF's validation and auth errors are translated to the
-same shape, with nested serializer errors flattened to dotted paths.
+same shape, with nested serializer errors flattened to dotted paths. A database that
+cannot be reached is a 503 with ``Retry-After``; a body over the size limit a 413. Errors
+that never reach DRF get the same body from api/middleware.py.
 """
 
 from __future__ import annotations
 
+import logging
+from http import HTTPStatus
+
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404
+from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
+from django.http import Http404, JsonResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import status as http
 from rest_framework.response import Response
@@ -21,6 +28,53 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from api.idempotency import IdempotencyKeyReused
 from tracker.core.errors import Conflict, DomainError, NotFound, PermissionDenied
+
+log = logging.getLogger(__name__)
+
+API_PREFIX = "/api/"
+
+# What the database raises when it cannot be reached (down, restarting, out of connections).
+DATABASE_DOWN = (OperationalError, InterfaceError)
+RETRY_AFTER_SECONDS = 30
+
+# Codes for errors that have no richer code of their own (Django's, or a bare status).
+CODE_BY_STATUS = {
+    400: "invalid",
+    401: "not_authenticated",
+    403: "permission_denied",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "too_large",
+    415: "unsupported_media_type",
+    429: "throttled",
+    500: "server_error",
+    503: "unavailable",
+}
+MESSAGE_BY_STATUS = {
+    413: "The request body is too large.",
+    500: "Something went wrong on our side; the error was logged.",
+    503: "The service is unavailable for a moment; try again shortly.",
+}
+
+
+def status_error(status: int) -> tuple[str, str]:
+    """The code and message of an error known only by its HTTP status."""
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:
+        phrase = "Error"
+    code = CODE_BY_STATUS.get(status, phrase.lower().replace(" ", "_").replace("-", "_"))
+    return code, MESSAGE_BY_STATUS.get(status, f"{phrase}.")
+
+
+def error_response(status: int, code: str, message: str, fields: dict | None = None):
+    """A plain Django answer with the error body (for errors that never reach DRF)."""
+    response = JsonResponse(error_body(code, message, fields), status=status)
+    if status == http.HTTP_503_SERVICE_UNAVAILABLE:
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
 
 # Error class -> HTTP status; a subclass answers with its nearest listed ancestor's status.
 STATUS_BY_ERROR: dict[type[DomainError], int] = {
@@ -72,6 +126,13 @@ def error_body(code: str, message: str, fields: dict | None = None) -> dict:
 def exception_handler(exc, context):
     if isinstance(exc, DomainError):
         return Response(error_body(exc.code, exc.message, exc.fields), status=http_status(exc))
+    if isinstance(exc, DATABASE_DOWN):
+        log.error("database unavailable", exc_info=exc)
+        response = Response(error_body(*status_error(503)), status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+    if isinstance(exc, RequestDataTooBig):
+        return Response(error_body(*status_error(413)), status=413)
     if isinstance(exc, Http404):
         exc = drf_exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

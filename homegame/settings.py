@@ -53,8 +53,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every error answered under /api/ gets the API's error body, whoever made it.
+    "api.middleware.ApiErrorBodyMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "homegame.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "homegame.middleware.InputGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -102,11 +106,28 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 _CACHE_URL = env_str("CACHE_URL")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _CACHE_URL}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _CACHE_URL,
+            # Fail fast when Redis is down: the limits then fall back to per-process memory.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
         if _CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+
+# --- Who is asking, and sign-in limits (tracker/core/ratelimit.py) -----------
+# Proxies in front of the site that append to X-Forwarded-For; 0: ignore that header.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", default=0)
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)  # one username, one address
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", default=30)  # one address
+LOGIN_USER_FAILURE_LIMIT = env_int("LOGIN_USER_FAILURE_LIMIT", default=50)  # one username
+LOGIN_WINDOW_SECONDS = env_int("LOGIN_WINDOW_SECONDS", default=900)
+LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", default=900)
+LOGIN_USER_LOCKOUT_SECONDS = env_int("LOGIN_USER_LOCKOUT_SECONDS", default=60)
+# An address a user signed in from is exempt from that user's user-wide lock this long.
+LOGIN_KNOWN_ADDRESS_SECONDS = env_int("LOGIN_KNOWN_ADDRESS_SECONDS", default=30 * 86400)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -144,6 +165,40 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_CONTENT_TYPE_NOSNIFF = True
 
+# --- Transport and browser security (README "Security headers") -------------
+# HTTPS only: redirect plain HTTP, and tell browsers to remember it (HSTS). Off by default,
+# since they only make sense once the site is served over HTTPS.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container health checks speak plain HTTP
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=False)
+SECURE_REFERRER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+X_FRAME_OPTIONS = "DENY"
+# Scripts, styles, images and connections from this site only; no plugins, no framing.
+_DEFAULT_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+CONTENT_SECURITY_POLICY = env_str("CONTENT_SECURITY_POLICY", _DEFAULT_CSP) or ""
+# Swagger UI (/api/docs/) ships an inline stylesheet: that page alone allows inline styles.
+CONTENT_SECURITY_POLICY_DOCS = CONTENT_SECURITY_POLICY.replace(
+    "style-src 'self'", "style-src 'self' 'unsafe-inline'"
+)
+
+# /healthz shows which check failed to staff users and to requests with this token
+# (Authorization: Bearer <token>); everyone else sees the status only.
+HEALTHZ_TOKEN = env_str("HEALTHZ_TOKEN", "") or ""
+
+# --- Input bounds ------------------------------------------------------------
+# Request bodies (JSON, forms) over this many bytes are refused with 413 (Django's setting).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=2_621_440)
+# JSON deeper than this many levels is refused with 400 (api/parsers.py).
+API_JSON_MAX_DEPTH = env_int("API_JSON_MAX_DEPTH", default=32)
+
 # --- REST API -------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -156,6 +211,12 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
         "writes": env_str("API_WRITE_RATE", "120/min"),
     },

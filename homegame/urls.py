@@ -1,12 +1,23 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from web.forms.auth import LimitedAdminAuthenticationForm
+from web.views.auth import LoginView
+
+admin.site.login_form = LimitedAdminAuthenticationForm  # the sign-in limits on /admin/ too
 
 urlpatterns = [
     path("api/v1/", include("api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("admin/", admin.site.urls),
+    path("accounts/login/", LoginView.as_view(), name="login"),  # with the sign-in limits
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("web.urls")),
 ]
+
+# Django's own error answers (api/middleware.py gives those under /api/ the API's body).
+handler400 = "homegame.errors.bad_request"
+handler404 = "homegame.errors.page_not_found"
+handler500 = "homegame.errors.server_error"

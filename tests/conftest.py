@@ -77,3 +77,15 @@ def _chips_are_conserved(request, monkeypatch):
 
     monkeypatch.setattr(hands, "_settle_hand", checked)
     yield
+
+
+@pytest.fixture(autouse=True)
+def _fresh_limits():
+    """Rate-limit and sign-in counters live in the cache: start every test with none."""
+    from django.core.cache import cache
+
+    from tracker.core.cache import failsafe_cache
+
+    cache.clear()
+    failsafe_cache.fallback.clear()
+    yield

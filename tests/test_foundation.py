@@ -8,9 +8,16 @@ from django.core.exceptions import ImproperlyConfigured
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture
+def staff_client(client, django_user_model):
+    staff = django_user_model.objects.create_user("ops", password="x", is_staff=True)
+    client.force_login(staff)
+    return client
+
+
 @pytest.mark.django_db
-def test_healthz_reports_database_up(client):
-    response = client.get("/healthz")
+def test_healthz_reports_database_up(staff_client):
+    response = staff_client.get("/healthz")
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "ok"
@@ -18,11 +25,38 @@ def test_healthz_reports_database_up(client):
 
 
 @pytest.mark.django_db
-def test_healthz_is_503_when_broker_is_down(client, settings):
+def test_healthz_is_503_when_broker_is_down(staff_client, settings):
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    response = staff_client.get("/healthz")
+    assert response.status_code == 503
+    broker = response.json()["checks"]["broker"]
+    assert broker["status"] == "down"
+    # Which check failed and the error's class; never where the broker is.
+    assert "127.0.0.1" not in response.content.decode() and ":1" not in broker["error"]
+
+
+@pytest.mark.django_db
+def test_healthz_tells_the_public_the_status_only(client, settings):
+    assert client.get("/healthz").json() == {"status": "ok"}
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
     response = client.get("/healthz")
     assert response.status_code == 503
-    assert response.json()["checks"]["broker"]["status"] == "down"
+    assert response.json() == {"status": "degraded"}
+
+
+@pytest.mark.django_db
+def test_healthz_details_with_the_token(client, settings):
+    settings.HEALTHZ_TOKEN = "s3cret-health-token"
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
+    wrong = client.get("/healthz", HTTP_AUTHORIZATION="Bearer nope")
+    assert wrong.json() == {"status": "degraded"}
+    right = client.get("/healthz", HTTP_AUTHORIZATION="Bearer s3cret-health-token")
+    assert right.status_code == 503
+    assert right.json()["checks"]["broker"]["status"] == "down"
+    assert right.json()["checks"]["database"] == {
+        "status": "up",
+        "vendor": right.json()["checks"]["database"]["vendor"],
+    }
 
 
 @pytest.mark.django_db
@@ -103,7 +137,7 @@ def test_flatten_errors_paths():
 
 
 @pytest.mark.django_db
-def test_healthz_reports_a_live_broker(client, settings):
+def test_healthz_reports_a_live_broker(staff_client, settings):
     import redis
 
     try:
@@ -111,6 +145,22 @@ def test_healthz_reports_a_live_broker(client, settings):
     except redis.RedisError:
         pytest.skip("no Redis on 127.0.0.1:6379")
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:6379/14"
-    response = client.get("/healthz")
+    response = staff_client.get("/healthz")
     assert response.status_code == 200
     assert response.json()["checks"]["broker"]["status"] == "up"
+
+
+@pytest.mark.django_db
+def test_healthz_with_the_database_down_is_a_503_status(staff_client, settings):
+    from django.db import OperationalError, connection
+
+    def down(execute, sql, params, many, context):
+        raise OperationalError("connection to server at 10.1.2.3, port 5432 failed")
+
+    settings.HEALTHZ_TOKEN = "tok"
+    with connection.execute_wrapper(down):
+        public = staff_client.get("/healthz")  # the staff session cannot be read: status only
+        detailed = staff_client.get("/healthz", HTTP_AUTHORIZATION="Bearer tok")
+    assert public.status_code == 503 and public.json() == {"status": "degraded"}
+    assert detailed.json()["checks"]["database"] == {"status": "down", "error": "OperationalError"}
+    assert "10.1.2.3" not in detailed.content.decode()

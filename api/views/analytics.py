@@ -19,6 +19,7 @@ from api.serializers.analytics import (
     TournamentHandRowSerializer,
 )
 from api.views.core import WriteThrottled
+from tracker.core.permissions import Capability, require
 from tracker.engine.points import describe, normalize_formula
 from tracker.leagues.selectors import (
     league_standings,
@@ -114,6 +115,8 @@ class LeaguePointsFormulaView(WriteThrottled, AnalyticsView):
     @extend_schema(request=PointsFormulaSerializer, responses={200: PointsFormulaSerializer})
     def put(self, request, slug):
         league = visible_league(request.user, slug)
+        # Authorize before validating: a member gets 403 whatever the body.
+        require(request.user, league, Capability.SET_POINTS, "choose the points formula")
         body = PointsFormulaSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         spec = {k: v for k, v in body.validated_data.items() if v is not None}

@@ -3,7 +3,9 @@
 ``POST /api/v1/auth/token/`` with ``username`` and ``password`` returns a new token and
 revokes the previous one, if any. ``DELETE /api/v1/auth/token/`` revokes the token of the
 caller: it stops working at once. Both are in the audit log, naming the token by its
-fingerprint only. Token requests are rate-limited like every write.
+fingerprint only. Token requests have the sign-in limits of the login page
+(tracker/core/ratelimit.py: per username and address, per address, per username), apart from
+the write allowance; a refused attempt answers 429 with ``Retry-After``. Revoking is a write.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.exceptions import AuthenticationFailed, Throttled
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -21,6 +23,7 @@ from rest_framework.views import APIView
 from api.serializers.rulings import TokenRequestSerializer, TokenSerializer
 from api.views.core import WriteThrottled
 from tracker.audit.services import audit_record, token_fingerprint
+from tracker.core.ratelimit import client_address, login_failed, login_succeeded, login_wait
 
 
 @transaction.atomic
@@ -61,17 +64,26 @@ class TokenView(WriteThrottled, APIView):
             return [AllowAny()]
         return [IsAuthenticated()]
 
+    def get_throttles(self):
+        # Sign-in has its own limits (below), not the write allowance.
+        return [] if self.request.method == "POST" else super().get_throttles()
+
     @extend_schema(request=TokenRequestSerializer, responses={201: TokenSerializer}, auth=[])
     def post(self, request):
         data = TokenRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        username = data.validated_data["username"]
+        address = client_address(request)
+        wait = login_wait(username, address)
+        if wait:
+            raise Throttled(wait=wait, detail="too many failed sign-ins; try again later")
         user = authenticate(
-            request._request,
-            username=data.validated_data["username"],
-            password=data.validated_data["password"],
+            request._request, username=username, password=data.validated_data["password"]
         )
         if user is None or not user.is_active:
+            login_failed(username, address)
             raise AuthenticationFailed("wrong username or password")
+        login_succeeded(username, address)
         token = token_issue(user=user)
         body = {
             "token": token.key,

@@ -22,6 +22,8 @@ from api.serializers.core import (
     TournamentSerializer,
 )
 from api.throttles import WriteThrottle
+from tracker.core.permissions import Capability, require
+from tracker.hands.models import Hand
 from tracker.leagues.models import League, Membership
 from tracker.leagues.selectors import (
     league_standings,
@@ -36,6 +38,63 @@ from tracker.tournaments.services import tournament_create
 
 def visible_league(request, slug: str) -> League:
     return get_object_or_404(leagues_visible_to(request.user), slug=slug)
+
+
+# Authorize before validating: a caller without the right to a write learns that (403)
+# before anything about their body (400). Writes whose league is named in the body look it
+# up from the raw body first; the service checks again when it acts.
+
+
+def _peek(request, name: str):
+    data = request.data
+    return data.get(name) if hasattr(data, "get") else None
+
+
+def _as_id(value) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 19:
+        return int(value)
+    return None
+
+
+def body_league(request, field: str = "league") -> League | None:
+    """The visible league the raw body names by slug, if any."""
+    slug = _peek(request, field)
+    if not isinstance(slug, str):
+        return None
+    return leagues_visible_to(request.user).filter(slug=slug).first()
+
+
+def body_tournament_league(request, field: str = "tournament") -> League | None:
+    """The league of the visible tournament the raw body names by id, if any."""
+    pk = _as_id(_peek(request, field))
+    if pk is None:
+        return None
+    tournament = tournaments_visible_to(request.user).select_related("league").filter(pk=pk)
+    found = tournament.first()
+    return found.league if found else None
+
+
+def body_hand_league(request, field: str = "hand") -> League | None:
+    """The league of the visible hand the raw body names by id, if any."""
+    pk = _as_id(_peek(request, field))
+    if pk is None:
+        return None
+    hand = (
+        Hand.objects.filter(pk=pk, tournament__league__in=leagues_visible_to(request.user))
+        .select_related("tournament__league")
+        .first()
+    )
+    return hand.tournament.league if hand else None
+
+
+def authorize_first(request, league: League | None, capability: Capability, action: str):
+    """Refuse (403, or 404 for a private league) before the body is validated."""
+    if league is not None:
+        require(request.user, league, capability, action)
 
 
 class WriteThrottled:
@@ -91,6 +150,7 @@ class PlayerViewSet(
 
     @extend_schema(request=PlayerCreateSerializer, responses={201: PlayerSerializer})
     def create(self, request, *args, **kwargs):
+        authorize_first(request, body_league(request), Capability.RECORD_HAND, "add players")
         data = PlayerCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         league = visible_league(request, data.validated_data["league"])
@@ -119,6 +179,9 @@ class MembershipViewSet(
 
     @extend_schema(request=MembershipSetSerializer, responses={201: MembershipSerializer})
     def create(self, request, *args, **kwargs):
+        authorize_first(
+            request, body_league(request), Capability.MANAGE_MEMBERS, "change memberships"
+        )
         data = MembershipSetSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         league = visible_league(request, data.validated_data["league"])
@@ -161,6 +224,7 @@ class TournamentViewSet(
 
     @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentSerializer})
     def create(self, request, *args, **kwargs):
+        authorize_first(request, body_league(request), Capability.RECORD_HAND, "create tournaments")
         data = TournamentCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)

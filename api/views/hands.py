@@ -17,7 +17,14 @@ from api.serializers.hands import (
     ReevaluationCreateSerializer,
     ReevaluationJobSerializer,
 )
-from api.views.core import WriteThrottled, visible_league
+from api.views.core import (
+    WriteThrottled,
+    authorize_first,
+    body_league,
+    body_tournament_league,
+    visible_league,
+)
+from tracker.core.permissions import Capability, require
 from tracker.hands.models import Hand, ReevaluationJob
 from tracker.hands.services.recording import hand_record, hand_void
 from tracker.hands.services.reevaluation import reevaluation_start
@@ -85,9 +92,10 @@ class HandViewSet(
     @action(detail=True, methods=["post"])
     def void(self, request, pk=None):
         """Declare an invalid hand void (authority or admin): no chips move, later hands settle."""
+        target = self.get_object()  # visible hands only; a malformed id is a 404
+        require(request.user, target.tournament.league, Capability.VOID_HAND, "void a hand")
         data = HandVoidSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        target = self.get_object()  # visible hands only; a malformed id is a 404
         hand_void(hand=target, reason=data.validated_data["reason"], by=request.user)
         target = Hand.objects.prefetch_related("hand_seats__player", "pots").get(pk=target.pk)
         return Response(HandSerializer(target).data)
@@ -111,6 +119,8 @@ class HandViewSet(
     )
     def create(self, request, *args, **kwargs):
         def produce():
+            league = body_tournament_league(request)
+            authorize_first(request, league, Capability.RECORD_HAND, "record hands")
             data = HandCreateSerializer(data=request.data)
             data.is_valid(raise_exception=True)
             values = dict(data.validated_data)
@@ -142,6 +152,8 @@ class ReevaluationViewSet(
 
     @extend_schema(request=ReevaluationCreateSerializer, responses={202: ReevaluationJobSerializer})
     def create(self, request, *args, **kwargs):
+        league = body_league(request)
+        authorize_first(request, league, Capability.REEVALUATE, "re-evaluate hands")
         data = ReevaluationCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         league = visible_league(request, data.validated_data["league"])

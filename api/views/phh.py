@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 
 from api.serializers.phh import ImportJobSerializer, ImportUploadSerializer
 from api.views.core import WriteThrottled
+from tracker.core.permissions import Capability, require
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand
 from tracker.interchange.models import ImportStatus
@@ -112,6 +113,8 @@ class TournamentImportsView(WriteThrottled, APIView):
         tournament = get_object_or_404(
             tournaments_visible_to(request.user).select_related("league"), pk=pk
         )
+        # Authorize before validating the upload.
+        require(request.user, tournament.league, Capability.RECORD_HAND, "import hands")
         uploads = request.FILES.getlist("files")
         if not uploads:
             raise DomainError("upload at least one .phh or .phhs file as 'files'", field="files")

@@ -29,8 +29,9 @@ from api.serializers.rulings import (
     RulingCreateSerializer,
     RulingSerializer,
 )
-from api.views.core import WriteThrottled, visible_league
+from api.views.core import WriteThrottled, authorize_first, body_hand_league, visible_league
 from tracker.audit.models import AuditEntry
+from tracker.core.permissions import Capability, require
 from tracker.hands.models import Evaluation, EvaluationSource, Pot
 from tracker.leagues.models import League
 from tracker.leagues.selectors import leagues_visible_to
@@ -123,6 +124,8 @@ class DisputeViewSet(
     )
     def create(self, request, *args, **kwargs):
         def produce():
+            league = body_hand_league(request)
+            authorize_first(request, league, Capability.DISPUTE, "dispute a pot")
             data = DisputeCreateSerializer(data=request.data)
             data.is_valid(raise_exception=True)
             values = data.validated_data
@@ -180,6 +183,8 @@ class RulingViewSet(
     )
     def create(self, request, *args, **kwargs):
         def produce():
+            league = body_hand_league(request)
+            authorize_first(request, league, Capability.RULE, "rule on a pot")
             data = RulingCreateSerializer(data=request.data)
             data.is_valid(raise_exception=True)
             values = data.validated_data
@@ -241,6 +246,7 @@ class HouseRulesView(WriteThrottled, APIView):
     @extend_schema(request=HouseRulesSerializer, responses=HouseRulesSerializer)
     def put(self, request, slug):
         league = self._league(request, slug)
+        require(request.user, league, Capability.EDIT_HOUSE_RULES, "set the house rules")
         data = HouseRulesSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         league = house_rules_set(

@@ -4,6 +4,9 @@
  * 2. Card inputs ([data-card]) get a tap-to-pick panel that greys out cards
  *    already entered elsewhere in the same form, so no card can be picked twice.
  * 3. The hand replayer ([data-replayer]) steps between streets and actions without reloading.
+ * 4. Imports still running ([data-import-poll]) show their progress.
+ * 5. Selects marked [data-autosubmit] submit their form when changed.
+ * No page has inline script: the Content-Security-Policy allows scripts from this site only.
  */
 (function () {
   "use strict";
@@ -248,7 +251,34 @@
     });
   }
 
+  /* --- 4. imports still running: poll the API, reload the page when one finishes ---- */
+  function setupImportPoll(item) {
+    if (!window.fetch) return;
+    function poll() {
+      fetch(item.getAttribute("data-import-poll"), {credentials: "same-origin", headers: {"Accept": "application/json"}})
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (job) {
+          if (!job) return;
+          if (job.status === "done" || job.status === "failed") { window.location.reload(); return; }
+          var bar = item.querySelector("[data-import-progress]");
+          if (bar) { bar.max = job.total; bar.value = job.done; }
+          item.querySelector("[data-import-summary]").textContent = job.done + " / " + job.total + " hands";
+          item.querySelector("[data-import-status]").textContent = job.status;
+          window.setTimeout(poll, 2000);
+        })
+        .catch(function () { window.setTimeout(poll, 5000); });
+    }
+    window.setTimeout(poll, 1000);
+  }
+
+  /* --- 5. selects that submit their form when changed ([data-autosubmit]) ---------- */
+  function setupAutosubmit(select) {
+    select.addEventListener("change", function () { if (select.form) select.form.submit(); });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-import-poll]").forEach(setupImportPoll);
+    document.querySelectorAll("select[data-autosubmit]").forEach(setupAutosubmit);
     document.querySelectorAll("form").forEach(setupVariants);
     document.querySelectorAll("form[data-card-form]").forEach(setupCards);
     document.querySelectorAll("[data-replayer]").forEach(setupReplayer);

@@ -67,6 +67,11 @@ def phone(browser):
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # Anything the Content-Security-Policy blocked (inline script, styles) is an error too.
+    page.on(
+        "console",
+        lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
+    )
     yield page
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
@@ -341,6 +346,8 @@ def test_every_page_looks_finished(site, browser, phone, shots):
         "tournament": t.get_absolute_url(),
         "hand-quick-disputed": hands["disputed"].get_absolute_url(),
         "calculator": "/calculator/",
+        "player-stats": f"/players/{game.players[0].pk}/stats/",
+        "league-table": f"/leagues/{game.league.slug}/table/",
     }
     for name, url in pages.items():
         response = page.goto(f"{site}{url}")
@@ -464,3 +471,20 @@ def test_live_logger_on_a_phone(site, browser, phone, shots):
         taps
     )  # 2 to start, 11 up cards, 13 actions + 1 undo and its redo, 6 shown, 1 to record
     print(f"live logger: {taps} taps for the five-player hand (one of them an undo)")
+
+
+def test_scripts_run_under_the_content_security_policy(site, phone):
+    """The stats page's tournament select submits itself (from homegame.js, no inline
+    handler) and nothing is refused by the policy (the phone fixture checks the console)."""
+    game = make_game()
+    record_sample_hands(game)
+    page = phone
+    log_in(page, site, game.member.username)
+    response = page.goto(f"{site}/players/{game.players[0].pk}/stats/")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    select = page.locator("#scope-t")
+    assert select.count() == 1
+    value = select.locator("option").nth(1).get_attribute("value")
+    with page.expect_navigation():
+        select.select_option(value)
+    assert f"tournament={value}" in page.url

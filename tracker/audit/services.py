@@ -69,18 +69,12 @@ def token_fingerprint(key: str | None) -> str:
 
 
 def client_ip(request) -> str | None:
-    """The client's address: REMOTE_ADDR, or X-Forwarded-For behind DRF's NUM_PROXIES proxies."""
-    from rest_framework.settings import api_settings
+    """The client's address (tracker/core/ratelimit.py: ``TRUSTED_PROXY_COUNT`` proxies)."""
+    from tracker.core.ratelimit import client_address
 
-    meta = getattr(request, "META", {}) or {}
-    remote = meta.get("REMOTE_ADDR") or None
-    proxies = api_settings.NUM_PROXIES
-    forwarded = meta.get("HTTP_X_FORWARDED_FOR")
-    if proxies and forwarded:
-        addrs = [a.strip() for a in forwarded.split(",") if a.strip()]
-        if addrs:
-            remote = addrs[-min(proxies, len(addrs))]
-    return _valid_ip(remote)
+    if getattr(request, "META", None) is None:
+        return None
+    return _valid_ip(client_address(request) or None)
 
 
 def _valid_ip(value: str | None) -> str | None:

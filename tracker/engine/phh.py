@@ -91,6 +91,38 @@ def _from_toml(table: Mapping[str, Any]) -> dict:
     return hand
 
 
+# A PHH file is shallow: a .phhs table of hands, a hand's fields, lists of actions or
+# cards, an options table. Anything deeper is refused before it is read further.
+MAX_DEPTH = 16
+
+
+def _check_shape(data: dict, source: str | None) -> None:
+    """Refuse nesting deeper than ``MAX_DEPTH`` and text with a NUL character (an escape
+    such as ``"\\u0000"`` is valid TOML, but no PHH field may hold one)."""
+    stack: list[tuple[object, int, str]] = [(data, 1, "")]
+    while stack:
+        value, depth, path = stack.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                raise PHHError("a text holds a NUL character", source=source, field=path or None)
+            continue
+        if not isinstance(value, (dict, list)):
+            continue
+        if depth > MAX_DEPTH:
+            raise PHHError(
+                f"not a PHH file: arrays or tables nested deeper than {MAX_DEPTH} levels",
+                source=source,
+            )
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if "\x00" in key:
+                    raise PHHError("a key holds a NUL character", source=source)
+                stack.append((item, depth + 1, f"{path}.{key}" if path else key))
+        else:
+            for index, item in enumerate(value):
+                stack.append((item, depth + 1, f"{path}[{index}]"))
+
+
 def iter_hands(text: str, *, source: str | None = None) -> list[tuple[str | int, dict]]:
     """The hands of a ``.phh`` or ``.phhs`` text as ``(label, hand)`` pairs.
 
@@ -100,6 +132,12 @@ def iter_hands(text: str, *, source: str | None = None) -> list[tuple[str | int,
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PHHError(f"not valid TOML: {exc}", source=source) from None
+    except RecursionError:
+        raise PHHError(
+            f"not a PHH file: arrays or tables nested deeper than {MAX_DEPTH} levels",
+            source=source,
+        ) from None
+    _check_shape(data, source)
     if "variant" in data or "actions" in data:
         return [(1, _from_toml(data))]
     if not data:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,17 +38,42 @@ from tracker.tournaments.models import Tournament
 from tracker.tournaments.selectors import stack_history
 from web.presenters.charts import Series, line_chart
 
+# A cell a spreadsheet would read as a formula (OWASP "CSV injection"): = + - @, tab, CR.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+
+def csv_cell(value: Any) -> Any:
+    """One CSV cell, safe to open in a spreadsheet.
+
+    Text starting with = + - @, a tab or a carriage return gets a leading single quote, so
+    it is shown as text and never run as a formula; numbers, and text that is a plain number
+    (``-12``, ``-0.5``), are left alone. ``None`` is an empty cell.
+
+    >>> [csv_cell(v) for v in ("=HYPERLINK(1)", "-12", -3, "@SUM(A1)", "Rob", None)]
+    ["'=HYPERLINK(1)", '-12', -3, "'@SUM(A1)", 'Rob', '']
+    """
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        return value
+    if value.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
 
 def csv_text(rows: list[dict[str, Any]], columns: list[str] | None = None) -> str:
-    """Rows of flat dicts as CSV text (a header line first); ``None`` is an empty cell."""
+    """Rows of flat dicts as CSV text (a header line first), every cell through ``csv_cell``.
+
+    The one CSV writer of the pages and the API (``?format=csv``)."""
 
     buffer = io.StringIO()
     if columns is None:
         columns = list(rows[0]) if rows else []
     writer = csv.DictWriter(buffer, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
+    writer.writerow({c: csv_cell(c) for c in columns})
     for row in rows:
-        writer.writerow({k: ("" if v is None else v) for k, v in row.items()})
+        writer.writerow({k: csv_cell(v) for k, v in row.items()})
     return buffer.getvalue()
 
 

@@ -24,11 +24,11 @@ import logging
 from collections.abc import Callable, Sequence
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from tracker.core.cache import failsafe_cache as cache
 from tracker.core.jobs import TRANSIENT, enqueue_on_commit
 from tracker.core.permissions import Capability, require
 from tracker.engine import phh

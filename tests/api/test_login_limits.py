@@ -1,0 +1,165 @@
+"""Sign-in limits on the login page and the token endpoint (tracker/core/ratelimit.py)."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from api.throttles import WriteThrottle
+from tests.factories import make_user
+from tracker.core import ratelimit
+
+pytestmark = pytest.mark.django_db
+
+TOKEN = "/api/v1/auth/token/"
+LOGIN = "/accounts/login/"
+RIGHT = "the-right-password"
+
+
+@pytest.fixture
+def user():
+    return make_user("rob", password=RIGHT)
+
+
+def token(client, password, addr="10.0.0.1", **headers):
+    return client.post(
+        TOKEN, {"username": "rob", "password": password}, format="json", REMOTE_ADDR=addr, **headers
+    )
+
+
+def login(client, password, addr="10.0.0.1", username="rob"):
+    return client.post(LOGIN, {"username": username, "password": password}, REMOTE_ADDR=addr)
+
+
+def test_token_300_wrong_passwords_are_refused_after_the_limit(user, settings):
+    client = APIClient()
+    codes = [token(client, f"guess-{i}").status_code for i in range(300)]
+    limit = settings.LOGIN_FAILURE_LIMIT
+    assert codes[:limit] == [401] * limit
+    assert set(codes[limit:]) == {429}
+    refused = token(client, RIGHT)  # the right password too, from the locked address
+    assert refused.status_code == 429
+    assert refused.json()["error"]["code"] == "throttled"
+    assert int(refused["Retry-After"]) > 0
+
+
+def test_token_right_password_from_another_address_still_works(user):
+    client = APIClient()
+    for i in range(300):
+        token(client, f"guess-{i}", addr="10.0.0.1")
+    assert token(client, RIGHT, addr="10.0.0.2").status_code == 201
+
+
+def test_x_forwarded_for_is_ignored_without_trusted_proxies(user, settings):
+    assert settings.TRUSTED_PROXY_COUNT == 0
+    client = APIClient()
+    codes = [
+        token(client, f"guess-{i}", HTTP_X_FORWARDED_FOR=f"192.0.2.{i % 250}").status_code
+        for i in range(300)
+    ]
+    assert codes.count(429) == 300 - settings.LOGIN_FAILURE_LIMIT
+
+
+def test_x_forwarded_for_is_read_through_the_trusted_proxy_count(user, settings):
+    settings.TRUSTED_PROXY_COUNT = 1
+    client = APIClient()
+    proxy = "10.9.9.9"
+    for i in range(20):
+        token(client, f"guess-{i}", addr=proxy, HTTP_X_FORWARDED_FOR="198.51.100.7")
+    assert token(client, RIGHT, addr=proxy, HTTP_X_FORWARDED_FOR="198.51.100.7").status_code == 429
+    # A client cannot get round it by prepending addresses: only the proxy's entry counts.
+    spoofed = token(client, RIGHT, addr=proxy, HTTP_X_FORWARDED_FOR="1.2.3.4, 198.51.100.7")
+    assert spoofed.status_code == 429
+    # Another client behind the same proxy signs in.
+    assert token(client, RIGHT, addr=proxy, HTTP_X_FORWARDED_FOR="198.51.100.8").status_code == 201
+
+
+def test_sign_in_is_apart_from_the_write_allowance(user, monkeypatch):
+    monkeypatch.setattr(WriteThrottle, "rate", "3/min", raising=False)
+    client = APIClient()
+    assert all(token(client, RIGHT).status_code == 201 for _ in range(10))
+
+
+def test_login_page_300_wrong_passwords_refused_after_the_limit(user, settings):
+    client = Client()
+    codes = [login(client, f"guess-{i}").status_code for i in range(300)]
+    limit = settings.LOGIN_FAILURE_LIMIT
+    assert codes[:limit] == [200] * limit  # the form again, with its error
+    assert set(codes[limit:]) == {429}
+    locked = login(client, RIGHT)
+    assert locked.status_code == 429
+    assert b"Too many failed log-ins" in locked.content
+    assert "_auth_user_id" not in client.session
+
+
+def test_login_page_right_password_from_another_address_logs_in(user):
+    attacker = Client()
+    for i in range(300):
+        login(attacker, f"guess-{i}", addr="10.0.0.1")
+    me = Client()
+    response = login(me, RIGHT, addr="10.0.0.2")
+    assert response.status_code == 302
+    assert me.session["_auth_user_id"] == str(user.pk)
+
+
+def test_one_address_trying_many_usernames_is_locked(user, settings):
+    client = Client()
+    for i in range(settings.LOGIN_ADDRESS_FAILURE_LIMIT):
+        login(client, "nope", username=f"user{i}")
+    assert login(client, RIGHT).status_code == 429
+    assert login(Client(), RIGHT, addr="10.0.0.2").status_code == 302
+
+
+def test_a_username_guessed_from_many_addresses_is_locked_briefly(user, settings, monkeypatch):
+    for i in range(settings.LOGIN_USER_FAILURE_LIMIT):
+        token(APIClient(), "nope", addr=f"10.1.{i // 250}.{i % 250}")
+    assert token(APIClient(), RIGHT, addr="10.2.0.1").status_code == 429
+    # The user-wide lock ends after LOGIN_USER_LOCKOUT_SECONDS (the clock moved on).
+    now = ratelimit.time.time()
+    monkeypatch.setattr(
+        ratelimit.time, "time", lambda: now + settings.LOGIN_USER_LOCKOUT_SECONDS + 1
+    )
+    assert token(APIClient(), RIGHT, addr="10.2.0.1").status_code == 201
+
+
+def test_client_address_parsing(rf, settings):
+    request = rf.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="1.1.1.1, 2.2.2.2")
+    settings.TRUSTED_PROXY_COUNT = 0
+    assert ratelimit.client_address(request) == "10.0.0.1"
+    settings.TRUSTED_PROXY_COUNT = 1
+    assert ratelimit.client_address(request) == "2.2.2.2"
+    settings.TRUSTED_PROXY_COUNT = 2
+    assert ratelimit.client_address(request) == "1.1.1.1"
+    settings.TRUSTED_PROXY_COUNT = 3  # more proxies than hops: the header is not trusted
+    assert ratelimit.client_address(request) == "10.0.0.1"
+    junk = rf.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="not-an-address")
+    settings.TRUSTED_PROXY_COUNT = 1
+    assert ratelimit.client_address(junk) == "10.0.0.1"
+
+
+def test_the_admin_login_has_the_same_limits(user, settings):
+    user.is_staff = True
+    user.save()
+    client = Client()
+    for i in range(settings.LOGIN_FAILURE_LIMIT):
+        client.post(
+            "/admin/login/", {"username": "rob", "password": f"g{i}"}, REMOTE_ADDR="10.0.0.1"
+        )
+    locked = client.post(
+        "/admin/login/", {"username": "rob", "password": RIGHT}, REMOTE_ADDR="10.0.0.1"
+    )
+    assert b"Too many failed log-ins" in locked.content
+    assert "_auth_user_id" not in client.session
+    other = Client().post(
+        "/admin/login/", {"username": "rob", "password": RIGHT}, REMOTE_ADDR="10.0.0.2"
+    )
+    assert other.status_code == 302
+
+
+def test_the_user_wide_lock_spares_an_address_the_user_signed_in_from(user, settings):
+    assert token(APIClient(), RIGHT, addr="10.3.0.1").status_code == 201  # home
+    for i in range(settings.LOGIN_USER_FAILURE_LIMIT):
+        token(APIClient(), "nope", addr=f"10.1.{i // 250}.{i % 250}")
+    assert token(APIClient(), RIGHT, addr="10.2.0.1").status_code == 429  # a new address
+    assert token(APIClient(), RIGHT, addr="10.3.0.1").status_code == 201  # home still works

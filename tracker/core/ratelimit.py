@@ -1,0 +1,139 @@
+"""Who is asking (the client address), and the sign-in limits.
+
+``client_address`` trusts ``X-Forwarded-For`` only as far as ``TRUSTED_PROXY_COUNT`` says:
+with 0 (the default) the header is ignored and the address is the connection's; with n, the
+address is the n-th entry from the right, the one the outermost trusted proxy saw.
+
+Sign-in limits (the login page and ``POST /api/v1/auth/token/`` alike), counted in the
+fail-safe cache over ``LOGIN_WINDOW_SECONDS``:
+
+- a username from one address: after ``LOGIN_FAILURE_LIMIT`` wrong passwords, that pair is
+  refused for ``LOGIN_LOCKOUT_SECONDS`` (the same user from another address is not);
+- one address, any usernames: after ``LOGIN_ADDRESS_FAILURE_LIMIT`` wrong passwords;
+- one username, any addresses (a spread-out guesser): after ``LOGIN_USER_FAILURE_LIMIT``
+  wrong passwords the username is refused everywhere, but only for
+  ``LOGIN_USER_LOCKOUT_SECONDS`` at a time, so the right user is not kept out for long; and
+  not at all from an address where that user signed in before (within
+  ``LOGIN_KNOWN_ADDRESS_SECONDS``), so the right user at home is never kept out by it.
+
+A refused attempt checks no password and counts nothing. A right password clears the
+count of its username and address.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import logging
+import math
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from tracker.core.cache import failsafe_cache
+
+log = logging.getLogger(__name__)
+
+
+def _valid_address(text: str) -> str | None:
+    try:
+        return str(ipaddress.ip_address(text.strip()))
+    except ValueError:
+        return None
+
+
+def client_address(request) -> str:
+    """The client's address, trusting ``TRUSTED_PROXY_COUNT`` proxies in front of us."""
+    remote = request.META.get("REMOTE_ADDR") or ""
+    proxies = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
+    if proxies <= 0 or not forwarded:
+        return remote
+    hops = [h for h in (p.strip() for p in forwarded.split(",")) if h]
+    if len(hops) < proxies:
+        return remote  # fewer hops than trusted proxies: the header is not ours
+    return _valid_address(hops[-proxies]) or remote
+
+
+@dataclass(frozen=True)
+class LoginLimits:
+    failures_per_user_address: int
+    failures_per_address: int
+    failures_per_user: int
+    window: int
+    lockout: int
+    user_lockout: int
+
+    @classmethod
+    def from_settings(cls) -> LoginLimits:
+        return cls(
+            failures_per_user_address=settings.LOGIN_FAILURE_LIMIT,
+            failures_per_address=settings.LOGIN_ADDRESS_FAILURE_LIMIT,
+            failures_per_user=settings.LOGIN_USER_FAILURE_LIMIT,
+            window=settings.LOGIN_WINDOW_SECONDS,
+            lockout=settings.LOGIN_LOCKOUT_SECONDS,
+            user_lockout=settings.LOGIN_USER_LOCKOUT_SECONDS,
+        )
+
+
+def _user(username: str) -> str:
+    return hashlib.sha256((username or "").strip().casefold().encode()).hexdigest()[:32]
+
+
+def _keys(username: str, address: str) -> dict[str, str]:
+    user = _user(username)
+    return {
+        "pair": f"login:pair:{user}:{address}",
+        "address": f"login:addr:{address}",
+        "user": f"login:user:{user}",
+    }
+
+
+def _known(username: str, address: str) -> str:
+    return f"login:known:{_user(username)}:{address}"
+
+
+def login_wait(username: str, address: str) -> int:
+    """Seconds before ``username`` may try a password from ``address`` again; 0: now."""
+    now = time.time()
+    wait = 0.0
+    for kind, key in _keys(username, address).items():
+        if kind == "user" and failsafe_cache.get(_known(username, address)):
+            continue  # the user signed in from here before: the user-wide lock is not for them
+        until = failsafe_cache.get(f"{key}:locked")
+        if until:
+            wait = max(wait, until - now)
+    return math.ceil(wait) if wait > 0 else 0
+
+
+def login_failed(username: str, address: str) -> None:
+    """Count a wrong password; lock what went over its limit."""
+    limits = LoginLimits.from_settings()
+    rules = {
+        "pair": (limits.failures_per_user_address, limits.lockout),
+        "address": (limits.failures_per_address, limits.lockout),
+        "user": (limits.failures_per_user, limits.user_lockout),
+    }
+    now = time.time()
+    for kind, key in _keys(username, address).items():
+        limit, lockout = rules[kind]
+        failsafe_cache.add(key, 0, limits.window)
+        try:
+            count = failsafe_cache.incr(key)
+        except ValueError:  # expired between add and incr
+            failsafe_cache.set(key, 1, limits.window)
+            count = 1
+        if count >= limit:
+            failsafe_cache.set(f"{key}:locked", now + lockout, lockout)
+            log.warning(
+                "sign-in locked",
+                extra={"lock": kind, "address": address, "failures": count, "seconds": lockout},
+            )
+
+
+def login_succeeded(username: str, address: str) -> None:
+    """A right password: forget this username's failures from this address."""
+    keys = _keys(username, address)
+    failsafe_cache.delete(keys["pair"])
+    failsafe_cache.set(_known(username, address), 1, settings.LOGIN_KNOWN_ADDRESS_SECONDS)

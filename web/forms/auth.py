@@ -1,0 +1,49 @@
+"""The login form, with the sign-in limits of tracker/core/ratelimit.py."""
+
+from __future__ import annotations
+
+import math
+
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import ValidationError
+
+from tracker.core.ratelimit import client_address, login_failed, login_succeeded, login_wait
+
+
+class SignInLimits:
+    """For a Django login form: a locked username or address is refused before any
+    password is checked, and every wrong password is counted."""
+
+    locked_message = "Too many failed log-ins. Try again in %(minutes)s minute(s)."
+    locked = False
+
+    def clean(self):
+        username = self.cleaned_data.get("username") or ""
+        password = self.cleaned_data.get("password")
+        address = client_address(self.request)
+        wait = login_wait(username, address)
+        if wait:
+            self.locked = True
+            raise ValidationError(
+                self.locked_message,
+                code="locked",
+                params={"minutes": max(1, math.ceil(wait / 60))},
+            )
+        try:
+            cleaned = super().clean()
+        except ValidationError:
+            if username and password:
+                login_failed(username, address)
+            raise
+        if username and password:
+            login_succeeded(username, address)
+        return cleaned
+
+
+class LimitedAuthenticationForm(SignInLimits, AuthenticationForm):
+    """The login page's form."""
+
+
+class LimitedAdminAuthenticationForm(SignInLimits, AdminAuthenticationForm):
+    """The admin site's login form: the same limits (the same counters)."""
