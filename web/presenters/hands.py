@@ -160,9 +160,7 @@ def _announcements(hand: Hand) -> list[tuple[str, str, str]]:
     return out
 
 
-def hand_replay(
-    user, pk: int, street: int | None = None, step: int | None = None
-) -> HandReplay:
+def hand_replay(user, pk: int, street: int | None = None, step: int | None = None) -> HandReplay:
     hand = visible_hand(user, pk)
     tournament = hand.tournament
     seat_rows = {s.player_id: s for s in hand.hand_seats.select_related("player")}
