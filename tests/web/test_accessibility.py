@@ -1,0 +1,122 @@
+"""axe-core checks every page, at phone and at desktop size, in Debian's Chromium.
+
+Each page is loaded as the role that sees it whole (anonymous for the public pages,
+the scorekeeper for the entry forms, the league's authority for the disputes queue and
+the ruling form, its admin for the audit log, a member for a dispute and a refusal), checked against the WCAG 2.0/2.1 A and
+AA rules (tests/web/axe.py), and photographed under test-artifacts/web/a11y-*.png.
+The test fails listing every violation: rule, impact and target selectors.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.web.axe import axe_violations, describe
+from tests.web.conftest import (
+    CHROMIUM,
+    DESKTOP,
+    PHONE,
+    add_member,
+    log_in,
+    make_game,
+    record_sample_hands,
+)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
+    ),
+]
+
+KLO_ROB = ("K♦", "4♣", "4♠", "7♥", "9♥", "J♦", "2♣")
+KLO_OTHER = ("As", "Ah", "3d", "5c", "6c", "8s", "7c")
+SLOTS = ("d1", "d2", "u1", "u2", "u3", "u4", "c7")
+
+
+def fill_calculator(page):
+    page.select_option("#id_variant", "kings_and_little_ones")
+    page.fill("#id_pl0-name", "Rob")
+    for slot, value in zip(SLOTS, KLO_ROB, strict=True):
+        page.fill(f"#id_pl0-{slot}", value)
+    for slot, value in zip(SLOTS, KLO_OTHER, strict=True):
+        page.fill(f"#id_pl1-{slot}", value)
+    page.keyboard.press("Escape")
+    page.click("[data-testid=calc-submit]")
+    page.wait_for_load_state()
+    assert "Rob wins" in page.inner_text("[data-testid=calc-result] h2")
+
+
+def import_a_broken_file(page):
+    page.set_input_files(
+        "#import-files",
+        files=[{"name": "broken.phh", "mimeType": "text/plain", "buffer": b"variant = 'X'\n"}],
+    )
+    page.click("[data-testid=imports] button[type=submit]")
+    page.wait_for_load_state()
+    assert page.locator("[data-testid=imports] .import").count() == 1
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_every_page_passes_axe(site, browser, shots, size):
+    game = make_game()
+    hands = record_sample_hands(game)
+    authority = add_member(game.league, "friday-authority", "authority")
+    t, league, player = game.tournament, game.league, game.players[0]
+    slug = league.slug
+    full = hands["full"].get_absolute_url()
+
+    # (role, name, address, expected status, what to do on the page before checking it)
+    pages = [
+        (None, "home", "/", 200, None),
+        (None, "league", league.get_absolute_url(), 200, None),
+        (None, "league-table", f"/leagues/{slug}/table/", 200, None),
+        (None, "league-stats", f"/leagues/{slug}/stats/", 200, None),
+        (None, "tournament", t.get_absolute_url(), 200, None),
+        (None, "tournament-stats", f"/tournaments/{t.pk}/stats/", 200, None),
+        (None, "player", f"/players/{player.pk}/", 200, None),
+        (None, "player-stats", f"/players/{player.pk}/stats/", 200, None),
+        (None, "hand-full-street", f"{full}?street=3", 200, None),
+        (None, "hand-full-step", f"{full}?step=3", 200, None),
+        (None, "hand-quick", hands["showdown"].get_absolute_url(), 200, None),
+        (None, "hand-disputed", hands["disputed"].get_absolute_url(), 200, None),
+        (None, "calculator-result", "/calculator/", 200, fill_calculator),
+        (None, "login", "/accounts/login/", 200, None),
+        (None, "404", "/leagues/no-such-league/", 404, None),
+        (game.keeper, "hand-form", f"/tournaments/{t.pk}/hands/new/", 200, None),
+        (game.keeper, "phh-import", t.get_absolute_url(), 200, import_a_broken_file),
+        (authority, "disputes", f"/leagues/{slug}/disputes/", 200, None),
+        (game.admin, "audit", f"/leagues/{slug}/audit/", 200, None),
+        (authority, "ruling-form", f"/hands/{hands['disputed'].pk}/pots/0/rule/", 200, None),
+        (game.member, "dispute-form", f"/hands/{hands['showdown'].pk}/pots/0/dispute/", 200, None),
+        (game.member, "403", f"/tournaments/{t.pk}/hands/new/", 403, None),
+    ]
+
+    viewport = PHONE if size == "phone" else DESKTOP
+    found: list[str] = []
+    contexts = {}
+    try:
+        for role, name, url, status, act in pages:
+            if role not in contexts:
+                context = browser.new_context(viewport=viewport, is_mobile=size == "phone")
+                context.set_default_timeout(10_000)
+                contexts[role] = context.new_page()
+                if role is not None:
+                    log_in(contexts[role], site, role.username)
+            page = contexts[role]
+            response = page.goto(f"{site}{url}")
+            assert response.status == status, (name, url, response.status)
+            if act:
+                act(page)
+            found += describe(
+                f"{name} ({size}, {re.sub(r'^https?://[^/]+', '', page.url)})", axe_violations(page)
+            )
+            shots(page, f"a11y-{size}-{name}")
+    finally:
+        for page in contexts.values():
+            page.context.close()
+    assert not found, f"{len(found)} accessibility violations:\n" + "\n".join(found)
