@@ -51,6 +51,35 @@ def fill_calculator(page):
     assert "Rob wins" in page.inner_text("[data-testid=calc-result] h2")
 
 
+def calculate_with_a_bad_card(page):
+    page.fill("#id_pl0-name", "Rob")
+    page.fill("#id_pl0-d1", "Zz")
+    page.keyboard.press("Escape")
+    page.click("[data-testid=calc-submit]")
+    page.wait_for_load_state()
+    assert page.locator("[data-testid=form-error]").is_visible()
+
+
+def log_in_wrongly(page):
+    page.fill("#id_username", "nobody")
+    page.fill("#id_password", "wrong")
+    page.click("main button[type=submit]")
+    page.wait_for_load_state()
+    assert page.locator("[role=alert]").is_visible()
+
+
+def send_an_empty_hand(page):
+    page.click("[data-testid=submit-hand]")
+    page.wait_for_load_state()
+    assert page.locator("[data-testid=form-error]").is_visible()
+
+
+def open_the_card_picker(page):
+    page.select_option("#id_variant", "seven_card_stud")
+    page.locator("[data-testid=seat-0] [name$='-d1']").click()
+    assert page.locator(".picker").is_visible()
+
+
 def import_a_broken_file(page):
     page.set_input_files(
         "#import-files",
@@ -85,9 +114,25 @@ def test_every_page_passes_axe(site, browser, shots, size):
         (None, "hand-quick", hands["showdown"].get_absolute_url(), 200, None),
         (None, "hand-disputed", hands["disputed"].get_absolute_url(), 200, None),
         (None, "calculator-result", "/calculator/", 200, fill_calculator),
+        (None, "calculator-error", "/calculator/", 200, calculate_with_a_bad_card),
         (None, "login", "/accounts/login/", 200, None),
+        (None, "login-error", "/accounts/login/", 200, log_in_wrongly),
         (None, "404", "/leagues/no-such-league/", 404, None),
         (game.keeper, "hand-form", f"/tournaments/{t.pk}/hands/new/", 200, None),
+        (
+            game.keeper,
+            "hand-form-picker",
+            f"/tournaments/{t.pk}/hands/new/",
+            200,
+            open_the_card_picker,
+        ),
+        (
+            game.keeper,
+            "hand-form-errors",
+            f"/tournaments/{t.pk}/hands/new/",
+            200,
+            send_an_empty_hand,
+        ),
         (game.keeper, "phh-import", t.get_absolute_url(), 200, import_a_broken_file),
         (authority, "disputes", f"/leagues/{slug}/disputes/", 200, None),
         (game.admin, "audit", f"/leagues/{slug}/audit/", 200, None),
