@@ -165,3 +165,20 @@ def test_every_page_passes_axe(site, browser, shots, size):
         for page in contexts.values():
             page.context.close()
     assert not found, f"{len(found)} accessibility violations:\n" + "\n".join(found)
+
+
+def test_the_check_reports_what_it_finds(browser):
+    """A page with known faults: the check is not silently passing everything."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_content(
+        '<!doctype html><html lang="en"><head><title>faults</title></head><body><main>'
+        '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">'
+        '<p style="color:#aaa;background:#fff">faint text</p>'
+        '<input id="x" type="text"></main></body></html>'
+    )
+    lines = describe("faults", axe_violations(page))
+    context.close()
+    rules = {line.split()[1] for line in lines}
+    assert {"image-alt", "color-contrast", "label"} <= rules, lines
+    assert any("[critical]" in line and "-> img" in line for line in lines), lines
