@@ -136,3 +136,69 @@ def record_sample_hands(game: Game) -> dict:
 def settle(django_capture_on_commit_callbacks):
     """Run the on-commit settlement of everything recorded inside the block."""
     return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+# --------------------------------------------------------------------------
+# The browser: viewports, the shared Chromium, the live site, screenshots
+
+PHONE = {"width": 375, "height": 740}
+DESKTOP = {"width": 1200, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def shots(artifacts_dir):
+    folder = artifacts_dir / "web"
+    folder.mkdir(exist_ok=True)
+
+    def shot(page, name: str, full_page: bool = True):
+        path = folder / f"{name}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return shot
+
+
+@pytest.fixture
+def site(live_server, settings):
+    # The live server speaks plain HTTP: let the session and CSRF cookies travel on it.
+    settings.SESSION_COOKIE_SECURE = False
+    settings.CSRF_COOKIE_SECURE = False
+    return live_server.url
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # Anything the Content-Security-Policy blocked (inline script, styles) is an error too.
+    page.on(
+        "console",
+        lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
+    )
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def log_in(page, site, username, next_url="/"):
+    page.goto(f"{site}/accounts/login/?next={next_url}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_load_state()
+    assert f"Logged in as {username}" in page.inner_text("[data-testid=who]")

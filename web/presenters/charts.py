@@ -194,7 +194,7 @@ def line_chart(
                 'stroke="#c9d1d6" stroke-dasharray="2 3"/>'
             )
             out.append(
-                f'<text x="{xx + 3:.1f}" y="{pad_top + fs:.1f}" fill="#8a959b" '
+                f'<text x="{xx + 3:.1f}" y="{pad_top + fs:.1f}" fill="#5f6b72" '
                 f'font-size="{fs - 2}">{escape(label)}</text>'
             )
     # X ticks.
