@@ -239,6 +239,12 @@
     }
     function fillShowdown(from) {
       var value = chipsOf(from).value;
+      // Only from the first typed: another showdown seat typed by hand leads.
+      var led = seats.some(function (seat) {
+        var chips = chipsOf(seat);
+        return seat !== from && atShowdown(seat) && chips && chips.value && !chips.dataset.auto;
+      });
+      if (led) return;
       seats.forEach(function (seat) {
         if (seat === from || !atShowdown(seat)) return;
         var chips = chipsOf(seat);
@@ -267,6 +273,19 @@
       }
       box.addEventListener("change", apply);
       seat.classList.toggle("is-fold3", box.checked);
+    });
+  }
+
+  /* The list of errors at the top of a form: a link takes the focus to its input. */
+  function setupSummary(box) {
+    box.addEventListener("click", function (e) {
+      var a = e.target.closest("a[data-target]");
+      if (!a) return;
+      var target = document.getElementById(a.getAttribute("data-target"));
+      if (!target) return;
+      e.preventDefault();
+      target.scrollIntoView({ block: "center" });
+      target.focus();
     });
   }
 
@@ -323,6 +342,7 @@
     document.querySelectorAll("form").forEach(setupVariants);
     document.querySelectorAll("form[data-card-form]").forEach(setupCards);
     document.querySelectorAll("form[data-card-form]").forEach(setupSeats);
+    document.querySelectorAll(".error-summary").forEach(setupSummary);
     document.querySelectorAll("[data-replayer]").forEach(setupReplayer);
     // The live logger asks for the first card it needs at once.
     var live = document.querySelector("form[data-live]");
