@@ -136,7 +136,7 @@
     var seat = current.closest("fieldset");
     var who = seat ? (seat.querySelector("legend .seat-name") || seat.querySelector("legend")) : null;
     picker.querySelector(".picker-title").textContent =
-      (who ? who.textContent.trim() + " · " : "") + label + " card";
+      (who ? who.textContent.trim() + " · " : "") + label + (/card$/.test(label) ? "" : " card");
   }
   function openPicker(input) {
     if (!picker) buildPicker();
