@@ -166,3 +166,10 @@ def test_hand_check_stores_nothing(game):
     )
     assert outcome.net()
     assert Hand.objects.filter(tournament=t).count() == 4
+
+
+def test_an_empty_post_shows_the_form(client, game):
+    client.force_login(game.keeper)
+    response = client.post(url(game.tournament), {})
+    assert response.status_code == 200
+    assert not response.context["form"].summary()

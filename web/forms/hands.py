@@ -309,6 +309,8 @@ class HandEntry:
     def checkable(self) -> bool:
         """Whether the engine can be asked about the hand although the form has errors:
         every seat's chips and choices read (cards that did not are left out)."""
+        if not self.hand.is_bound:  # an empty POST: nothing typed to check
+            return False
         if not (self.hand.cleaned_data.get("variant") or self.tournament.default_variant):
             return False
         return all(
