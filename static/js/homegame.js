@@ -3,6 +3,8 @@
  * 1. Forms with a variant select show only that variant's fields ([data-variants]).
  * 2. Card inputs ([data-card]) get a tap-to-pick panel that greys out cards
  *    already entered elsewhere in the same form, so no card can be picked twice.
+ *    The results form's seats: "folded on 3rd street" fills the ante and hides the cards;
+ *    showdown chips follow the first typed.
  * 3. The hand replayer ([data-replayer]) steps between streets and actions without reloading.
  * 4. Imports still running ([data-import-poll]) show their progress.
  * 5. Selects marked [data-autosubmit] submit their form when changed.
@@ -84,12 +86,14 @@
       '<button type="button" data-act="done" class="done">Done</button></div>' +
       '<div class="picker-grid">';
     SUITS.forEach(function (s) {
+      html += '<div class="picker-suit">';
       RANKS.forEach(function (r) {
         var code = (r === "10" ? "T" : r) + s[0];
         var red = s[0] === "h" || s[0] === "d";
         html += '<button type="button" data-code="' + code + '" class="' + (red ? "red" : "") +
           '" aria-label="' + r + s[1] + '">' + r + '<span class="s">' + s[1] + "</span></button>";
       });
+      html += "</div>";
     });
     html += "</div></div>";
     picker.innerHTML = html;
@@ -135,7 +139,7 @@
     var seat = current.closest("fieldset");
     var who = seat ? (seat.querySelector("legend .seat-name") || seat.querySelector("legend")) : null;
     picker.querySelector(".picker-title").textContent =
-      (who ? who.textContent.trim() + " · " : "") + label + " card";
+      (who ? who.textContent.trim() + " · " : "") + label + (/card$/.test(label) ? "" : " card");
   }
   function openPicker(input) {
     if (!picker) buildPicker();
@@ -143,16 +147,31 @@
     currentForm = input.form;
     picker.hidden = false;
     document.body.classList.add("picker-open");
+    // Room under the page for the panel, so the last inputs can scroll above it.
+    document.body.style.paddingBottom = picker.offsetHeight + "px";
     refresh();
     var rect = input.getBoundingClientRect();
     var limit = window.innerHeight - picker.offsetHeight - 8;
     if (rect.bottom > limit) window.scrollBy(0, rect.bottom - limit + 8);
   }
-  function closePicker() {
-    if (picker) picker.hidden = true;
+  function unroom() {
+    if (current) return;  // opened again meanwhile
     document.body.classList.remove("picker-open");
+    document.body.style.paddingBottom = "";
+  }
+  /* keepRoom: the picker closes because a tap began elsewhere on the page. The room under
+   * the page stays until that tap is over, so nothing moves under the finger and the tap
+   * lands where it began (a tap on "Record hand" sends the form at once). */
+  function closePicker(keepRoom) {
+    if (picker) picker.hidden = true;
     if (current) current.blur();
     current = null;
+    if (!keepRoom) { unroom(); return; }
+    var done = function () {
+      document.removeEventListener("mouseup", done, true);
+      setTimeout(unroom, 0);  // after the click that follows the mouseup
+    };
+    document.addEventListener("mouseup", done, true);
   }
   function advance() {
     var list = visibleInputs(currentForm);
@@ -195,10 +214,81 @@
     document.addEventListener("mousedown", function (e) {
       if (!picker || picker.hidden) return;
       if (picker.contains(e.target) || (e.target.matches && e.target.matches("input[data-card]"))) return;
-      closePicker();
+      closePicker(true);
     });
     document.addEventListener("keydown", function (e) {
       if (e.key === "Escape") closePicker();
+    });
+  }
+
+  /* --- 2b. the results form's seats ------------------------------------------------
+   * "Folded on 3rd street" fills the seat's chips with its ante and hides its cards (the
+   * CSS hides them too, without this file; the server fills blank chips the same way).
+   * Chips typed for a player in to the showdown fill the blank chips of the others in to
+   * the showdown (they match unless someone is all in: type over it then). */
+  function setupSeats(form) {
+    var seats = Array.prototype.slice.call(form.querySelectorAll("fieldset.seat-form"));
+    if (!seats.length) return;
+    function chipsOf(seat) { return seat.querySelector("input[name$='-put_in']"); }
+    function fold3Of(seat) { return seat.querySelector("input[name$='-fold3']"); }
+    function foldedOf(seat) { return seat.querySelector("select[name$='-folded']"); }
+    function atShowdown(seat) {
+      var box = fold3Of(seat), sel = foldedOf(seat);
+      return !(box && box.checked) && !(sel && sel.value);
+    }
+    function autoFill(input, value) {
+      input.value = value;
+      input.dataset.auto = "1";
+    }
+    function fillShowdown(from) {
+      var value = chipsOf(from).value;
+      // Only from the first typed: another showdown seat typed by hand leads.
+      var led = seats.some(function (seat) {
+        var chips = chipsOf(seat);
+        return seat !== from && atShowdown(seat) && chips && chips.value && !chips.dataset.auto;
+      });
+      if (led) return;
+      seats.forEach(function (seat) {
+        if (seat === from || !atShowdown(seat)) return;
+        var chips = chipsOf(seat);
+        if (chips && (!chips.value || chips.dataset.auto)) autoFill(chips, value);
+      });
+    }
+    seats.forEach(function (seat) {
+      var chips = chipsOf(seat), box = fold3Of(seat), sel = foldedOf(seat);
+      if (!chips) return;
+      chips.addEventListener("input", function () {
+        delete chips.dataset.auto;
+        if (atShowdown(seat)) fillShowdown(seat);
+      });
+      if (sel) sel.addEventListener("change", function () {
+        if (sel.value && chips.dataset.auto) { chips.value = ""; delete chips.dataset.auto; }
+      });
+      if (!box) return;
+      function apply() {
+        seat.classList.toggle("is-fold3", box.checked);
+        if (box.checked) {
+          if (!chips.value || chips.dataset.auto) autoFill(chips, box.getAttribute("data-ante"));
+        } else if (chips.dataset.auto) {
+          chips.value = "";
+          delete chips.dataset.auto;
+        }
+      }
+      box.addEventListener("change", apply);
+      seat.classList.toggle("is-fold3", box.checked);
+    });
+  }
+
+  /* The list of errors at the top of a form: a link takes the focus to its input. */
+  function setupSummary(box) {
+    box.addEventListener("click", function (e) {
+      var a = e.target.closest("a[data-target]");
+      if (!a) return;
+      var target = document.getElementById(a.getAttribute("data-target"));
+      if (!target) return;
+      e.preventDefault();
+      target.scrollIntoView({ block: "center" });
+      target.focus();
     });
   }
 
@@ -281,6 +371,8 @@
     document.querySelectorAll("select[data-autosubmit]").forEach(setupAutosubmit);
     document.querySelectorAll("form").forEach(setupVariants);
     document.querySelectorAll("form[data-card-form]").forEach(setupCards);
+    document.querySelectorAll("form[data-card-form]").forEach(setupSeats);
+    document.querySelectorAll(".error-summary").forEach(setupSummary);
     document.querySelectorAll("[data-replayer]").forEach(setupReplayer);
     // The live logger asks for the first card it needs at once.
     var live = document.querySelector("form[data-live]");

@@ -434,3 +434,175 @@ def test_scripts_run_under_the_content_security_policy(site, phone):
     with page.expect_navigation():
         select.select_option(value)
     assert f"tournament={value}" in page.url
+
+
+# --------------------------------------------------------------------------
+# The results form (catching up a hand afterwards)
+
+
+def fill_cards(page, k: int, cards: str) -> None:
+    for slot, value in zip(("d1", "d2", "u1", "u2", "u3", "u4", "c7"), cards.split(), strict=True):
+        seat_input(page, k, slot).fill(value)
+
+
+ACES = "As Ah Ad 3c 4c 9d 2c"
+KINGS = "Ks Kh Kd 3d 4d 5h 2d"
+
+
+def test_results_form_folded_on_third_street_in_one_tap(site, browser, phone, shots):
+    game = make_game(variant="seven_card_stud")
+    t = game.tournament
+    page = phone
+    log_in(page, site, game.keeper.username, f"/tournaments/{t.pk}/hands/new/")
+    shots(page, "phone-results-form-empty")
+    # One tap: the chips are the ante, the cards and the finish are gone.
+    page.click("[data-testid=fold3-2]")
+    assert seat_input(page, 2, "put_in").input_value() == "4"
+    assert not seat_input(page, 2, "d1").is_visible()
+    assert not seat_input(page, 2, "folded").is_visible()
+    seat2 = page.locator("[data-testid=seat-2]").bounding_box()
+    assert seat2["height"] < 200, seat2
+    # Untick: back as it was.
+    page.click("[data-testid=fold3-2]")
+    assert seat_input(page, 2, "put_in").input_value() == ""
+    assert seat_input(page, 2, "d1").is_visible()
+    page.click("[data-testid=fold3-2]")
+
+    # The chips of the showdown players follow the first typed...
+    seat_input(page, 0, "put_in").fill("24")
+    assert seat_input(page, 1, "put_in").input_value() == "24"
+    # ... until typed over (someone all in for less).
+    seat_input(page, 1, "put_in").fill("20")
+    seat_input(page, 0, "put_in").fill("24")
+    assert seat_input(page, 1, "put_in").input_value() == "20"
+    seat_input(page, 1, "put_in").fill("24")
+    fill_cards(page, 0, ACES)
+    fill_cards(page, 1, KINGS)
+    seat_input(page, 0, "result").select_option("won")
+    page.keyboard.press("Escape")
+    shots(page, "phone-results-form-folded")
+    page.click("[data-testid=submit-hand]")
+    page.wait_for_url(re.compile(rf".*/tournaments/{t.pk}/$"))
+    assert "Hand 1 recorded" in page.inner_text(".messages")
+    hand = t.hands.get(number=1)
+    assert hand.entry["seats"][2] == {"player": hand.positions[2], "put_in": 4, "folded": "third"}
+
+    # Without JavaScript the box still hides the cards (CSS) and the server fills the ante.
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    plain = context.new_page()
+    log_in(plain, site, game.keeper.username, f"/tournaments/{t.pk}/hands/new/")
+    assert plain.locator("#id_variant").input_value() == "seven_card_stud"  # the last hand's
+    plain.click("[data-testid=fold3-0]")
+    assert not seat_input(plain, 0, "d1").is_visible()
+    seat_input(plain, 1, "put_in").fill("24")
+    seat_input(plain, 2, "put_in").fill("24")
+    fill_cards(plain, 1, ACES)
+    fill_cards(plain, 2, KINGS)
+    plain.click("[data-testid=submit-hand]")
+    plain.wait_for_url(re.compile(rf".*/tournaments/{t.pk}/$"))
+    assert "Hand 2 recorded" in plain.inner_text(".messages")
+    assert t.hands.get(number=2).entry["seats"][0]["put_in"] == 4
+    context.close()
+
+
+def test_results_form_lists_every_error_at_the_top(site, phone, shots):
+    game = make_game(variant="seven_card_stud")
+    t = game.tournament
+    page = phone
+    log_in(page, site, game.keeper.username, f"/tournaments/{t.pk}/hands/new/")
+    seat_input(page, 0, "put_in").fill("24")
+    fill_cards(page, 0, ACES.replace("2c", "Zz"))  # a mistyped card
+    fill_cards(page, 1, KINGS)
+    seat_input(page, 2, "folded").select_option("third")
+    seat_input(page, 2, "put_in").fill("30")  # a folder over everyone: chips that do not add up
+    page.keyboard.press("Escape")
+    page.click("[data-testid=submit-hand]")
+    page.wait_for_load_state()
+    links = page.locator("[data-testid=error-summary] a")
+    assert links.count() == 2
+    assert "is not a card" in links.nth(0).inner_text()
+    assert "folded but put in 30" in links.nth(1).inner_text()
+    c7 = seat_input(page, 0, "c7").get_attribute("id")
+    chips = seat_input(page, 2, "put_in").get_attribute("id")
+    assert [links.nth(i).get_attribute("href") for i in range(2)] == [f"#{c7}", f"#{chips}"]
+    # The first input at fault has the focus (its card picker is open to fix it).
+    assert page.evaluate("document.activeElement.id") == c7
+    page.keyboard.press("Escape")
+    page.evaluate("window.scrollTo(0, 0)")
+    shots(page, "phone-results-form-errors", full_page=False)
+    # A link takes the focus to its input.
+    links.nth(1).click()
+    assert page.evaluate("document.activeElement.id") == chips
+    assert seat_input(page, 2, "put_in").is_visible()
+
+
+def test_results_form_record_takes_one_tap_with_the_picker_open(site, phone, shots):
+    game = make_game(variant="seven_card_stud")
+    t = game.tournament
+    page = phone
+    log_in(page, site, game.keeper.username, f"/tournaments/{t.pk}/hands/new/")
+    page.click("[data-testid=fold3-2]")
+    seat_input(page, 0, "put_in").fill("24")
+    seat_input(page, 1, "put_in").fill("24")
+    fill_cards(page, 0, ACES)
+    fill_cards(page, 1, KINGS)
+    seat_input(page, 0, "result").select_option("won")
+    page.keyboard.press("Escape")
+    # The picker is open on the last card input, the page scrolled to its end.
+    page.click("#id_community")
+    assert page.locator(".picker").is_visible()
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    submit = page.locator("[data-testid=submit-hand]")
+    box = submit.bounding_box()
+    picker_top = page.locator(".picker").bounding_box()["y"]
+    assert box["y"] + box["height"] <= picker_top  # in sight above the picker
+    page.evaluate(
+        """top => {
+          const b = document.querySelector('[data-testid=submit-hand]');
+          window.addEventListener('mousedown', () => {
+            const moved = b.getBoundingClientRect().top - top;
+            sessionStorage.setItem('jump', String(Math.round(moved)));
+          });
+        }""",
+        box["y"],
+    )
+    shots(page, "phone-results-form-picker-open", full_page=False)
+    # One tap where the button is: it sends the form.
+    with page.expect_navigation():
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_url(re.compile(rf".*/tournaments/{t.pk}/$"))
+    assert "Hand 1 recorded" in page.inner_text(".messages")
+    # Nothing moved under the finger as the picker closed (it was 208 px).
+    assert page.evaluate("sessionStorage.getItem('jump')") == "0"
+
+
+def test_results_form_sizes_on_a_phone(site, phone, shots):
+    game = make_game(variant="seven_card_stud")
+    t = game.tournament
+    page = phone
+    log_in(page, site, game.keeper.username, f"/tournaments/{t.pk}/hands/new/")
+    page.click("summary")  # the announcements, open
+    controls = page.evaluate(
+        """() => Array.from(document.querySelectorAll(
+              'form.entry-form :is(input:not([type=checkbox]):not([type=hidden]), select, '
+              + 'button, .button, summary, label.fold3, .field.check label)'))
+            .filter(el => el.offsetParent !== null)
+            .map(el => [el.name || el.className || el.tagName, el.getBoundingClientRect().height])"""
+    )
+    assert len(controls) > 30
+    low = [c for c in controls if c[1] < 44]
+    assert not low, low
+    seat_input(page, 0, "d1").click()
+    widths = page.evaluate(
+        """() => Array.from(document.querySelectorAll('.picker button[data-code]'))
+            .map(b => b.getBoundingClientRect().width)"""
+    )
+    assert len(widths) == 52 and min(widths) >= 32, min(widths)
+    heights = page.evaluate(
+        """() => Array.from(document.querySelectorAll('.picker button[data-code]'))
+            .map(b => b.getBoundingClientRect().height)"""
+    )
+    assert min(heights) >= 32, min(heights)
+    # The picker leaves most of the screen to the form.
+    assert page.locator(".picker").bounding_box()["height"] <= 740 * 0.5
+    shots(page, "phone-results-form-picker", full_page=False)

@@ -39,6 +39,7 @@ class TournamentState:
     pending: int
     blocked_by: Hand | None  # the first invalid hand, which later hands wait on
     out: dict[int, int] = field(default_factory=dict)  # player id -> hand they went out in
+    last_variant: str = ""  # the game of the latest hand ("" before the first)
 
     @property
     def seat_numbers(self) -> list[int]:
@@ -95,7 +96,7 @@ def tournament_state(tournament: Tournament) -> TournamentState:
     hands = list(
         Hand.objects.filter(tournament=tournament)
         .order_by("number")
-        .only("id", "number", "status", "dealer_seat", "projected_net", "tournament_id")
+        .only("id", "number", "status", "dealer_seat", "projected_net", "tournament_id", "variant")
     )
     pending = 0
     blocked_by = None
@@ -115,6 +116,7 @@ def tournament_state(tournament: Tournament) -> TournamentState:
         settled_stacks=settled,
         pending=pending,
         blocked_by=blocked_by,
+        last_variant=hands[-1].variant if hands else "",
     )
 
 

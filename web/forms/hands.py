@@ -9,6 +9,7 @@ DomainError field paths (``entry.seats[1].down[0]``, ``options.king_required``,
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -50,6 +51,18 @@ RESULT_CHOICES = [
 ]
 # A quick-entry seat's own fields, as paths after ``entry.seats[k]``.
 SEAT_FIELD_PATHS = {(name,) for name in ("put_in", "folded", "bought", "declare", "seventh")}
+# The parts of a seat's entry that are its cards.
+SEAT_CARD_PARTS = ("down", "up")
+
+
+@dataclass(frozen=True)
+class SummaryItem:
+    """One error of the hand, for the list at the top of the form: where it is, what it says,
+    and the id of the input it links to."""
+
+    where: str
+    message: str
+    target: str
 
 
 # --------------------------------------------------------------------------
@@ -59,8 +72,14 @@ SEAT_FIELD_PATHS = {(name,) for name in ("put_in", "folded", "bought", "declare"
 class SeatForm(CardsMixin, forms.Form):
     put_in = forms.IntegerField(
         min_value=0,
+        required=False,  # blank is the ante for a seat folded on third street (clean)
         label="Chips in",
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "chips-input"}),
+    )
+    fold3 = forms.BooleanField(
+        required=False,
+        label="Folded on 3rd street",
+        widget=forms.CheckboxInput(attrs={"class": "fold3-input"}),
     )
     folded = forms.ChoiceField(choices=FOLD_CHOICES, required=False, label="Finished")
     seventh = forms.ChoiceField(choices=SEVENTH_CHOICES, required=False, label="Seventh card")
@@ -68,13 +87,45 @@ class SeatForm(CardsMixin, forms.Form):
     declare = forms.ChoiceField(choices=DECLARE_CHOICES, required=False, label="Declared")
     result = forms.ChoiceField(choices=RESULT_CHOICES, required=False, label="The table says")
 
-    def __init__(self, *args, seat=None, stack: int = 0, dealer: bool = False, **kwargs):
+    def __init__(
+        self, *args, seat=None, stack: int = 0, dealer: bool = False, ante: int = 0, **kwargs
+    ):
         super().__init__(*args, **kwargs)
         add_card_fields(self)
         self.seat = seat
         self.stack = stack
         self.dealer = dealer
+        # What "folded on 3rd street" fills in: the ante (all of a shorter stack).
+        self.ante = min(ante, stack)
+        self.fields["fold3"].widget.attrs["data-ante"] = str(self.ante)
         self.paths: dict[str, str] = {}
+
+    @property
+    def folded_third(self) -> bool:
+        """Ticked "folded on 3rd street": the seat's cards are hidden and not read."""
+        if hasattr(self, "cleaned_data"):
+            return bool(self.cleaned_data.get("fold3"))
+        return self.is_bound and self["fold3"].value() in (True, "on", "true", "1")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("fold3"):
+            # The seat folded on third street: its cards are hidden on the page and not
+            # read; blank chips are the ante. Typed chips stay (the bring-in, say): the
+            # engine checks them against the others.
+            data["folded"] = "third"
+            for slot in CARD_SLOTS:
+                self.errors.pop(slot, None)
+                data[slot] = ""
+            for name in ("seventh", "declare", "result"):
+                self.errors.pop(name, None)
+                data[name] = ""
+            data["bought"] = False
+            if data.get("put_in") is None and "put_in" not in self.errors:
+                data["put_in"] = self.ante
+        elif data.get("put_in") is None and "put_in" not in self.errors:
+            self.add_error("put_in", "This field is required.")
+        return data
 
     @property
     def player_id(self) -> int:
@@ -91,6 +142,9 @@ class SeatForm(CardsMixin, forms.Form):
         chose_up = rules.chooses_seventh and data.get("seventh") == "up"
         seventh_up = rules.seventh_up(options, bought=bought, chose_up=chose_up)
         down, up, paths = self.hand_cards(seventh_up)
+        if any(slot in self.errors for slot in CARD_SLOTS):
+            # Some card did not read (the engine is asked about the rest of the hand only).
+            down, up, paths = [], [], {}
         self.paths = paths
         seat: dict[str, Any] = {"player": self.player_id, "put_in": data["put_in"]}
         seat["folded"] = data.get("folded") or None
@@ -104,6 +158,18 @@ class SeatForm(CardsMixin, forms.Form):
         if not rules.buys and data.get("seventh") == "up":
             seat["seventh"] = "up"
         return seat
+
+    def summary(self) -> list[SummaryItem]:
+        out = []
+        for name, errors in self.errors.items():
+            if name == "__all__":
+                target, where = f"seat-{self.prefix}", self.name
+            else:
+                field = self[name]
+                label = f"{field.label} card" if name in CARD_SLOTS else field.label
+                target, where = field.auto_id, f"{self.name} · {label}"
+            out.extend(SummaryItem(where, str(e), target) for e in errors)
+        return out
 
     def add_path_error(self, rest: FieldPath, messages: list[str]) -> bool:
         """An error at ``entry.seats[k]<rest>`` (rest like ``put_in`` or ``down[0]``)."""
@@ -140,12 +206,17 @@ class HandEntry:
         defaults = {v: dict((league.house_rules or {}).get(v, {})) for v in VARIANTS}
         if tournament.default_variant:
             defaults[tournament.default_variant].update(tournament.default_options or {})
+        # The variant of the latest hand of the tournament, else the tournament's own.
         self.hand = HandForm(
             data,
-            initial={"number": state.next_number, "variant": tournament.default_variant},
+            initial={
+                "number": state.next_number,
+                "variant": state.last_variant or tournament.default_variant,
+            },
         )
         self.announcements = AnnouncementsForm(data, defaults=defaults, prefix="opt")
         positions = state.next_positions()
+        ante = state.next_stakes.ante if positions else 0
         self.seats = [
             SeatForm(
                 data,
@@ -153,6 +224,7 @@ class HandEntry:
                 seat=seat,
                 stack=state.stacks.get(seat.player_id, 0),
                 dealer=k == len(positions) - 1,
+                ante=ante,
             )
             for k, seat in enumerate(positions)
         ]
@@ -182,7 +254,10 @@ class HandEntry:
         for seat in self.seats:
             ok = seat.is_valid() and ok
         ok = (
-            check_duplicates([(self.hand, ["community"])] + [(s, CARD_SLOTS) for s in self.seats])
+            check_duplicates(
+                [(self.hand, ["community"])]
+                + [(s, CARD_SLOTS) for s in self.seats if not s.folded_third]
+            )
             and ok
         )
         if not ok and not self.message:
@@ -228,6 +303,85 @@ class HandEntry:
             "table_result": self.table_result(),
             "number": self.hand.cleaned_data.get("number"),
         }
+
+    # -- every error at once
+
+    def checkable(self) -> bool:
+        """Whether the engine can be asked about the hand although the form has errors:
+        every seat's chips and choices read (cards that did not are left out)."""
+        if not self.hand.is_bound:  # an empty POST: nothing typed to check
+            return False
+        if not (self.hand.cleaned_data.get("variant") or self.tournament.default_variant):
+            return False
+        return all(
+            "put_in" in s.cleaned_data and not (s.errors.keys() & {"folded", "put_in"})
+            for s in self.seats
+        ) and not (self.hand.errors.keys() & {"number"})
+
+    def _flagged(self) -> list[tuple]:
+        """Path prefixes of what the form already flagged: an engine error there (or on the
+        seat as a whole, for a seat whose cards are flagged) says the same thing again: a
+        card left out because it did not read, a missing variant."""
+        prefixes: list[tuple] = []
+        for k, seat in enumerate(self.seats):
+            if any(slot in seat.errors for slot in CARD_SLOTS):
+                prefixes.extend(("entry", "seats", k, part) for part in SEAT_CARD_PARTS)
+        for name in self.hand.errors:
+            if name == "variant":
+                prefixes.append(("variant",))
+            elif name == "community":
+                prefixes.append(("entry", "community"))
+        if self.announcements.errors:
+            prefixes.append(("options",))
+        return prefixes
+
+    def add_engine_error(self, exc: DomainError) -> None:
+        """The engine's finding about a hand the form has flagged too, unless it is about
+        what the form flagged already."""
+        flagged = self._flagged()
+        paths = [FieldPath.parse(text) for text in exc.fields or {}]
+        if not paths or any(
+            p.startswith(*prefix) or p.parts == prefix[:3] for p in paths for prefix in flagged
+        ):
+            return
+        message = self.message
+        self.add_domain_error(exc)
+        self.message = message
+
+    def summary(self) -> list[SummaryItem]:
+        """Every error of the hand in page order, each linking to its input."""
+        out = [SummaryItem("", str(e), "id_variant") for e in self.hand.non_field_errors()]
+        for name in ("variant",):
+            out.extend(
+                SummaryItem("Variant", str(e), self.hand[name].auto_id)
+                for e in self.hand.errors.get(name, [])
+            )
+        for name, errors in self.announcements.errors.items():
+            if name == "__all__":
+                continue
+            field = self.announcements[name]
+            out.extend(SummaryItem(str(field.label), str(e), field.auto_id) for e in errors)
+        target = self.seats[0]["result"].auto_id if self.seats else "id_variant"
+        out.extend(SummaryItem("The table's result", e, target) for e in self.result_errors)
+        for seat in self.seats:
+            out.extend(seat.summary())
+        out.extend(
+            SummaryItem("Community card", str(e), self.hand["community"].auto_id)
+            for e in self.hand.errors.get("community", [])
+        )
+        return out
+
+    def focus_first_error(self) -> None:
+        """Put the browser's focus on the first input at fault (``autofocus``)."""
+        items = self.summary()
+        if not items:
+            return
+        forms_ = [self.hand, self.announcements, *self.seats]
+        for form in forms_:
+            for name in form.fields:
+                if form[name].auto_id == items[0].target:
+                    form.fields[name].widget.attrs["autofocus"] = True
+                    return
 
     # -- errors from the service (web/errors.py)
 

@@ -15,7 +15,7 @@ from tracker.core.errors import Conflict
 from tracker.core.errors import PermissionDenied as DomainPermissionDenied
 from tracker.core.permissions import capabilities
 from tracker.engine.errors import DomainError
-from tracker.hands.services.recording import hand_record, hand_void
+from tracker.hands.services.recording import hand_check, hand_record, hand_void
 from tracker.leagues.selectors import visible_hand, visible_tournament
 from tracker.tournaments.selectors import tournament_state
 from web.forms.hands import HandEntry
@@ -81,7 +81,18 @@ def hand_new(request, pk):
         messages.info(request, f"{tournament.name} is over: no more hands can be recorded.")
         return redirect(tournament)
     form = HandEntry(tournament=tournament, state=state, data=request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and not form.is_valid() and form.checkable():
+        # Every error at once: what the engine says of the hand too (chips that do not add
+        # up, say), with the cards that did not read left out.
+        try:
+            hand_check(tournament=tournament, by=request.user, **form.record_kwargs())
+        except DomainPermissionDenied as exc:
+            raise PermissionDenied(exc.message) from None
+        except Conflict:
+            pass  # a hand recorded meanwhile: said when the form is sent again
+        except DomainError as exc:
+            form.add_engine_error(exc)
+    elif request.method == "POST" and form.is_valid():
         try:
             recorded = hand_record(tournament=tournament, by=request.user, **form.record_kwargs())
         except DomainPermissionDenied as exc:
@@ -100,6 +111,7 @@ def hand_new(request, pk):
                 request, f"Hand {recorded.number} recorded. {SETTLED[recorded.status]}"
             )
             return redirect(tournament)
+    form.focus_first_error()
     return render(
         request,
         "tracker/hand_form.html",

@@ -66,8 +66,7 @@ def variant_resolve(
     return variant, normalize_announcements(variant, base)
 
 
-@transaction.atomic
-def hand_record(
+def _checked(
     *,
     tournament: Tournament,
     by,
@@ -77,17 +76,9 @@ def hand_record(
     options: Mapping[str, Any] | None = None,
     table_result: Mapping[str, Any] | None = None,
     number: int | None = None,
-    content_hash: str = "",
-) -> Hand:
-    """Record the next hand of ``tournament`` and enqueue its settlement.
-
-    ``number``, when given, must be the next hand number (a second client
-    recording the same number gets a conflict). The hand is checked with the
-    engine against the stacks projected from every earlier hand; any fault is
-    a DomainError naming the field, and nothing is stored. ``content_hash`` is
-    stored on the hand (the hand-history import uses it to skip hands it has
-    already imported).
-    """
+):
+    """Every check of :func:`hand_record`, nothing stored: the locked tournament, its state,
+    the hand checked by the engine, the starting stacks and the outcome."""
     require(by, tournament.league, Capability.RECORD_HAND, "record hands")
     tournament = (
         Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
@@ -143,7 +134,41 @@ def hand_record(
     )
     stacks = [state.stacks[pid] for pid in spec.players]
     outcome = hand_evaluate(spec, stacks)
+    return tournament, state, seats, stakes, variant, options, spec, stacks, outcome
 
+
+@transaction.atomic
+def hand_record(
+    *,
+    tournament: Tournament,
+    by,
+    entry_mode: str,
+    entry: Mapping[str, Any],
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    table_result: Mapping[str, Any] | None = None,
+    number: int | None = None,
+    content_hash: str = "",
+) -> Hand:
+    """Record the next hand of ``tournament`` and enqueue its settlement.
+
+    ``number``, when given, must be the next hand number (a second client
+    recording the same number gets a conflict). The hand is checked with the
+    engine against the stacks projected from every earlier hand; any fault is
+    a DomainError naming the field, and nothing is stored. ``content_hash`` is
+    stored on the hand (the hand-history import uses it to skip hands it has
+    already imported).
+    """
+    tournament, state, seats, stakes, variant, options, spec, stacks, outcome = _checked(
+        tournament=tournament,
+        by=by,
+        entry_mode=entry_mode,
+        entry=entry,
+        variant=variant,
+        options=options,
+        table_result=table_result,
+        number=number,
+    )
     try:
         with transaction.atomic():
             hand = Hand.objects.create(
@@ -190,6 +215,35 @@ def hand_record(
     )
     enqueue_on_commit(SETTLE_TASK, tournament.pk)
     return hand
+
+
+@transaction.atomic
+def hand_check(
+    *,
+    tournament: Tournament,
+    by,
+    entry_mode: str,
+    entry: Mapping[str, Any],
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    table_result: Mapping[str, Any] | None = None,
+    number: int | None = None,
+) -> Outcome:
+    """The checks of :func:`hand_record` without storing anything: the same DomainError (or
+    Conflict) for a hand that would be refused, else the outcome the engine projects.
+
+    The results form calls it while the form itself has errors, so the engine's finding
+    (chips that do not add up, say) is listed with them."""
+    return _checked(
+        tournament=tournament,
+        by=by,
+        entry_mode=entry_mode,
+        entry=entry,
+        variant=variant,
+        options=options,
+        table_result=table_result,
+        number=number,
+    )[-1]
 
 
 def _refuse_nul(value: Any, path: str) -> None:

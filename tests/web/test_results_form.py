@@ -1,0 +1,175 @@
+"""The results form (catching up a hand afterwards), server side: the variant it opens
+with, "folded on 3rd street", and every error of the hand at once."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.web.conftest import make_game, record_sample_hands
+from tests.web.test_pages import form_data, html
+from tracker.hands.models import Hand
+from tracker.hands.services.recording import hand_check
+from tracker.tournaments.selectors import tournament_state
+
+pytestmark = pytest.mark.django_db
+
+ACES = {"d1": "As", "d2": "Ah", "u1": "Ad", "u2": "3c", "u3": "4c", "u4": "9d", "c7": "2c"}
+KINGS = {"d1": "Ks", "d2": "Kh", "u1": "Kd", "u2": "3d", "u3": "4d", "u4": "5h", "c7": "2d"}
+
+
+@pytest.fixture
+def game(settle):
+    g = make_game()
+    with settle():
+        record_sample_hands(g)
+    return g
+
+
+def url(t) -> str:
+    return reverse("hand-new", kwargs={"pk": t.pk})
+
+
+def test_the_variant_is_the_last_hands(client, game, settle):
+    client.force_login(game.keeper)
+    t = game.tournament
+    # The latest sample hand is Kings and Little Ones; the tournament names none.
+    assert not t.default_variant
+    form = client.get(url(t)).context["form"]
+    assert form.hand["variant"].value() == "kings_and_little_ones"
+    assert tournament_state(t).last_variant == "kings_and_little_ones"
+
+    # A tournament with a default and no hand yet opens with its default, then follows.
+    other = make_game(slug="other", variant="low_hole")
+    client.force_login(other.keeper)
+    assert client.get(url(other.tournament)).context["form"].hand["variant"].value() == "low_hole"
+    with settle():
+        record_sample_hands(other)
+    form = client.get(url(other.tournament)).context["form"]
+    assert form.hand["variant"].value() == "kings_and_little_ones"
+
+
+def test_folded_on_third_fills_the_ante_and_reads_no_cards(client, game):
+    client.force_login(game.keeper)
+    t = game.tournament
+    seats = [
+        {"put_in": 24, **ACES, "result": "won"},
+        {"put_in": 24, **KINGS},
+        # Blank chips, a leftover card typed before the box was ticked, a stale choice.
+        {"fold3": "on", "d1": "Zz", "u1": "As", "folded": "fifth"},
+    ]
+    response = client.post(url(t), form_data(t, seats, variant="seven_card_stud"))
+    assert response.status_code == 302, response.context["form"].summary()
+    hand = Hand.objects.get(tournament=t, number=5)
+    folded = hand.entry["seats"][2]
+    assert folded["put_in"] == hand.ante == 4
+    assert folded["folded"] == "third"
+    assert "down" not in folded and "up" not in folded
+
+
+def test_folded_on_third_keeps_typed_chips_and_the_engine_checks_them(client, game):
+    client.force_login(game.keeper)
+    t = game.tournament
+    # The seat that brought in types ante and bring-in: recorded as typed.
+    seats = [{"put_in": 24, **ACES, "result": "won"}, {"put_in": 24, **KINGS}]
+    seats.append({"fold3": "on", "put_in": 14})
+    response = client.post(url(t), form_data(t, seats, variant="seven_card_stud"))
+    assert response.status_code == 302
+    assert Hand.objects.get(tournament=t, number=5).entry["seats"][2]["put_in"] == 14
+
+    # More than anyone still in: the engine refuses it, on that seat's chips.
+    seats[2]["put_in"] = 50
+    response = client.post(url(t), form_data(t, seats, variant="seven_card_stud"))
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert "folded but put in 50" in form.seats[2].errors["put_in"][0]
+    assert Hand.objects.filter(tournament=t).count() == 5
+
+
+def test_the_ticked_box_shows_without_javascript(client, game):
+    client.force_login(game.keeper)
+    t = game.tournament
+    seats = [{"put_in": 24}, {"put_in": 24}, {"fold3": "on"}]
+    response = client.post(url(t), form_data(t, seats, variant="seven_card_stud"))
+    body = html(response)
+    assert len(re.findall(r'class="[^"]*fold3-input[^"]*"[^>]*checked', body)) == 1
+    assert body.count("is-fold3") == 1
+    assert 'data-ante="4"' in body
+
+
+def test_every_error_of_the_hand_at_once(client, game):
+    client.force_login(game.keeper)
+    t = game.tournament
+    # A mistyped card, and chips that do not add up (a folder put in more than the others).
+    seats = [
+        {"put_in": 24, **ACES, "c7": "Zz", "result": "won"},
+        {"put_in": 24, **KINGS},
+        {"put_in": 30, "folded": "third"},
+    ]
+    response = client.post(url(t), form_data(t, seats, variant="seven_card_stud"))
+    assert response.status_code == 200
+    form = response.context["form"]
+    first, _, third = form.seats
+    assert "is not a card" in first.errors["c7"][0]
+    assert "folded but put in 30" in third.errors["put_in"][0]
+    items = form.summary()
+    assert [i.target for i in items] == [first["c7"].auto_id, third["put_in"].auto_id]
+    body = html(response)
+    summary = re.search(r'<ul class="error-summary".*?</ul>', body, re.S).group(0)
+    assert f'href="#{first["c7"].auto_id}"' in summary
+    assert f'href="#{third["put_in"].auto_id}"' in summary
+    assert "is not a card" in summary and "folded but put in 30" in summary
+    # The first input at fault has the focus.
+    assert re.search(rf'<input[^>]*autofocus[^>]*id="{first["c7"].auto_id}"', body)
+    assert body.count("autofocus") == 1
+    assert Hand.objects.filter(tournament=t).count() == 4
+
+
+def test_the_engine_is_not_asked_twice_about_what_the_form_flagged(client, game):
+    client.force_login(game.keeper)
+    t = game.tournament
+    seats = [
+        {"put_in": 24, **ACES, "result": "won"},
+        {"put_in": 24, **KINGS, "d1": "As"},  # the A♠ twice
+        {"put_in": 4, "folded": "third"},
+    ]
+    response = client.post(url(t), form_data(t, seats, variant="seven_card_stud"))
+    form = response.context["form"]
+    messages = [i.message for i in form.summary()]
+    assert messages == ["As is entered twice.", "As is entered twice."]
+    # Missing chips: the engine cannot be asked; the form says so.
+    seats[1]["d1"] = "Ks"
+    seats[1]["put_in"] = ""
+    response = client.post(url(t), form_data(t, seats, variant="seven_card_stud"))
+    form = response.context["form"]
+    assert [i.target for i in form.summary()] == [form.seats[1]["put_in"].auto_id]
+
+
+def test_hand_check_stores_nothing(game):
+    t = game.tournament
+    state = tournament_state(t)
+    a, b, c = (s.player_id for s in state.next_positions())
+    outcome = hand_check(
+        tournament=t,
+        by=game.keeper,
+        entry_mode="quick",
+        entry={
+            "seats": [
+                {"player": a, "put_in": 4, "folded": "third"},
+                {"player": b, "put_in": 4, "folded": "third"},
+                {"player": c, "put_in": 14},
+            ]
+        },
+        variant="seven_card_stud",
+    )
+    assert outcome.net()
+    assert Hand.objects.filter(tournament=t).count() == 4
+
+
+def test_an_empty_post_shows_the_form(client, game):
+    client.force_login(game.keeper)
+    response = client.post(url(game.tournament), {})
+    assert response.status_code == 200
+    assert not response.context["form"].summary()
