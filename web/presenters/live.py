@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tracker.engine.announcements import VARIANT_TITLES
+from tracker.engine.announcements import VARIANT_TITLES, has_high, has_low
 from tracker.engine.cards import format_card, parse_card
 from tracker.engine.errors import DomainError
 from tracker.engine.frames import FrameSeat
@@ -82,6 +82,10 @@ class LivePage:
     shows: list[ShowSeat]
     can_finish: bool
     log: list[str]
+    # The table's result if it differs: the seats that reached the showdown, and the
+    # results each may be given ("won", or "high"/"low"/"both" in a high-low game).
+    result_seats: list[tuple[int, str]] = field(default_factory=list)
+    result_choices: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def version(self) -> int:
@@ -155,6 +159,14 @@ def live_page(state: DraftState) -> LivePage:
         else:
             can_finish = True
             prompt = "The hand is over: record it"
+    result_seats: list[tuple[int, str]] = []
+    result_choices: list[tuple[str, str]] = []
+    if can_finish and len(nxt.showdown) > 1:
+        result_seats = [(seat, names[seat]) for seat in nxt.showdown]
+        if has_high(draft.variant, hand.options) and has_low(draft.variant, hand.options):
+            result_choices = [("high", "wins high"), ("low", "wins low"), ("both", "wins both")]
+        else:
+            result_choices = [("won", "wins")]
     table = state.table
     seats = [
         LiveSeat(
@@ -180,6 +192,8 @@ def live_page(state: DraftState) -> LivePage:
         shows=shows,
         can_finish=can_finish,
         log=state.log,
+        result_seats=result_seats,
+        result_choices=result_choices,
     )
 
 
@@ -228,3 +242,30 @@ def steps_from_post(state: DraftState, post: Mapping[str, Any]) -> list[dict[str
         ]
         return [{"kind": "show", "seat": seat, "cards": cards}]
     raise DomainError(f"{op!r} is not something the live logger does", field="op")
+
+
+def table_result_from_post(state: DraftState, post: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The table's result sent with "Record hand" (``result-<seat>``), if any was given:
+    ``{"winners": [ids]}`` or ``{"high": [...], "low": [...]}`` (docs/recording.md)."""
+    ids = state.draft.positions
+    winners: list[int] = []
+    high: list[int] = []
+    low: list[int] = []
+    for seat in range(len(ids)):
+        value = post.get(f"result-{seat}", "")
+        if value == "won":
+            winners.append(ids[seat])
+        if value in ("high", "both"):
+            high.append(ids[seat])
+        if value in ("low", "both"):
+            low.append(ids[seat])
+    if winners and (high or low):
+        raise DomainError(
+            "name the winners either as winning or as high/low, not both ways",
+            field="table_result",
+        )
+    if winners:
+        return {"winners": winners}
+    if high or low:
+        return {"high": high, "low": low}
+    return None
