@@ -257,8 +257,9 @@ def test_live_low_hold_buys(site, phone, shots):
     _seventh_street(table, passive)
     table.shot("seventh-choices")
     labels = table.buttons()
-    buys = [label for label in labels if " buys (" in label]
+    buys = [label for label in labels if " buys it up (" in label]
     assert len(buys) == 3, labels
+    assert table.prompt().startswith("Seventh street: who pays 40 to get the card face up?")
     buyer = buys[0].split(" buys")[0]
     table.button(buys[0])
     assert f"{buyer} pays 40 to take the seventh card up" in table.page.inner_text(
@@ -283,7 +284,7 @@ def test_live_low_hold_buys(site, phone, shots):
     _seventh_street(table, passive)
     table.shot("buderick-choices")
     labels = table.buttons()
-    buys = [label for label in labels if " buys (" in label]
+    buys = [label for label in labels if " buys it down (" in label]
     assert len(buys) == 3, labels
     table.button(buys[1])
     # Two cards come face up (asked), the bought one face down (not asked).
@@ -318,7 +319,17 @@ def test_live_kings_and_little_ones_seventh_up(site, phone, shots):
     table.deal(table.fresh(1))
     table.bet(passive)
     table.show_all()
+    # The table paid the pot otherwise: every hand at the showdown took a share.
+    result = table.page.locator("[data-testid=table-result]")
+    result.locator("summary").click()
+    selects = result.locator("select")
+    assert selects.count() == 3
+    for k in range(3):
+        selects.nth(k).select_option("won")
     hand = table.record()
+    hand.refresh_from_db()
+    assert hand.table_result and len(hand.table_result["winners"]) == 3
+    assert hand.status == "disputed"
     assert hand.entry["seventh_card"].count("up") == 1
     assert chooser in table.page.inner_text("body")
     table.replay(hand)
@@ -342,11 +353,11 @@ def test_live_low_hole_declare(site, phone, shots):
     assert table.prompt().startswith("Showdown"), table.prompt()
     table.show_all()
     table.shot("declare")
-    declares = table.page.locator(".live-show button", has_text="declares")
-    assert declares.count() == 9
-    for choice in ("high", "low", "both"):
-        table.tap(f".live-show button:has-text('declares {choice}')")
-    assert table.page.locator(".live-show button", has_text="declares").count() == 0
+    assert table.prompt() == "Showdown: each player declares high, low or both"
+    assert table.page.locator(".declare-row button").count() == 9
+    for choice in ("High", "Low", "Both"):
+        table.tap(f".declare-row button:text-is('{choice}')")
+    assert table.page.locator(".declare-row button").count() == 0
     hand = table.record()
     assert hand.entry["declarations"] and None not in hand.entry["declarations"]
     table.replay(hand)

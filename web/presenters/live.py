@@ -81,6 +81,7 @@ class LivePage:
     community: bool
     shows: list[ShowSeat]
     can_finish: bool
+    deal_label: str
     log: list[str]
     # The table's result if it differs: the seats that reached the showdown, and the
     # results each may be given ("won", or "high"/"low"/"both" in a high-low game).
@@ -103,6 +104,7 @@ def live_page(state: DraftState) -> LivePage:
     shows: list[ShowSeat] = []
     prompt = ""
     community = False
+    deal_label = "Deal"
     if nxt.seat is not None:
         prompt = f"{names[nxt.seat]} to act"
         for option in nxt.options:
@@ -129,27 +131,49 @@ def live_page(state: DraftState) -> LivePage:
                 up = deal.face is Face.UP
                 slots.append(Slot(f"card-{deal.seat}-{len(slots)}", up, up))
             deals = [SeatDeal(s, names[s], slots) for s, slots in sorted(by_seat.items())]
+        down = "down" if hand.options.get("buy_version") == "buderick" else "up"
         for choice in nxt.choices:
+            name = names[choice.seat]  # type: ignore[index]
             if choice.verb is Verb.BUY:
-                label = f"{names[choice.seat]} buys ({choice.amount})"  # type: ignore[index]
+                label = f"{name} buys it {down} ({choice.amount})"
                 buttons.append(Button("buy", label, choice.seat, style="quiet"))
             elif choice.verb is Verb.CHOOSE_SEVENTH:
-                name = names[choice.seat]  # type: ignore[index]
                 buttons.append(Button("seventh", f"{name}: seventh up", choice.seat, choice="up"))
+        if nxt.choices and not community:
+            kinds = {c.verb for c in nxt.choices}
+            if Verb.BUY in kinds:
+                price = nxt.choices[0].amount
+                prompt = (
+                    f"Seventh street: who pays {price} to get the card face {down}? "
+                    "Then deal (face-down cards only if seen)"
+                )
+            else:
+                prompt = (
+                    "Seventh street: who takes the card face up? "
+                    "Then deal (face-down cards only if seen)"
+                )
+        elif not community and all(not slot.up for d in deals for slot in d.slots):
+            prompt = f"Deal {street} street: face-down cards only if seen"
+            deal_label = "Deal them face down"
     if nxt.showdown:
         for seat in nxt.showdown:
             missing = [k for k, c in enumerate(hand.cards[seat]) if c is None]
             declare: list[Button] = []
             if nxt.over and declaring(hand.options) and hand.declarations[seat] is None:
                 declare = [
-                    Button("declare", f"Declares {c}", seat, choice=c)
+                    Button("declare", c.capitalize(), seat, choice=c)
                     for c in ("high", "low", "both")
                 ]
             if missing or declare:
                 slots = [Slot(f"show-{seat}-{k}", False, True) for k in missing]
                 shows.append(ShowSeat(seat, names[seat], slots, nxt.over, declare))
         if nxt.over:
-            prompt = "Showdown: show the cards nobody has seen, or muck"
+            if any(s.slots for s in shows):
+                prompt = "Showdown: show the cards nobody has seen, or muck"
+            else:
+                prompt = "Showdown: each player declares high, low or both"
+        elif not nxt.over and shows:
+            prompt += "; the hands all in may show now"
     can_finish = False
     if nxt.over:
         try:
@@ -191,6 +215,7 @@ def live_page(state: DraftState) -> LivePage:
         community=community,
         shows=shows,
         can_finish=can_finish,
+        deal_label=deal_label,
         log=state.log,
         result_seats=result_seats,
         result_choices=result_choices,
