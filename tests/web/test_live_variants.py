@@ -363,3 +363,80 @@ def test_live_low_hole_declare(site, phone, shots):
     table.replay(hand)
     assert sum(vpip(hand).values()) == 2, vpip(hand)  # the two who called the bring-in
     assert re.search(r"declare", table.page.inner_text("body"), re.I)
+
+
+def test_live_stud_seven_players_share_a_community_card(site, phone, shots):
+    """Seven players reach seventh street: the deck is short, one community card is every
+    player's seventh (asked with the picker)."""
+    names = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")
+    table, _ = keeper_table(site, phone, shots, "seven", names, default_variant="seven_card_stud")
+    table.start("seven_card_stud")
+    table.deal(table.fresh(7))
+    table.bet(passive)
+    for _street in ("fourth", "fifth", "sixth"):
+        table.deal(table.fresh(7))
+        table.bet(passive)
+    assert table.prompt().startswith("The deck is short"), table.prompt()
+    table.shot("community")
+    assert table.page.locator("input[name=community]").count() == 1
+    table.deal(table.fresh(1))
+    assert "community" in table.page.inner_text("[data-testid=live-log]").lower()
+    table.bet(passive)
+    table.show_all()
+    hand = table.record()
+    assert any(a.startswith("d db ") for a in hand.entry["actions"])
+    table.replay(hand)
+    assert sum(vpip(hand).values()) == 6, vpip(hand)
+
+
+def test_live_stud_all_in_runout_shows_while_dealing(site, phone, shots):
+    """Heads-up, the short stack is all in on fourth street: the betting is over, the
+    last streets are dealt, and the hands may show while they are."""
+    table, admin = keeper_table(
+        site, phone, shots, "runout", ("Ann", "Bob"), default_variant="seven_card_stud"
+    )
+    t = table.tournament
+    short = tournament_state(t).next_positions()[1].player.name
+    hand_record(
+        tournament=t,
+        by=admin,
+        entry_mode="quick",
+        entry=showdown_entry(t, [ACES, KINGS], 900),
+        variant="seven_card_stud",
+    )
+    table.used.update({"As", "Ah", "Ad", "Ks", "Kh", "Kd", "2c", "2d", "3c", "3d", "4c", "4d"})
+    table.start("seven_card_stud")
+    table.deal(table.fresh(2))
+
+    def policy(name, labels):
+        all_in = [label for label in labels if "(all in)" in label]
+        return all_in[0] if all_in else aggressive(name, labels)
+
+    table.bet(policy)
+    while not table.page.locator(".live-show form[data-live]").count():
+        assert table.prompt().startswith("Deal"), table.prompt()
+        table.deal(table.fresh(2))
+        table.bet(policy)
+    # The betting is over with cards still to come: both may show now.
+    assert table.prompt().startswith("Deal"), table.prompt()
+    assert "may show now" in table.prompt()
+    table.shot("runout")
+    show = table.page.locator(
+        f"[data-testid^=show-]:has(h3:text-is('{short}')) input[data-card]"
+    ).first
+    show.click()
+    count = table.page.locator(
+        f"[data-testid^=show-]:has(h3:text-is('{short}')) input[data-card]"
+    ).count()
+    table.deal(table.fresh(count))
+    assert f"{short} shows" in table.page.inner_text("[data-testid=live-log]")
+    while table.prompt().startswith("Deal"):
+        required = table.page.locator(".live-deal input[data-card][required]").count()
+        if required:
+            table.deal(table.fresh(required))
+        else:
+            table.tap(".live-deal button[type=submit]")
+    table.show_all()
+    hand = table.record()
+    assert hand.status == "verified"
+    table.replay(hand)
