@@ -226,6 +226,14 @@ def test_live_stud_all_in_with_a_side_pot(site, phone, shots):
     table.replay(hand)
     assert all(vpip(hand).values()), vpip(hand)
     assert hand.draft is not None
+    # The statistics say the figures come from a hand logged live.
+    page = table.page
+    page.goto(f"{site}/tournaments/{t.pk}/stats/")
+    assert "3 logged live" in page.inner_text("[data-testid=live-count]")
+    table.shot("stats")
+    page.goto(f"{site}/players/{hand.hand_seats.first().player_id}/stats/")
+    assert "1 logged live" in page.inner_text("[data-testid=counted]")
+    table.shot("player-stats")
 
 
 def _seventh_street(table, policy):
