@@ -82,6 +82,7 @@ class LivePage:
     shows: list[ShowSeat]
     can_finish: bool
     deal_label: str
+    choices_open: bool  # seventh-card choices still open: the street goes in by its button
     log: list[str]
     # The table's result if it differs: the seats that reached the showdown, and the
     # results each may be given ("won", or "high"/"low"/"both" in a high-low game).
@@ -216,6 +217,7 @@ def live_page(state: DraftState) -> LivePage:
         shows=shows,
         can_finish=can_finish,
         deal_label=deal_label,
+        choices_open=bool(nxt.choices),
         log=state.log,
         result_seats=result_seats,
         result_choices=result_choices,
