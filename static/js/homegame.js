@@ -181,6 +181,8 @@
       if (wanted.length) { wanted[0].focus(); return; }
       var form = currentForm;
       closePicker();
+      // Choices still open (buys, a seventh card up): the Deal button sends the street.
+      if (form.hasAttribute("data-hold")) return;
       if (form.requestSubmit) form.requestSubmit(); else form.submit();
       return;
     }
@@ -376,7 +378,7 @@
     document.querySelectorAll("[data-replayer]").forEach(setupReplayer);
     // The live logger asks for the first card it needs at once.
     var live = document.querySelector("form[data-live]");
-    if (live) {
+    if (live && !live.hasAttribute("data-hold")) {
       var first = visibleInputs(live).filter(function (el) { return el.required && !el.value; })[0];
       if (first) first.focus();
     }

@@ -104,3 +104,34 @@ def test_only_scorekeepers_log(night):
     member = add_member(league, "member", "member")
     with pytest.raises(PermissionDenied):
         draft_start(tournament=tournament, by=member)
+
+
+def test_statistics_count_the_hands_logged_live(
+    night, client, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    from tracker.stats.selectors import settled_seats, stats_for, stats_table
+
+    league, admin, tournament = night
+    draft = deal_third(draft_start(tournament=tournament, by=admin), admin)
+    for seat, verb in ((0, "bring_in"), (1, "complete"), (2, "fold"), (0, "fold")):
+        draft = draft_step(
+            draft=draft,
+            by=admin,
+            version=draft.version,
+            steps=[{"kind": "act", "seat": seat, "verb": verb}],
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        draft_finish(draft=draft, by=admin, version=draft.version)
+    seats = settled_seats(tournament=tournament)
+    with django_assert_num_queries(2):  # the live count comes with the other sums
+        total = stats_for(seats)
+    assert (total.hands, total.full_hands, total.live_hands) == (3, 3, 3)
+    with django_assert_num_queries(2):
+        rows = stats_table(seats)
+    assert [r.live_hands for r in rows] == [1, 1, 1]
+    client.force_login(admin)
+    page = client.get(f"/tournaments/{tournament.pk}/stats/").content.decode()
+    assert '3 from full histories (<span data-testid="live-count">3 logged live</span>)' in page
+    player = rows[0].key
+    page = client.get(f"/players/{player}/stats/").content.decode()
+    assert "1 logged live" in page and "1 of them logged live" in page

@@ -68,3 +68,55 @@ def test_errors_are_shown_and_nothing_is_lost(client, table):
     assert response.status_code == 400 and "reload" in response.context["error"]
     post(client, url, op="undo")
     assert len(DraftHand.objects.get().steps) == 2  # the last deal (Cat's card) is taken back
+
+
+def test_the_start_form_takes_the_announcements(client, table):
+    tournament, url = table
+    page = client.get(url)
+    assert b'name="opt-low_hole__declaration"' in page.content
+    post(
+        client,
+        url,
+        op="start",
+        variant="low_hole",
+        **{"opt-low_hole__game": "high_low", "opt-low_hole__declaration": "declare"},
+    )
+    draft = DraftHand.objects.get()
+    assert draft.variant == "low_hole"
+    assert draft.options["game"] == "high_low" and draft.options["declaration"] == "declare"
+
+
+def test_the_table_result_is_recorded_with_the_hand(
+    client, table, django_capture_on_commit_callbacks
+):
+    tournament, url = table
+    post(client, url, op="start")
+    post(client, url, op="deal", **{"card-0-2": "2c", "card-1-2": "Kd", "card-2-2": "Qh"})
+    post(client, url, op="act", seat=0, verb="bring_in")
+    post(client, url, op="act", seat=1, verb="call")
+    post(client, url, op="act", seat=2, verb="fold")
+    for street in ("4", "5", "6"):
+        cards = {"card-0-0": f"{street}c", "card-1-0": f"{street}d"}
+        post(client, url, op="deal", **cards)
+        for seat in (0, 1):
+            page = client.get(url).context["page"]
+            seat = page.buttons[0].seat
+            post(client, url, op="act", seat=seat, verb="check")
+    for _ in range(2):
+        page = client.get(url).context["page"]
+        post(client, url, op="act", seat=page.buttons[0].seat, verb="check")
+    post(client, url, op="show", seat=0, **{"show-0-0": "As", "show-0-1": "Ah", "show-0-6": "Ad"})
+    post(client, url, op="show", seat=1, **{"show-1-0": "7s", "show-1-1": "8h", "show-1-6": "9h"})
+    page = client.get(url).context["page"]
+    assert page.can_finish and [s for s, _ in page.result_seats] == [0, 1]
+    assert page.result_choices == [("won", "wins")]
+    bad = post(client, url, op="finish", **{"result-0": "won", "result-1": "high"})
+    assert bad.status_code == 400 and "not both ways" in bad.context["error"]
+    assert not Hand.objects.exists()
+    loser = DraftHand.objects.get().positions[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        done = post(client, url, op="finish", **{"result-0": "won"})
+    assert done.status_code == 302
+    hand = Hand.objects.get()
+    assert hand.table_result == {"winners": [loser]}
+    assert hand.status == HandStatus.DISPUTED  # the 5-9 straight beats three aces

@@ -69,6 +69,7 @@ class Stats:
     label: str = ""
     hands: int = 0
     full_hands: int = 0
+    live_hands: int = 0  # full histories logged live at the table (a recorded draft)
     vpip: int = 0
     bring_ins: int = 0
     completions: int = 0
@@ -172,6 +173,7 @@ class Stats:
             "hands": self.hands,
             "full_hands": self.full_hands,
             "quick_hands": self.quick_hands,
+            "live_hands": self.live_hands,
             "vpip_pct": self.vpip_pct,
             "complete_pct": self.complete_pct,
             "raise3_pct": self.raise3_pct,
@@ -217,6 +219,7 @@ def _aggregates() -> dict[str, Any]:
     net = F("won") - F("contributed")
     return {
         "n_hands": Count("id"),
+        "live_hands": Count("id", filter=Q(hand__draft__isnull=False)),
         **{f"f_{k}": _fact(k) for k in INT_FACTS},
         "wild_hands": Count("id", filter=Q(facts__has_key="wild")),
         "sd_won": Count("id", filter=Q(facts__sd=1, won__gt=0)),
@@ -240,6 +243,7 @@ def _stats_from(row: dict[str, Any], key: Any = None, label: str = "") -> Stats:
         label=label,
         hands=g("n_hands"),
         full_hands=g("f_full"),
+        live_hands=g("live_hands"),
         vpip=g("f_vpip"),
         bring_ins=g("f_bi"),
         completions=g("f_comp"),

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tracker.engine.announcements import VARIANT_TITLES
+from tracker.engine.announcements import VARIANT_TITLES, has_high, has_low
 from tracker.engine.cards import format_card, parse_card
 from tracker.engine.errors import DomainError
 from tracker.engine.frames import FrameSeat
@@ -81,7 +81,13 @@ class LivePage:
     community: bool
     shows: list[ShowSeat]
     can_finish: bool
+    deal_label: str
+    choices_open: bool  # seventh-card choices still open: the street goes in by its button
     log: list[str]
+    # The table's result if it differs: the seats that reached the showdown, and the
+    # results each may be given ("won", or "high"/"low"/"both" in a high-low game).
+    result_seats: list[tuple[int, str]] = field(default_factory=list)
+    result_choices: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def version(self) -> int:
@@ -99,6 +105,7 @@ def live_page(state: DraftState) -> LivePage:
     shows: list[ShowSeat] = []
     prompt = ""
     community = False
+    deal_label = "Deal"
     if nxt.seat is not None:
         prompt = f"{names[nxt.seat]} to act"
         for option in nxt.options:
@@ -125,27 +132,49 @@ def live_page(state: DraftState) -> LivePage:
                 up = deal.face is Face.UP
                 slots.append(Slot(f"card-{deal.seat}-{len(slots)}", up, up))
             deals = [SeatDeal(s, names[s], slots) for s, slots in sorted(by_seat.items())]
+        down = "down" if hand.options.get("buy_version") == "buderick" else "up"
         for choice in nxt.choices:
+            name = names[choice.seat]  # type: ignore[index]
             if choice.verb is Verb.BUY:
-                label = f"{names[choice.seat]} buys ({choice.amount})"  # type: ignore[index]
+                label = f"{name} buys it {down} ({choice.amount})"
                 buttons.append(Button("buy", label, choice.seat, style="quiet"))
             elif choice.verb is Verb.CHOOSE_SEVENTH:
-                name = names[choice.seat]  # type: ignore[index]
                 buttons.append(Button("seventh", f"{name}: seventh up", choice.seat, choice="up"))
+        if nxt.choices and not community:
+            kinds = {c.verb for c in nxt.choices}
+            if Verb.BUY in kinds:
+                price = nxt.choices[0].amount
+                prompt = (
+                    f"Seventh street: who pays {price} to get the card face {down}? "
+                    "Then deal (face-down cards only if seen)"
+                )
+            else:
+                prompt = (
+                    "Seventh street: who takes the card face up? "
+                    "Then deal (face-down cards only if seen)"
+                )
+        elif not community and all(not slot.up for d in deals for slot in d.slots):
+            prompt = f"Deal {street} street: face-down cards only if seen"
+            deal_label = "Deal them face down"
     if nxt.showdown:
         for seat in nxt.showdown:
             missing = [k for k, c in enumerate(hand.cards[seat]) if c is None]
             declare: list[Button] = []
             if nxt.over and declaring(hand.options) and hand.declarations[seat] is None:
                 declare = [
-                    Button("declare", f"Declares {c}", seat, choice=c)
+                    Button("declare", c.capitalize(), seat, choice=c)
                     for c in ("high", "low", "both")
                 ]
             if missing or declare:
                 slots = [Slot(f"show-{seat}-{k}", False, True) for k in missing]
                 shows.append(ShowSeat(seat, names[seat], slots, nxt.over, declare))
         if nxt.over:
-            prompt = "Showdown: show the cards nobody has seen, or muck"
+            if any(s.slots for s in shows):
+                prompt = "Showdown: show the cards nobody has seen, or muck"
+            else:
+                prompt = "Showdown: each player declares high, low or both"
+        elif not nxt.over and shows:
+            prompt += "; the hands all in may show now"
     can_finish = False
     if nxt.over:
         try:
@@ -155,6 +184,14 @@ def live_page(state: DraftState) -> LivePage:
         else:
             can_finish = True
             prompt = "The hand is over: record it"
+    result_seats: list[tuple[int, str]] = []
+    result_choices: list[tuple[str, str]] = []
+    if can_finish and len(nxt.showdown) > 1:
+        result_seats = [(seat, names[seat]) for seat in nxt.showdown]
+        if has_high(draft.variant, hand.options) and has_low(draft.variant, hand.options):
+            result_choices = [("high", "wins high"), ("low", "wins low"), ("both", "wins both")]
+        else:
+            result_choices = [("won", "wins")]
     table = state.table
     seats = [
         LiveSeat(
@@ -179,7 +216,11 @@ def live_page(state: DraftState) -> LivePage:
         community=community,
         shows=shows,
         can_finish=can_finish,
+        deal_label=deal_label,
+        choices_open=bool(nxt.choices),
         log=state.log,
+        result_seats=result_seats,
+        result_choices=result_choices,
     )
 
 
@@ -228,3 +269,30 @@ def steps_from_post(state: DraftState, post: Mapping[str, Any]) -> list[dict[str
         ]
         return [{"kind": "show", "seat": seat, "cards": cards}]
     raise DomainError(f"{op!r} is not something the live logger does", field="op")
+
+
+def table_result_from_post(state: DraftState, post: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The table's result sent with "Record hand" (``result-<seat>``), if any was given:
+    ``{"winners": [ids]}`` or ``{"high": [...], "low": [...]}`` (docs/recording.md)."""
+    ids = state.draft.positions
+    winners: list[int] = []
+    high: list[int] = []
+    low: list[int] = []
+    for seat in range(len(ids)):
+        value = post.get(f"result-{seat}", "")
+        if value == "won":
+            winners.append(ids[seat])
+        if value in ("high", "both"):
+            high.append(ids[seat])
+        if value in ("low", "both"):
+            low.append(ids[seat])
+    if winners and (high or low):
+        raise DomainError(
+            "name the winners either as winning or as high/low, not both ways",
+            field="table_result",
+        )
+    if winners:
+        return {"winners": winners}
+    if high or low:
+        return {"high": high, "low": low}
+    return None

@@ -308,6 +308,7 @@ def _total(rows: list[Stats]) -> Stats:
         for name in (
             "hands",
             "full_hands",
+            "live_hands",
             "showdowns",
             "allin_hands",
         ):

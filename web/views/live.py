@@ -23,7 +23,8 @@ from tracker.hands.services.live import (
 )
 from tracker.leagues.selectors import visible_tournament
 from tracker.tournaments.selectors import tournament_state
-from web.presenters.live import live_page, steps_from_post
+from web.forms.cards import AnnouncementsForm
+from web.presenters.live import live_page, steps_from_post, table_result_from_post
 from web.views.common import not_found_as_404
 
 
@@ -32,6 +33,15 @@ def _int(text: str | None) -> int | None:
         return int(text or "")
     except ValueError:
         return None
+
+
+def _announcements(tournament, data) -> AnnouncementsForm:
+    """The start form's announcements: the league's house rules, the tournament's."""
+    league = tournament.league
+    defaults = {v: dict((league.house_rules or {}).get(v, {})) for v in VARIANTS}
+    if tournament.default_variant:
+        defaults[tournament.default_variant].update(tournament.default_options or {})
+    return AnnouncementsForm(data, defaults=defaults, prefix="opt")
 
 
 @require_http_methods(["GET", "POST"])
@@ -48,13 +58,18 @@ def live_hand(request, pk):
         )
     draft = open_draft(tournament)
     error = ""
+    announcements = _announcements(tournament, request.POST if request.method == "POST" else None)
     if request.method == "POST":
         op = request.POST.get("op", "")
         version = _int(request.POST.get("version")) or 0
         try:
             if op == "start":
+                variant = request.POST.get("variant") or tournament.default_variant
+                options = None
+                if variant in VARIANTS and announcements.is_valid():
+                    options = announcements.options(variant)
                 draft_start(
-                    tournament=tournament, by=request.user, variant=request.POST.get("variant")
+                    tournament=tournament, by=request.user, variant=variant, options=options
                 )
             elif draft is None:
                 messages.info(request, "That hand is no longer open: start the next one.")
@@ -64,7 +79,12 @@ def live_hand(request, pk):
                 draft_discard(draft=draft, by=request.user, version=version)
                 messages.info(request, f"Hand {draft.number} discarded: nothing recorded.")
             elif op == "finish":
-                hand = draft_finish(draft=draft, by=request.user, version=version)
+                hand = draft_finish(
+                    draft=draft,
+                    by=request.user,
+                    version=version,
+                    table_result=table_result_from_post(draft_state(draft), request.POST),
+                )
                 messages.success(request, f"Hand {hand.number} recorded.")
                 return redirect(hand)
             else:
@@ -82,7 +102,8 @@ def live_hand(request, pk):
         "tournament": tournament,
         "error": error,
         "over": state.over,
-        "variants": [(v, VARIANT_TITLES[v]) for v in VARIANTS],
+        "variant_choices": [(v, VARIANT_TITLES[v]) for v in VARIANTS],
+        "announcements": announcements,
         "page": live_page(draft_state(draft)) if draft is not None else None,
     }
     return render(request, "tracker/live.html", context, status=400 if error else 200)
