@@ -14,8 +14,7 @@ import re
 import pytest
 
 from tests.factories import ACES, KINGS, add_member, make_league, make_tournament, showdown_entry
-from tests.web import test_browser
-from tests.web.conftest import CHROMIUM
+from tests.web.conftest import CHROMIUM, log_in
 from tracker.hands.models import Hand, HandSeat
 from tracker.hands.services.recording import hand_record
 from tracker.tournaments.selectors import tournament_state
@@ -28,15 +27,6 @@ pytestmark = [
         reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
     ),
 ]
-
-# The browser, the live server and the phone of the page tests.
-browser, site, phone, shots = (
-    test_browser.browser,
-    test_browser.site,
-    test_browser.phone,
-    test_browser.shots,
-)
-log_in = test_browser.log_in
 
 DECK = [f"{r}{s}" for r in "23456789TJQKA" for s in "cdhs"]
 
