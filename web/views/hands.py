@@ -13,14 +13,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tracker.core.errors import Conflict
 from tracker.core.errors import PermissionDenied as DomainPermissionDenied
-from tracker.core.permissions import capabilities
 from tracker.engine.errors import DomainError
 from tracker.hands.services.recording import hand_check, hand_record, hand_void
-from tracker.leagues.selectors import visible_hand, visible_tournament
+from tracker.leagues.selectors import visible_hand
 from tracker.tournaments.selectors import tournament_state
 from web.forms.hands import HandEntry
 from web.presenters.hands import hand_replay
-from web.views.common import not_found_as_404
+from web.views.common import not_found_as_404, records_hands
 
 SETTLED = {
     "recorded": "The engine checks it and settles the stacks in a moment.",
@@ -66,16 +65,8 @@ def hand_void_page(request, pk):
 
 @require_http_methods(["GET", "POST"])
 @not_found_as_404
-def hand_new(request, pk):
-    tournament = visible_tournament(request.user, pk)
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    can = capabilities(request.user, tournament.league)
-    if not can.record_hand:
-        raise PermissionDenied(
-            f"Only a scorekeeper or an admin of {tournament.league.name} may record hands "
-            f"(your role: {can.role or 'not a member'})."
-        )
+@records_hands
+def hand_new(request, tournament):
     state = tournament_state(tournament)
     if state.over:
         messages.info(request, f"{tournament.name} is over: no more hands can be recorded.")

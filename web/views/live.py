@@ -4,13 +4,11 @@ JavaScript the same forms, no page of their own). The engine offers only legal a
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from tracker.core.errors import PermissionDenied as DomainPermissionDenied
-from tracker.core.permissions import capabilities
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
 from tracker.engine.errors import DomainError
 from tracker.hands.selectors.live import draft_state, open_draft
@@ -21,11 +19,10 @@ from tracker.hands.services.live import (
     draft_step,
     draft_undo,
 )
-from tracker.leagues.selectors import visible_tournament
 from tracker.tournaments.selectors import tournament_state
 from web.forms.cards import AnnouncementsForm
 from web.presenters.live import live_page, steps_from_post, table_result_from_post
-from web.views.common import not_found_as_404
+from web.views.common import not_found_as_404, records_hands
 
 
 def _int(text: str | None) -> int | None:
@@ -46,16 +43,8 @@ def _announcements(tournament, data) -> AnnouncementsForm:
 
 @require_http_methods(["GET", "POST"])
 @not_found_as_404
-def live_hand(request, pk):
-    tournament = visible_tournament(request.user, pk)
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    can = capabilities(request.user, tournament.league)
-    if not can.record_hand:
-        raise PermissionDenied(
-            f"Only a scorekeeper or an admin of {tournament.league.name} may record hands "
-            f"(your role: {can.role or 'not a member'})."
-        )
+@records_hands
+def live_hand(request, tournament):
     draft = open_draft(tournament)
     error = ""
     announcements = _announcements(tournament, request.POST if request.method == "POST" else None)
