@@ -199,8 +199,31 @@ CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", default=240
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A task whose worker died unacknowledged is delivered again after this many seconds (Redis).
+# Sending a task must fail fast when Redis is away: the web request has committed by then and
+# the periodic sweep (below) sends what could not be sent (docs/recording.md, "Safe retries").
+_BROKER_TIMEOUT = float(env_int("CELERY_BROKER_TIMEOUT", default=2))
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", default=3600)
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+    "socket_connect_timeout": _BROKER_TIMEOUT,
+    "socket_timeout": _BROKER_TIMEOUT,
+    "max_retries": 0,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = _BROKER_TIMEOUT
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = _BROKER_TIMEOUT
+CELERY_REDIS_SOCKET_TIMEOUT = _BROKER_TIMEOUT
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 0}}
+
+# The sweep (Celery beat): settles recorded hands no task settled, and resumes or fails jobs
+# whose worker stopped sending heartbeats (tracker/hands/services/sweep.py,
+# tracker/interchange/services/imports.py).
+SWEEP_INTERVAL = env_int("SWEEP_INTERVAL", default=20)  # seconds between sweeps
+SETTLE_GRACE = env_int("SETTLE_GRACE", default=15)  # a recorded hand older than this is swept
+JOB_HEARTBEAT_TIMEOUT = env_int("JOB_HEARTBEAT_TIMEOUT", default=60)  # a silent job is stale
+JOB_MAX_RESTARTS = env_int("JOB_MAX_RESTARTS", default=3)  # then the job is failed
+CELERY_BEAT_SCHEDULE = {
+    "hands-sweep": {"task": "tracker.hands_sweep", "schedule": float(SWEEP_INTERVAL)},
+    "imports-sweep": {"task": "tracker.imports_sweep", "schedule": float(SWEEP_INTERVAL)},
 }
 
 # --- Logging: one JSON object per line on stdout ----------------------------

@@ -21,15 +21,17 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
+import time
 from collections.abc import Callable, Sequence
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from tracker.core.jobs import TRANSIENT, enqueue_on_commit
+from tracker.core.jobs import TRANSIENT, enqueue_on_commit, stale_jobs_restart
 from tracker.core.permissions import Capability, require
 from tracker.engine import phh
 from tracker.engine.errors import DomainError
@@ -83,6 +85,7 @@ def phh_import_start(
         row = ImportFile(index=index, name=name)
         raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
         row.sha256 = hashlib.sha256(raw).hexdigest()
+        row.size = len(raw)
         try:
             if len(raw) > MAX_FILE_BYTES:
                 raise HandFault(
@@ -109,6 +112,7 @@ def phh_import_start(
         except HandFault as fault:
             row.status = ImportFileStatus.FAILED
             row.error = fault.as_report()
+            row.text = ""  # a rejected file is not kept: its name, size and hash only
         total += row.hands
         rows.append(row)
     with transaction.atomic():
@@ -156,7 +160,8 @@ def phh_import_run(*, job_id: int, progress: Progress | None = None) -> dict:
             return _result(job)
         job.status = ImportStatus.RUNNING
         job.started_at = job.started_at or timezone.now()
-        job.save(update_fields=["status", "started_at"])
+        job.heartbeat_at = timezone.now()
+        job.save(update_fields=["status", "started_at", "heartbeat_at"])
     key = PROGRESS_KEY.format(job_id)
     done_before = job.done
 
@@ -165,6 +170,7 @@ def phh_import_run(*, job_id: int, progress: Progress | None = None) -> dict:
         cache.set(key, done, timeout=3600)
         if progress is not None:
             progress(done, job.total)
+        _fault_delay()
 
     try:
         for file_id in (
@@ -173,6 +179,7 @@ def phh_import_run(*, job_id: int, progress: Progress | None = None) -> dict:
             .values_list("id", flat=True)
         ):
             _run_file(job, file_id, tick)
+            ImportJob.objects.filter(pk=job_id).update(heartbeat_at=timezone.now())
             done_before = ImportJob.objects.values_list("done", flat=True).get(pk=job_id)
             tick(0)
     except DomainError as exc:  # e.g. the user lost the role to record hands meanwhile
@@ -188,6 +195,37 @@ def phh_import_run(*, job_id: int, progress: Progress | None = None) -> dict:
     if progress is not None:
         progress(job.done, job.total)
     return _result(job)
+
+
+def _fault_delay() -> None:
+    """Test hook: a pause after each hand read, so a test can kill the worker mid-import."""
+    delay = float(os.environ.get("HOMEGAME_IMPORT_FAULT_DELAY", "0") or 0)
+    if delay:
+        time.sleep(delay)
+
+
+def _busy(job: ImportJob) -> bool:
+    """A live worker holds the lock on the file it is importing (one transaction per file),
+    however long the file takes; a dead worker's lock went with its connection."""
+    if not connection.features.has_select_for_update_skip_locked:
+        return False
+    pending = ImportFile.objects.filter(job=job, status=ImportFileStatus.PENDING)
+    free = pending.select_for_update(skip_locked=True).values_list("pk", flat=True)
+    return len(free) < pending.count()
+
+
+def imports_sweep() -> dict:
+    """Resume import jobs that are queued or running but silent for ``JOB_HEARTBEAT_TIMEOUT``
+    seconds (their task was lost or their worker died), or fail them after
+    ``JOB_MAX_RESTARTS`` restarts. Files already imported or failed are not read again."""
+    return stale_jobs_restart(
+        ImportJob,
+        "tracker.phh_import_run",
+        queued=ImportStatus.QUEUED,
+        running=ImportStatus.RUNNING,
+        failed=ImportStatus.FAILED,
+        busy=_busy,
+    )
 
 
 def _finish(job_id: int, error: str = "") -> ImportJob:
@@ -250,7 +288,8 @@ def _run_file(job: ImportJob, file_id: int, tick: Callable[[int], None]) -> None
                 return
             f.status = ImportFileStatus.FAILED
             f.error = fault.as_report()
-            f.save(update_fields=["status", "error"])
+            f.text = ""  # a rejected file is not kept: its name, size and hash only
+            f.save(update_fields=["status", "error", "text"])
             ImportJob.objects.filter(pk=job.pk).update(done=F("done") + f.hands)
 
 
