@@ -144,6 +144,17 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_CONTENT_TYPE_NOSNIFF = True
 
+# --- Uploads (PHH import) ---------------------------------------------------
+# One upload, in all, and each user's uploads a minute, on the pages and the API alike.
+PHH_UPLOAD_MAX_BYTES = env_int("PHH_UPLOAD_MAX_BYTES", default=8 * 1024 * 1024)
+PHH_UPLOAD_BYTES_PER_MINUTE = env_int("PHH_UPLOAD_BYTES_PER_MINUTE", default=16 * 1024 * 1024)
+PHH_UPLOADS_PER_MINUTE = env_int("PHH_UPLOADS_PER_MINUTE", default=10)
+FILE_UPLOAD_HANDLERS = [
+    "homegame.uploads.UploadBound",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+
 # --- REST API -------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -74,7 +74,9 @@ def test_the_sweep_leaves_hands_waiting_behind_an_invalid_hand(night, no_broker,
     assert hands_sweep()["settle"] == []
 
 
-def test_sending_never_fails_a_request_that_committed(night, monkeypatch):
+def test_sending_never_fails_a_request_that_committed(
+    night, monkeypatch, django_capture_on_commit_callbacks
+):
     """The broker refuses the task: the hand is recorded and answered 201; the sweep settles it."""
     league, admin, tournament, _ = night
     task = celery_app.tasks["tracker.tournament_settle"]
@@ -87,11 +89,13 @@ def test_sending_never_fails_a_request_that_committed(night, monkeypatch):
     api = APIClient()
     api.force_authenticate(admin)
     entry = fold_entry(tournament)
-    r = api.post(
-        "/api/v1/hands/",
-        {"tournament": tournament.pk, "entry_mode": "quick", "entry": entry},
-        format="json",
-    )
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        r = api.post(
+            "/api/v1/hands/",
+            {"tournament": tournament.pk, "entry_mode": "quick", "entry": entry},
+            format="json",
+        )
+    assert len(sent) == 1  # the send was tried after the commit, and refused
     assert r.status_code == 201, r.content
     assert Hand.objects.get(pk=r.json()["id"]).status == HandStatus.RECORDED
     # The client did not trust the answer and retried without a key: still one hand.

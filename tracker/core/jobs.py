@@ -51,7 +51,11 @@ def send(task_name: str, *args):
     except Exception as exc:  # the broker or the result store is away: never fail the caller
         log.warning(
             "task not sent; the sweep will send it",
-            extra={"task": task_name, "args": list(args), "error": f"{type(exc).__name__}: {exc}"},
+            extra={
+                "task": task_name,
+                "task_args": list(args),
+                "error": f"{type(exc).__name__}: {exc}",
+            },
         )
         return None
 

@@ -44,6 +44,13 @@ log = logging.getLogger(__name__)
 
 MAX_FILES = 50
 MAX_FILE_BYTES = 2 * 1024 * 1024
+# One upload (a request, files and form together) and each user's uploads per minute, on the
+# pages and the API alike (settings PHH_UPLOAD_MAX_BYTES, PHH_UPLOAD_BYTES_PER_MINUTE,
+# PHH_UPLOADS_PER_MINUTE).
+DEFAULT_UPLOAD_MAX_BYTES = 8 * 1024 * 1024
+DEFAULT_UPLOAD_BYTES_PER_MINUTE = 16 * 1024 * 1024
+DEFAULT_UPLOADS_PER_MINUTE = 10
+UPLOAD_WINDOW_KEY = "homegame:phh-upload:{user}:{window}"
 DEFAULT_INLINE_MAX = 20
 PROGRESS_KEY = "homegame:phh-import:{}"
 
@@ -52,6 +59,69 @@ Progress = Callable[[int, int], None]
 
 def inline_max() -> int:
     return int(getattr(settings, "PHH_IMPORT_INLINE_MAX", DEFAULT_INLINE_MAX))
+
+
+# --------------------------------------------------------------------------
+# Admitting an upload (before its files are read)
+
+
+class UploadTooLarge(DomainError):
+    """The request is larger than one upload may be (the API answers 413)."""
+
+    code = "upload_too_large"
+
+
+class UploadRateExceeded(DomainError):
+    """The user uploaded too much in the last minute (the API answers 429 with Retry-After)."""
+
+    code = "upload_rate_exceeded"
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message, code=self.code, field="files")
+        self.retry_after = retry_after
+
+
+def upload_limits() -> tuple[int, int, int]:
+    """(bytes per upload, bytes per user per minute, uploads per user per minute)."""
+    return (
+        int(getattr(settings, "PHH_UPLOAD_MAX_BYTES", DEFAULT_UPLOAD_MAX_BYTES)),
+        int(getattr(settings, "PHH_UPLOAD_BYTES_PER_MINUTE", DEFAULT_UPLOAD_BYTES_PER_MINUTE)),
+        int(getattr(settings, "PHH_UPLOADS_PER_MINUTE", DEFAULT_UPLOADS_PER_MINUTE)),
+    )
+
+
+def phh_upload_admit(*, tournament: Tournament, by, size: int) -> None:
+    """Admit an upload of ``size`` bytes (the request's Content-Length) before anything of it
+    is read: the user may import into the tournament, the upload is at most
+    ``PHH_UPLOAD_MAX_BYTES``, and the user's uploads of the last minute stay within
+    ``PHH_UPLOADS_PER_MINUTE`` and ``PHH_UPLOAD_BYTES_PER_MINUTE``. The allowance is counted
+    in the cache (shared between web processes when ``CACHE_URL`` is set); an unreachable
+    cache admits the upload (the per-upload bound still holds)."""
+    require(by, tournament.league, Capability.RECORD_HAND, "import hands")
+    max_bytes, bytes_per_minute, per_minute = upload_limits()
+    if size > max_bytes:
+        raise UploadTooLarge(
+            f"an upload is at most {max_bytes // (1024 * 1024)} MB in all "
+            f"(this one is {size / (1024 * 1024):.1f} MB)",
+            field="files",
+        )
+    now = time.time()
+    window = int(now // 60)
+    key = UPLOAD_WINDOW_KEY.format(user=getattr(by, "pk", None), window=window)
+    try:
+        cache.add(key, (0, 0), timeout=120)
+        count, total = cache.get(key) or (0, 0)
+        if count + 1 > per_minute or total + size > bytes_per_minute:
+            raise UploadRateExceeded(
+                f"at most {per_minute} uploads and {bytes_per_minute // (1024 * 1024)} MB "
+                "a minute: try again shortly",
+                retry_after=max(1, int(60 - now % 60) + 1),
+            )
+        cache.set(key, (count + 1, total + size), timeout=120)
+    except UploadRateExceeded:
+        raise
+    except Exception as exc:  # the cache is away: admit, and say so in the log
+        log.warning("upload allowance not counted", extra={"error": f"{type(exc).__name__}"})
 
 
 # --------------------------------------------------------------------------
