@@ -23,14 +23,14 @@ run: $(STAMP)
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 ## test: the import contracts (pyproject.toml), then the whole default suite on SQLite with eager
-## tasks (worker and slow tests run in .ci/run)
+## tasks (worker, outage and slow tests run in .ci/run)
 test: $(STAMP)
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -m "not worker and not slow" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not worker and not slow and not outage" $(PYTEST_ARGS)
 
 ## test-all: every test, including the slow oracle runs (needs no services)
 test-all: $(STAMP)
-	$(BIN)/python -m pytest -m "not worker" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not worker and not outage" $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/lint-imports

@@ -199,6 +199,17 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=2_6
 # JSON deeper than this many levels is refused with 400 (api/parsers.py).
 API_JSON_MAX_DEPTH = env_int("API_JSON_MAX_DEPTH", default=32)
 
+# --- Uploads (PHH import) ---------------------------------------------------
+# One upload, in all, and each user's uploads a minute, on the pages and the API alike.
+PHH_UPLOAD_MAX_BYTES = env_int("PHH_UPLOAD_MAX_BYTES", default=8 * 1024 * 1024)
+PHH_UPLOAD_BYTES_PER_MINUTE = env_int("PHH_UPLOAD_BYTES_PER_MINUTE", default=16 * 1024 * 1024)
+PHH_UPLOADS_PER_MINUTE = env_int("PHH_UPLOADS_PER_MINUTE", default=10)
+FILE_UPLOAD_HANDLERS = [
+    "homegame.uploads.UploadBound",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+
 # --- REST API -------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -260,8 +271,31 @@ CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", default=240
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A task whose worker died unacknowledged is delivered again after this many seconds (Redis).
+# Sending a task must fail fast when Redis is away: the web request has committed by then and
+# the periodic sweep (below) sends what could not be sent (docs/recording.md, "Safe retries").
+_BROKER_TIMEOUT = float(env_int("CELERY_BROKER_TIMEOUT", default=2))
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", default=3600)
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+    "socket_connect_timeout": _BROKER_TIMEOUT,
+    "socket_timeout": _BROKER_TIMEOUT,
+    "max_retries": 0,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = _BROKER_TIMEOUT
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = _BROKER_TIMEOUT
+CELERY_REDIS_SOCKET_TIMEOUT = _BROKER_TIMEOUT
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 0}}
+
+# The sweep (Celery beat): settles recorded hands no task settled, and resumes or fails jobs
+# whose worker stopped sending heartbeats (tracker/hands/services/sweep.py,
+# tracker/interchange/services/imports.py).
+SWEEP_INTERVAL = env_int("SWEEP_INTERVAL", default=20)  # seconds between sweeps
+SETTLE_GRACE = env_int("SETTLE_GRACE", default=15)  # a recorded hand older than this is swept
+JOB_HEARTBEAT_TIMEOUT = env_int("JOB_HEARTBEAT_TIMEOUT", default=60)  # a silent job is stale
+JOB_MAX_RESTARTS = env_int("JOB_MAX_RESTARTS", default=3)  # then the job is failed
+CELERY_BEAT_SCHEDULE = {
+    "hands-sweep": {"task": "tracker.hands_sweep", "schedule": float(SWEEP_INTERVAL)},
+    "imports-sweep": {"task": "tracker.imports_sweep", "schedule": float(SWEEP_INTERVAL)},
 }
 
 # --- Logging: one JSON object per line on stdout ----------------------------

@@ -29,6 +29,15 @@ def _celery_mode(request, settings):
     celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = saved
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Rate-limit counters (writes, uploads) start at zero in every test."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def artifacts_dir() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)

@@ -6,7 +6,14 @@ feature package, not from here.
 """
 
 from tracker.core.tasks import health_ping
-from tracker.hands.tasks import reevaluation_run_task, tournament_settle_task
-from tracker.interchange.tasks import phh_import_task
+from tracker.hands.tasks import hands_sweep_task, reevaluation_run_task, tournament_settle_task
+from tracker.interchange.tasks import imports_sweep_task, phh_import_task
 
-__all__ = ["health_ping", "phh_import_task", "reevaluation_run_task", "tournament_settle_task"]
+__all__ = [
+    "hands_sweep_task",
+    "health_ping",
+    "imports_sweep_task",
+    "phh_import_task",
+    "reevaluation_run_task",
+    "tournament_settle_task",
+]

@@ -13,7 +13,10 @@ class HandCreateSerializer(serializers.Serializer):
     number = serializers.IntegerField(
         required=False,
         min_value=1,
-        help_text="the hand number you mean to record; a second client sending the same number gets 409",
+        help_text=(
+            "the hand number you mean to record; another hand sent with a taken number gets "
+            "409, the same hand sent again (a retry) gets 200 with the hand it recorded"
+        ),
     )
     variant = serializers.ChoiceField(
         choices=VARIANT_CHOICES,

@@ -29,7 +29,17 @@ class ImportErrorSerializer(serializers.Serializer):
 class ImportFileSerializer(serializers.ModelSerializer):
     class Meta:
         model = ImportFile
-        fields = ["index", "name", "hands", "status", "imported", "skipped", "error"]
+        fields = [
+            "index",
+            "name",
+            "size",
+            "sha256",
+            "hands",
+            "status",
+            "imported",
+            "skipped",
+            "error",
+        ]
         read_only_fields = fields
 
 

@@ -32,7 +32,7 @@ from tracker.leagues.selectors import (
     tournaments_visible_to,
 )
 from tracker.leagues.services import league_create, membership_set, player_create
-from tracker.tournaments.selectors import tournament_standings, tournament_state
+from tracker.tournaments.selectors import tournament_live
 from tracker.tournaments.services import tournament_create
 
 
@@ -217,9 +217,10 @@ class TournamentViewSet(
         return TournamentLiveSerializer if self.action == "retrieve" else TournamentSerializer
 
     def retrieve(self, request, *args, **kwargs):
-        tournament = self.get_object()
-        tournament.state = tournament_state(tournament)
-        tournament.standings = tournament_standings(tournament)
+        live = tournament_live(self.get_object())  # detail, state and standings: one snapshot
+        tournament = live.tournament
+        tournament.state = live.state
+        tournament.standings = live.standings
         return Response(TournamentLiveSerializer(tournament).data)
 
     @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentSerializer})

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -26,7 +31,12 @@ from api.views.core import (
 )
 from tracker.core.permissions import Capability, require
 from tracker.hands.models import Hand, ReevaluationJob
-from tracker.hands.services.recording import hand_record, hand_void
+from tracker.hands.services.recording import (
+    REPLAY_WINDOW,
+    AlreadyRecorded,
+    hand_record,
+    hand_void,
+)
 from tracker.hands.services.reevaluation import reevaluation_start
 from tracker.leagues.selectors import leagues_visible_to, tournaments_visible_to
 
@@ -102,7 +112,14 @@ class HandViewSet(
 
     @extend_schema(
         request=HandCreateSerializer,
-        responses={201: HandSerializer},
+        responses={
+            201: HandSerializer,
+            200: OpenApiResponse(
+                HandSerializer,
+                description="a retry: the same body from the same user, moments after it was "
+                "recorded, without a hand number or with that hand's number; nothing is stored",
+            ),
+        },
         parameters=[
             OpenApiParameter(
                 HEADER,
@@ -127,7 +144,17 @@ class HandViewSet(
             tournament = get_object_or_404(
                 tournaments_visible_to(request.user), pk=values.pop("tournament")
             )
-            hand = hand_record(tournament=tournament, by=request.user, **values)
+            try:
+                hand = hand_record(
+                    tournament=tournament, by=request.user, replay_within=REPLAY_WINDOW, **values
+                )
+            except AlreadyRecorded as retry:  # the same body again: answer the first hand
+                hand = Hand.objects.prefetch_related("hand_seats__player", "pots").get(
+                    pk=retry.hand.pk
+                )
+                response = Response(HandSerializer(hand).data, status=status.HTTP_200_OK)
+                response["Idempotent-Replayed"] = "true"
+                return response
             hand = Hand.objects.prefetch_related("hand_seats__player", "pots").get(pk=hand.pk)
             return Response(HandSerializer(hand).data, status=status.HTTP_201_CREATED)
 

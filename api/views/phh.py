@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
+from rest_framework.exceptions import APIException, Throttled
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
@@ -21,7 +22,6 @@ from rest_framework.views import APIView
 
 from api.serializers.phh import ImportJobSerializer, ImportUploadSerializer
 from api.views.core import WriteThrottled
-from tracker.core.permissions import Capability, require
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand
 from tracker.interchange.models import ImportStatus
@@ -32,7 +32,12 @@ from tracker.interchange.selectors.export import (
     export_tournament,
 )
 from tracker.interchange.selectors.imports import imports_visible_to, tournament_imports
-from tracker.interchange.services.imports import phh_import_start
+from tracker.interchange.services.imports import (
+    UploadRateExceeded,
+    UploadTooLarge,
+    phh_import_start,
+    phh_upload_admit,
+)
 from tracker.leagues.selectors import leagues_visible_to, tournaments_visible_to
 from web.presenters.interchange import phh_response
 
@@ -90,6 +95,18 @@ class LeaguePHHView(APIView):
         return phh_response(export_league(league))
 
 
+class PayloadTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "upload_too_large"
+
+
+def _content_length(request) -> int:
+    try:
+        return max(0, int(request.META.get("CONTENT_LENGTH") or 0))
+    except ValueError:
+        return 0
+
+
 class TournamentImportsView(WriteThrottled, APIView):
     """Import PHH files into a tournament (scorekeepers and admins), or list its imports."""
 
@@ -113,8 +130,12 @@ class TournamentImportsView(WriteThrottled, APIView):
         tournament = get_object_or_404(
             tournaments_visible_to(request.user).select_related("league"), pk=pk
         )
-        # Authorize before validating the upload.
-        require(request.user, tournament.league, Capability.RECORD_HAND, "import hands")
+        try:  # authorize, then size and allowance, before the body is parsed
+            phh_upload_admit(tournament=tournament, by=request.user, size=_content_length(request))
+        except UploadTooLarge as exc:
+            raise PayloadTooLarge(exc.message) from None
+        except UploadRateExceeded as exc:
+            raise Throttled(wait=exc.retry_after, detail=exc.message) from None
         uploads = request.FILES.getlist("files")
         if not uploads:
             raise DomainError("upload at least one .phh or .phhs file as 'files'", field="files")

@@ -143,13 +143,31 @@ def test_idempotency_key_replays_the_first_response(setup):
     assert reused.json()["error"]["code"] == "idempotency_key_reused"
 
 
-def test_same_hand_number_twice_is_409(setup):
+def test_same_hand_number_with_another_body_is_409(setup):
     api, tid = setup["api"], setup["tournament"]
     body = fold_to_bring_in(api, tid)
     assert api.post("/api/v1/hands/", body, format="json").status_code == 201
-    r = api.post("/api/v1/hands/", body, format="json")
+    other = {**body, "table_result": {"winners": [body["entry"]["seats"][0]["player"]]}}
+    r = api.post("/api/v1/hands/", other, format="json")
     assert r.status_code == 409
     assert r.json()["error"]["code"] == "hand_exists"
+
+
+def test_a_retried_body_without_a_key_answers_the_first_hand(setup):
+    """A client that lost the answer and sends the same body again (no Idempotency-Key, with or
+    without the hand number) is told about the hand it recorded: 200, nothing stored twice."""
+    api, tid = setup["api"], setup["tournament"]
+    body = fold_to_bring_in(api, tid)
+    first = api.post("/api/v1/hands/", body, format="json")
+    assert first.status_code == 201
+    again = api.post("/api/v1/hands/", body, format="json")
+    assert again.status_code == 200, again.json()
+    assert again["Idempotent-Replayed"] == "true"
+    assert again.json()["id"] == first.json()["id"]
+    unnumbered = {k: v for k, v in body.items() if k != "number"}
+    third = api.post("/api/v1/hands/", unnumbered, format="json")
+    assert third.status_code == 200 and third.json()["id"] == first.json()["id"]
+    assert Hand.objects.count() == 1
 
 
 def test_writes_need_a_token_and_the_right_role(setup):

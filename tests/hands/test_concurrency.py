@@ -28,22 +28,35 @@ def test_same_hand_number_at_once_one_201_one_409(monkeypatch):
         "entry_mode": "quick",
         "entry": fold_entry(tournament),
     }
+    # Two different hands for the same number (the same body twice is a retry: 200, below).
+    winner = body["entry"]["seats"][0]["player"]
+    bodies = [body, {**body, "table_result": {"winners": [winner]}}]
     barrier = threading.Barrier(2)
     statuses = []
 
-    def post():
+    def post(sent):
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
         barrier.wait()
         try:
-            statuses.append(client.post("/api/v1/hands/", body, format="json").status_code)
+            statuses.append(client.post("/api/v1/hands/", sent, format="json").status_code)
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=post) for _ in range(2)]
+    threads = [threading.Thread(target=post, args=(sent,)) for sent in bodies]
     for t in threads:
         t.start()
     for t in threads:
         t.join(timeout=60)
     assert sorted(statuses) == [201, 409]
     assert Hand.objects.filter(tournament=tournament).count() == 1
+    # The same body sent twice at once: one records it, the other is answered that hand.
+    body = {**body, "number": 2, "entry": fold_entry(tournament)}
+    statuses.clear()
+    threads = [threading.Thread(target=post, args=(body,)) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert sorted(statuses) == [200, 201]
+    assert Hand.objects.filter(tournament=tournament).count() == 2

@@ -186,6 +186,11 @@ class ReevaluationJob(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Written as the job progresses (and when it is queued); the sweep resumes a queued or
+    # running job that has been silent for JOB_HEARTBEAT_TIMEOUT seconds, and fails it after
+    # JOB_MAX_RESTARTS restarts of a running job.
+    heartbeat_at = models.DateTimeField(default=timezone.now, db_index=True)
+    restarts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-id"]

@@ -13,6 +13,7 @@ from celery import shared_task
 from tracker.core.jobs import TRANSIENT
 from tracker.hands.services.reevaluation import reevaluation_run
 from tracker.hands.services.settlement import tournament_settle
+from tracker.hands.services.sweep import hands_sweep
 
 
 @shared_task(
@@ -36,3 +37,9 @@ def tournament_settle_task(tournament_id: int) -> int:
 def reevaluation_run_task(job_id: int) -> dict:
     """Run a re-evaluation job (progress is kept on the job row)."""
     return reevaluation_run(job_id=job_id)
+
+
+@shared_task(name="tracker.hands_sweep", ignore_result=True)
+def hands_sweep_task() -> dict:
+    """Beat: settle recorded hands no task settled; resume stale re-evaluation jobs."""
+    return hands_sweep()

@@ -49,6 +49,11 @@ class ImportJob(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Written as the job progresses (and when it is queued); the sweep resumes a queued or
+    # running job that has been silent for JOB_HEARTBEAT_TIMEOUT seconds, and fails it after
+    # JOB_MAX_RESTARTS restarts of a running job.
+    heartbeat_at = models.DateTimeField(default=timezone.now, db_index=True)
+    restarts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-id"]
@@ -98,8 +103,11 @@ class ImportFile(models.Model):
     job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="files")
     index = models.PositiveSmallIntegerField()  # its place in the upload (files[index])
     name = models.CharField(max_length=255)
-    text = models.TextField()
+    # The file's text while it waits to be imported; emptied when the file is rejected (a
+    # rejected file keeps only its name, size and hash).
+    text = models.TextField(blank=True)
     sha256 = models.CharField(max_length=64)
+    size = models.PositiveIntegerField(default=0)  # bytes as uploaded
     hands = models.PositiveIntegerField(default=0)
     status = models.CharField(
         max_length=16, choices=ImportFileStatus.choices, default=ImportFileStatus.PENDING

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Sum
 
+from tracker.core.snapshot import read_snapshot
 from tracker.engine import tournament as rules
 from tracker.hands.models import Hand, HandSeat, HandStatus
 from tracker.tournaments.models import LedgerEntry, Seat, Tournament
@@ -89,15 +90,21 @@ class TournamentState:
 
 
 def tournament_state(tournament: Tournament) -> TournamentState:
-    """The state of play: projected stacks, who is out, the next hand's number, dealer, stakes."""
-    seats = list(tournament.seats.select_related("player").order_by("number"))
-    settled = tournament_stacks(tournament)
+    """The state of play: projected stacks, who is out, the next hand's number, dealer, stakes.
+
+    The ledger and the hands are read in one snapshot (a hand settling in between would
+    otherwise count neither in the ledger nor as pending)."""
+    with read_snapshot():
+        seats = list(tournament.seats.select_related("player").order_by("number"))
+        settled = tournament_stacks(tournament)
+        hands = list(
+            Hand.objects.filter(tournament=tournament)
+            .order_by("number")
+            .only(
+                "id", "number", "status", "dealer_seat", "projected_net", "tournament_id", "variant"
+            )
+        )
     projected = dict(settled)
-    hands = list(
-        Hand.objects.filter(tournament=tournament)
-        .order_by("number")
-        .only("id", "number", "status", "dealer_seat", "projected_net", "tournament_id", "variant")
-    )
     pending = 0
     blocked_by = None
     for hand in hands:
@@ -137,17 +144,18 @@ class StandingRow:
 def tournament_standings(tournament: Tournament) -> list[StandingRow]:
     """Standings from settled hands: chips, place (RULES.md ordering), out and when.
 
-    Two queries: the ledger sums and the settled hand seats.
+    Two queries, the ledger sums and the settled hand seats, in one snapshot.
     """
-    seats = {s.player_id: s for s in tournament.seats.select_related("player")}
-    stacks = tournament_stacks(tournament)
+    with read_snapshot():
+        seats = {s.player_id: s for s in tournament.seats.select_related("player")}
+        stacks = tournament_stacks(tournament)
+        rows = list(
+            HandSeat.objects.filter(hand__tournament=tournament, hand__status__in=SETTLED)
+            .order_by("hand__number")
+            .values_list("player_id", "hand__number", "starting_stack", "contributed", "won")
+        )
     out_hand: dict[int, int] = {}
     stack_before: dict[int, int] = {}
-    rows = (
-        HandSeat.objects.filter(hand__tournament=tournament, hand__status__in=SETTLED)
-        .order_by("hand__number")
-        .values_list("player_id", "hand__number", "starting_stack", "contributed", "won")
-    )
     for pid, number, start, contributed, won in rows:
         if start > 0 and start - contributed + (won or 0) == 0 and stacks.get(pid, 0) == 0:
             out_hand[pid] = number
@@ -164,6 +172,30 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
         )
         for p in placed
     ]
+
+
+@dataclass
+class LiveTournament:
+    """A tournament, its state of play and its standings, all read at one moment."""
+
+    tournament: Tournament
+    state: TournamentState
+    standings: list[StandingRow]
+
+
+def tournament_live(tournament: Tournament) -> LiveTournament:
+    """The tournament row (seats and league too), its state and its standings from one
+    snapshot, so that the next hand's players and the standings never disagree about who is
+    out (docs/recording.md, "Standings")."""
+    with read_snapshot():
+        fresh = (
+            Tournament.objects.select_related("league")
+            .prefetch_related("seats__player")
+            .get(pk=tournament.pk)
+        )
+        return LiveTournament(
+            tournament=fresh, state=tournament_state(fresh), standings=tournament_standings(fresh)
+        )
 
 
 def stack_history(tournament: Tournament) -> dict[int, list[int]]:

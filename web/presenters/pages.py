@@ -33,8 +33,8 @@ from tracker.tournaments.selectors import (
     TournamentState,
     stack_history,
     tournament_hands,
+    tournament_live,
     tournament_standings,
-    tournament_state,
 )
 from web.presenters.charts import Series, line_chart
 
@@ -318,8 +318,8 @@ def tournament_page(user, pk: int) -> TournamentPage:
     tournament = visible_tournament(user, pk)
     league = tournament.league
     can = capabilities(user, league)
-    state = tournament_state(tournament)
-    standings = tournament_standings(tournament)
+    live = tournament_live(tournament)  # state and standings from one snapshot
+    state, standings = live.state, live.standings
     names = {s.player_id: s.player.name for s in state.seats}
     seat_names = {s.number: s.player.name for s in state.seats}
     views = [

@@ -19,7 +19,12 @@ from tracker.interchange.selectors.export import (
     export_league,
     export_tournament,
 )
-from tracker.interchange.services.imports import phh_import_start
+from tracker.interchange.services.imports import (
+    UploadRateExceeded,
+    UploadTooLarge,
+    phh_import_start,
+    phh_upload_admit,
+)
 from tracker.leagues.selectors import leagues_visible_to, tournaments_visible_to
 from web.presenters.interchange import phh_response
 
@@ -61,6 +66,17 @@ def tournament_import(request, pk):
     )
     if not request.user.is_authenticated:
         return redirect_to_login(tournament.get_absolute_url())
+    try:  # before the body is parsed: its size, the user's role and allowance
+        size = max(0, int(request.META.get("CONTENT_LENGTH") or 0))
+    except ValueError:
+        size = 0
+    try:
+        phh_upload_admit(tournament=tournament, by=request.user, size=size)
+    except DomainPermissionDenied as exc:
+        raise PermissionDenied(exc.message) from None
+    except (UploadTooLarge, UploadRateExceeded) as exc:
+        messages.error(request, exc.message)
+        return redirect(tournament)
     files = [(f.name, f.read()) for f in request.FILES.getlist("files")]
     try:
         job = phh_import_start(tournament=tournament, by=request.user, files=files, source="page")

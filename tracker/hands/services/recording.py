@@ -9,11 +9,15 @@ when anything is wrong.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from tracker.audit.services import audit_record
 from tracker.core.errors import Conflict
@@ -41,6 +45,45 @@ SETTLE_TASK = "tracker.tournament_settle"  # tracker/hands/tasks.py
 
 FULL_KEYS = {"actions", "seventh_card", "buys", "declarations"}
 QUICK_SEAT_KEYS = {"player", "put_in", "folded", "down", "up", "bought", "declare", "seventh"}
+
+# A retried request without an Idempotency-Key: the same body from the same user within this
+# window answers the hand it recorded (docs/recording.md, "Safe retries").
+REPLAY_WINDOW = timedelta(minutes=10)
+
+
+class AlreadyRecorded(Conflict):
+    """The same hand, from the same user, is the tournament's latest hand, recorded moments ago:
+    a retry. ``hand`` is that hand (the API answers it with 200)."""
+
+    code = "hand_already_recorded"
+
+    def __init__(self, hand: Hand):
+        super().__init__(
+            f"this hand is already recorded as hand {hand.number}", code=self.code, field="number"
+        )
+        self.hand = hand
+
+
+def entry_digest(
+    *,
+    tournament_id: int,
+    entry_mode: str,
+    entry: Any,
+    variant: str | None,
+    options: Any,
+    table_result: Any,
+) -> str:
+    """SHA-256 of a hand as asked for (its canonical JSON, without the hand number)."""
+    body = {
+        "tournament": tournament_id,
+        "entry_mode": entry_mode,
+        "entry": entry,
+        "variant": variant or "",
+        "options": options or {},
+        "table_result": table_result,
+    }
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 # --------------------------------------------------------------------------
@@ -76,13 +119,19 @@ def _checked(
     options: Mapping[str, Any] | None = None,
     table_result: Mapping[str, Any] | None = None,
     number: int | None = None,
+    replay_of: str = "",
+    replay_within: timedelta | None = None,
 ):
     """Every check of :func:`hand_record`, nothing stored: the locked tournament, its state,
-    the hand checked by the engine, the starting stacks and the outcome."""
+    the hand checked by the engine, the starting stacks and the outcome. With
+    ``replay_within``, a request whose digest ``replay_of`` matches the tournament's latest
+    hand (same user, recent, no other number) raises :class:`AlreadyRecorded`."""
     require(by, tournament.league, Capability.RECORD_HAND, "record hands")
     tournament = (
         Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
     )
+    if replay_within is not None:
+        _refuse_replay(tournament, by, replay_of, number, replay_within)
     if tournament.status == TournamentStatus.FINISHED:
         raise Conflict(f"{tournament.name} is over: no more hands", code="tournament_over")
     state = tournament_state(tournament)
@@ -149,6 +198,7 @@ def hand_record(
     table_result: Mapping[str, Any] | None = None,
     number: int | None = None,
     content_hash: str = "",
+    replay_within: timedelta | None = None,
 ) -> Hand:
     """Record the next hand of ``tournament`` and enqueue its settlement.
 
@@ -157,8 +207,21 @@ def hand_record(
     engine against the stacks projected from every earlier hand; any fault is
     a DomainError naming the field, and nothing is stored. ``content_hash`` is
     stored on the hand (the hand-history import uses it to skip hands it has
-    already imported).
+    already imported); by default it is the request's ``entry_digest``.
+
+    With ``replay_within`` (the API), a request identical to the tournament's latest hand,
+    from the same user, recorded less than that long ago and naming no other hand number,
+    is a retry: it raises :class:`AlreadyRecorded` with that hand and records nothing.
     """
+    if not content_hash:
+        content_hash = entry_digest(
+            tournament_id=tournament.pk,
+            entry_mode=entry_mode,
+            entry=entry,
+            variant=variant,
+            options=options,
+            table_result=table_result,
+        )
     tournament, state, seats, stakes, variant, options, spec, stacks, outcome = _checked(
         tournament=tournament,
         by=by,
@@ -168,6 +231,8 @@ def hand_record(
         options=options,
         table_result=table_result,
         number=number,
+        replay_of=content_hash,
+        replay_within=replay_within,
     )
     try:
         with transaction.atomic():
@@ -244,6 +309,21 @@ def hand_check(
         table_result=table_result,
         number=number,
     )[-1]
+
+
+def _refuse_replay(
+    tournament: Tournament, by, digest: str, number: int | None, within: timedelta
+) -> None:
+    last = Hand.objects.filter(tournament=tournament).order_by("-number").first()
+    if (
+        last is not None
+        and last.content_hash == digest
+        and last.recorded_by_id is not None
+        and last.recorded_by_id == getattr(by, "pk", None)
+        and last.recorded_at >= timezone.now() - within
+        and number in (None, last.number)
+    ):
+        raise AlreadyRecorded(last)
 
 
 def _refuse_nul(value: Any, path: str) -> None:

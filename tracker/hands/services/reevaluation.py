@@ -12,8 +12,11 @@ touches a pot the authority overrode.
 from __future__ import annotations
 
 import logging
+import os
+import time
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from tracker.audit.services import audit_record, system_actor
@@ -24,6 +27,7 @@ from tracker.engine.errors import DomainError
 from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import (
     DisputeSource,
+    Evaluation,
     EvaluationSource,
     Hand,
     HandStatus,
@@ -37,8 +41,6 @@ from tracker.stats.services import facts_for_hand
 from tracker.tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
-
-PROGRESS_EVERY = 25
 
 
 @transaction.atomic
@@ -127,40 +129,71 @@ def hand_reevaluate(*, hand: Hand, job_id: int | None = None) -> bool:
     return changed
 
 
+def _fault_delay() -> None:
+    """Test hook: a pause after each hand, so a test can kill the worker in the middle of a job."""
+    delay = float(os.environ.get("HOMEGAME_REEVALUATION_FAULT_DELAY", "0") or 0)
+    if delay:
+        time.sleep(delay)
+
+
 @system_actor()
 def reevaluation_run(*, job_id: int) -> dict:
-    """Run a job: idempotent (a finished job is not run again), with progress on the job row."""
+    """Run a job: idempotent (a finished job is not run again), with progress on the job row.
+
+    Each hand is re-read in its own transaction, which also counts it on the job and writes
+    the job's heartbeat; a hand this job has already read (an Evaluation with its id) is not
+    read again. So a run started again after its worker died (by the sweep,
+    tracker/hands/services/sweep.py) resumes where the last one stopped, and two deliveries
+    running at once read each hand once.
+    """
     with transaction.atomic():
         job = ReevaluationJob.objects.select_for_update().get(pk=job_id)
         if job.status in (JobStatus.DONE, JobStatus.FAILED):
             return {"status": job.status, "done": job.done, "changed": job.changed}
+        fields = ["status", "started_at", "heartbeat_at"]
+        if job.status != JobStatus.RUNNING:  # a first run; a resumed one keeps its counts
+            job.total = _scope(job).count()
+            job.done = 0
+            job.changed = 0
+            fields += ["total", "done", "changed"]
         job.status = JobStatus.RUNNING
         job.started_at = job.started_at or timezone.now()
-        job.total = _scope(job).count()
-        job.done = 0
-        job.changed = 0
-        job.save(update_fields=["status", "started_at", "total", "done", "changed"])
-    errors = []
-    done = changed = 0
+        job.heartbeat_at = timezone.now()
+        job.save(update_fields=fields)
     for hand_id in _scope(job).order_by("tournament_id", "number").values_list("id", flat=True):
         with transaction.atomic():
             hand = Hand.objects.select_for_update().get(pk=hand_id)
+            if Evaluation.objects.filter(hand=hand, job_id=job_id).exists():
+                continue  # read by an earlier run of this job
+            changed = False
             try:
-                if hand_reevaluate(hand=hand, job_id=job_id):
-                    changed += 1
-            except DomainError as exc:
-                errors.append(
-                    f"hand {hand.number} of tournament {hand.tournament_id}: {exc.message}"
-                )
-        done += 1
-        if done % PROGRESS_EVERY == 0:
-            ReevaluationJob.objects.filter(pk=job_id).update(done=done, changed=changed)
+                changed = hand_reevaluate(hand=hand, job_id=job_id)
+            except DomainError:
+                pass  # kept as an Evaluation with its error; listed on the job at the end
+            ReevaluationJob.objects.filter(pk=job_id).update(
+                done=F("done") + 1,
+                changed=F("changed") + int(changed),
+                heartbeat_at=timezone.now(),
+            )
+        _fault_delay()
+    errors = [
+        f"hand {number} of tournament {tournament_id}: {error}"
+        for number, tournament_id, error in Evaluation.objects.filter(job_id=job_id)
+        .exclude(error="")
+        .order_by("hand__tournament_id", "hand__number")
+        .values_list("hand__number", "hand__tournament_id", "error")
+    ]
     ReevaluationJob.objects.filter(pk=job_id).update(
-        done=done,
-        changed=changed,
         status=JobStatus.DONE,
         finished_at=timezone.now(),
+        heartbeat_at=timezone.now(),
         error="\n".join(errors),
     )
-    log.info("reevaluation done", extra={"job": job_id, "done": done, "changed": changed})
-    return {"status": JobStatus.DONE, "done": done, "changed": changed, "errors": len(errors)}
+    job.refresh_from_db()
+    log.info("reevaluation done", extra={"job": job_id, "done": job.done, "changed": job.changed})
+    return {
+        "status": JobStatus.DONE,
+        "done": job.done,
+        "changed": job.changed,
+        "errors": len(errors),
+    }

@@ -21,15 +21,17 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
+import time
 from collections.abc import Callable, Sequence
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from tracker.core.cache import failsafe_cache as cache
-from tracker.core.jobs import TRANSIENT, enqueue_on_commit
+from tracker.core.jobs import TRANSIENT, enqueue_on_commit, stale_jobs_restart
 from tracker.core.permissions import Capability, require
 from tracker.engine import phh
 from tracker.engine.errors import DomainError
@@ -42,6 +44,13 @@ log = logging.getLogger(__name__)
 
 MAX_FILES = 50
 MAX_FILE_BYTES = 2 * 1024 * 1024
+# One upload (a request, files and form together) and each user's uploads per minute, on the
+# pages and the API alike (settings PHH_UPLOAD_MAX_BYTES, PHH_UPLOAD_BYTES_PER_MINUTE,
+# PHH_UPLOADS_PER_MINUTE).
+DEFAULT_UPLOAD_MAX_BYTES = 8 * 1024 * 1024
+DEFAULT_UPLOAD_BYTES_PER_MINUTE = 16 * 1024 * 1024
+DEFAULT_UPLOADS_PER_MINUTE = 10
+UPLOAD_WINDOW_KEY = "homegame:phh-upload:{user}:{window}"
 DEFAULT_INLINE_MAX = 20
 PROGRESS_KEY = "homegame:phh-import:{}"
 
@@ -50,6 +59,69 @@ Progress = Callable[[int, int], None]
 
 def inline_max() -> int:
     return int(getattr(settings, "PHH_IMPORT_INLINE_MAX", DEFAULT_INLINE_MAX))
+
+
+# --------------------------------------------------------------------------
+# Admitting an upload (before its files are read)
+
+
+class UploadTooLarge(DomainError):
+    """The request is larger than one upload may be (the API answers 413)."""
+
+    code = "upload_too_large"
+
+
+class UploadRateExceeded(DomainError):
+    """The user uploaded too much in the last minute (the API answers 429 with Retry-After)."""
+
+    code = "upload_rate_exceeded"
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message, code=self.code, field="files")
+        self.retry_after = retry_after
+
+
+def upload_limits() -> tuple[int, int, int]:
+    """(bytes per upload, bytes per user per minute, uploads per user per minute)."""
+    return (
+        int(getattr(settings, "PHH_UPLOAD_MAX_BYTES", DEFAULT_UPLOAD_MAX_BYTES)),
+        int(getattr(settings, "PHH_UPLOAD_BYTES_PER_MINUTE", DEFAULT_UPLOAD_BYTES_PER_MINUTE)),
+        int(getattr(settings, "PHH_UPLOADS_PER_MINUTE", DEFAULT_UPLOADS_PER_MINUTE)),
+    )
+
+
+def phh_upload_admit(*, tournament: Tournament, by, size: int) -> None:
+    """Admit an upload of ``size`` bytes (the request's Content-Length) before anything of it
+    is read: the user may import into the tournament, the upload is at most
+    ``PHH_UPLOAD_MAX_BYTES``, and the user's uploads of the last minute stay within
+    ``PHH_UPLOADS_PER_MINUTE`` and ``PHH_UPLOAD_BYTES_PER_MINUTE``. The allowance is counted
+    in the cache (shared between web processes when ``CACHE_URL`` is set); an unreachable
+    cache admits the upload (the per-upload bound still holds)."""
+    require(by, tournament.league, Capability.RECORD_HAND, "import hands")
+    max_bytes, bytes_per_minute, per_minute = upload_limits()
+    if size > max_bytes:
+        raise UploadTooLarge(
+            f"an upload is at most {max_bytes // (1024 * 1024)} MB in all "
+            f"(this one is {size / (1024 * 1024):.1f} MB)",
+            field="files",
+        )
+    now = time.time()
+    window = int(now // 60)
+    key = UPLOAD_WINDOW_KEY.format(user=getattr(by, "pk", None), window=window)
+    try:
+        cache.add(key, (0, 0), timeout=120)
+        count, total = cache.get(key) or (0, 0)
+        if count + 1 > per_minute or total + size > bytes_per_minute:
+            raise UploadRateExceeded(
+                f"at most {per_minute} uploads and {bytes_per_minute // (1024 * 1024)} MB "
+                "a minute: try again shortly",
+                retry_after=max(1, int(60 - now % 60) + 1),
+            )
+        cache.set(key, (count + 1, total + size), timeout=120)
+    except UploadRateExceeded:
+        raise
+    except Exception as exc:  # the cache is away: admit, and say so in the log
+        log.warning("upload allowance not counted", extra={"error": f"{type(exc).__name__}"})
 
 
 # --------------------------------------------------------------------------
@@ -83,6 +155,7 @@ def phh_import_start(
         row = ImportFile(index=index, name=name)
         raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
         row.sha256 = hashlib.sha256(raw).hexdigest()
+        row.size = len(raw)
         try:
             if len(raw) > MAX_FILE_BYTES:
                 raise HandFault(
@@ -109,6 +182,7 @@ def phh_import_start(
         except HandFault as fault:
             row.status = ImportFileStatus.FAILED
             row.error = fault.as_report()
+            row.text = ""  # a rejected file is not kept: its name, size and hash only
         total += row.hands
         rows.append(row)
     with transaction.atomic():
@@ -156,7 +230,8 @@ def phh_import_run(*, job_id: int, progress: Progress | None = None) -> dict:
             return _result(job)
         job.status = ImportStatus.RUNNING
         job.started_at = job.started_at or timezone.now()
-        job.save(update_fields=["status", "started_at"])
+        job.heartbeat_at = timezone.now()
+        job.save(update_fields=["status", "started_at", "heartbeat_at"])
     key = PROGRESS_KEY.format(job_id)
     done_before = job.done
 
@@ -165,6 +240,7 @@ def phh_import_run(*, job_id: int, progress: Progress | None = None) -> dict:
         cache.set(key, done, timeout=3600)
         if progress is not None:
             progress(done, job.total)
+        _fault_delay()
 
     try:
         for file_id in (
@@ -173,6 +249,7 @@ def phh_import_run(*, job_id: int, progress: Progress | None = None) -> dict:
             .values_list("id", flat=True)
         ):
             _run_file(job, file_id, tick)
+            ImportJob.objects.filter(pk=job_id).update(heartbeat_at=timezone.now())
             done_before = ImportJob.objects.values_list("done", flat=True).get(pk=job_id)
             tick(0)
     except DomainError as exc:  # e.g. the user lost the role to record hands meanwhile
@@ -188,6 +265,37 @@ def phh_import_run(*, job_id: int, progress: Progress | None = None) -> dict:
     if progress is not None:
         progress(job.done, job.total)
     return _result(job)
+
+
+def _fault_delay() -> None:
+    """Test hook: a pause after each hand read, so a test can kill the worker mid-import."""
+    delay = float(os.environ.get("HOMEGAME_IMPORT_FAULT_DELAY", "0") or 0)
+    if delay:
+        time.sleep(delay)
+
+
+def _busy(job: ImportJob) -> bool:
+    """A live worker holds the lock on the file it is importing (one transaction per file),
+    however long the file takes; a dead worker's lock went with its connection."""
+    if not connection.features.has_select_for_update_skip_locked:
+        return False
+    pending = ImportFile.objects.filter(job=job, status=ImportFileStatus.PENDING)
+    free = pending.select_for_update(skip_locked=True).values_list("pk", flat=True)
+    return len(free) < pending.count()
+
+
+def imports_sweep() -> dict:
+    """Resume import jobs that are queued or running but silent for ``JOB_HEARTBEAT_TIMEOUT``
+    seconds (their task was lost or their worker died), or fail them after
+    ``JOB_MAX_RESTARTS`` restarts. Files already imported or failed are not read again."""
+    return stale_jobs_restart(
+        ImportJob,
+        "tracker.phh_import_run",
+        queued=ImportStatus.QUEUED,
+        running=ImportStatus.RUNNING,
+        failed=ImportStatus.FAILED,
+        busy=_busy,
+    )
 
 
 def _finish(job_id: int, error: str = "") -> ImportJob:
@@ -250,7 +358,8 @@ def _run_file(job: ImportJob, file_id: int, tick: Callable[[int], None]) -> None
                 return
             f.status = ImportFileStatus.FAILED
             f.error = fault.as_report()
-            f.save(update_fields=["status", "error"])
+            f.text = ""  # a rejected file is not kept: its name, size and hash only
+            f.save(update_fields=["status", "error", "text"])
             ImportJob.objects.filter(pk=job.pk).update(done=F("done") + f.hands)
 
 

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tracker', '0007_hand_void'),
+        ('tracker', '0008_job_heartbeats'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,287 @@
+"""Outages against a Redis and Celery workers (with beat) of the test's own, on another port:
+the broker stopped during a record, workers killed during a re-evaluation and an import.
+
+Run by CI's outage pass (PostgreSQL: the workers share the test database). Skipped when
+redis-server is not installed. Nothing here touches the machine's shared Redis.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from homegame.celery import app as celery_app
+from tests.factories import fold_entry, make_league, make_tournament
+from tests.interchange.histories import FOLD, SHOWDOWN, night
+from tracker.engine import phh
+from tracker.hands.models import Evaluation, Hand, HandStatus, JobStatus
+from tracker.hands.services.recording import hand_record
+from tracker.hands.services.reevaluation import reevaluation_start
+from tracker.interchange.models import ImportJob, ImportStatus
+from tracker.interchange.services.imports import phh_import_start
+from tracker.tournaments.models import LedgerEntry, LedgerKind
+
+pytestmark = [pytest.mark.outage, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+# The sweeps run with their defaults (20 s apart, a job silent 60 s is stale): what is
+# checked is that things finish; the deadline only stops a test that would hang.
+DEADLINE = 240
+
+
+def wait_for(predicate, timeout: float, what: str) -> float:
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        if predicate():
+            return time.monotonic() - start
+        time.sleep(0.25)
+    pytest.fail(f"gave up after {timeout}s waiting for {what}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Stack:
+    """A redis-server and celery workers (each with beat) that the test starts and stops."""
+
+    def __init__(self, tmp: Path):
+        self.tmp = tmp
+        self.port = free_port()
+        self.workers: list[subprocess.Popen] = []
+        self.url = f"redis://127.0.0.1:{self.port}"
+
+    def ping(self) -> bool:
+        done = subprocess.run(
+            ["redis-cli", "-p", str(self.port), "ping"], capture_output=True, text=True
+        )
+        return done.stdout.strip() == "PONG"
+
+    def redis_start(self) -> None:
+        subprocess.run(
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "yes",
+                "--dir",
+                str(self.tmp),
+                "--logfile",
+                str(self.tmp / "redis.log"),
+                "--pidfile",
+                str(self.tmp / "redis.pid"),
+            ],
+            check=True,
+        )
+        wait_for(self.ping, 30, "our redis-server to start")
+
+    def redis_stop(self) -> None:
+        subprocess.run(
+            ["redis-cli", "-p", str(self.port), "shutdown", "nosave"], capture_output=True
+        )
+        wait_for(lambda: not self.ping(), 30, "our redis-server to stop")
+
+    def worker_start(self, name: str, **env: str) -> subprocess.Popen:
+        s = connection.settings_dict
+        log = self.tmp / f"{name}.log"
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "homegame",
+                "worker",
+                "-B",
+                "--schedule",
+                str(self.tmp / f"{name}-beat"),
+                "--concurrency=1",
+                "--without-gossip",
+                "--without-mingle",
+                "-n",
+                f"{name}-{os.getpid()}@%h",
+                "--loglevel=INFO",
+            ],
+            cwd=ROOT,
+            env={
+                **os.environ,
+                "DATABASE_URL": f"postgres://{s['USER'] or 'postgres'}@{s['HOST'] or '127.0.0.1'}"
+                f":{s['PORT'] or 5432}/{s['NAME']}",
+                "CELERY_BROKER_URL": f"{self.url}/0",
+                "CELERY_RESULT_BACKEND": f"{self.url}/1",
+                **env,
+            },
+            stdout=log.open("w"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.workers.append(process)
+        wait_for(lambda: "ready" in log.read_text(), 60, f"worker {name} to start")
+        return process
+
+    def kill(self, process: subprocess.Popen) -> None:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+
+    def close(self) -> None:
+        for process in self.workers:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait(timeout=10)
+        if self.ping():
+            self.redis_stop()
+
+
+@pytest.fixture
+def stack(transactional_db, tmp_path):
+    if shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
+        pytest.skip("redis-server is not installed")
+    if connection.vendor != "postgresql":
+        pytest.skip("the workers need the PostgreSQL test database")
+    own = Stack(tmp_path)
+    conf = celery_app.conf
+    saved = (conf.broker_url, conf.result_backend, conf.task_always_eager)
+
+    def repoint(broker, backend, eager):
+        conf.broker_url, conf.result_backend, conf.task_always_eager = broker, backend, eager
+        celery_app._pool = None
+        celery_app.amqp._producer_pool = None
+        celery_app._backend_cache = None
+        celery_app._local.__dict__.pop("backend", None)
+
+    repoint(f"{own.url}/0", f"{own.url}/1", False)  # this process sends to our Redis too
+    try:
+        yield own
+    finally:
+        own.close()  # the workers stop before the test database is flushed
+        repoint(*saved)
+
+
+def game(**kwargs):
+    league, admin = make_league()
+    tournament, players = make_tournament(
+        league=league, by=admin, default_variant="seven_card_stud", **kwargs
+    )
+    return league, admin, tournament, players
+
+
+def settled(tournament, count: int) -> bool:
+    return (
+        Hand.objects.filter(
+            tournament=tournament, status__in=(HandStatus.VERIFIED, HandStatus.DISPUTED)
+        ).count()
+        == count
+    )
+
+
+def assert_settled_once(tournament, hands: int) -> None:
+    assert not Hand.objects.filter(tournament=tournament, status=HandStatus.RECORDED).exists()
+    awards = LedgerEntry.objects.filter(tournament=tournament, kind=LedgerKind.AWARD)
+    assert sorted(awards.values_list("hand__number", flat=True)) == list(range(1, hands + 1))
+
+
+def test_the_broker_stopped_during_a_record_answers_201_and_the_hand_settles_later(stack):
+    stack.redis_start()
+    stack.worker_start("w1")
+    _, admin, tournament, _ = game()
+    api = APIClient()
+    api.force_authenticate(admin)
+    stack.redis_stop()
+    body = {"tournament": tournament.pk, "entry_mode": "quick", "entry": fold_entry(tournament)}
+    r = api.post("/api/v1/hands/", body, format="json")
+    assert r.status_code == 201, r.content
+    hand = Hand.objects.get(pk=r.json()["id"])
+    assert hand.status == HandStatus.RECORDED
+    # The client retries without a key (it may not have trusted the answer): still one hand.
+    again = api.post("/api/v1/hands/", body, format="json")
+    assert again.status_code == 200 and again.json()["id"] == hand.pk
+    stack.redis_start()  # empty: the task sent before the outage is gone with it
+    took = wait_for(lambda: settled(tournament, 1), DEADLINE, "the sweep to settle the hand")
+    print(f"settled {took:.0f}s after the broker returned")
+    assert_settled_once(tournament, 1)
+
+
+def test_a_worker_killed_during_a_reevaluation_the_job_still_finishes(stack):
+    stack.redis_start()
+    first = stack.worker_start("w1", HOMEGAME_REEVALUATION_FAULT_DELAY="1")
+    league, admin, tournament, _ = game()
+    for _ in range(8):
+        hand_record(
+            tournament=tournament, by=admin, entry_mode="quick", entry=fold_entry(tournament)
+        )
+    wait_for(lambda: settled(tournament, 8), DEADLINE, "the worker to settle 8 hands")
+    job = reevaluation_start(league=league, tournament=tournament, by=admin)
+
+    def progressed() -> bool:
+        job.refresh_from_db()
+        return job.status == JobStatus.RUNNING and job.done >= 2
+
+    wait_for(progressed, DEADLINE, "the re-evaluation to start")
+    stack.kill(first)
+    job.refresh_from_db()
+    assert job.status == JobStatus.RUNNING and job.done < 8  # left running, as a dead worker does
+    stack.worker_start("w2")
+
+    def finished() -> bool:
+        job.refresh_from_db()
+        return job.status in (JobStatus.DONE, JobStatus.FAILED)
+
+    took = wait_for(finished, DEADLINE, "the re-evaluation job to finish or fail")
+    print(f"re-evaluation finished {took:.0f}s after the kill")
+    assert (job.status, job.total, job.done, job.restarts) == (JobStatus.DONE, 8, 8, 1)
+    assert Evaluation.objects.filter(job_id=job.pk).count() == 8  # each hand read once
+    assert_settled_once(tournament, 8)
+
+
+def test_a_worker_killed_during_an_import_the_job_still_finishes(stack):
+    stack.redis_start()
+    first = stack.worker_start("w1", HOMEGAME_IMPORT_FAULT_DELAY="0.5")
+    _, admin, tournament, _ = game(hands_per_level=50)
+    hands = night([FOLD, SHOWDOWN] * 12)
+    job = phh_import_start(tournament=tournament, by=admin, files=[("long.phhs", phh.dumps(hands))])
+    assert job.status == ImportStatus.QUEUED
+
+    def running() -> bool:
+        job.refresh_from_db()
+        return job.status == ImportStatus.RUNNING
+
+    wait_for(running, DEADLINE, "the import to start")
+    time.sleep(3)  # a few hands into the file (its transaction is still open)
+    stack.kill(first)
+    assert not Hand.objects.filter(tournament=tournament).exists()  # the file rolled back
+    stack.worker_start("w2")
+
+    def finished() -> bool:
+        job.refresh_from_db()
+        return job.status in (ImportStatus.DONE, ImportStatus.FAILED)
+
+    took = wait_for(finished, DEADLINE, "the import job to finish or fail")
+    print(f"import finished {took:.0f}s after the kill")
+    assert (job.status, job.done, job.imported, job.restarts) == (ImportStatus.DONE, 24, 24, 1)
+    assert ImportJob.objects.get(pk=job.pk).imported == 24
+    assert Hand.objects.filter(tournament=tournament).count() == 24
+    wait_for(lambda: settled(tournament, 24), DEADLINE, "settlement of the imported hands")
+    assert_settled_once(tournament, 24)

@@ -1,0 +1,111 @@
+"""Uploads are bounded: rejected files are not kept, one upload and each user's uploads a
+minute are limited in size and number, on the API and the pages alike."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tests.factories import make_league, make_tournament
+from tests.interchange.histories import FOLD, night
+from tests.interchange.test_api import client_for, imports_url, upload
+from tracker.engine import phh
+from tracker.interchange.models import ImportFile, ImportFileStatus, ImportJob
+from tracker.interchange.services.imports import phh_import_start
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table():
+    league, admin = make_league()
+    tournament, _ = make_tournament(league=league, by=admin)
+    return admin, tournament
+
+
+def test_a_rejected_file_keeps_its_name_size_and_hash_only(table):
+    admin, tournament = table
+    junk = "x = [" * 1000  # not TOML
+    bad_hand = phh.dumps(night([FOLD])[0]).replace("antes", "antez")
+    job = phh_import_start(
+        tournament=tournament, by=admin, files=[("junk.phh", junk), ("bad.phh", bad_hand)]
+    )
+    files = {f.name: f for f in ImportFile.objects.filter(job=job)}
+    for name, text in (("junk.phh", junk), ("bad.phh", bad_hand)):
+        f = files[name]
+        assert f.status == ImportFileStatus.FAILED and f.error
+        assert f.text == ""
+        assert f.size == len(text.encode()) and len(f.sha256) == 64
+
+
+def test_an_imported_file_failing_later_is_not_kept_either(table):
+    admin, tournament = table
+    hands = night([FOLD, FOLD])
+    hands[1]["actions"] = hands[1]["actions"][:2] + ["p9 cc"]  # a hand that cannot be replayed
+    job = phh_import_start(
+        tournament=tournament, by=admin, files=[("night.phhs", phh.dumps(hands))], inline=True
+    )
+    f = ImportFile.objects.get(job=job)
+    assert f.status == ImportFileStatus.FAILED and f.text == ""
+
+
+def test_the_api_refuses_an_upload_larger_than_the_bound_unread(table, settings):
+    settings.PHH_UPLOAD_MAX_BYTES = 64 * 1024
+    admin, tournament = table
+    big = "# padding\n" * 4000  # 40 KB each, 80 KB in all
+    body = {"files": [upload("a.phh", big), upload("b.phh", big)]}
+    r = client_for(admin).post(imports_url(tournament), body, format="multipart")
+    assert r.status_code == 413
+    assert r.json()["error"]["code"] == "upload_too_large"
+    assert not ImportJob.objects.exists()
+
+
+def test_the_api_limits_uploads_a_minute_per_user(table, settings):
+    settings.PHH_UPLOADS_PER_MINUTE = 2
+    admin, tournament = table
+    api = client_for(admin)
+    text = phh.dumps(night([FOLD])[0])
+    for _ in range(2):
+        r = api.post(
+            imports_url(tournament), {"files": [upload("1.phh", text)]}, format="multipart"
+        )
+        assert r.status_code in (201, 400), r.content
+    r = api.post(imports_url(tournament), {"files": [upload("1.phh", text)]}, format="multipart")
+    assert r.status_code == 429
+    assert r.json()["error"]["code"] == "throttled"
+    assert int(r["Retry-After"]) >= 1
+    assert ImportJob.objects.count() == 2
+
+
+def test_the_api_limits_bytes_a_minute_per_user(table, settings):
+    settings.PHH_UPLOAD_BYTES_PER_MINUTE = 100 * 1024
+    admin, tournament = table
+    api = client_for(admin)
+    pad = "# padding\n" * 4000  # 40 KB
+    for _ in range(2):
+        r = api.post(imports_url(tournament), {"files": [upload("a.phh", pad)]}, format="multipart")
+        assert r.status_code != 429, r.content
+    r = api.post(imports_url(tournament), {"files": [upload("a.phh", pad)]}, format="multipart")
+    assert r.status_code == 429
+    assert ImportJob.objects.count() == 2
+
+
+def test_the_page_form_has_the_same_bounds(table, settings):
+    settings.PHH_UPLOADS_PER_MINUTE = 3
+    settings.PHH_UPLOAD_MAX_BYTES = 64 * 1024
+    admin, tournament = table
+    page = Client()
+    page.force_login(admin)
+    url = f"/tournaments/{tournament.pk}/imports/"
+    text = phh.dumps(night([FOLD])[0])
+    big = "# padding\n" * 8000
+    r = page.post(url, {"files": [upload("big.phh", big)]}, follow=True)
+    assert r.status_code == 200
+    assert "at most" in r.content.decode()
+    assert not ImportJob.objects.exists()
+    for _ in range(2):  # the oversized upload counted as none
+        page.post(url, {"files": [upload("1.phh", text)]})
+    assert ImportJob.objects.count() == 2
+    for _ in range(5):
+        page.post(url, {"files": [upload("1.phh", text)]})
+    assert ImportJob.objects.count() == 3
