@@ -18,16 +18,14 @@ from django.utils import timezone
 
 from tracker.core.errors import Conflict
 from tracker.core.permissions import Capability, require
-from tracker.engine.announcements import max_players
 from tracker.engine.errors import DomainError
 from tracker.engine.live import LiveStep, apply_step, live_entry, step_from_json
 from tracker.engine.stud import Phase
 from tracker.engine.variants import Face
 from tracker.hands.models import DraftHand, DraftStatus, Hand
 from tracker.hands.selectors.live import draft_steps, draft_walk
-from tracker.hands.services.recording import hand_record, variant_resolve
-from tracker.tournaments.models import Tournament, TournamentStatus
-from tracker.tournaments.selectors import tournament_state
+from tracker.hands.services.recording import hand_record, next_hand_deal, next_hand_state
+from tracker.tournaments.models import Tournament
 
 
 @transaction.atomic
@@ -46,18 +44,8 @@ def draft_start(
     open_draft = DraftHand.objects.filter(tournament=tournament, status=DraftStatus.OPEN).first()
     if open_draft is not None:
         return open_draft
-    state = tournament_state(tournament)
-    if tournament.status == TournamentStatus.FINISHED or state.over:
-        raise Conflict(f"{tournament.name} is over: no more hands", code="tournament_over")
-    variant, options = variant_resolve(tournament, variant, options)
-    seats = state.next_positions()
-    if len(seats) > max_players(variant):
-        raise DomainError(
-            f"{variant} is dealt to at most {max_players(variant)} players, "
-            f"and {len(seats)} are still in",
-            code="player_count",
-            field="variant",
-        )
+    state = next_hand_state(tournament)
+    variant, options, seats = next_hand_deal(tournament, state, variant, options)
     stakes = state.next_stakes
     players = [s.player_id for s in seats]
     return DraftHand.objects.create(

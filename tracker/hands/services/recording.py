@@ -34,10 +34,11 @@ from tracker.hands.models import (
 )
 from tracker.hands.selectors.evaluation import HandSpec, Outcome, hand_evaluate
 from tracker.tournaments.models import (
+    Seat,
     Tournament,
     TournamentStatus,
 )
-from tracker.tournaments.selectors import tournament_state
+from tracker.tournaments.selectors import TournamentState, tournament_state
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +110,41 @@ def variant_resolve(
     return variant, normalize_announcements(variant, base)
 
 
+def next_hand_state(tournament: Tournament) -> TournamentState:
+    """The state of play, if the tournament can deal another hand (a Conflict if not)."""
+    if tournament.status == TournamentStatus.FINISHED:
+        raise Conflict(f"{tournament.name} is over: no more hands", code="tournament_over")
+    state = tournament_state(tournament)
+    if state.over:
+        why = (
+            f"the {tournament.hand_limit}-hand limit is reached"
+            if state.hands_recorded >= tournament.hand_limit
+            else "one player holds every chip"
+        )
+        raise Conflict(
+            f"{tournament.name} is over ({why}): hand {state.next_number} cannot be dealt",
+            code="tournament_over",
+        )
+    return state
+
+
+def next_hand_deal(
+    tournament: Tournament, state: TournamentState, variant: str | None, options: Mapping | None
+) -> tuple[str, dict, list[Seat]]:
+    """The next hand's variant, announcements and seats, if the variant can be dealt to
+    every player still in."""
+    variant, options = variant_resolve(tournament, variant, options)
+    seats = state.next_positions()
+    if len(seats) > max_players(variant):
+        raise DomainError(
+            f"{variant} is dealt to at most {max_players(variant)} players, "
+            f"and {len(seats)} are still in",
+            code="player_count",
+            field="variant",
+        )
+    return variant, options, seats
+
+
 def _checked(
     *,
     tournament: Tournament,
@@ -132,19 +168,7 @@ def _checked(
     )
     if replay_within is not None:
         _refuse_replay(tournament, by, replay_of, number, replay_within)
-    if tournament.status == TournamentStatus.FINISHED:
-        raise Conflict(f"{tournament.name} is over: no more hands", code="tournament_over")
-    state = tournament_state(tournament)
-    if state.over:
-        why = (
-            f"the {tournament.hand_limit}-hand limit is reached"
-            if state.hands_recorded >= tournament.hand_limit
-            else "one player holds every chip"
-        )
-        raise Conflict(
-            f"{tournament.name} is over ({why}): hand {state.next_number} cannot be dealt",
-            code="tournament_over",
-        )
+    state = next_hand_state(tournament)
     if number is not None and number != state.next_number:
         if number < state.next_number:
             raise Conflict(
@@ -162,15 +186,7 @@ def _checked(
         raise DomainError("must be an object", field="entry")
     for name, value in (("entry", entry), ("table_result", table_result), ("options", options)):
         _refuse_nul(value, name)  # stored as JSON: PostgreSQL cannot hold a NUL character
-    variant, options = variant_resolve(tournament, variant, options)
-    seats = state.next_positions()
-    if len(seats) > max_players(variant):
-        raise DomainError(
-            f"{variant} is dealt to at most {max_players(variant)} players, "
-            f"and {len(seats)} are still in",
-            code="player_count",
-            field="variant",
-        )
+    variant, options, seats = next_hand_deal(tournament, state, variant, options)
     stakes = state.next_stakes
     spec = HandSpec(
         variant=variant,
