@@ -53,6 +53,7 @@ def test_a_hand_logged_step_by_step_without_javascript(
     assert done.status_code == 302 and done.url == hand.get_absolute_url()
     hand.refresh_from_db()
     assert hand.status == HandStatus.VERIFIED and hand.entry_mode == "full"
+    assert client.get(hand.get_absolute_url()).context["replay"].logged_live
 
 
 def test_errors_are_shown_and_nothing_is_lost(client, table):

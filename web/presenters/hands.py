@@ -10,6 +10,7 @@ from tracker.engine.announcements import ANNOUNCEMENTS, VARIANT_ANNOUNCEMENTS, V
 from tracker.engine.errors import DomainError
 from tracker.engine.frames import END
 from tracker.hands.models import EntryMode, Hand, HandStatus
+from tracker.hands.selectors.live import hand_logged_live
 from tracker.hands.selectors.replay import (
     FOLD_LABELS,
     CardView,
@@ -101,6 +102,7 @@ class HandReplay:
     can: Capabilities = NOBODY  # what the viewer may do in the hand's league
     steps: list[StreetView] = field(default_factory=list)  # the table after each action
     current_key: str = ""  # the frame shown first: "3" .. "8", or "step-K"
+    logged_live: bool = False  # recorded with the live logger
 
     @property
     def can_void(self) -> bool:
@@ -305,4 +307,5 @@ def hand_replay(user, pk: int, street: int | None = None, step: int | None = Non
         can=capabilities(user, tournament.league),
         steps=steps,
         current_key=current_key,
+        logged_live=hand.entry_mode == EntryMode.FULL and hand_logged_live(hand.pk),
     )

@@ -31,6 +31,11 @@ def draft_walk(draft: DraftHand, *, names: list[str] | None = None, observers=()
     )
 
 
+def hand_logged_live(hand_id: int) -> bool:
+    """Whether the hand was logged live (recorded from a draft)."""
+    return DraftHand.objects.filter(hand_id=hand_id).exists()
+
+
 def open_draft(tournament: Tournament) -> DraftHand | None:
     return DraftHand.objects.filter(tournament=tournament, status=DraftStatus.OPEN).first()
 

@@ -14,7 +14,7 @@ import json
 import logging
 from collections.abc import Mapping
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -145,6 +145,17 @@ def next_hand_deal(
     return variant, options, seats
 
 
+class CheckedHand(NamedTuple):
+    """A hand that passed every check of :func:`hand_record`, not stored yet."""
+
+    tournament: Tournament  # locked for the rest of the transaction
+    state: TournamentState
+    seats: list[Seat]
+    spec: HandSpec  # variant, announcements, stakes, players, the entry
+    stacks: list[int]  # the starting stacks it was checked against
+    outcome: Outcome
+
+
 def _checked(
     *,
     tournament: Tournament,
@@ -199,7 +210,7 @@ def _checked(
     )
     stacks = [state.stacks[pid] for pid in spec.players]
     outcome = hand_evaluate(spec, stacks)
-    return tournament, state, seats, stakes, variant, options, spec, stacks, outcome
+    return CheckedHand(tournament, state, seats, spec, stacks, outcome)
 
 
 @transaction.atomic
@@ -238,7 +249,7 @@ def hand_record(
             options=options,
             table_result=table_result,
         )
-    tournament, state, seats, stakes, variant, options, spec, stacks, outcome = _checked(
+    checked = _checked(
         tournament=tournament,
         by=by,
         entry_mode=entry_mode,
@@ -250,6 +261,13 @@ def hand_record(
         replay_of=content_hash,
         replay_within=replay_within,
     )
+    tournament, state, spec, outcome = (
+        checked.tournament,
+        checked.state,
+        checked.spec,
+        checked.outcome,
+    )
+    stakes, variant, options = spec.stakes, spec.variant, spec.options
     try:
         with transaction.atomic():
             hand = Hand.objects.create(
@@ -267,7 +285,7 @@ def hand_record(
                 entry=spec.entry,
                 table_result=spec.table_result,
                 positions=spec.players,
-                starting_stacks=stacks,
+                starting_stacks=checked.stacks,
                 projected_net_chips=outcome.net(),
                 content_hash=content_hash,
                 recorded_by=by if getattr(by, "is_authenticated", False) else None,
@@ -278,7 +296,7 @@ def hand_record(
             code="hand_exists",
             field="number",
         ) from None
-    _write_hand_seats(hand, outcome, seats={s.player_id: s.number for s in seats})
+    _write_hand_seats(hand, outcome, seats={s.player_id: s.number for s in checked.seats})
     audit_record(
         action="hand.record",
         target=hand,
@@ -324,7 +342,7 @@ def hand_check(
         options=options,
         table_result=table_result,
         number=number,
-    )[-1]
+    ).outcome
 
 
 def _refuse_replay(
