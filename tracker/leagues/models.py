@@ -7,6 +7,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from tracker.leagues.seasons import DEFAULT_MIN_PLAYERS, DEFAULT_SEASON_LENGTH, SEASON_LENGTHS
+
 
 class League(models.Model):
     name = models.CharField(max_length=120)
@@ -16,6 +18,12 @@ class League(models.Model):
     house_rules = models.JSONField(default=dict, blank=True)
     # The league's points formula (tracker/engine/points.py); empty: the default (linear).
     points_formula = models.JSONField(default=dict, blank=True)
+    # Seasons (tracker/leagues/seasons.py): standings per year, quarter, month or all time.
+    season_length = models.CharField(
+        max_length=8, choices=SEASON_LENGTHS, default=DEFAULT_SEASON_LENGTH
+    )
+    # A finished night counts toward the standings only with at least this many players.
+    min_players = models.PositiveSmallIntegerField(default=DEFAULT_MIN_PLAYERS)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

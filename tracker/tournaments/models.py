@@ -42,6 +42,8 @@ class Tournament(models.Model):
     status = models.CharField(
         max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.RUNNING
     )
+    # Off: a friendly night, kept and shown, but left out of the league's standings.
+    counts_toward_standings = models.BooleanField(default=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     created_by = models.ForeignKey(
