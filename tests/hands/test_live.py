@@ -11,6 +11,7 @@ from tracker.engine.errors import DomainError
 from tracker.hands.models import DraftStatus, HandStatus
 from tracker.hands.selectors.live import draft_state
 from tracker.hands.services.live import (
+    draft_check_around,
     draft_discard,
     draft_finish,
     draft_start,
@@ -135,3 +136,89 @@ def test_statistics_count_the_hands_logged_live(
     player = rows[0].key
     page = client.get(f"/players/{player}/stats/").content.decode()
     assert "1 logged live" in page and "1 of them logged live" in page
+
+
+def act(draft, admin, seat, verb):
+    return draft_step(
+        draft=draft, by=admin, version=draft.version,
+        steps=[{"kind": "act", "seat": seat, "verb": verb}],
+    )  # fmt: skip
+
+
+def deal_up(draft, admin):
+    """Deal the face-up cards of the street due (fresh cards, one per seat asked)."""
+    used = {c for step in draft.steps for c in step.get("cards", ()) if c}
+    fresh = iter(c for c in (f"{r}{s}" for r in "3456789TJQ" for s in "cdhs") if c not in used)
+    steps = []
+    for deal in draft_state(draft).next.deals:
+        up = deal.face.value == "up"
+        steps.append({"kind": "deal", "seat": deal.seat, "cards": [next(fresh) if up else None]})
+    return draft_step(draft=draft, by=admin, version=draft.version, steps=steps)
+
+
+def looks(draft):
+    """What the page is built from: the steps, who acts, the options, the deals asked."""
+    state = draft_state(draft)
+    nxt = state.next
+    return (
+        list(draft.steps),
+        nxt.phase, nxt.seat,
+        [(o.verb, o.seat, o.amount) for o in nxt.options],
+        [(o.verb, o.seat, o.amount) for o in nxt.choices],
+        list(nxt.deals),
+        state.log,
+    )  # fmt: skip
+
+
+def test_check_around_is_one_change_and_one_undo(night):
+    _, admin, tournament = night
+    draft = deal_third(draft_start(tournament=tournament, by=admin), admin)
+    with pytest.raises(DomainError):  # facing the bring-in: nobody can check
+        draft_check_around(draft=draft, by=admin, version=draft.version)
+    draft.refresh_from_db()
+    assert draft.version == 1
+    for seat, verb in ((0, "bring_in"), (1, "call"), (2, "call")):
+        draft = act(draft, admin, seat, verb)
+    for _street in ("fourth", "fifth"):
+        draft = deal_up(draft, admin)
+        draft = draft_check_around(draft=draft, by=admin, version=draft.version)
+    draft = deal_up(draft, admin)  # sixth street
+    before, version = looks(draft), draft.version
+    first = draft_state(draft).next.seat
+    draft = draft_check_around(draft=draft, by=admin, version=version)
+    state = draft_state(draft)
+    checks = [s for s in draft.steps[len(before[0]) :] if s.get("verb") == "check"]
+    assert len(checks) == 3 and checks[0]["seat"] == first  # in order, from the first to act
+    # Seventh street is all face down: dealt by itself, and the next street's betting is on.
+    assert state.hand.street.name == "SEVENTH" and state.next.seat is not None
+    assert draft.version == version + 1  # one change
+    draft = draft_undo(draft=draft, by=admin, version=draft.version)
+    assert looks(draft) == before  # the checks and the cards that followed, all back
+    assert draft.version == version + 2  # the version only goes forward (stale screens)
+
+
+def test_a_street_dealt_at_once_is_undone_at_once(night):
+    _, admin, tournament = night
+    draft = draft_start(tournament=tournament, by=admin)
+    before = looks(draft)
+    draft = deal_third(draft, admin)
+    assert len(draft.steps) == 3
+    draft = draft_undo(draft=draft, by=admin, version=draft.version)
+    assert looks(draft) == before
+
+
+def test_a_forced_bring_in_follows_the_deal_and_goes_back_with_it(night):
+    league, admin, _ = night
+    tournament, _ = make_tournament(
+        league=league, by=admin, names=("Dee", "Eli"), name="Big bring-in",
+        default_variant="seven_card_stud", stakes_schedule=[[4, 20, 20, 40]],
+    )  # fmt: skip
+    draft = draft_start(tournament=tournament, by=admin)
+    before = looks(draft)
+    draft = deal_third(draft, admin, cards=("2c", "Kd"))
+    assert draft.steps[-1] == {
+        "kind": "act", "seat": 0, "verb": "bring_in", "auto": True
+    }  # fmt: skip
+    assert draft_state(draft).next.seat == 1  # the bring-in was the only thing to do
+    draft = draft_undo(draft=draft, by=admin, version=draft.version)
+    assert looks(draft) == before

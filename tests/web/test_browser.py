@@ -324,9 +324,9 @@ def test_every_page_looks_finished(site, browser, phone, shots):
 
 def test_live_logger_on_a_phone(site, browser, phone, shots):
     """A five-player stud hand logged live at 375x740: three fold on third street, two
-    check it down and show. Taps are counted (docs/recording.md gives the figure); a
-    reload mid-hand loses nothing, undo takes back a step, a second phone's stale form is
-    refused."""
+    check it down, one concedes at the showdown and the other shows. Every tap is counted
+    (docs/recording.md gives the figure and its breakdown); a reload mid-hand loses
+    nothing, undo takes back a step, a second phone's stale form is refused."""
     league, admin = make_league(slug="live")
     keeper = add_member(league, "live-keeper", "scorekeeper")
     tournament, _ = make_tournament(
@@ -335,43 +335,48 @@ def test_live_logger_on_a_phone(site, browser, phone, shots):
     )  # fmt: skip
     page = phone
     log_in(page, site, keeper.username, tournament.get_absolute_url())
-    taps = 0
+    taps = {"start": 0, "up cards": 0, "actions": 0, "shown": 0, "record": 0, "undo": 0}
 
-    def tap(selector):
-        nonlocal taps
-        taps += 1
+    def tap(selector, kind):
+        taps[kind] += 1
         page.locator(selector).first.click()
         page.wait_for_load_state()
 
-    def pick(code):
-        nonlocal taps
-        taps += 1
+    def pick(code, kind="up cards"):
+        taps[kind] += 1
         page.locator(f".picker:not([hidden]) button[data-code='{code}']").click()
 
     def act(label):
-        tap(f"#next button:text-is('{label}')")
+        tap(f"#next button:text-is('{label}')", "actions")
 
     def prompt():
         return page.inner_text("[data-testid=live-prompt]")
 
-    tap("[data-testid=live-hand]")
-    tap("button:text-is('Start the hand')")
+    def log():
+        return page.inner_text("[data-testid=live-log]")
+
+    # One tap on the tournament page starts the hand with the night's variant.
+    tap("[data-testid=live-hand]", "start")
     assert prompt().startswith("Deal third street")
+    assert page.locator("#id_variant").count() == 0  # no picker: the night is stud
     shots(page, "phone-live-deal")
     for code in ("2c", "Kd", "Qh", "Jc", "9s"):  # door cards, seats from the dealer's left
         pick(code)
     page.wait_for_selector("[data-testid=live-prompt]:has-text('to act')")
     shots(page, "phone-live-bring-in")
-    first, second = (n.inner_text() for n in page.locator(".live-seats .seat-name").all()[:2])
+    names = [n.inner_text() for n in page.locator(".live-seats .seat-name").all()]
+    first, second = names[:2]
     assert prompt() == f"{first} to act"
     act("Bring in 10")
     act("Call 10")
     page.reload()  # a reload mid-hand loses nothing
-    assert f"{second} calls 10." in page.inner_text("[data-testid=live-log]")
+    assert f"{second} calls 10." in log()
     act("Fold")
-    tap("button:text-is('Undo the last step')")  # one tap takes it back
-    assert "folds" not in page.inner_text("[data-testid=live-log]")
+    tap("button:text-is('Undo the last step')", "undo")  # one tap takes it back
+    assert "folds" not in log()
     act("Fold")
+    taps["undo"] += 1  # the fold again: counted with the undo, not with the hand
+    taps["actions"] -= 1
     act("Fold")
     act("Fold")
     # A second phone on the same hand, showing it as it was, cannot log over it.
@@ -389,34 +394,44 @@ def test_live_logger_on_a_phone(site, browser, phone, shots):
         page.wait_for_selector("[data-testid=live-prompt]:has-text('to act')")
         if street == "fourth":
             second_phone.reload()  # the second phone shows the same turn
-        act("Check")
-        act("Check")
+            shots(page, "phone-live-check-around")
+        act("Check around")  # both check, in order, in one tap
         if street == "fourth":
+            assert log().count("checks.") == 2, log()
             second_phone.locator("#next button:text-is('Check')").first.click()
             second_phone.wait_for_load_state()
             assert "reload" in second_phone.inner_text("[data-testid=live-error]")
             shots(second_phone, "phone-live-stale")
     other.close()
     assert prompt().endswith("to act")  # seventh street was dealt face down by itself
-    act("Check")
-    act("Check")
+    act("Check around")
     assert prompt().startswith("Showdown")
-    shots(page, "phone-live-showdown")
-    for code in ("As", "Ks", "8c"):
-        pick(code)
-    page.wait_for_load_state()
+    shots(page, "phone-live-showdown", full_page=False)
+    # One concedes with one tap (the picker, open for the cards, leaves the button in
+    # sight); the last hand in must show (it has no muck button).
+    assert page.locator(".picker").is_visible()
+    tap(f"button:text-is('{first} mucks')", "actions")
+    assert f"{first} mucks" in log()
+    assert page.locator(f"button:text-is('{second} mucks')").count() == 0
+    shots(page, "phone-live-muck")
     for code in ("Ah", "Kh", "8d"):
-        pick(code)
+        pick(code, "shown")
     page.wait_for_selector("button:text-is('Record hand 1')")
-    tap("button:text-is('Record hand 1')")
+    shots(page, "phone-live-over")
+    tap("button:text-is('Record hand 1')", "record")
     assert page.url.rstrip("/").split("/")[-2] == "hands"
     shots(page, "phone-live-recorded")
     hand = tournament.hands.get()
-    assert hand.entry_mode == "full" and len(hand.entry["actions"]) > 20
-    assert taps == 35, (
-        taps
-    )  # 2 to start, 11 up cards, 13 actions + 1 undo and its redo, 6 shown, 1 to record
-    print(f"live logger: {taps} taps for the five-player hand (one of them an undo)")
+    assert hand.entry_mode == "full" and hand.status == "verified"
+    assert "p1 sm" in hand.entry["actions"]  # the muck, recorded as one
+    hand_taps = sum(v for k, v in taps.items() if k != "undo")
+    # 1 to start, 11 face-up cards, 10 actions (bring-in, call, 3 folds, 4 check-arounds,
+    # 1 muck), 3 face-down cards shown, 1 to record; the undo and the fold again apart.
+    assert taps == {
+        "start": 1, "up cards": 11, "actions": 10, "shown": 3, "record": 1, "undo": 2
+    }, taps  # fmt: skip
+    assert hand_taps == 26
+    print(f"live logger: {hand_taps} taps for the five-player hand ({taps})")
 
 
 def test_scripts_run_under_the_content_security_policy(site, phone):

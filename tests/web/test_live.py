@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from tests.factories import make_league, make_tournament
 from tracker.hands.models import DraftHand, Hand, HandStatus
+from tracker.hands.services.recording import variant_resolve
 
 pytestmark = pytest.mark.django_db
 
@@ -68,7 +69,9 @@ def test_errors_are_shown_and_nothing_is_lost(client, table):
     response = client.post(url, {"op": "act", "seat": 0, "verb": "bring_in", "version": stale})
     assert response.status_code == 400 and "reload" in response.context["error"]
     post(client, url, op="undo")
-    assert len(DraftHand.objects.get().steps) == 2  # the last deal (Cat's card) is taken back
+    assert DraftHand.objects.get().steps == []  # the street went in as one change: all back
+    page = client.get(url).context["page"]
+    assert [d.seat for d in page.deals] == [0, 1, 2]  # every door card is asked again
 
 
 def test_the_start_form_takes_the_announcements(client, table):
@@ -121,3 +124,64 @@ def test_the_table_result_is_recorded_with_the_hand(
     hand = Hand.objects.get()
     assert hand.table_result == {"winners": [loser]}
     assert hand.status == HandStatus.DISPUTED  # the 5-9 straight beats three aces
+
+
+def test_one_tap_on_the_tournament_page_starts_the_hand(client, table):
+    tournament, url = table
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    assert f'<form method="post" action="{url}">' in page and "Log hand 1 live" in page
+    assert post(client, url, op="start").status_code == 302  # what that form sends
+    draft = DraftHand.objects.get()
+    assert (draft.variant, draft.options) == variant_resolve(tournament, None, None)
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    assert "Go on logging hand 1" in page and f'action="{url}"' not in page
+
+
+def test_dealers_choice_asks_the_variant_first(client):
+    league, admin = make_league()
+    tournament, _ = make_tournament(league=league, by=admin, names=("Ann", "Bob"))
+    client.force_login(admin)
+    url = reverse("live-hand", kwargs={"pk": tournament.pk})
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    assert f'href="{url}" data-testid="live-hand"' in page and f'action="{url}"' not in page
+    assert b'name="variant"' in client.get(url).content
+
+
+def play_to_showdown(client, url):
+    """Ann, Bob and Cat all call the bring-in and check every street down (check around)."""
+    post(client, url, op="start")
+    post(client, url, op="deal", **{"card-0-2": "2c", "card-1-2": "Kd", "card-2-2": "Qh"})
+    for seat, verb in ((0, "bring_in"), (1, "call"), (2, "call")):
+        post(client, url, op="act", seat=seat, verb=verb)
+    for street in "456":
+        post(client, url, op="deal", **{f"card-{k}-0": f"{street}{'cdh'[k]}" for k in range(3)})
+        page = client.get(url).context["page"]
+        assert [b.label for b in page.buttons][::2] == ["Check", "Check around"]  # and a bet
+        assert post(client, url, op="check_around").status_code == 302
+    assert post(client, url, op="check_around").status_code == 302  # seventh street
+    return client.get(url).context["page"]
+
+
+def test_check_around_and_a_muck_without_javascript(
+    client, table, django_capture_on_commit_callbacks
+):
+    tournament, url = table
+    page = play_to_showdown(client, url)
+    assert page.prompt.startswith("Showdown")
+    assert sum(line.endswith("checks.") for line in page.log) == 12
+    assert [b.seat for b in page.mucks] == [0, 1, 2]  # anyone may concede...
+    post(client, url, op="muck", seat=0)
+    post(client, url, op="muck", seat=1)
+    page = client.get(url).context["page"]
+    assert page.mucks == []  # ... but the last hand in must show
+    assert post(client, url, op="muck", seat=2).status_code == 400
+    post(client, url, op="show", seat=2, **{"show-2-0": "As", "show-2-1": "Ah", "show-2-6": "Ad"})
+    with django_capture_on_commit_callbacks(execute=True):
+        assert post(client, url, op="finish").status_code == 302
+    hand = Hand.objects.get()
+    assert hand.status == HandStatus.VERIFIED
+    assert [a for a in hand.entry["actions"] if " sm" in a] == [
+        "p1 sm",
+        "p2 sm",
+        "p3 sm AsAhQh4h5h6hAd",  # the known cards and the shown ones
+    ]

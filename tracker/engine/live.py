@@ -28,7 +28,16 @@ from .errors import DomainError
 from .stakes import Stakes
 from .stud import HandObserver, ProcedureError, StudHand, Verb
 
-__all__ = ["ACT_VERBS", "LiveStep", "live_entry", "live_walk", "step_from_json"]
+__all__ = [
+    "ACT_VERBS",
+    "LiveStep",
+    "check_around",
+    "checks_around",
+    "forced_action",
+    "live_entry",
+    "live_walk",
+    "step_from_json",
+]
 
 #: The betting verbs a live step may name, with their PHH action.
 ACT_VERBS = {
@@ -144,6 +153,60 @@ def apply_step(hand: StudHand, step: LiveStep) -> LiveStep:
     elif kind == "declare":
         hand.declare(seat, step.choice)  # type: ignore[arg-type]
     return step
+
+
+def checks_around(hand: StudHand) -> tuple[int, ...]:
+    """The seats left to act on this street, in order, when each of them may check
+    (nothing is bet yet): what "check around" applies. Empty when the player to act
+    faces a bet or a bring-in.
+
+    >>> from tracker.engine.examples import fourth_street, third_street
+    >>> checks_around(fourth_street())
+    (0, 1)
+    >>> checks_around(third_street())
+    ()
+    """
+    turn = hand.next_event()
+    if turn.seat is None or not any(o.verb is Verb.CHECK for o in turn.options):
+        return ()
+    return tuple(hand.actors)
+
+
+def check_around(hand: StudHand) -> list[LiveStep]:
+    """Everyone left to act on the street checks, in order (each check with the machine's
+    own checks); returns the steps applied.
+
+    >>> from tracker.engine.examples import fourth_street
+    >>> hand = fourth_street()
+    >>> [(s.seat, s.verb) for s in check_around(hand)]
+    [(0, 'check'), (1, 'check')]
+    >>> hand.street.name, hand.next_event().phase.value
+    ('FIFTH', 'deal')
+    """
+    seats = checks_around(hand)
+    if not seats:
+        raise ProcedureError(
+            "nobody can check now: the player to act faces a bet", code="illegal_action"
+        )
+    return [apply_step(hand, LiveStep("act", seat, verb=Verb.CHECK.value)) for seat in seats]
+
+
+def forced_action(hand: StudHand) -> LiveStep | None:
+    """The betting step the machine leaves no choice about (one legal action, e.g. a
+    bring-in as large as the small bet, which is the completion itself), or None.
+
+    >>> from tracker.engine.examples import deal_round, third_street
+    >>> forced_action(third_street()) is None  # bring in or complete: a choice
+    True
+    >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 5, 5, 10), stacks=[100, 100])
+    >>> hand.post_antes(); deal_round(hand, "As Qh Ks Qd 2c 3c")
+    >>> forced_action(hand)
+    LiveStep(kind='act', seat=0, verb='bring_in', cards=(), choice=None, to=None)
+    """
+    turn = hand.next_event()
+    if turn.seat is None or len(turn.options) != 1:
+        return None
+    return LiveStep("act", turn.seat, verb=turn.options[0].verb.value)
 
 
 def live_walk(

@@ -11,6 +11,7 @@ from tracker.engine.announcements import VARIANT_TITLES, has_high, has_low
 from tracker.engine.cards import format_card, parse_card
 from tracker.engine.errors import DomainError
 from tracker.engine.frames import FrameSeat
+from tracker.engine.live import checks_around
 from tracker.engine.stud import ProcedureError, Verb, declaring
 from tracker.engine.variants import STREETS, Face
 from tracker.hands.selectors.live import DraftState
@@ -55,7 +56,6 @@ class ShowSeat:
     seat: int
     name: str
     slots: list[Slot]  # the cards nobody has seen yet
-    can_muck: bool
     declare: list[Button] = field(default_factory=list)
 
 
@@ -80,6 +80,7 @@ class LivePage:
     deals: list[SeatDeal]
     community: bool
     shows: list[ShowSeat]
+    mucks: list[Button]
     can_finish: bool
     deal_label: str
     choices_open: bool  # seventh-card choices still open: the street goes in by its button
@@ -103,6 +104,7 @@ def live_page(state: DraftState) -> LivePage:
     buttons: list[Button] = []
     deals: list[SeatDeal] = []
     shows: list[ShowSeat] = []
+    mucks: list[Button] = []  # who may concede at the showdown
     prompt = ""
     community = False
     deal_label = "Deal"
@@ -119,6 +121,8 @@ def live_page(state: DraftState) -> LivePage:
                     label += " (all in)"
             style = "quiet" if option.verb is Verb.FOLD else "primary"
             buttons.append(Button("act", label, nxt.seat, option.verb.value, style=style))
+        if len(checks_around(hand)) > 1:
+            buttons.append(Button("check_around", "Check around", style="primary"))
     elif nxt.deals:
         street = STREETS[hand.street]
         if nxt.deals[0].face is Face.COMMUNITY:
@@ -167,7 +171,12 @@ def live_page(state: DraftState) -> LivePage:
                 ]
             if missing or declare:
                 slots = [Slot(f"show-{seat}-{k}", False, True) for k in missing]
-                shows.append(ShowSeat(seat, names[seat], slots, nxt.over, declare))
+                shows.append(ShowSeat(seat, names[seat], slots, declare))
+        mucks = [  # instead of showing: the seats with cards nobody has seen
+            Button("muck", f"{s.name} mucks", s.seat, style="quiet")
+            for s in shows
+            if s.slots and _can_muck(hand, s.seat)
+        ]
         if nxt.over:
             if any(s.slots for s in shows):
                 prompt = "Showdown: show the cards nobody has seen, or muck"
@@ -215,6 +224,7 @@ def live_page(state: DraftState) -> LivePage:
         deals=deals,
         community=community,
         shows=shows,
+        mucks=mucks,
         can_finish=can_finish,
         deal_label=deal_label,
         choices_open=bool(nxt.choices),
@@ -222,6 +232,17 @@ def live_page(state: DraftState) -> LivePage:
         result_seats=result_seats,
         result_choices=result_choices,
     )
+
+
+def _can_muck(hand, seat: int) -> bool:
+    """Whether ``seat`` may concede at the showdown (not the last hand left in a pot)."""
+    if not hand.next_event().over:
+        return False
+    try:
+        hand.verify_muck(seat)
+    except ProcedureError:
+        return False
+    return True
 
 
 def _card(value: Any, field: str) -> str | None:

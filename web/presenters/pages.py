@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from tracker.core.permissions import Capabilities, capabilities
 from tracker.engine.announcements import VARIANT_TITLES
 from tracker.hands.models import Hand
+from tracker.hands.selectors.live import open_draft
 from tracker.hands.selectors.wording import STATUS_HELP, STATUS_LABELS, announcement_text
 from tracker.leagues.models import League, Player
 from tracker.leagues.selectors import (
@@ -283,6 +284,7 @@ class TournamentPage:
     stakes: object  # tracker.engine.tournament.Level of the hand being played (or the last)
     next_dealer: str | None
     counts: dict[str, int] = field(default_factory=dict)
+    live_number: int | None = None  # the hand being logged live, if one is open
 
 
 def _chart(tournament: Tournament, names: dict[int, str], order: list[int]) -> dict[str, str]:
@@ -377,4 +379,10 @@ def tournament_page(user, pk: int) -> TournamentPage:
         stakes=stakes,
         next_dealer=seat_names.get(dealer) if dealer is not None else None,
         counts=dict(counts),
+        live_number=_open_draft_number(tournament) if can.record_hand else None,
     )
+
+
+def _open_draft_number(tournament: Tournament) -> int | None:
+    draft = open_draft(tournament)
+    return draft.number if draft is not None else None

@@ -13,6 +13,7 @@ from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
 from tracker.engine.errors import DomainError
 from tracker.hands.selectors.live import draft_state, open_draft
 from tracker.hands.services.live import (
+    draft_check_around,
     draft_discard,
     draft_finish,
     draft_start,
@@ -62,6 +63,8 @@ def live_hand(request, tournament):
                 )
             elif draft is None:
                 messages.info(request, "That hand is no longer open: start the next one.")
+            elif op == "check_around":
+                draft_check_around(draft=draft, by=request.user, version=version)
             elif op == "undo":
                 draft_undo(draft=draft, by=request.user, version=version)
             elif op == "discard":

@@ -19,7 +19,14 @@ from django.utils import timezone
 from tracker.core.errors import Conflict
 from tracker.core.permissions import Capability, require
 from tracker.engine.errors import DomainError
-from tracker.engine.live import LiveStep, apply_step, live_entry, step_from_json
+from tracker.engine.live import (
+    LiveStep,
+    apply_step,
+    check_around,
+    forced_action,
+    live_entry,
+    step_from_json,
+)
 from tracker.engine.stud import Phase
 from tracker.engine.variants import Face
 from tracker.hands.models import DraftHand, DraftStatus, Hand
@@ -90,47 +97,67 @@ def _save(draft: DraftHand, steps: list[dict]) -> DraftHand:
     return draft
 
 
+def _joined(steps: list[dict]) -> list[dict]:
+    """The steps of one change: every one after the first is taken back with it."""
+    return [step if k == 0 else {**step, "joined": True} for k, step in enumerate(steps)]
+
+
 @transaction.atomic
 def draft_step(
     *, draft: DraftHand, by, version: int, steps: Sequence[Mapping[str, Any]]
 ) -> DraftHand:
-    """Log one or more steps (e.g. a street's cards, one per seat) as one change."""
+    """Log one or more steps (e.g. a street's cards, one per seat) as one change: one
+    undo takes the change back whole."""
     draft = _locked(draft, by, version)
     hand = draft_walk(draft)
-    accepted = list(draft.steps)
+    applied = []
     for data in steps:
         step = step_from_json(data, len(draft.positions))
-        accepted.append(apply_step(hand, step).to_json())
-    accepted.extend(_deal_face_down(hand))
-    return _save(draft, accepted)
+        applied.append(apply_step(hand, step).to_json())
+    return _save(draft, list(draft.steps) + _joined(applied) + _follow_ups(hand))
 
 
-def _deal_face_down(hand) -> list[dict]:
-    """Deal the cards nobody sees at once (unknown until shown): when all that is due is
-    face down and no seventh-card choice is open, there is nothing to ask."""
-    dealt = []
-    nxt = hand.next_event()
-    while (
-        nxt.phase is Phase.DEAL
-        and nxt.deals
-        and not nxt.choices
-        and all(d.face is Face.DOWN for d in nxt.deals)
-    ):
-        for seat in sorted({d.seat for d in nxt.deals}):
-            count = hand.cards_due(seat)
-            step = apply_step(hand, LiveStep("deal", seat, cards=(None,) * count))
-            dealt.append({**step.to_json(), "auto": True})
+@transaction.atomic
+def draft_check_around(*, draft: DraftHand, by, version: int) -> DraftHand:
+    """Everyone left to act on the street checks, in order, as one change (one undo
+    takes every check back)."""
+    draft = _locked(draft, by, version)
+    hand = draft_walk(draft)
+    applied = [step.to_json() for step in check_around(hand)]
+    return _save(draft, list(draft.steps) + _joined(applied) + _follow_ups(hand))
+
+
+def _follow_ups(hand) -> list[dict]:
+    """What follows by itself, taken back with the change that led to it: the cards
+    nobody sees (unknown until shown) when all that is due is face down and no
+    seventh-card choice is open, and a betting action the machine leaves no choice about."""
+    done = []
+    while True:
         nxt = hand.next_event()
-    return dealt
+        if (
+            nxt.phase is Phase.DEAL
+            and nxt.deals
+            and not nxt.choices
+            and all(d.face is Face.DOWN for d in nxt.deals)
+        ):
+            for seat in sorted({d.seat for d in nxt.deals}):
+                count = hand.cards_due(seat)
+                done.append(apply_step(hand, LiveStep("deal", seat, cards=(None,) * count)))
+            continue
+        forced = forced_action(hand)
+        if forced is None:
+            break
+        done.append(apply_step(hand, forced))
+    return [{**step.to_json(), "auto": True} for step in done]
 
 
 @transaction.atomic
 def draft_undo(*, draft: DraftHand, by, version: int) -> DraftHand:
-    """Take back the last step (and the face-down cards dealt by themselves after it)."""
+    """Take back the last change: its steps, and what followed by itself."""
     draft = _locked(draft, by, version)
     steps = list(draft.steps)
-    while steps and steps[-1].get("auto"):
-        steps.pop()  # cards dealt face down by themselves go with the step that led to them
+    while steps and (steps[-1].get("auto") or steps[-1].get("joined")):
+        steps.pop()
     if not steps:
         raise DomainError("nothing to undo: the antes post themselves", field="version")
     return _save(draft, steps[:-1])
