@@ -222,3 +222,55 @@ def test_a_forced_bring_in_follows_the_deal_and_goes_back_with_it(night):
     assert draft_state(draft).next.seat == 1  # the bring-in was the only thing to do
     draft = draft_undo(draft=draft, by=admin, version=draft.version)
     assert looks(draft) == before
+
+
+def to_seventh_street(league, admin, variant):
+    """A three-player hand of ``variant`` checked down to seventh street (choices open)."""
+    tournament, _ = make_tournament(
+        league=league, by=admin, names=("Dee", "Eli", "Fay"), name=variant,
+        default_variant=variant,
+    )  # fmt: skip
+    draft = deal_third(draft_start(tournament=tournament, by=admin), admin, ("2c", "Kd", "Qh"))
+    for seat, verb in ((0, "bring_in"), (1, "call"), (2, "call")):
+        draft = act(draft, admin, seat, verb)
+    for _street in ("fourth", "fifth", "sixth"):
+        draft = deal_up(draft, admin)
+        draft = draft_check_around(draft=draft, by=admin, version=draft.version)
+    assert draft_state(draft).next.choices
+    return draft
+
+
+@pytest.mark.parametrize(
+    ("variant", "choice", "verb"),
+    [
+        ("low_hold", {"kind": "buy"}, "buy"),
+        ("kings_and_little_ones", {"kind": "seventh", "choice": "up"}, "choose_seventh"),
+    ],
+)
+def test_undo_a_seventh_street_choice_and_the_card_after_it(night, variant, choice, verb):
+    """Undo right after a Low Hold buy (or a Kings and Little Ones seventh card up), and
+    after the card that follows it: the draft is exactly as before each time."""
+    league, admin, _ = night
+    draft = to_seventh_street(league, admin, variant)
+    open_choices = looks(draft)
+    assert [(c[0].value, c[1]) for c in open_choices[4]] == [(verb, 0), (verb, 1), (verb, 2)]
+    assert all(d.face.value == "down" for d in open_choices[5])  # nobody chose yet
+    version = draft.version
+
+    draft = draft_step(draft=draft, by=admin, version=version, steps=[{**choice, "seat": 1}])
+    chosen = looks(draft)
+    assert {0, 2} <= {c[1] for c in chosen[4]}  # the others may still choose
+    assert [d.face.value for d in chosen[5]] == ["down", "up", "down"]  # seat 1's comes up
+    draft = draft_undo(draft=draft, by=admin, version=draft.version)
+    assert looks(draft) == open_choices and draft.version == version + 2
+
+    draft = draft_step(draft=draft, by=admin, version=draft.version, steps=[{**choice, "seat": 1}])
+    assert looks(draft) == chosen
+    version = draft.version
+    draft = deal_up(draft, admin)  # the seventh cards: seat 1's face up, the others unseen
+    state = draft_state(draft)
+    assert state.next.seat is not None and not state.next.choices  # betting on seventh
+    draft = draft_undo(draft=draft, by=admin, version=draft.version)
+    assert looks(draft) == chosen and draft.version == version + 2
+    draft = draft_undo(draft=draft, by=admin, version=draft.version)
+    assert looks(draft) == open_choices

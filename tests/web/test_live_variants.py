@@ -271,14 +271,31 @@ def test_live_low_hold_buys(site, phone, shots):
     assert len(buys) == 3, labels
     assert table.prompt().startswith("Seventh street: who pays 40 to get the card face up?")
     buyer = buys[0].split(" buys")[0]
+    prompt, log = table.prompt(), table.page.inner_text("[data-testid=live-log]")
     table.button(buys[0])
     assert f"{buyer} pays 40 to take the seventh card up" in table.page.inner_text(
         "[data-testid=live-log]"
     )
+    bought = (table.prompt(), table.buttons(), table.page.inner_text("[data-testid=live-log]"))
+    assert table.buttons() == [label for label in labels if label != buys[0]]
+    # Undo right after the buy: the page is as it was (every buy offered again).
+    table.tap("button:text-is('Undo the last step')")
+    assert (table.prompt(), table.buttons()) == (prompt, labels)
+    assert table.page.inner_text("[data-testid=live-log]") == log
+    table.button(buys[0])
     # The bought card comes face up: the picker asks for it.
     up = table.page.locator(".live-deal input[data-card][required]")
     assert up.count() == 1
     table.shot("seventh-bought")
+    table.deal_held(table.fresh(1))
+    # Undo after the card: the buy stands, the card is asked again, the others may buy.
+    table.tap("button:text-is('Undo the last step')")
+    assert (
+        table.prompt(),
+        table.buttons(),
+        table.page.inner_text("[data-testid=live-log]"),
+    ) == bought
+    table.shot("seventh-undone")
     table.deal_held(table.fresh(1))
     table.bet(passive)
     table.show_all()
@@ -325,7 +342,18 @@ def test_live_kings_and_little_ones_seventh_up(site, phone, shots):
     ups = [label for label in labels if label.endswith("seventh up")]
     assert len(ups) == 3, labels
     chooser = ups[0].split(":")[0]
+    prompt = table.prompt()
     table.button(ups[0])
+    table.tap("button:text-is('Undo the last step')")  # undo the choice: as it was
+    assert (table.prompt(), table.buttons()) == (prompt, labels)
+    assert table.page.locator(".live-deal input[data-card][required]").count() == 0
+    table.button(ups[0])
+    assert [label for label in table.buttons() if label.endswith("seventh up")] == ups[1:]
+    assert table.page.locator(".live-deal input[data-card][required]").count() == 1
+    table.deal_held(table.fresh(1))
+    # Undo after the card that follows: the choice stands, the card is asked again.
+    table.tap("button:text-is('Undo the last step')")
+    assert table.buttons() == ups[1:]
     assert table.page.locator(".live-deal input[data-card][required]").count() == 1
     table.deal_held(table.fresh(1))
     table.bet(passive)

@@ -142,7 +142,7 @@ def live_page(state: DraftState) -> LivePage:
             if choice.verb is Verb.BUY:
                 label = f"{name} buys it {down} ({choice.amount})"
                 buttons.append(Button("buy", label, choice.seat, style="quiet"))
-            elif choice.verb is Verb.CHOOSE_SEVENTH:
+            elif choice.verb is Verb.CHOOSE_SEVENTH and not hand.seventh_up[choice.seat]:
                 buttons.append(Button("seventh", f"{name}: seventh up", choice.seat, choice="up"))
         if nxt.choices and not community:
             kinds = {c.verb for c in nxt.choices}
