@@ -138,8 +138,11 @@
     var label = current.getAttribute("aria-label") || "card";
     var seat = current.closest("fieldset");
     var who = seat ? (seat.querySelector("legend .seat-name") || seat.querySelector("legend")) : null;
+    var name = who ? who.textContent.trim() : "";
+    // The live logger's labels name the player already ("Bob: face-up card").
+    var prefix = name && label.indexOf(name + ":") !== 0 ? name + " · " : "";
     picker.querySelector(".picker-title").textContent =
-      (who ? who.textContent.trim() + " · " : "") + label + (/card$/.test(label) ? "" : " card");
+      prefix + label + (/card$/.test(label) ? "" : " card");
   }
   function openPicker(input) {
     if (!picker) buildPicker();

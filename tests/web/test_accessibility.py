@@ -107,6 +107,46 @@ def deal_the_door_cards(page):
     assert "to act" in page.inner_text("[data-testid=live-prompt]")
 
 
+def tap(page, selector):
+    page.locator(selector).first.click()
+    page.wait_for_load_state()
+
+
+def deal_a_street(page, codes):
+    for input_, code in zip(
+        page.locator("form[data-live] input[required]").all(), codes, strict=True
+    ):
+        input_.fill(code)
+    page.keyboard.press("Escape")
+    tap(page, "form[data-live] button[type=submit]")
+
+
+def bet_to_check_around(page):
+    """The door cards are in: bring in, two calls, fourth street dealt: "Check around"."""
+    tap(page, "#next button:has-text('Bring in')")
+    tap(page, "#next button:has-text('Call')")
+    tap(page, "#next button:has-text('Call')")
+    deal_a_street(page, "3d 4d 5h".split())
+    assert page.locator("#next button:text-is('Check around')").count() == 1
+
+
+def check_down_to_the_showdown(page):
+    """Check around on every street: the showdown asks for the cards, or a muck."""
+    tap(page, "#next button:text-is('Check around')")
+    for codes in ("6c 7c 8c", "9h Th Jh"):
+        deal_a_street(page, codes.split())
+        tap(page, "#next button:text-is('Check around')")
+    tap(page, "#next button:text-is('Check around')")  # seventh street, dealt face down
+    assert page.locator(".live-mucks button").count() == 3
+
+
+def muck_two(page):
+    """Two concede: the last hand wins uncontested, its cards optional."""
+    tap(page, ".live-mucks button")
+    tap(page, ".live-mucks button")
+    assert page.inner_text("[data-testid=live-prompt]") == "The hand is over: record it"
+
+
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_every_page_passes_axe(site, browser, shots, size):
     game = make_game()
@@ -154,6 +194,15 @@ def test_every_page_passes_axe(site, browser, shots, size):
         (game.keeper, "live-start", f"/tournaments/{t.pk}/live/", 200, None),
         (game.keeper, "live-deal", f"/tournaments/{t.pk}/live/", 200, start_a_live_hand),
         (game.keeper, "live-bet", f"/tournaments/{t.pk}/live/", 200, deal_the_door_cards),
+        (game.keeper, "live-check-around", f"/tournaments/{t.pk}/live/", 200, bet_to_check_around),
+        (
+            game.keeper,
+            "live-showdown",
+            f"/tournaments/{t.pk}/live/",
+            200,
+            check_down_to_the_showdown,
+        ),
+        (game.keeper, "live-uncontested", f"/tournaments/{t.pk}/live/", 200, muck_two),
         (authority, "disputes", f"/leagues/{slug}/disputes/", 200, None),
         (game.admin, "audit", f"/leagues/{slug}/audit/", 200, None),
         (authority, "ruling-form", f"/hands/{hands['disputed'].pk}/pots/0/rule/", 200, None),

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.factories import add_member, make_league, make_tournament
+from tests.factories import add_member, fold_entry, make_league, make_tournament
 from tests.web.conftest import (
     CHROMIUM,
     DESKTOP,
@@ -20,6 +20,7 @@ from tests.web.conftest import (
     make_game,
     record_sample_hands,
 )
+from tracker.hands.services.recording import hand_record
 from tracker.tournaments.selectors import tournament_state
 
 pytestmark = [
@@ -324,7 +325,7 @@ def test_every_page_looks_finished(site, browser, phone, shots):
 
 def test_live_logger_on_a_phone(site, browser, phone, shots):
     """A five-player stud hand logged live at 375x740: three fold on third street, two
-    check it down, one concedes at the showdown and the other shows. Every tap is counted
+    check it down, one concedes at the showdown and the other wins. Every tap is counted
     (docs/recording.md gives the figure and its breakdown); a reload mid-hand loses
     nothing, undo takes back a step, a second phone's stale form is refused."""
     league, admin = make_league(slug="live")
@@ -356,6 +357,7 @@ def test_live_logger_on_a_phone(site, browser, phone, shots):
         return page.inner_text("[data-testid=live-log]")
 
     # One tap on the tournament page starts the hand with the night's variant.
+    shots(page, "phone-live-tournament", full_page=False)
     tap("[data-testid=live-hand]", "start")
     assert prompt().startswith("Deal third street")
     assert page.locator("#id_variant").count() == 0  # no picker: the night is stud
@@ -402,35 +404,38 @@ def test_live_logger_on_a_phone(site, browser, phone, shots):
             second_phone.wait_for_load_state()
             assert "reload" in second_phone.inner_text("[data-testid=live-error]")
             shots(second_phone, "phone-live-stale")
+            second_phone.reload()  # reloaded, it shows the hand as the first phone left it
+            assert second_phone.inner_text("[data-testid=live-log]") == log()
+            assert second_phone.inner_text("[data-testid=live-prompt]") == prompt()
     other.close()
     assert prompt().endswith("to act")  # seventh street was dealt face down by itself
     act("Check around")
     assert prompt().startswith("Showdown")
     shots(page, "phone-live-showdown", full_page=False)
     # One concedes with one tap (the picker, open for the cards, leaves the button in
-    # sight); the last hand in must show (it has no muck button).
+    # sight); the last hand in cannot muck, and wins uncontested without showing.
     assert page.locator(".picker").is_visible()
     tap(f"button:text-is('{first} mucks')", "actions")
     assert f"{first} mucks" in log()
     assert page.locator(f"button:text-is('{second} mucks')").count() == 0
-    shots(page, "phone-live-muck")
-    for code in ("Ah", "Kh", "8d"):
-        pick(code, "shown")
-    page.wait_for_selector("button:text-is('Record hand 1')")
-    shots(page, "phone-live-over")
+    assert prompt() == "The hand is over: record it"
+    assert not page.locator(".picker").is_visible()  # the winner's cards are optional
+    assert "may show, if seen" in page.inner_text(f"[data-testid=show-{names.index(second)}]")
+    shots(page, "phone-live-over", full_page=False)
     tap("button:text-is('Record hand 1')", "record")
     assert page.url.rstrip("/").split("/")[-2] == "hands"
     shots(page, "phone-live-recorded")
     hand = tournament.hands.get()
     assert hand.entry_mode == "full" and hand.status == "verified"
-    assert "p1 sm" in hand.entry["actions"]  # the muck, recorded as one
+    assert hand.entry["actions"][-1] == "p1 sm"  # the muck, the last action
+    assert hand.hand_seats.get(position=1).won == hand.pots.get().amount
     hand_taps = sum(v for k, v in taps.items() if k != "undo")
     # 1 to start, 11 face-up cards, 10 actions (bring-in, call, 3 folds, 4 check-arounds,
-    # 1 muck), 3 face-down cards shown, 1 to record; the undo and the fold again apart.
+    # 1 muck), 1 to record; the undo and the fold again apart.
     assert taps == {
-        "start": 1, "up cards": 11, "actions": 10, "shown": 3, "record": 1, "undo": 2
+        "start": 1, "up cards": 11, "actions": 10, "shown": 0, "record": 1, "undo": 2
     }, taps  # fmt: skip
-    assert hand_taps == 26
+    assert hand_taps == 23
     print(f"live logger: {hand_taps} taps for the five-player hand ({taps})")
 
 
@@ -517,6 +522,31 @@ def test_results_form_folded_on_third_street_in_one_tap(site, browser, phone, sh
     plain.wait_for_url(re.compile(rf".*/tournaments/{t.pk}/$"))
     assert "Hand 2 recorded" in plain.inner_text(".messages")
     assert t.hands.get(number=2).entry["seats"][0]["put_in"] == 4
+    context.close()
+
+
+def test_results_form_opens_with_the_last_hands_variant(site, browser, phone, shots):
+    """The night's default is stud, the last hand was Kings and Little Ones: the form opens
+    with Kings and Little Ones (its seventh-card input shown), with and without JavaScript."""
+    game = make_game(variant="seven_card_stud")
+    t = game.tournament
+    hand_record(
+        tournament=t,
+        by=game.admin,
+        entry_mode="quick",
+        entry=fold_entry(t),
+        variant="kings_and_little_ones",
+    )
+    page = phone
+    log_in(page, site, game.keeper.username, f"/tournaments/{t.pk}/hands/new/")
+    assert page.locator("#id_variant").input_value() == "kings_and_little_ones"
+    assert seat_input(page, 0, "seventh").is_visible()
+    assert not seat_input(page, 0, "bought").is_visible()  # Low Hold's, hidden
+    shots(page, "phone-results-form-last-variant", full_page=False)
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    plain = context.new_page()
+    log_in(plain, site, game.keeper.username, f"/tournaments/{t.pk}/hands/new/")
+    assert plain.locator("#id_variant").input_value() == "kings_and_little_ones"
     context.close()
 
 

@@ -57,6 +57,7 @@ class ShowSeat:
     name: str
     slots: list[Slot]  # the cards nobody has seen yet
     declare: list[Button] = field(default_factory=list)
+    optional: bool = False  # the hand can be recorded without them (won uncontested)
 
 
 @dataclass
@@ -193,6 +194,9 @@ def live_page(state: DraftState) -> LivePage:
         else:
             can_finish = True
             prompt = "The hand is over: record it"
+    if can_finish:
+        for s in shows:
+            s.optional = True  # e.g. everyone else mucked: the pot is won without showing
     result_seats: list[tuple[int, str]] = []
     result_choices: list[tuple[str, str]] = []
     if can_finish and len(nxt.showdown) > 1:
