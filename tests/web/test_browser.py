@@ -429,6 +429,18 @@ def test_live_logger_on_a_phone(site, browser, phone, shots):
     assert hand.entry_mode == "full" and hand.status == "verified"
     assert hand.entry["actions"][-1] == "p1 sm"  # the muck, the last action
     assert hand.hand_seats.get(position=1).won == hand.pots.get().amount
+    # It counts in the statistics: only the call of the bring-in is money put in by choice.
+    vpip = {s.position: bool(s.facts.get("vpip")) for s in hand.hand_seats.all()}
+    assert vpip == {0: False, 1: True, 2: False, 3: False, 4: False}, vpip
+    # And it replays action by action.
+    page.goto(f"{site}{hand.get_absolute_url()}?step=1")
+    steps = 1
+    while page.locator("section.street.step:not([hidden]) a[rel=next]").count():
+        page.locator("section.street.step:not([hidden]) a[rel=next]").click()
+        steps += 1
+        assert steps < 100
+    text = page.inner_text("section.street.step:not([hidden]) [data-testid=step-text]")
+    assert f"{first} mucks" in text, text
     hand_taps = sum(v for k, v in taps.items() if k != "undo")
     # 1 to start, 11 face-up cards, 10 actions (bring-in, call, 3 folds, 4 check-arounds,
     # 1 muck), 1 to record; the undo and the fold again apart.
