@@ -109,11 +109,17 @@ def test_members_dispute_with_the_form(case):
     assert logged_in(make_user("passer-by")).post(url, {"reason": "x"}).status_code == 403
 
 
-def test_the_audit_page_is_for_admins(client, case):
+def test_the_audit_page_is_for_admins_and_the_authority(client, case):
     url = "/leagues/friday/audit/"
     assert client.get(url).status_code == 302
-    for role in ("member", "scorekeeper", "authority"):
+    for role in ("member", "scorekeeper"):
         assert logged_in(case["users"][role]).get(url).status_code == 403
+    r = logged_in(case["users"]["authority"]).get(url)
+    assert r.status_code == 200 and "dispute.flag" in r.content.decode()
+    league = logged_in(case["users"]["authority"]).get("/leagues/friday/").content.decode()
+    assert 'href="/leagues/friday/audit/"' in league
+    member = logged_in(case["users"]["member"]).get("/leagues/friday/").content.decode()
+    assert 'href="/leagues/friday/audit/"' not in member
     r = logged_in(case["users"]["admin"]).get(url)
     assert r.status_code == 200
     html = r.content.decode()

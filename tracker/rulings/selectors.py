@@ -164,7 +164,8 @@ def evaluations_of(hand: Hand) -> QuerySet[Evaluation]:
 
 
 def audit_leagues_of(user) -> QuerySet[League]:
-    """Leagues whose audit log ``user`` may read: those they are an admin of."""
+    """Leagues whose audit log ``user`` may read: those where their role holds
+    ``view_audit`` (admin or authority)."""
     if user is None or not user.is_authenticated:
         return League.objects.none()
     return League.objects.filter(
@@ -175,16 +176,17 @@ def audit_leagues_of(user) -> QuerySet[League]:
 
 
 def audit_log(user, league: League | None = None) -> QuerySet[AuditEntry]:
-    """Entries ``user`` may read: a league's (its admins only), or without a league, those of
-    every league they administer and their own entries outside any league (API tokens).
+    """Entries ``user`` may read: a league's (its admins and authority only), or without a
+    league, those of every league where they are admin or authority and their own entries
+    outside any league (API tokens).
 
     A private league does not exist for outsiders (NotFound); a league the user can see but
-    does not administer is PermissionDenied.
+    holds no such role in is PermissionDenied.
     """
     if league is not None:
         require_view(user, league)
         if not can(user, league, Capability.VIEW_AUDIT):
-            raise PermissionDenied("Only a league admin may read its audit log.")
+            raise PermissionDenied("Only a league admin or authority may read its audit log.")
         return AuditEntry.objects.filter(league_id=league.pk)
     if user is None or not user.is_authenticated:
         return AuditEntry.objects.none()
