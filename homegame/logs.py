@@ -42,33 +42,48 @@ def logging_config(*, level: str, fmt: str) -> dict:
             "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
         },
         "text": {"format": "%(levelname)s %(name)s: %(message)s"},
+        # runserver's own request lines: [date] "GET / HTTP/1.1" 200 2257
+        "server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        },
     }
     loggers: dict[str, dict] = {
         "django.db.backends": {"level": "WARNING"},
         # Django's own console handler would print its records a second time (root has ours).
         "django": {"handlers": [], "level": "INFO", "propagate": True},
     }
+    handlers = {
+        "stdout": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": fmt,
+            "filters": ["client_errors"],
+        },
+    }
     if fmt == "text":
+        handlers["server"] = {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "server",
+        }
         loggers.update(
             {
+                "django.server": {"handlers": ["server"], "level": "INFO", "propagate": False},
                 "celery": {"level": "WARNING"},  # one line per task succeeded otherwise
                 "django.request": {"level": "ERROR"},  # 4xx: runserver prints the request line
                 "django.utils.autoreload": {"level": "WARNING"},
+                # Eager tasks without a broker: kombu says it falls back to localhost, unused.
+                "kombu.connection": {"level": "ERROR"},
             }
         )
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "filters": {"client_errors": {"()": "homegame.logs.ClientErrorsWithoutTraceback"}},
-        "formatters": {k: v for k, v in formatters.items() if k == fmt},
-        "handlers": {
-            "stdout": {
-                "class": "logging.StreamHandler",
-                "stream": "ext://sys.stdout",
-                "formatter": fmt,
-                "filters": ["client_errors"],
-            },
-        },
+        "formatters": {k: v for k, v in formatters.items() if k == fmt or fmt == "text"},
+        "handlers": handlers,
         "root": {"handlers": ["stdout"], "level": level},
         "loggers": loggers,
     }

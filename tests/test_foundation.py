@@ -202,7 +202,7 @@ def _log_probe(env_extra: dict) -> str:
 
 def test_a_development_console_shows_requests_not_task_lines_nor_403_tracebacks():
     out = _log_probe({"DEBUG": "true"})
-    assert '"GET / HTTP/1.1" 200 2257' in out  # runserver's one line per request
+    assert '] "GET / HTTP/1.1" 200 2257' in out  # runserver's one line per request
     assert "Forbidden" not in out  # a 403 is the request line only
     assert "tournament_settle" not in out  # no line per task
     assert "ERROR django.request: Internal Server Error: /x" in out
