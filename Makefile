@@ -2,6 +2,9 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Two stamps: `make run` installs the site's own dependencies only; `make test` adds the
+# test tools (the `test` extra: pytest, Playwright, ruff, ...).
+RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -10,17 +13,21 @@ PORT ?= 8000
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	touch $(RUN_STAMP)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $(RUN_STAMP) $(STAMP)
 
 ## run: the site with a demo league on http://127.0.0.1:8000/ (SQLite and eager tasks unless configured)
-run: $(STAMP)
-	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py migrate --noinput
-	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py seed_demo
-	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver $(HOST):$(PORT)
+run: $(RUN_STAMP)
+	@DEBUG=$${DEBUG:-true} $(BIN)/python manage.py migrate --noinput -v 0
+	@DEBUG=$${DEBUG:-true} $(BIN)/python manage.py seed_demo
+	@DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 ## test: the import contracts (pyproject.toml), then the whole default suite on SQLite with eager
 ## tasks (worker, outage and slow tests run in .ci/run)

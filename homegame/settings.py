@@ -15,6 +15,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from .env import env_bool, env_int, env_list, env_str
+from .logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -298,27 +299,9 @@ CELERY_BEAT_SCHEDULE = {
     "imports-sweep": {"task": "tracker.imports_sweep", "schedule": float(SWEEP_INTERVAL)},
 }
 
-# --- Logging: one JSON object per line on stdout ----------------------------
+# --- Logging: one JSON object per line on stdout (plain text in development runs) ----
 LOG_LEVEL = (env_str("LOG_LEVEL", "INFO") or "INFO").upper()
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {
-        "json": {
-            "()": "pythonjsonlogger.json.JsonFormatter",
-            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
-            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
-        },
-    },
-    "handlers": {
-        "stdout": {
-            "class": "logging.StreamHandler",
-            "stream": "ext://sys.stdout",
-            "formatter": "json",
-        },
-    },
-    "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
-    "loggers": {
-        "django.db.backends": {"level": "WARNING"},
-    },
-}
+LOG_FORMAT = (env_str("LOG_FORMAT", "text" if DEBUG else "json") or "json").lower()
+if LOG_FORMAT not in ("json", "text"):
+    raise ImproperlyConfigured(f"LOG_FORMAT must be json or text, not {LOG_FORMAT!r}.")
+LOGGING = logging_config(level=LOG_LEVEL, fmt=LOG_FORMAT)

@@ -164,3 +164,68 @@ def test_healthz_with_the_database_down_is_a_503_status(staff_client, settings):
     assert public.status_code == 503 and public.json() == {"status": "degraded"}
     assert detailed.json()["checks"]["database"] == {"status": "down", "error": "OperationalError"}
     assert "10.1.2.3" not in detailed.content.decode()
+
+
+LOG_PROBE = """
+import django, logging, logging.config
+django.setup()
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.test import RequestFactory
+from django.utils.log import log_response
+
+request = RequestFactory().get("/tournaments/1/hands/new/")
+try:
+    raise PermissionDenied("Only a scorekeeper may record hands")
+except PermissionDenied as exc:
+    log_response("Forbidden (Permission denied): %s", request.path,
+                 response=HttpResponse(status=403), request=request, exception=exc)
+try:
+    raise RuntimeError("boom")
+except RuntimeError as exc:
+    log_response("Internal Server Error: %s", "/x", response=HttpResponse(status=500),
+                 request=request, exception=exc)
+logging.getLogger("celery.app.trace").info("Task tracker.tournament_settle[1] succeeded")
+logging.getLogger("django.server").info('"GET / HTTP/1.1" 200 2257')
+"""
+
+
+def _log_probe(env_extra: dict) -> str:
+    env = {"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "homegame.settings", **env_extra}
+    result = subprocess.run(
+        [sys.executable, "-c", LOG_PROBE], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout + result.stderr
+
+
+def test_a_development_console_shows_requests_not_task_lines_nor_403_tracebacks():
+    out = _log_probe({"DEBUG": "true"})
+    assert '] "GET / HTTP/1.1" 200 2257' in out  # runserver's one line per request
+    assert "Forbidden" not in out  # a 403 is the request line only
+    assert "tournament_settle" not in out  # no line per task
+    assert "ERROR django.request: Internal Server Error: /x" in out
+    assert out.count("Traceback") == 1 and "RuntimeError: boom" in out  # a 500 keeps it
+    assert "{" not in out  # plain text, no JSON
+
+
+def test_production_logs_are_json_lines_and_a_403_has_no_traceback():
+    import json
+
+    out = _log_probe({"DEBUG": "false", "SECRET_KEY": "x"})
+    lines = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    by_logger = {}
+    for line in lines:
+        by_logger.setdefault(line["logger"], []).append(line)
+    (forbidden, error) = by_logger["django.request"]
+    assert forbidden["status_code"] == 403 and "exc_info" not in forbidden
+    assert error["status_code"] == 500 and "RuntimeError: boom" in error["exc_info"]
+    assert by_logger["celery.app.trace"][0]["message"].startswith("Task tracker.tournament_settle")
+    # Django's own console handler does not print the records a second time.
+    assert sum(1 for line in out.splitlines() if "Forbidden" in line) == 1
+
+
+def test_log_format_is_checked():
+    result = _settings_in_subprocess({"DEBUG": "true", "LOG_FORMAT": "xml"})
+    assert result.returncode != 0 and "LOG_FORMAT must be json or text" in result.stderr

@@ -304,8 +304,9 @@ class AuditFilter(django_filters.FilterSet):
 class AuditViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     """The audit log, newest first: every write, who, when, through which channel, from where.
 
-    ``league``: a league's entries (its admins only). Without it: the entries of every league
-    you administer, and your own entries outside any league (API tokens).
+    ``league``: a league's entries (its admins and authority only). Without it: the entries of
+    every league where you are admin or authority, and your own entries outside any league
+    (API tokens).
     """
 
     serializer_class = AuditEntrySerializer

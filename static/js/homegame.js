@@ -8,6 +8,7 @@
  * 3. The hand replayer ([data-replayer]) steps between streets and actions without reloading.
  * 4. Imports still running ([data-import-poll]) show their progress.
  * 5. Selects marked [data-autosubmit] submit their form when changed.
+ * 6. Tables wider than their box show a "scroll →" hint (see the end of the file).
  * No page has inline script: the Content-Security-Policy allows scripts from this site only.
  */
 (function () {
@@ -385,5 +386,38 @@
       var first = visibleInputs(live).filter(function (el) { return el.required && !el.value; })[0];
       if (first) first.focus();
     }
+  });
+})();
+
+/* 6. Tables wider than their box (.table-wrap, a focusable region) get a visible
+ *    "scroll →" hint above them while they overflow; it follows resizes and rotation. */
+(function () {
+  "use strict";
+
+  function markOverflow(wrap) {
+    var hint = wrap.previousElementSibling;
+    if (!hint || !hint.classList.contains("scroll-hint")) {
+      hint = document.createElement("p");
+      hint.className = "scroll-hint";
+      hint.setAttribute("aria-hidden", "true");  // the region's label already says it is a table
+      hint.textContent = "scroll →";
+      wrap.parentNode.insertBefore(hint, wrap);
+    }
+    var overflows = wrap.scrollWidth > wrap.clientWidth + 1;
+    hint.hidden = !overflows;
+    wrap.classList.toggle("is-scrollable", overflows);
+  }
+
+  function markAll() {
+    document.querySelectorAll(".table-wrap").forEach(markOverflow);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    markAll();
+    var pending = null;
+    window.addEventListener("resize", function () {
+      window.clearTimeout(pending);
+      pending = window.setTimeout(markAll, 100);
+    });
   });
 })();

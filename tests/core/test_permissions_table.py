@@ -21,7 +21,7 @@ def test_the_table_has_a_row_for_every_role_and_for_anyone_else():
 def test_roles_with_a_capability():
     assert roles_with(Capability.RECORD_HAND) == ("admin", "scorekeeper")
     assert roles_with(Capability.RULE) == ("authority",)
-    assert roles_with(Capability.VIEW_AUDIT) == ("admin",)
+    assert roles_with(Capability.VIEW_AUDIT) == ("admin", "authority")
     assert set(roles_with(Capability.DISPUTE)) == set(Role.values)
 
 

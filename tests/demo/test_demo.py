@@ -29,3 +29,19 @@ def test_demo_seed_records_a_real_league_once(django_capture_on_commit_callbacks
         report = demo_seed()
     assert "nothing to do" in report[-1]
     assert Hand.objects.count() == count
+
+
+def test_the_readme_lists_every_demo_account_with_its_role():
+    import re
+    from pathlib import Path
+
+    from tracker.core.permissions import ROLE_CAPABILITIES
+    from tracker.demo.services import DEMO_USERS
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    listed = dict(re.findall(r"^\| `([a-z]+)` \| (\w+) \|", readme, re.MULTILINE))
+    assert listed == {name: str(role) for name, role in DEMO_USERS.items()}
+    # The role's description names reading the audit log exactly when the role may.
+    for name, role in DEMO_USERS.items():
+        line = next(x for x in readme.splitlines() if x.startswith(f"| `{name}` |"))
+        assert ("audit log" in line) == ("view_audit" in ROLE_CAPABILITIES[role]), name

@@ -115,12 +115,19 @@ def test_evaluations_show_what_each_engine_version_said(case):
     assert evaluation["awards"] == [{str(case["order"][0]): 132}]
 
 
-def test_the_audit_log_is_for_league_admins(case):
+def test_the_audit_log_is_for_league_admins_and_the_authority(case):
     url = "/api/v1/audit/?league=friday"
     assert api_client().get(url).status_code == 401
-    for role in ("member", "scorekeeper", "authority"):
+    for role in ("member", "scorekeeper"):
         r = api_client(case["users"][role]).get(url)
         assert r.status_code == 403, role
+    # The authority reads the same entries as the admin (a ruling is judged against them).
+    everything = AuditEntry.objects.filter(league_id=case["league"].pk).count()
+    r = api_client(case["users"]["authority"]).get(url)
+    assert r.status_code == 200 and r.json()["count"] == everything
+    assert (
+        api_client(case["users"]["authority"]).get("/api/v1/audit/").json()["count"] >= everything
+    )
     admin = api_client(case["users"]["admin"])
     r = admin.get(url + "&limit=2")
     assert r.status_code == 200

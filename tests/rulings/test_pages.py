@@ -109,11 +109,17 @@ def test_members_dispute_with_the_form(case):
     assert logged_in(make_user("passer-by")).post(url, {"reason": "x"}).status_code == 403
 
 
-def test_the_audit_page_is_for_admins(client, case):
+def test_the_audit_page_is_for_admins_and_the_authority(client, case):
     url = "/leagues/friday/audit/"
     assert client.get(url).status_code == 302
-    for role in ("member", "scorekeeper", "authority"):
+    for role in ("member", "scorekeeper"):
         assert logged_in(case["users"][role]).get(url).status_code == 403
+    r = logged_in(case["users"]["authority"]).get(url)
+    assert r.status_code == 200 and "dispute.flag" in r.content.decode()
+    league = logged_in(case["users"]["authority"]).get("/leagues/friday/").content.decode()
+    assert 'href="/leagues/friday/audit/"' in league
+    member = logged_in(case["users"]["member"]).get("/leagues/friday/").content.decode()
+    assert 'href="/leagues/friday/audit/"' not in member
     r = logged_in(case["users"]["admin"]).get(url)
     assert r.status_code == 200
     html = r.content.decode()
@@ -153,4 +159,50 @@ def test_the_rulings_include_renders_a_hands_disputes_and_rulings(case):
     badge = Template("{% load rulings_tags %}{% ruling_state hand %}").render(
         Context({"hand": hand})
     )
-    assert badge == "ruled"
+    assert badge == "override"  # the table's result stands against the engine's
+
+
+def _badges(html: str, testid: str) -> list[str]:
+    import re
+
+    return re.findall(rf'<span class="badge ([a-z]+)"[^>]*data-testid="{testid}"', html)
+
+
+def test_rulings_show_where_people_look(client, case):
+    """The disputes link counts open pots; the hand and the tournament's hand list say open,
+    then ruled; after an override the status reads override, never verified."""
+    from tracker.rulings.services import ruling_make
+
+    hand, league_url = case["hand"], "/leagues/friday/"
+    tournament_url = hand.tournament.get_absolute_url()
+    assert "1 open" in client.get(league_url).content.decode()
+    html = client.get(hand.get_absolute_url()).content.decode()
+    assert _badges(html, "hand-status") == ["disputed"] and _badges(html, "hand-ruling") == ["open"]
+    assert "1 open" in html  # the disputes link under the hand's rulings
+    html = client.get(tournament_url).content.decode()
+    assert _badges(html, "hand-ruling") == ["open"]
+
+    # The engine's result stands: verified, and ruled.
+    pot = hand.pots.get()
+    ruling_make(pot=pot, by=case["users"]["authority"], result="engine", reason="four fours")
+    assert "open</span>" not in client.get(league_url).content.decode()
+    html = client.get(hand.get_absolute_url()).content.decode()
+    assert _badges(html, "hand-status") == ["verified"] and _badges(html, "hand-ruling") == [
+        "ruled"
+    ]
+
+    # Rob is right: the table's result stands against the engine's.
+    pot.refresh_from_db()
+    ruling_make(pot=pot, by=case["users"]["authority"], result="table", reason="Rob is right")
+    for url in (hand.get_absolute_url(), tournament_url):
+        html = client.get(url).content.decode()
+        assert _badges(html, "hand-ruling") == ["ruled"], url
+    html = client.get(hand.get_absolute_url()).content.decode()
+    assert _badges(html, "hand-status") == ["override"]
+    html = client.get(tournament_url).content.decode()
+    row = html[
+        html.index('data-testid="hands"') : html.index(
+            "</table>", html.index('data-testid="hands"')
+        )
+    ]
+    assert '<span class="badge override"' in row and '<span class="badge verified"' not in row

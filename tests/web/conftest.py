@@ -142,7 +142,7 @@ def settle(django_capture_on_commit_callbacks):
 # The browser: viewports, the shared Chromium, the live site, screenshots
 
 PHONE = {"width": 375, "height": 740}
-DESKTOP = {"width": 1200, "height": 900}
+DESKTOP = {"width": 1280, "height": 800}
 
 
 @pytest.fixture(scope="module")

@@ -108,10 +108,32 @@ def test_league_page_shows_standings_tournaments_and_players(client, game):
     assert "Game night" in page and "running" in page and "Chip leader" in page
     for p in game.players:
         assert reverse("player", kwargs={"pk": p.pk}) in html(response)
-    # Net chips add up to zero across the league.
-    rows = response.context["page"].players
-    assert sum(r.net for r in rows) == 0
-    assert all(r.played == 1 and r.hands == 4 for r in rows)
+    # One standings concept, the league table's: the running night is not counted yet.
+    page = response.context["page"]
+    assert page.finished == 0 and page.standings == []
+    assert "No finished game night yet" in text(response)
+    assert [p.name for p in page.players] == sorted(p.name for p in game.players)
+
+
+def test_league_page_standings_are_the_league_tables(client, game):
+    """ "Played" means finished nights on the league page as on the league table: a finished
+    night counts, a running one does not."""
+    from tests.factories import make_tournament
+    from tracker.tournaments.models import TournamentStatus
+    from tracker.tournaments.services import final_standings_write
+
+    game.tournament.status = TournamentStatus.FINISHED
+    game.tournament.save(update_fields=["status"])
+    final_standings_write(tournament=game.tournament)
+    make_tournament(league=game.tournament.league, by=game.admin, names=("Dee", "Eve"))
+    league = client.get(reverse("league", kwargs={"slug": "friday"}))
+    table = client.get(reverse("league-table", kwargs={"slug": "friday"}))
+    rows = league.context["page"].standings
+    assert league.context["page"].finished == 1
+    assert rows == table.context["page"].standings
+    assert [r.events for r in rows] == [1, 1, 1]
+    assert sum(r.net_chips for r in rows) == 0
+    assert 'data-testid="league-standings"' in html(league)
 
 
 def _won(hand, pid) -> bool:

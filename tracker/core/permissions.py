@@ -52,8 +52,17 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
         }
     ),
     SCOREKEEPER: frozenset({C.RECORD_HAND, C.DISPUTE}),
+    # The authority reads the audit log too: a ruling is judged against what was recorded.
     AUTHORITY: frozenset(
-        {C.RULE, C.DISPUTE, C.VOID_HAND, C.EDIT_HOUSE_RULES, C.SET_POINTS, C.REEVALUATE}
+        {
+            C.RULE,
+            C.DISPUTE,
+            C.VOID_HAND,
+            C.EDIT_HOUSE_RULES,
+            C.SET_POINTS,
+            C.REEVALUATE,
+            C.VIEW_AUDIT,
+        }
     ),
     MEMBER: frozenset({C.DISPUTE}),
     None: frozenset(),

@@ -175,7 +175,8 @@ def _play(
 @transaction.atomic
 def demo_seed() -> list[str]:
     users = _users()
-    report = [f"demo users: {', '.join(DEMO_USERS)} (password {DEMO_PASSWORD!r})"]
+    accounts = ", ".join(f"{name} ({role})" for name, role in DEMO_USERS.items())
+    report = [f"demo users: {accounts}; password {DEMO_PASSWORD!r}"]
     if League.objects.filter(slug=DEMO_SLUG).exists():
         report.append(f"demo league {DEMO_SLUG!r} already there: nothing to do")
         return report

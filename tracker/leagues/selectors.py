@@ -210,37 +210,9 @@ def league_tournaments(league: League) -> list[Tournament]:
     )
 
 
-@dataclass
-class PlayerTotals:
-    player: Player
-    played: int = 0  # tournaments
-    net: int = 0  # chips won less chips put in, over every tournament
-    hands: int = 0  # hands dealt in
-
-
-def league_player_totals(league: League) -> dict[int, PlayerTotals]:
-    """Every player of the league (by id) with their tournaments, net chips and hands."""
-    totals = {p.pk: PlayerTotals(player=p) for p in Player.objects.filter(league=league)}
-    for pid, n in (
-        Seat.objects.filter(tournament__league=league)
-        .values_list("player_id")
-        .annotate(n=Count("id"))
-    ):
-        totals[pid].played = n
-    for pid, net in (
-        LedgerEntry.objects.filter(tournament__league=league)
-        .exclude(kind=LedgerKind.START)
-        .values_list("player_id")
-        .annotate(s=Sum("amount"))
-    ):
-        totals[pid].net = net or 0
-    for pid, n in (
-        HandSeat.objects.filter(hand__tournament__league=league)
-        .values_list("player_id")
-        .annotate(n=Count("id"))
-    ):
-        totals[pid].hands = n
-    return totals
+def league_roster(league: League) -> list[Player]:
+    """Every player of the league, by name."""
+    return list(Player.objects.filter(league=league).order_by("name", "pk"))
 
 
 @dataclass

@@ -6,10 +6,12 @@ A pot's dispute state is derived, never stored as a status of its own:
 - ``ruled``: it is not disputed and has at least one ruling (the latest stands);
 - ``""``: never disputed nor ruled.
 
-A hand's state is ``open`` if any of its pots is, else ``ruled`` if any pot was
-ruled on. ``Hand.status`` reads ``disputed`` while a pot is open and ``verified``
-once the authority has ruled on every open pot; the disputes and rulings keep
-the history visible.
+A hand's state is ``open`` if any of its pots is, else ``override`` if a ruling that
+stands kept a result the engine disagrees with (``Pot.overridden``), else ``ruled`` if any
+pot was ruled on. ``Hand.status`` reads ``disputed`` while a pot is open and ``verified``
+once the authority has ruled on every open pot; the disputes and rulings keep the history
+visible, and :func:`status_words` says ``override`` rather than ``verified`` for a hand the
+authority overrode, so no page calls such a hand verified.
 """
 
 from __future__ import annotations
@@ -28,14 +30,38 @@ from tracker.core.permissions import (
     require_view,
     roles_with,
 )
-from tracker.hands.models import Dispute, Evaluation, Hand, Pot
+from tracker.hands.models import Dispute, Evaluation, Hand, HandStatus, Pot
+from tracker.hands.selectors.wording import STATUS_HELP, STATUS_LABELS
 from tracker.leagues.models import League, Membership, Player
 from tracker.leagues.selectors import leagues_visible_to
 from tracker.rulings.models import Ruling
 
 OPEN = "open"
 RULED = "ruled"
+OVERRIDE = "override"  # a hand's state only: ruled, and the result that stands is not the engine's
 STATES = (OPEN, RULED, "all")
+
+# The badge beside a hand's status: its ruling state in words, and what it means.
+RULING_BADGES = {
+    OPEN: ("open", "a pot waits for the league's authority"),
+    RULED: ("ruled", "the league's authority has ruled; the engine's result stands"),
+    OVERRIDE: ("ruled", "the league's authority has ruled against the engine"),
+}
+OVERRIDE_HELP = "verified, then overridden: the authority kept a result the engine disagrees with"
+
+
+def status_words(status: str, state: str) -> tuple[str, str]:
+    """A hand's status badge (label, help) given its ruling ``state``: its status in words,
+    except that a settled hand the authority overrode reads ``override``, never ``verified``.
+
+    >>> status_words("verified", "override")[0], status_words("verified", "ruled")[0]
+    ('override', 'verified')
+    >>> status_words("disputed", "open")[0]
+    'disputed'
+    """
+    if state == OVERRIDE and status == HandStatus.VERIFIED:
+        return OVERRIDE, OVERRIDE_HELP
+    return STATUS_LABELS.get(status, status), STATUS_HELP.get(status, "")
 
 
 def pot_state(pot: Pot, has_rulings: bool) -> str:
@@ -139,20 +165,33 @@ def hand_pots_in_question(hand: Hand) -> QuerySet[Pot]:
 
 
 def hand_ruling_state(hand: Hand) -> str:
-    """``open``, ``ruled`` or ``""`` for a hand (see the module docstring)."""
-    if Pot.objects.filter(hand=hand, disputed=True).exists():
-        return OPEN
-    return RULED if Ruling.objects.filter(hand=hand).exists() else ""
+    """``open``, ``override``, ``ruled`` or ``""`` for a hand (see the module docstring)."""
+    return hand_ruling_states([hand])[hand.pk]
 
 
 def hand_ruling_states(hands: Iterable[Hand]) -> dict[int, str]:
     """``{hand id: state}`` for many hands at once (two queries), for hand lists."""
     ids = [h.pk for h in hands]
-    open_ids = set(
-        Pot.objects.filter(hand_id__in=ids, disputed=True).values_list("hand_id", flat=True)
-    )
+    open_ids, overridden_ids = set(), set()
+    for hand_id, disputed in Pot.objects.filter(
+        Q(disputed=True) | Q(overridden=True), hand_id__in=ids
+    ).values_list("hand_id", "disputed"):
+        (open_ids if disputed else overridden_ids).add(hand_id)
     ruled_ids = set(Ruling.objects.filter(hand_id__in=ids).values_list("hand_id", flat=True))
-    return {i: OPEN if i in open_ids else (RULED if i in ruled_ids else "") for i in ids}
+
+    def state(i: int) -> str:
+        if i in open_ids:
+            return OPEN
+        if i in ruled_ids:
+            return OVERRIDE if i in overridden_ids else RULED
+        return ""
+
+    return {i: state(i) for i in ids}
+
+
+def open_disputes_count(league: League) -> int:
+    """How many pots of ``league`` wait for its authority (the "N open" of the disputes link)."""
+    return Pot.objects.filter(hand__tournament__league=league, disputed=True).count()
 
 
 def evaluations_of(hand: Hand) -> QuerySet[Evaluation]:
@@ -164,7 +203,8 @@ def evaluations_of(hand: Hand) -> QuerySet[Evaluation]:
 
 
 def audit_leagues_of(user) -> QuerySet[League]:
-    """Leagues whose audit log ``user`` may read: those they are an admin of."""
+    """Leagues whose audit log ``user`` may read: those where their role holds
+    ``view_audit`` (admin or authority)."""
     if user is None or not user.is_authenticated:
         return League.objects.none()
     return League.objects.filter(
@@ -175,16 +215,17 @@ def audit_leagues_of(user) -> QuerySet[League]:
 
 
 def audit_log(user, league: League | None = None) -> QuerySet[AuditEntry]:
-    """Entries ``user`` may read: a league's (its admins only), or without a league, those of
-    every league they administer and their own entries outside any league (API tokens).
+    """Entries ``user`` may read: a league's (its admins and authority only), or without a
+    league, those of every league where they are admin or authority and their own entries
+    outside any league (API tokens).
 
     A private league does not exist for outsiders (NotFound); a league the user can see but
-    does not administer is PermissionDenied.
+    holds no such role in is PermissionDenied.
     """
     if league is not None:
         require_view(user, league)
         if not can(user, league, Capability.VIEW_AUDIT):
-            raise PermissionDenied("Only a league admin may read its audit log.")
+            raise PermissionDenied("Only a league admin or authority may read its audit log.")
         return AuditEntry.objects.filter(league_id=league.pk)
     if user is None or not user.is_authenticated:
         return AuditEntry.objects.none()

@@ -21,8 +21,9 @@ from tracker.hands.selectors.replay import (
     mark_wild,
     replay_frames,
 )
-from tracker.hands.selectors.wording import STATUS_HELP, STATUS_LABELS, announcement_text
+from tracker.hands.selectors.wording import announcement_text
 from tracker.leagues.selectors import visible_hand
+from tracker.rulings.selectors import RULING_BADGES, hand_ruling_state, status_words
 from tracker.tournaments.selectors import hand_neighbours
 
 
@@ -103,6 +104,7 @@ class HandReplay:
     steps: list[StreetView] = field(default_factory=list)  # the table after each action
     current_key: str = ""  # the frame shown first: "3" .. "8", or "step-K"
     logged_live: bool = False  # recorded with the live logger
+    ruling_badge: tuple[str, str] | None = None  # (label, help): open or ruled, beside the status
 
     @property
     def can_void(self) -> bool:
@@ -286,12 +288,15 @@ def hand_replay(user, pk: int, street: int | None = None, step: int | None = Non
     if step is not None and 0 <= step < len(steps):
         current, current_key = steps[step].number, steps[step].key
     sib = hand_neighbours(hand)
+    ruling_state = hand_ruling_state(hand)
+    status_label, status_help = status_words(hand.status, ruling_state)
     return HandReplay(
         hand=hand,
         variant_title=VARIANT_TITLES.get(hand.variant, hand.variant),
         announcements=_announcements(hand),
-        status_label=STATUS_LABELS.get(hand.status, hand.status),
-        status_help=STATUS_HELP.get(hand.status, ""),
+        status_label=status_label,
+        status_help=status_help,
+        ruling_badge=RULING_BADGES.get(ruling_state),
         streets=streets,
         current=current,
         entry_seats=entry_seats,

@@ -14,10 +14,13 @@ from tracker.core.permissions import Capabilities, capabilities
 from tracker.engine.announcements import VARIANT_TITLES
 from tracker.hands.models import Hand
 from tracker.hands.selectors.live import open_draft
-from tracker.hands.selectors.wording import STATUS_HELP, STATUS_LABELS, announcement_text
+from tracker.hands.selectors.wording import announcement_text
 from tracker.leagues.models import League, Player
 from tracker.leagues.selectors import (
-    league_player_totals,
+    LeagueRow,
+    league_results,
+    league_roster,
+    league_standings,
     league_tournaments,
     leagues_with_counts,
     player_hand_totals,
@@ -27,6 +30,12 @@ from tracker.leagues.selectors import (
     visible_league,
     visible_player,
     visible_tournament,
+)
+from tracker.rulings.selectors import (
+    RULING_BADGES,
+    hand_ruling_states,
+    open_disputes_count,
+    status_words,
 )
 from tracker.tournaments.models import Tournament, TournamentStatus
 from tracker.tournaments.selectors import (
@@ -86,21 +95,18 @@ class TournamentRow:
 
 
 @dataclass
-class PlayerRow:
-    player: Player
-    played: int = 0
-    wins: int = 0
-    net: int = 0
-    hands: int = 0
-
-
-@dataclass
 class LeaguePage:
+    """The league's one standings concept is the league table's (finished nights, points by
+    the league's formula): ``standings`` are its rows, ``finished`` the nights they count."""
+
     league: League
     can: Capabilities  # what the viewer may do in the league
     tournaments: list[TournamentRow]
-    players: list[PlayerRow]
+    standings: list[LeagueRow]
+    finished: int
+    players: list[Player]  # the roster, by name
     house_rules: list[tuple[str, list[tuple[str, str]]]]
+    open_disputes: int = 0  # pots waiting for the authority ("N open" on the disputes link)
 
     @property
     def role(self) -> str | None:
@@ -119,25 +125,13 @@ def league_page(user, slug: str) -> LeaguePage:
     league = visible_league(user, slug)
     can = capabilities(user, league)
     tournaments = league_tournaments(league)
-    totals = league_player_totals(league)
-    players = {
-        pid: PlayerRow(player=t.player, played=t.played, net=t.net, hands=t.hands)
-        for pid, t in totals.items()
-    }
+    results = league_results(league)
     rows = []
     for t in tournaments:
-        standings = tournament_standings(t)
-        leaders = _winners(standings) if t.n_hands else []
-        if t.status == TournamentStatus.FINISHED:
-            for r in standings:
-                if r.place == 1 and r.player_id in players:
-                    players[r.player_id].wins += 1
+        leaders = _winners(tournament_standings(t)) if t.n_hands else []
         rows.append(
             TournamentRow(tournament=t, hands=t.n_hands, players=t.n_players, leaders=leaders)
         )
-    table = sorted(
-        players.values(), key=lambda r: (-r.wins, -r.net, -r.played, r.player.name.lower())
-    )
     house = [
         (
             VARIANT_TITLES.get(v, v),
@@ -150,8 +144,11 @@ def league_page(user, slug: str) -> LeaguePage:
         league=league,
         can=can,
         tournaments=rows,
-        players=table,
+        standings=league_standings(league, results),
+        finished=len({r.tournament_id for r in results}),
+        players=league_roster(league),
         house_rules=house,
+        open_disputes=open_disputes_count(league),
     )
 
 
@@ -245,14 +242,20 @@ class HandRow:
     pot: int
     winners: list[tuple[str, int]]  # (name, chips won) from the awards that stand
     disputed_pots: int
+    ruling_state: str = ""  # "open", "ruled", "override" or "" (tracker/rulings/selectors.py)
 
     @property
     def status_label(self) -> str:
-        return STATUS_LABELS.get(self.hand.status, self.hand.status)
+        return status_words(self.hand.status, self.ruling_state)[0]
 
     @property
     def status_help(self) -> str:
-        return STATUS_HELP.get(self.hand.status, "")
+        return status_words(self.hand.status, self.ruling_state)[1]
+
+    @property
+    def ruling_badge(self) -> tuple[str, str] | None:
+        """(label, help) of the badge beside the status: open or ruled."""
+        return RULING_BADGES.get(self.ruling_state)
 
     @property
     def variant_title(self) -> str:
@@ -334,6 +337,7 @@ def tournament_page(user, pk: int) -> TournamentPage:
         for r in standings
     ]
     hands = tournament_hands(tournament)
+    ruling_states = hand_ruling_states(hands)
     rows = []
     counts: dict[str, int] = defaultdict(int)
     for h in hands:
@@ -353,6 +357,7 @@ def tournament_page(user, pk: int) -> TournamentPage:
                 pot=pot_total,
                 winners=[(names.get(pid, str(pid)), c) for pid, c in won.items() if c],
                 disputed_pots=disputed,
+                ruling_state=ruling_states.get(h.pk, ""),
             )
         )
     if state.over or state.hands_recorded >= tournament.hand_limit:

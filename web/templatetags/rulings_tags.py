@@ -5,7 +5,8 @@ both readings side by side), ``r.pots`` (every pot, for the dispute form), ``r.c
 and ``r.can_dispute`` from the capabilities the view put in the context as ``can``
 (tracker/core/permissions.py); a template rendered without them (an include rendered on its
 own) gets the request user's, from the same table. The tags decide nothing themselves. ``{% ruling_state hand %}`` is
-``open``, ``ruled`` or ``""``, computed once per tournament and template render.
+``open``, ``override``, ``ruled`` or ``""``, computed once per tournament and template render.
+``r.open_disputes`` counts the league's open pots, for the disputes link.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from django import template
 
 from tracker.core.permissions import NOBODY, capabilities
 from tracker.hands.models import Hand, HandStatus
-from tracker.rulings.selectors import hand_ruling_states
+from tracker.rulings.selectors import hand_ruling_states, open_disputes_count
 from web.presenters.rulings import hand_rulings
 
 register = template.Library()
@@ -33,6 +34,7 @@ def hand_rulings_of(context, hand) -> dict:
         "pots": list(hand.pots.all()) if settled else [],
         "can_rule": can.rule,
         "can_dispute": settled and can.dispute,
+        "open_disputes": open_disputes_count(hand.tournament.league),
     }
 
 
@@ -40,7 +42,13 @@ def hand_rulings_of(context, hand) -> dict:
 def rulings_view(context, hand=None, cases=None, listing=False, can_rule=False) -> dict:
     """What _rulings.html shows: a hand's pots (``hand``), or the ``cases`` given (a list)."""
     if listing:
-        return {"cases": cases or [], "pots": [], "can_rule": bool(can_rule), "can_dispute": False}
+        return {
+            "cases": cases or [],
+            "pots": [],
+            "can_rule": bool(can_rule),
+            "can_dispute": False,
+            "open_disputes": 0,
+        }
     return hand_rulings_of(context, hand)
 
 
