@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Q, Subquery, Sum
+from django.db.models import Prefetch, Q, Subquery, Sum
 
 from tracker.core.snapshot import read_snapshot
 from tracker.engine import tournament as rules
@@ -236,9 +236,10 @@ def tournament_live(tournament: Tournament) -> LiveTournament:
     snapshot, so that the next hand's players and the standings never disagree about who is
     out (docs/recording.md, "Standings")."""
     with read_snapshot():
+        seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
         fresh = (
             Tournament.objects.select_related("league")
-            .prefetch_related("seats__player")
+            .prefetch_related(seats)
             .get(pk=tournament.pk)
         )
         seats = sorted(fresh.seats.all(), key=lambda seat: seat.number)
