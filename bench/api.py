@@ -12,7 +12,8 @@ Prints, from one run:
   finished tournaments of 50 hands each, seeded through the services.
 
 Needs PostgreSQL (BENCH_PG, default postgres://postgres@127.0.0.1:5432) and Redis
-(BENCH_REDIS, default redis://127.0.0.1:6379/13). It creates and drops its own database.
+(BENCH_REDIS, default redis://127.0.0.1:6379/13). It creates and drops its own database
+(BENCH_DB, default homegame_bench).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
 REDIS = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/13")
-DB = "homegame_bench"
+DB = os.environ.get("BENCH_DB", "homegame_bench")
 PORT = int(os.environ.get("BENCH_PORT", "8765"))
 
 ENV = {

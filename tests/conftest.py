@@ -54,8 +54,8 @@ def pytest_report_header(config):
 
 @pytest.fixture(autouse=True)
 def _chips_are_conserved(request, monkeypatch):
-    """After every hand settled in any test: a tournament's stacks add up to its starting
-    chips times its players (ledger sum), and no stack is negative."""
+    """After every batch of hands settled in any test: a tournament's stacks add up to its
+    starting chips times its players (ledger sum), and no stack is negative."""
     if "django_db" not in {m.name for m in request.node.iter_markers()} and not any(
         f in request.fixturenames for f in ("db", "transactional_db", "live_server")
     ):
@@ -66,25 +66,24 @@ def _chips_are_conserved(request, monkeypatch):
     from tracker.hands.services import settlement as hands
     from tracker.tournaments.models import LedgerEntry
 
-    original = hands._settle_hand
+    original = hands._settle_hands
 
-    def checked(tournament, hand):
-        settled = original(tournament, hand)
+    def checked(tournament, batch):
+        settled = original(tournament, batch)
+        last = batch[-1].number
         total = LedgerEntry.objects.filter(tournament=tournament).aggregate(s=Sum("amount"))["s"]
         expected = tournament.starting_chips * tournament.seats.count()
-        assert total == expected, (
-            f"chips not conserved after hand {hand.number}: {total} != {expected}"
-        )
+        assert total == expected, f"chips not conserved after hand {last}: {total} != {expected}"
         negative = (
             LedgerEntry.objects.filter(tournament=tournament)
             .values("player_id")
             .annotate(s=Sum("amount"))
             .filter(s__lt=0)
         )
-        assert not negative.exists(), f"negative stack after hand {hand.number}"
+        assert not negative.exists(), f"negative stack after hand {last}"
         return settled
 
-    monkeypatch.setattr(hands, "_settle_hand", checked)
+    monkeypatch.setattr(hands, "_settle_hands", checked)
     yield
 
 

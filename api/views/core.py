@@ -32,6 +32,7 @@ from tracker.leagues.selectors import (
     tournaments_visible_to,
 )
 from tracker.leagues.services import league_create, membership_set, player_create
+from tracker.tournaments.models import Tournament
 from tracker.tournaments.selectors import tournament_live
 from tracker.tournaments.services import tournament_create
 
@@ -68,13 +69,17 @@ def body_league(request, field: str = "league") -> League | None:
     return leagues_visible_to(request.user).filter(slug=slug).first()
 
 
-def body_tournament_league(request, field: str = "tournament") -> League | None:
-    """The league of the visible tournament the raw body names by id, if any."""
+def body_tournament(request, field: str = "tournament") -> Tournament | None:
+    """The visible tournament the raw body names by id (its league read with it), if any."""
     pk = _as_id(_peek(request, field))
     if pk is None:
         return None
-    tournament = tournaments_visible_to(request.user).select_related("league").filter(pk=pk)
-    found = tournament.first()
+    return tournaments_visible_to(request.user).select_related("league").filter(pk=pk).first()
+
+
+def body_tournament_league(request, field: str = "tournament") -> League | None:
+    """The league of the visible tournament the raw body names by id, if any."""
+    found = body_tournament(request, field)
     return found.league if found else None
 
 
@@ -206,12 +211,10 @@ class TournamentViewSet(
     filterset_fields = {"league__slug": ["exact"], "status": ["exact"], "date": ["gte", "lte"]}
 
     def get_queryset(self):
-        return (
-            tournaments_visible_to(self.request.user)
-            .select_related("league")
-            .prefetch_related("seats__player")
-            .order_by("-date", "-id")
-        )
+        tournaments = tournaments_visible_to(self.request.user).select_related("league")
+        if self.action == "retrieve":
+            return tournaments  # tournament_live reads the seats with the rest, in one snapshot
+        return tournaments.prefetch_related("seats__player").order_by("-date", "-id")
 
     def get_serializer_class(self):
         return TournamentLiveSerializer if self.action == "retrieve" else TournamentSerializer

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -26,11 +27,11 @@ from api.views.core import (
     WriteThrottled,
     authorize_first,
     body_league,
-    body_tournament_league,
+    body_tournament,
     visible_league,
 )
 from tracker.core.permissions import Capability, require
-from tracker.hands.models import Hand, ReevaluationJob
+from tracker.hands.models import Hand, HandSeat, ReevaluationJob
 from tracker.hands.services.recording import (
     REPLAY_WINDOW,
     AlreadyRecorded,
@@ -71,6 +72,12 @@ FULL_EXAMPLE = {
         ]
     },
 }
+
+
+def _with_seats_and_pots(pk: int) -> Hand:
+    """A hand as the API shows it: three queries (the hand, its seats with players, its pots)."""
+    seats = Prefetch("hand_seats", queryset=HandSeat.objects.select_related("player"))
+    return Hand.objects.prefetch_related(seats, "pots").get(pk=pk)
 
 
 class HandViewSet(
@@ -136,26 +143,30 @@ class HandViewSet(
     )
     def create(self, request, *args, **kwargs):
         def produce():
-            league = body_tournament_league(request)
+            named = body_tournament(request)  # read once: for authorizing and for recording
+            league = named.league if named is not None else None
             authorize_first(request, league, Capability.RECORD_HAND, "record hands")
             data = HandCreateSerializer(data=request.data)
             data.is_valid(raise_exception=True)
             values = dict(data.validated_data)
-            tournament = get_object_or_404(
-                tournaments_visible_to(request.user), pk=values.pop("tournament")
+            pk = values.pop("tournament")
+            tournament = (
+                named
+                if named is not None and named.pk == pk
+                else get_object_or_404(
+                    tournaments_visible_to(request.user).select_related("league"), pk=pk
+                )
             )
             try:
                 hand = hand_record(
                     tournament=tournament, by=request.user, replay_within=REPLAY_WINDOW, **values
                 )
             except AlreadyRecorded as retry:  # the same body again: answer the first hand
-                hand = Hand.objects.prefetch_related("hand_seats__player", "pots").get(
-                    pk=retry.hand.pk
-                )
+                hand = _with_seats_and_pots(retry.hand.pk)
                 response = Response(HandSerializer(hand).data, status=status.HTTP_200_OK)
                 response["Idempotent-Replayed"] = "true"
                 return response
-            hand = Hand.objects.prefetch_related("hand_seats__player", "pots").get(pk=hand.pk)
+            hand = _with_seats_and_pots(hand.pk)  # settled already when tasks run eagerly
             return Response(HandSerializer(hand).data, status=status.HTTP_201_CREATED)
 
         return idempotent(request, produce)

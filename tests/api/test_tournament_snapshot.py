@@ -39,7 +39,7 @@ def test_the_detail_is_one_snapshot_while_the_worker_settles_a_bust(monkeypatch)
     assert Hand.objects.get(tournament=tournament).status == HandStatus.RECORDED
 
     # The worker settles the bust just after the detail has read the ledger.
-    original = selectors.tournament_stacks
+    original = selectors._ledger_stacks  # the detail's one read of the ledger
     settled = []
     reader = threading.current_thread()
 
@@ -49,15 +49,15 @@ def test_the_detail_is_one_snapshot_while_the_worker_settles_a_bust(monkeypatch)
         finally:
             connections.close_all()
 
-    def stacks_then_the_worker_settles(t):
-        stacks = original(t)
+    def stacks_then_the_worker_settles(*args, **kwargs):
+        stacks = original(*args, **kwargs)
         if threading.current_thread() is reader and not settled:
             worker = threading.Thread(target=settle_in_another_connection)
             worker.start()
             worker.join(timeout=60)
         return stacks
 
-    monkeypatch.setattr(selectors, "tournament_stacks", stacks_then_the_worker_settles)
+    monkeypatch.setattr(selectors, "_ledger_stacks", stacks_then_the_worker_settles)
     api = APIClient()
     api.force_authenticate(admin)
     body = api.get(f"/api/v1/tournaments/{tournament.pk}/").json()
@@ -70,7 +70,7 @@ def test_the_detail_is_one_snapshot_while_the_worker_settles_a_bust(monkeypatch)
     assert sorted(dealt) == sorted([ann, cat])
 
     # Read again once settled: the same answer about the next hand, and now Bob is ranked out.
-    monkeypatch.setattr(selectors, "tournament_stacks", original)
+    monkeypatch.setattr(selectors, "_ledger_stacks", original)
     body = api.get(f"/api/v1/tournaments/{tournament.pk}/").json()
     assert bob not in body["next_hand"]["players"]
     assert {row["player"]: row for row in body["standings"]}[bob]["out_hand"] == 1

@@ -97,3 +97,26 @@ def test_void_of_a_malformed_id_is_404(client):
     api.force_authenticate(make_user("someone"))
     r = api.post("/api/v1/hands/null/void/", {"reason": "x"}, format="json")
     assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+
+
+def test_voiding_the_last_hand_of_the_night_finishes_the_tournament(monkeypatch):
+    from tracker.core import jobs
+    from tracker.tournaments.models import TournamentStatus
+
+    monkeypatch.setattr(jobs, "send", lambda name, *args: None)  # settle by hand below
+    league, admin = make_league()
+    tournament, _ = make_tournament(
+        league=league, by=admin, default_variant="seven_card_stud", hand_limit=2
+    )
+    for _ in range(2):
+        hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=walk(tournament))
+    last = Hand.objects.get(tournament=tournament, number=2)
+    entry = last.entry
+    entry["seats"][0]["put_in"] = 5000  # more than anyone holds: it settles invalid
+    Hand.objects.filter(pk=last.pk).update(entry=entry)
+    assert tournament_settle(tournament_id=tournament.pk) == 1
+    tournament.refresh_from_db()
+    assert tournament.status != TournamentStatus.FINISHED  # the invalid hand holds it open
+    hand_void(hand=Hand.objects.get(pk=last.pk), reason="logged wrong", by=admin)
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINISHED  # nothing is left to settle

@@ -15,9 +15,10 @@ into the JSON hand of the API::
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
-from .cards import card_symbol, format_card, make_card, rank_char, rank_name
+from .cards import _CANON, card_symbol, format_card, make_card, rank_char, rank_name
 from .hands import (
     CATEGORIES,
     FIVE_OF_A_KIND,
@@ -99,10 +100,18 @@ class _Builder:
 
 
 def explain_high(
-    naturals: Sequence[int], wild_cards: Sequence[int], double_ace_flush: bool = False
+    naturals: Sequence[int],
+    wild_cards: Sequence[int],
+    double_ace_flush: bool = False,
+    *,
+    key: int | None = None,
 ) -> Made:
-    """The best high hand with the five cards that make it."""
-    key = best_high(naturals, len(wild_cards), double_ace_flush)
+    """The best high hand with the five cards that make it (``key``: its value, when the
+    caller has it already)."""
+    if key is None:
+        key = best_high(naturals, len(wild_cards), double_ace_flush)
+    if not wild_cards:
+        return _explain_natural(naturals, key)
     cat = category_of(key)
     ranks = ranks_of(key)
     b = _Builder(naturals, wild_cards)
@@ -162,6 +171,30 @@ def explain_high(
     return Made(key, tuple(b.played))
 
 
+def _explain_natural(naturals: Sequence[int], key: int) -> Made:
+    """:func:`explain_high` without wild cards: each rank of the key is played by the best
+    suit held of that rank (of the flush's suit, for a flush), as the builder would."""
+    cat = category_of(key)
+    if cat == STRAIGHT_FLUSH or cat == FLUSH:
+        counts = [0, 0, 0, 0]
+        for c in naturals:
+            counts[c & 3] += 1
+        suit = counts.index(max(counts))  # seven cards hold five of one suit at most once
+        pool = [c for c in naturals if c & 3 == suit]
+    else:
+        pool = naturals
+    held = set(pool)
+    played = []
+    for r in ranks_of(key):
+        base = (12 if r == 1 else r - 2) << 2  # the rank's first card (an ace low is 1)
+        for c in (base + 3, base + 2, base + 1, base):  # spades first, as the builder
+            if c in held:
+                held.discard(c)
+                played.append((c, None))
+                break
+    return Made(key, tuple(played))
+
+
 def _suit_for(naturals: Sequence[int], wilds: int, double_ace_flush: bool, key: int) -> int:
     masks = [0, 0, 0, 0]
     for c in naturals:
@@ -179,8 +212,10 @@ def _names(ranks: Sequence[int]) -> str:
     return "-".join(rank_name(r) for r in ranks)
 
 
+@lru_cache(maxsize=16384)
 def high_text(key: int) -> str:
-    """Plain words for a high key, e.g. ``"four fours, jack kicker"``."""
+    """Plain words for a high key, e.g. ``"four fours, jack kicker"`` (kept per key: there
+    are a few thousand natural hand values)."""
     cat = category_of(key)
     r = ranks_of(key)
     if cat == FIVE_OF_A_KIND:
@@ -239,9 +274,55 @@ def hand_dict(
 
 
 def high_hand_dict(made: Made) -> dict:
-    return hand_dict(
-        made,
-        category=CATEGORIES[category_of(made.key)],
-        ranks=ranks_of(made.key),
-        text=high_text(made.key),
-    )
+    category, ranks, text = _high_words(made.key)
+    if all(w is None for _, w in made.played):  # no wild card: nothing to say about them
+        return {
+            "category": category,
+            "ranks": list(ranks),
+            "cards": [_CANON[c] for c, _ in made.played],
+            "wild": [],
+            "text": text,
+        }
+    return hand_dict(made, category=category, ranks=list(ranks), text=text)
+
+
+def natural_high(cards: Sequence[int], double_ace_flush: bool = False) -> tuple[int, dict]:
+    """The high key of ``cards`` (no wild card) and its JSON hand, the same as
+    ``high_hand_dict(explain_high(cards, ()))``, with less work.
+
+    >>> from tracker.engine.cards import parse_card
+    >>> key, hand = natural_high([parse_card(c) for c in "As Ad 7c 7h 2s 3d 9c".split()])
+    >>> hand["text"], hand["cards"]
+    ('two pair, aces and sevens, nine kicker', ['As', 'Ad', '7h', '7c', '9c'])
+    """
+    key = best_high(cards, 0, double_ace_flush)
+    category, ranks, text = _high_words(key)
+    if category == "flush" or category == "straight_flush":
+        counts = [0, 0, 0, 0]
+        for c in cards:
+            counts[c & 3] += 1
+        suit = counts.index(max(counts))
+        held = {c for c in cards if c & 3 == suit}
+    else:
+        held = set(cards)
+    played = []
+    for r in ranks:
+        base = (12 if r == 1 else r - 2) << 2
+        for c in (base + 3, base + 2, base + 1, base):
+            if c in held:
+                held.discard(c)
+                played.append(_CANON[c])
+                break
+    return key, {
+        "category": category,
+        "ranks": list(ranks),
+        "cards": played,
+        "wild": [],
+        "text": text,
+    }
+
+
+@lru_cache(maxsize=16384)
+def _high_words(key: int) -> tuple[str, tuple[int, ...], str]:
+    """A high key's category, ranks and words, worked out once per key."""
+    return CATEGORIES[category_of(key)], tuple(ranks_of(key)), high_text(key)

@@ -15,6 +15,7 @@ See docs/engine.md for the full contract; in short::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from .announcements import (
@@ -26,7 +27,7 @@ from .announcements import (
 )
 from .cards import format_card, parse_card
 from .errors import DomainError
-from .explain import Made, explain_high, high_hand_dict
+from .explain import Made, explain_high, high_hand_dict, natural_high
 from .hands import best_high
 from .low import best_low, explain_low, low_hand_dict
 from .wild import wild_options
@@ -55,10 +56,23 @@ class Seat:
         self.declare = declare
 
 
-def _card_list(value: Any, field: str) -> list:
+def _card_list(value: Any, at: str, key: str) -> list:
+    if type(value) is list:  # the usual case, without the slower abstract-class check
+        return value
     if isinstance(value, str) or not isinstance(value, Sequence):
-        raise ShowdownError("must be a list of cards", field=field)
+        raise ShowdownError("must be a list of cards", field=f"{at}.{key}")
     return list(value)
+
+
+# Card texts as written most often ("Kd", "kd", "KD", "10h"), one dict lookup each; any other
+# spelling goes through parse_card.
+_FAST_CARDS: dict[str, int] = {}
+for _card in range(52):
+    for _text in {format_card(_card), format_card(_card).lower(), format_card(_card).upper()}:
+        _FAST_CARDS[_text] = _card
+        if _text[0] in "Tt":
+            _FAST_CARDS["10" + _text[1]] = _card
+del _card, _text
 
 
 def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
@@ -76,22 +90,34 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
     if "variant" not in showdown:
         raise ShowdownError("the variant is required", code="required", field="variant")
     variant = check_variant(showdown["variant"])
-    ann = normalize_announcements(variant, showdown.get("options"))
+    options = showdown.get("options")
+    if options is not None and (type(options) is not dict or options):
+        ann = normalize_announcements(variant, options)
+    else:  # none announced: the variant's defaults, worked out once
+        ann = dict(_default_announcements(variant))
 
-    seen: dict[int, str] = {}
+    # Where each card was seen, as (player, "down"/"up", index); the field path is written
+    # only for an error ("players[1].up[2]"), not for every card.
+    seen: dict[int, tuple] = {}
 
-    def take(token: Any, field: str) -> int:
-        card = parse_card(token, field)
+    def path(at: tuple) -> str:
+        return "community" if at[0] is None else f"players[{at[0]}].{at[1]}[{at[2]}]"
+
+    def take(token: Any, at: tuple) -> int:
+        card = _FAST_CARDS.get(token) if type(token) is str else None
+        if card is None:
+            card = parse_card(token, path(at))
         if card in seen:
-            other = seen[card]
+            other, field = path(seen[card]), path(at)
             msg = f"{format_card(card)} appears twice: {other} and {field}"
             raise ShowdownError(msg, code="duplicate_card", fields={other: [msg], field: [msg]})
-        seen[card] = field
+        seen[card] = at
         return card
 
+    fast = _FAST_CARDS.get
     community = None
     if showdown.get("community") is not None:
-        community = take(showdown["community"], "community")
+        community = take(showdown["community"], (None,))
 
     players = showdown.get("players")
     if isinstance(players, str) or not isinstance(players, Sequence):
@@ -109,7 +135,7 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
     seats = []
     for i, p in enumerate(players):
         at = f"players[{i}]"
-        if not isinstance(p, Mapping):
+        if type(p) is not dict and not isinstance(p, Mapping):
             raise ShowdownError("a player must be an object with down and up", field=at)
         for key in p:
             if key not in _PLAYER_KEYS:
@@ -120,10 +146,21 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
         for key in ("down", "up"):
             if key not in p:
                 raise ShowdownError("required", code="required", field=f"{at}.{key}")
-        down = [
-            take(t, f"{at}.down[{j}]") for j, t in enumerate(_card_list(p["down"], f"{at}.down"))
-        ]
-        up = [take(t, f"{at}.up[{j}]") for j, t in enumerate(_card_list(p["up"], f"{at}.up"))]
+        down = _card_list(p["down"], at, "down")
+        up = _card_list(p["up"], at, "up")
+        down = [fast(t) if type(t) is str else None for t in down] if down else []
+        up = [fast(t) if type(t) is str else None for t in up] if up else []
+        fresh = set(down)
+        fresh.update(up)
+        if None in fresh or len(fresh) != len(down) + len(up) or not fresh.isdisjoint(seen):
+            # a spelling to parse, or a card seen twice: card by card, naming each place
+            down = [take(t, (i, "down", j)) for j, t in enumerate(p["down"])]
+            up = [take(t, (i, "up", j)) for j, t in enumerate(p["up"])]
+        else:
+            for j, card in enumerate(down):
+                seen[card] = (i, "down", j)
+            for j, card in enumerate(up):
+                seen[card] = (i, "up", j)
         _check_counts(variant, community, down, up, at)
         declare = p.get("declare")
         if declare is not None and declare not in _DECLARES:
@@ -136,6 +173,11 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
             )
         seats.append(Seat(down, up, declare if declaring else None))
     return variant, ann, community, seats
+
+
+@cache
+def _default_announcements(variant: str) -> dict:
+    return normalize_announcements(variant, None)
 
 
 def _check_counts(variant: str, community: int | None, down: list, up: list, at: str) -> None:
@@ -183,12 +225,18 @@ def _all_cards(seat: Seat, community: int | None) -> list[int]:
 def _best_high_made(variant: str, ann: dict, seat: Seat, community: int | None) -> Made:
     cards = _all_cards(seat, community)
     da = ann["double_ace_flush"]
+    if variant == "seven_card_stud":  # no wild cards
+        return explain_high(cards, (), da)
+    options = wild_options(variant, ann, seat.down, seat.up, community, "high")
+    if len(options) == 1:  # one way to play the hand (no wild card, or one set): value it once
+        best_opt = options[0]
+        return explain_high([c for c in cards if c not in best_opt], sorted(best_opt), da)
     best_opt, best_key = None, -1
-    for opt in wild_options(variant, ann, seat.down, seat.up, community, "high"):
+    for opt in options:
         key = best_high([c for c in cards if c not in opt], len(opt), da)
         if key > best_key:
             best_opt, best_key = opt, key
-    return explain_high([c for c in cards if c not in best_opt], sorted(best_opt), da)
+    return explain_high([c for c in cards if c not in best_opt], sorted(best_opt), da, key=best_key)
 
 
 def _best_low_made(variant: str, ann: dict, seat: Seat, community: int | None) -> tuple[Made, bool]:
@@ -299,7 +347,9 @@ def evaluate_showdown(showdown: Mapping[str, Any]) -> dict:
     for seat in seats:
         entry: dict[str, Any] = {"high": None, "low": None}
         hk = lk = None
-        if want_high:
+        if want_high and variant == "seven_card_stud":  # no wild cards: the short way
+            hk, entry["high"] = natural_high(_all_cards(seat, community), ann["double_ace_flush"])
+        elif want_high:
             made = _best_high_made(variant, ann, seat, community)
             entry["high"] = high_hand_dict(made)
             hk = made.key

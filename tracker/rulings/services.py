@@ -29,6 +29,7 @@ from django.db.models.functions import Coalesce
 
 from tracker.audit.services import audit_record
 from tracker.core.errors import Conflict
+from tracker.core.locks import SETTLEMENT, transaction_lock
 from tracker.core.permissions import Capability, require
 from tracker.core.typed import ChipsByPlayer
 from tracker.engine.errors import DomainError
@@ -55,7 +56,9 @@ def _reason(reason: object) -> str:
 
 
 def _lock(pot: Pot) -> tuple[Tournament, Pot, Hand]:
-    """Lock the tournament row (settlement takes the same lock), then the pot."""
+    """Lock the tournament's settlement (so no hand settles against the chips a ruling moves),
+    then the tournament row, then the pot. Settlement takes them in the same order."""
+    transaction_lock(SETTLEMENT, pot.hand.tournament_id)
     tournament = (
         Tournament.objects.select_for_update()
         .select_related("league")

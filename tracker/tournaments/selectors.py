@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Sum
+from django.db.models import Prefetch, Q, Subquery, Sum
 
 from tracker.core.snapshot import read_snapshot
 from tracker.engine import tournament as rules
@@ -41,6 +41,7 @@ class TournamentState:
     blocked_by: Hand | None  # the first invalid hand, which later hands wait on
     out: dict[int, int] = field(default_factory=dict)  # player id -> hand they went out in
     last_variant: str = ""  # the game of the latest hand ("" before the first)
+    latest: Hand | None = None  # the latest hand (its number, digest, who recorded it, when)
 
     @property
     def seat_numbers(self) -> list[int]:
@@ -89,42 +90,79 @@ class TournamentState:
         return [by_number[n] for n in order]
 
 
-def tournament_state(tournament: Tournament) -> TournamentState:
+PENDING = (HandStatus.RECORDED, HandStatus.INVALID)
+LATEST_FIELDS = (
+    "id",
+    "number",
+    "status",
+    "dealer_seat",
+    "projected_net",
+    "tournament_id",
+    "variant",
+    "content_hash",
+    "recorded_by_id",
+    "recorded_at",
+)
+
+
+def tournament_state(tournament: Tournament, *, seats: list[Seat] | None = None) -> TournamentState:
     """The state of play: projected stacks, who is out, the next hand's number, dealer, stakes.
 
-    The ledger and the hands are read in one snapshot (a hand settling in between would
-    otherwise count neither in the ledger nor as pending)."""
+    Three queries whatever the number of hands: the seats (unless given, in seat order, with
+    their players), the hands not settled yet (recorded or invalid) with the latest hand, and
+    the ledger sums. Hand numbers run 1, 2, ... with no
+    gap (recording gives the next one), so the latest hand's number is the count of hands.
+
+    The ledger and the hands agree even without a snapshot (recording reads them under its
+    own lock while settlement commits): the ledger sums leave out, in the same statement, the
+    entries of every hand read as recorded, whose projected net is added instead. A hand that
+    settles between the two reads therefore counts once, as of the first.
+    """
     with read_snapshot():
-        seats = list(tournament.seats.select_related("player").order_by("number"))
-        settled = tournament_stacks(tournament)
+        if seats is None:
+            seats = list(tournament.seats.select_related("player").order_by("number"))
+        latest = Hand.objects.filter(tournament=tournament).order_by("-number").values("number")
         hands = list(
             Hand.objects.filter(tournament=tournament)
+            .filter(Q(status__in=PENDING) | Q(number=Subquery(latest[:1])))
             .order_by("number")
-            .only(
-                "id", "number", "status", "dealer_seat", "projected_net", "tournament_id", "variant"
-            )
+            .only(*LATEST_FIELDS)
         )
+        recorded = [h for h in hands if h.status == HandStatus.RECORDED]
+        settled = _ledger_stacks(tournament, seats, leaving_out=[h.pk for h in recorded])
     projected = dict(settled)
-    pending = 0
-    blocked_by = None
-    for hand in hands:
-        if hand.status == HandStatus.RECORDED:
-            pending += 1
-            for pid, delta in hand.projected_net_chips.items():
-                projected[pid] = projected.get(pid, 0) + delta
-        elif hand.status == HandStatus.INVALID and blocked_by is None:
-            blocked_by = hand
+    blocked_by = next((h for h in hands if h.status == HandStatus.INVALID), None)
+    for hand in recorded:
+        for pid, delta in hand.projected_net_chips.items():
+            projected[pid] = projected.get(pid, 0) + delta
+    last = hands[-1] if hands else None
     return TournamentState(
         tournament=tournament,
         seats=seats,
-        hands_recorded=len(hands),
-        last_dealer=hands[-1].dealer_seat if hands else None,
+        hands_recorded=last.number if last else 0,
+        last_dealer=last.dealer_seat if last else None,
         stacks=projected,
         settled_stacks=settled,
-        pending=pending,
+        pending=len(recorded),
         blocked_by=blocked_by,
-        last_variant=hands[-1].variant if hands else "",
+        last_variant=last.variant if last else "",
+        latest=last,
     )
+
+
+def _ledger_stacks(
+    tournament: Tournament, seats: list[Seat], leaving_out: list[int]
+) -> dict[int, int]:
+    """Each seated player's ledger sum, without the entries of the hands ``leaving_out``
+    (one statement, so the sums and what they leave out are read at the same moment)."""
+    sums: dict[str, Sum] = {"chips": Sum("amount")}
+    if leaving_out:
+        sums["left_out"] = Sum("amount", filter=Q(hand_id__in=leaving_out))
+    rows = LedgerEntry.objects.filter(tournament=tournament).values("player_id").annotate(**sums)
+    stacks = {seat.player_id: 0 for seat in seats}
+    for row in rows:
+        stacks[row["player_id"]] = row["chips"] - (row.get("left_out") or 0)
+    return stacks
 
 
 @dataclass(frozen=True)
@@ -141,14 +179,23 @@ class StandingRow:
         return self.out_hand is not None
 
 
-def tournament_standings(tournament: Tournament) -> list[StandingRow]:
+def tournament_standings(
+    tournament: Tournament,
+    *,
+    seats: list[Seat] | None = None,
+    stacks: dict[int, int] | None = None,
+) -> list[StandingRow]:
     """Standings from settled hands: chips, place (RULES.md ordering), out and when.
 
-    Two queries, the ledger sums and the settled hand seats, in one snapshot.
+    The seats (with their players), the ledger sums and the settled hand seats, in one
+    snapshot; ``seats`` and ``stacks`` (the ledger's, read in the same snapshot) when the
+    caller has them already.
     """
     with read_snapshot():
-        seats = {s.player_id: s for s in tournament.seats.select_related("player")}
-        stacks = tournament_stacks(tournament)
+        if seats is None:
+            seats = list(tournament.seats.select_related("player"))
+        if stacks is None:
+            stacks = tournament_stacks(tournament)
         rows = list(
             HandSeat.objects.filter(hand__tournament=tournament, hand__status__in=SETTLED)
             .order_by("hand__number")
@@ -161,11 +208,12 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
             out_hand[pid] = number
             stack_before[pid] = start
     placed = rules.rank_players(chips=stacks, out_hand=out_hand, stack_before_out=stack_before)
+    by_player = {s.player_id: s for s in seats}
     return [
         StandingRow(
             player_id=p.key,
-            name=seats[p.key].player.name,
-            seat=seats[p.key].number,
+            name=by_player[p.key].player.name,
+            seat=by_player[p.key].number,
             chips=p.chips,
             place=p.place,
             out_hand=p.out_hand,
@@ -188,14 +236,17 @@ def tournament_live(tournament: Tournament) -> LiveTournament:
     snapshot, so that the next hand's players and the standings never disagree about who is
     out (docs/recording.md, "Standings")."""
     with read_snapshot():
+        seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
         fresh = (
             Tournament.objects.select_related("league")
-            .prefetch_related("seats__player")
+            .prefetch_related(seats)
             .get(pk=tournament.pk)
         )
-        return LiveTournament(
-            tournament=fresh, state=tournament_state(fresh), standings=tournament_standings(fresh)
-        )
+        seats = sorted(fresh.seats.all(), key=lambda seat: seat.number)
+        state = tournament_state(fresh, seats=seats)
+        # The ledger as of this snapshot: no hand read as recorded has entries in it.
+        standings = tournament_standings(fresh, seats=seats, stacks=state.settled_stacks)
+        return LiveTournament(tournament=fresh, state=state, standings=standings)
 
 
 def stack_history(tournament: Tournament) -> dict[int, list[int]]:

@@ -41,6 +41,22 @@ def evaluation_record(
     )
 
 
+def evaluations_record(readings: Iterable[tuple[Hand, object]], *, source: str) -> None:
+    """:func:`evaluation_record` for many hands read without error, in one statement."""
+    rows = [
+        Evaluation(
+            hand=hand,
+            engine_version=ENGINE_VERSION,
+            source=source,
+            reading=outcome.reading(),
+            awards=[ChipsByPlayer(pot.engine_award).to_json() for pot in outcome.pots],
+            error="",
+        )
+        for hand, outcome in readings
+    ]
+    Evaluation.objects.bulk_create(rows)
+
+
 def disputes_flag(*, hand: Hand, pots: Iterable[Pot], source: str, reason: str) -> list[Dispute]:
     """The engine disagrees with the award that stands on ``pots``: put them to the authority."""
     rows = [

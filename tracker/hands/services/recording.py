@@ -39,6 +39,7 @@ from tracker.tournaments.models import (
     TournamentStatus,
 )
 from tracker.tournaments.selectors import TournamentState, tournament_state
+from tracker.tournaments.services import tournament_finish_if_over
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +116,13 @@ def next_hand_state(tournament: Tournament) -> TournamentState:
     if tournament.status == TournamentStatus.FINISHED:
         raise Conflict(f"{tournament.name} is over: no more hands", code="tournament_over")
     state = tournament_state(tournament)
+    _refuse_over(tournament, state)
+    return state
+
+
+def _refuse_over(tournament: Tournament, state: TournamentState) -> None:
+    if tournament.status == TournamentStatus.FINISHED:
+        raise Conflict(f"{tournament.name} is over: no more hands", code="tournament_over")
     if state.over:
         why = (
             f"the {tournament.hand_limit}-hand limit is reached"
@@ -125,7 +133,6 @@ def next_hand_state(tournament: Tournament) -> TournamentState:
             f"{tournament.name} is over ({why}): hand {state.next_number} cannot be dealt",
             code="tournament_over",
         )
-    return state
 
 
 def next_hand_deal(
@@ -177,9 +184,10 @@ def _checked(
     tournament = (
         Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
     )
+    state = tournament_state(tournament)  # bounded: no re-reading of every earlier hand
     if replay_within is not None:
-        _refuse_replay(tournament, by, replay_of, number, replay_within)
-    state = next_hand_state(tournament)
+        _refuse_replay(state.latest, by, replay_of, number, replay_within)
+    _refuse_over(tournament, state)
     if number is not None and number != state.next_number:
         if number < state.next_number:
             raise Conflict(
@@ -268,28 +276,29 @@ def hand_record(
         checked.outcome,
     )
     stakes, variant, options = spec.stakes, spec.variant, spec.options
+    # No savepoint of its own: a clash on the number aborts this whole transaction anyway
+    # (hand_record is atomic, and a savepoint when a caller's transaction is open).
     try:
-        with transaction.atomic():
-            hand = Hand.objects.create(
-                tournament=tournament,
-                number=state.next_number,
-                level=stakes.level,
-                ante=stakes.ante,
-                bring_in=stakes.bring_in,
-                small_bet=stakes.small_bet,
-                big_bet=stakes.big_bet,
-                dealer_seat=state.next_dealer,
-                variant=variant,
-                options=options,
-                entry_mode=entry_mode,
-                entry=spec.entry,
-                table_result=spec.table_result,
-                positions=spec.players,
-                starting_stacks=checked.stacks,
-                projected_net_chips=outcome.net(),
-                content_hash=content_hash,
-                recorded_by=by if getattr(by, "is_authenticated", False) else None,
-            )
+        hand = Hand.objects.create(
+            tournament=tournament,
+            number=state.next_number,
+            level=stakes.level,
+            ante=stakes.ante,
+            bring_in=stakes.bring_in,
+            small_bet=stakes.small_bet,
+            big_bet=stakes.big_bet,
+            dealer_seat=state.next_dealer,
+            variant=variant,
+            options=options,
+            entry_mode=entry_mode,
+            entry=spec.entry,
+            table_result=spec.table_result,
+            positions=spec.players,
+            starting_stacks=checked.stacks,
+            projected_net_chips=outcome.net(),
+            content_hash=content_hash,
+            recorded_by=by if getattr(by, "is_authenticated", False) else None,
+        )
     except IntegrityError:
         raise Conflict(
             f"hand {state.next_number} was recorded at the same time by someone else",
@@ -346,9 +355,9 @@ def hand_check(
 
 
 def _refuse_replay(
-    tournament: Tournament, by, digest: str, number: int | None, within: timedelta
+    last: Hand | None, by, digest: str, number: int | None, within: timedelta
 ) -> None:
-    last = Hand.objects.filter(tournament=tournament).order_by("-number").first()
+    """``last``: the tournament's latest hand (read with the state of play)."""
     if (
         last is not None
         and last.content_hash == digest
@@ -436,5 +445,7 @@ def hand_void(*, hand: Hand, reason: str, by) -> Hand:
             "was": previous,
         },
     )
+    # The void hand may have been the last: then the game can be over with nothing to settle.
+    tournament_finish_if_over(tournament=hand.tournament)
     enqueue_on_commit(SETTLE_TASK, hand.tournament_id)
     return hand

@@ -1,10 +1,12 @@
 """Settling hands (run by the worker).
 
-``tournament_settle`` settles a tournament's recorded hands in hand order, each
-exactly once: under a lock on the tournament row it takes the first recorded
-hand, re-evaluates it with the engine against the stacks in the ledger, writes
-its pots and ledger entries and marks it verified, disputed or invalid. An
-invalid hand stops the queue: later hands wait for it.
+``tournament_settle`` settles a tournament's recorded hands in hand order, each exactly once.
+It holds the tournament's settlement lock (tracker/core/locks.py), not the tournament row lock
+that recording takes, so hands are recorded while earlier ones settle. In one transaction it
+takes up to ``BATCH_HANDS`` recorded hands in order, re-evaluates each with the engine against
+the stacks in the ledger (carried forward in memory from one hand to the next), writes their
+pots, ledger entries, seats and readings in a few bulk statements, and marks each verified,
+disputed or invalid. An invalid hand stops the queue: later hands wait for it.
 """
 
 from __future__ import annotations
@@ -12,11 +14,14 @@ from __future__ import annotations
 import logging
 import os
 import time
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
 from tracker.audit.services import system_actor
+from tracker.core.bulk import rows_update
+from tracker.core.locks import SETTLEMENT, transaction_lock
 from tracker.engine.errors import DomainError
 from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import (
@@ -26,8 +31,12 @@ from tracker.hands.models import (
     HandStatus,
     Pot,
 )
-from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
-from tracker.hands.services.evaluations import disputes_flag, evaluation_record
+from tracker.hands.selectors.evaluation import HandSpec, Outcome, hand_evaluate
+from tracker.hands.services.evaluations import (
+    disputes_flag,
+    evaluation_record,
+    evaluations_record,
+)
 from tracker.stats.services import facts_for_hand
 from tracker.tournaments.models import (
     LedgerEntry,
@@ -54,120 +63,199 @@ def _fault_delay() -> None:
         time.sleep(delay)
 
 
+# Hands settled per transaction: a killed worker loses (rolls back) at most this many, which
+# the next run settles again; more per transaction means fewer statements per hand.
+BATCH_HANDS = 50
+
+SETTLED_OR_VOID = (HandStatus.VERIFIED, HandStatus.DISPUTED, HandStatus.VOID)
+
+
+def settlement_lock(tournament_id: int) -> None:
+    """Hold the lock that serialises settling ``tournament_id`` (and moving its chips by a
+    ruling) until the transaction ends. Recording does not take it."""
+    transaction_lock(SETTLEMENT, tournament_id)
+
+
+@dataclass(frozen=True)
+class SettledHand:
+    """A hand settled in the current transaction: what the statistics need of it."""
+
+    hand: Hand
+    stacks: list[int]  # starting stacks by position, from the ledger
+    outcome: Outcome
+    facts: list[dict]  # per position: the per-seat facts (tracker/engine/facts.py)
+
+    @property
+    def hand_id(self) -> int:
+        return self.hand.pk
+
+
 @system_actor()
 def tournament_settle(*, tournament_id: int) -> int:
     """Settle the recorded hands of a tournament in hand order; returns how many were settled.
 
-    Safe to run any number of times, concurrently too: each hand is settled in its own
-    transaction under a lock on the tournament row, and only while still ``recorded``.
+    Safe to run any number of times, concurrently too: each batch of hands is settled in one
+    transaction under the tournament's settlement lock, and only hands still ``recorded``.
     """
     settled = 0
     while True:
+        waiting = Hand.objects.filter(tournament_id=tournament_id, status=HandStatus.RECORDED)
+        if not waiting.exists():  # one query when there is nothing to do (a repeated send)
+            return settled
         with transaction.atomic():
-            tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+            settlement_lock(tournament_id)
+            hands = list(
+                Hand.objects.filter(tournament_id=tournament_id)
+                .exclude(status__in=SETTLED_OR_VOID)
+                .order_by("number")
+                .prefetch_related("hand_seats")[:BATCH_HANDS]
+            )
+            batch = []
+            for hand in hands:
+                if hand.status != HandStatus.RECORDED:
+                    break  # an invalid hand: it and every later hand wait
+                batch.append(hand)
+            if not batch:
+                return settled  # settled meanwhile, or the first unsettled hand is invalid
+            tournament = Tournament.objects.select_related("league").filter(pk=tournament_id)
+            tournament = tournament.first()
             if tournament is None:
                 return settled
-            hands = (
-                Hand.objects.filter(tournament=tournament)
-                .exclude(status__in=(HandStatus.VERIFIED, HandStatus.DISPUTED, HandStatus.VOID))
-                .order_by("number")
-            )
-            hand = hands.first()
-            if hand is None or hand.status != HandStatus.RECORDED:
-                tournament_finish_if_over(tournament=tournament)
-                return settled  # nothing to do, or the first unsettled hand is invalid: wait
-            if _settle_hand(tournament, hand):
-                settled += 1
+            for hand in batch:
+                hand.tournament = tournament
+            settled += _settle_hands(tournament, batch)
+            # In the same transaction: the hand that ends the game finishes the tournament.
+            tournament_finish_if_over(tournament=tournament)
 
 
-def _settle_hand(tournament: Tournament, hand: Hand) -> bool:
-    """Settle one hand; False when the stacks do not allow it (the hand is marked invalid)."""
-    spec = HandSpec.of(hand)
+def _settle_hands(tournament: Tournament, hands: list[Hand]) -> int:
+    """Settle ``hands`` (consecutive, recorded) in order, stopping at the first the stacks do
+    not allow (marked invalid); returns how many were settled."""
     ledger = tournament_stacks(tournament)
-    stacks = [ledger[pid] for pid in spec.players]
-    try:
-        outcome = hand_evaluate(spec, stacks)
-    except DomainError as exc:
-        evaluation_record(hand=hand, source=EvaluationSource.SETTLEMENT, error=exc.message)
-        hand.status = HandStatus.INVALID
-        hand.status_reason = f"with the stacks {stacks}: {exc.message}"
-        hand.engine_version = ENGINE_VERSION
-        hand.settled_at = timezone.now()
-        hand.save(update_fields=["status", "status_reason", "engine_version", "settled_at"])
-        log.warning("hand invalid", extra={"hand": hand.pk, "reason": hand.status_reason})
-        return False
-    entries = []
-    for pid, chips in outcome.contributed().items():
-        if chips:
-            entries.append(
-                LedgerEntry(
-                    tournament=tournament,
-                    player_id=pid,
-                    hand=hand,
-                    kind=LedgerKind.CONTRIBUTION,
-                    amount=-chips,
-                )
-            )
-    LedgerEntry.objects.bulk_create(entries)
-    disputed_rows = []
-    for k, pot in enumerate(outcome.pots):
-        row = Pot.objects.create(
-            hand=hand,
-            index=k,
-            amount=pot.amount,
-            eligible=pot.eligible,
-            engine_chips=pot.engine_award,
-            table_chips=pot.table_award,
-            award_chips=pot.award,
-            disputed=pot.disputed,
-        )
-        if row.disputed:
-            disputed_rows.append(row)
-        LedgerEntry.objects.bulk_create(
-            [
-                LedgerEntry(
-                    tournament=tournament,
-                    player_id=pid,
-                    hand=hand,
-                    pot=row,
-                    kind=LedgerKind.AWARD,
-                    amount=chips,
-                )
-                for pid, chips in pot.award.items()
-                if chips
-            ]
-        )
-    won = outcome.won()
-    facts = facts_for_hand(hand, outcome.result.to_dict())
-    for seat in hand.hand_seats.all():
-        pos = seat.position
-        seat.starting_stack = stacks[pos]
-        seat.contributed = outcome.result.contributions[pos]
-        seat.won = won[seat.player_id]
-        seat.facts = facts[pos]
-        seat.save(update_fields=["starting_stack", "contributed", "won", "facts"])
-    hand.status = HandStatus.DISPUTED if outcome.disputed else HandStatus.VERIFIED
-    hand.status_reason = "the table's award differs from the engine's" if outcome.disputed else ""
-    hand.engine_reading = outcome.reading()
+    settled: list[SettledHand] = []
+    for hand in hands:
+        spec = HandSpec.of(hand)
+        stacks = [ledger[pid] for pid in spec.players]
+        try:
+            outcome = hand_evaluate(spec, stacks)
+        except DomainError as exc:
+            _write_settled(tournament, settled)
+            _mark_invalid(hand, stacks, exc)
+            return len(settled)
+        for pid, chips in outcome.net().items():
+            ledger[pid] += chips
+        facts = facts_for_hand(hand, outcome.result.to_dict())
+        settled.append(SettledHand(hand=hand, stacks=stacks, outcome=outcome, facts=facts))
+    _write_settled(tournament, settled)
+    return len(settled)
+
+
+def _mark_invalid(hand: Hand, stacks: list[int], exc: DomainError) -> None:
+    evaluation_record(hand=hand, source=EvaluationSource.SETTLEMENT, error=exc.message)
+    hand.status = HandStatus.INVALID
+    hand.status_reason = f"with the stacks {stacks}: {exc.message}"
     hand.engine_version = ENGINE_VERSION
     hand.settled_at = timezone.now()
-    hand.projected_net_chips = outcome.net()
-    hand.save(
-        update_fields=[
+    hand.save(update_fields=["status", "status_reason", "engine_version", "settled_at"])
+    log.warning("hand invalid", extra={"hand": hand.pk, "reason": hand.status_reason})
+
+
+def _write_settled(tournament: Tournament, settled: list[SettledHand]) -> None:
+    """Write what settling ``settled`` decided: pots, ledger entries, seats, hands, readings
+    (a few bulk statements for the whole batch), then flag the disputed pots."""
+    if not settled:
+        return
+    pots: list[tuple[SettledHand, Pot]] = []
+    for done in settled:
+        for k, pot in enumerate(done.outcome.pots):
+            row = Pot(
+                hand=done.hand,
+                index=k,
+                amount=pot.amount,
+                eligible=pot.eligible,
+                engine_chips=pot.engine_award,
+                table_chips=pot.table_award,
+                award_chips=pot.award,
+                disputed=pot.disputed,
+            )
+            pots.append((done, row))
+    Pot.objects.bulk_create([row for _, row in pots])  # ids come back (PostgreSQL, SQLite)
+    entries = [
+        LedgerEntry(
+            tournament=tournament,
+            player_id=pid,
+            hand=done.hand,
+            kind=LedgerKind.CONTRIBUTION,
+            amount=-chips,
+        )
+        for done in settled
+        for pid, chips in done.outcome.contributed().items()
+        if chips
+    ]
+    entries += [
+        LedgerEntry(
+            tournament=tournament,
+            player_id=pid,
+            hand=done.hand,
+            pot=row,
+            kind=LedgerKind.AWARD,
+            amount=chips,
+        )
+        for done, row in pots
+        for pid, chips in row.award_chips.items()
+        if chips
+    ]
+    LedgerEntry.objects.bulk_create(entries)
+    now = timezone.now()
+    seats = []
+    for done in settled:
+        hand, outcome = done.hand, done.outcome
+        won = outcome.won()
+        for seat in hand.hand_seats.all():
+            pos = seat.position
+            seat.starting_stack = done.stacks[pos]
+            seat.contributed = outcome.result.contributions[pos]
+            seat.won = won[seat.player_id]
+            seat.facts = done.facts[pos]
+            seats.append(seat)
+        hand.status = HandStatus.DISPUTED if outcome.disputed else HandStatus.VERIFIED
+        hand.status_reason = (
+            "the table's award differs from the engine's" if outcome.disputed else ""
+        )
+        hand.engine_reading = outcome.reading()
+        hand.engine_version = ENGINE_VERSION
+        hand.settled_at = now
+        hand.projected_net_chips = outcome.net()
+    rows_update(seats, ["starting_stack", "contributed", "won", "facts"])
+    rows_update(
+        [done.hand for done in settled],
+        [
             "status",
             "status_reason",
             "engine_reading",
             "engine_version",
             "settled_at",
             "projected_net",
-        ]
+        ],
     )
-    evaluation_record(hand=hand, source=EvaluationSource.SETTLEMENT, outcome=outcome)
-    disputes_flag(
-        hand=hand,
-        pots=disputed_rows,
-        source=DisputeSource.SETTLEMENT,
-        reason="the table's award differs from the engine's",
+    evaluations_record(
+        [(done.hand, done.outcome) for done in settled], source=EvaluationSource.SETTLEMENT
     )
+    for done in settled:
+        disputed = [row for owner, row in pots if owner is done and row.disputed]
+        if disputed:
+            disputes_flag(
+                hand=done.hand,
+                pots=disputed,
+                source=DisputeSource.SETTLEMENT,
+                reason="the table's award differs from the engine's",
+            )
+    _hands_settled(tournament, settled)
     _fault_delay()
-    return True
+
+
+def _hands_settled(tournament: Tournament, settled: list[SettledHand]) -> None:
+    """The hands this transaction settled, in hand order, with their per-seat facts
+    (``done.hand_id``, ``done.facts`` by position, ``done.outcome``; the seats' facts are
+    written above). Work that must commit together with a settlement belongs here; there is
+    none yet."""
