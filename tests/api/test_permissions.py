@@ -37,7 +37,8 @@ RECORDERS = {"scorekeeper", "admin"}
 ALLOWED = {
     "league_create": EVERYONE,
     "player_create": RECORDERS,
-    "membership_set": {"admin"},
+    "role_grant": {"admin"},
+    "role_revoke": {"admin"},
     "tournament_create": RECORDERS,
     "hand_record": RECORDERS,
     "import_upload": RECORDERS,
@@ -66,7 +67,8 @@ PAGES_ALLOWED = {
 SCHEMA_WRITES = {
     ("/api/v1/leagues/", "post"): "league_create",
     ("/api/v1/players/", "post"): "player_create",
-    ("/api/v1/memberships/", "post"): "membership_set",
+    ("/api/v1/memberships/", "post"): "role_grant",
+    ("/api/v1/memberships/{id}/", "delete"): "role_revoke",
     ("/api/v1/tournaments/", "post"): "tournament_create",
     ("/api/v1/hands/", "post"): "hand_record",
     ("/api/v1/tournaments/{id}/imports/", "post"): "import_upload",
@@ -142,7 +144,10 @@ def api_write(op: str, world, role: str):
         return client.post(
             "/api/v1/players/", {"league": league.slug, "name": "Zed"}, format="json"
         )
-    if op == "membership_set":
+    if op == "role_revoke":
+        target = league.memberships.get(user__username="club-member")
+        return client.delete(f"/api/v1/memberships/{target.pk}/")
+    if op == "role_grant":
         return client.post(
             "/api/v1/memberships/",
             {"league": league.slug, "username": "newcomer", "role": "member"},

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.db.models import Avg, Count, F, Q, QuerySet, Sum
 
 from tracker.core.errors import NotFound
+from tracker.core.permissions import Capabilities
 from tracker.engine.points import best_total, normalize_formula, tournament_points
 from tracker.hands.models import Hand, HandSeat
 from tracker.leagues.models import League, Membership, Player
@@ -194,11 +195,15 @@ def leagues_with_counts(user) -> QuerySet[League]:
     )
 
 
-def roles_by_league(user) -> dict[int, str]:
-    """``user``'s role in each league they belong to, by league id."""
+def roles_by_league(user) -> dict[int, Capabilities]:
+    """``user``'s roles in each league they belong to, by league id (as Capabilities:
+    ``.roles``, ``.role`` in words, and what they allow)."""
     if user is None or not user.is_authenticated:
         return {}
-    return dict(Membership.objects.filter(user=user).values_list("league_id", "role"))
+    held: dict[int, set[str]] = {}
+    for league_id, role in Membership.objects.filter(user=user).values_list("league_id", "role"):
+        held.setdefault(league_id, set()).add(role)
+    return {league_id: Capabilities.of_roles(roles) for league_id, roles in held.items()}
 
 
 def league_tournaments(league: League) -> list[Tournament]:

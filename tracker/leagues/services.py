@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils.text import slugify
 
 from tracker.audit.services import audit_record
-from tracker.core.errors import Conflict
+from tracker.core.errors import Conflict, NotFound
 from tracker.core.permissions import Capability, require
 from tracker.engine.announcements import VARIANTS, normalize_announcements
 from tracker.engine.errors import DomainError
+from tracker.engine.points import normalize_formula
+from tracker.engine.tournament import MAX_SEATS as MAX_PLAYERS
 from tracker.leagues.models import League, Membership, Player, Role
+from tracker.leagues.seasons import DEFAULT_MIN_PLAYERS, DEFAULT_SEASON_LENGTH, SEASON_LENGTHS
 
 
 def house_rules_check(house_rules: object) -> dict:
@@ -39,9 +42,13 @@ def league_create(
     slug: str | None = None,
     is_public: bool = True,
     house_rules: dict | None = None,
+    points_formula: dict | None = None,
+    season_length: str = DEFAULT_SEASON_LENGTH,
+    min_players: int = DEFAULT_MIN_PLAYERS,
+    creator_is_authority: bool = False,
     created_by,
 ) -> League:
-    """Create a league; its creator becomes its admin."""
+    """Create a league; its creator becomes its admin (and its authority too, if asked)."""
     name = (name or "").strip()
     if not name:
         raise DomainError("a league needs a name", field="name")
@@ -50,11 +57,30 @@ def league_create(
         raise DomainError("the name gives no usable slug; give one", field="slug")
     if League.objects.filter(slug=slug).exists():
         raise Conflict(f"a league with slug {slug!r} exists", code="duplicate", field="slug")
+    if season_length not in dict(SEASON_LENGTHS):
+        lengths = ", ".join(dict(SEASON_LENGTHS))
+        raise DomainError(
+            f"{season_length!r} is not a season length (one of {lengths})", field="season_length"
+        )
+    if not isinstance(min_players, int) or not 2 <= min_players <= MAX_PLAYERS:
+        raise DomainError(
+            f"the minimum players must be a whole number from 2 to {MAX_PLAYERS}",
+            field="min_players",
+        )
+    formula = normalize_formula(points_formula) if points_formula else {}
     league = League.objects.create(
-        name=name, slug=slug, is_public=is_public, house_rules=house_rules_check(house_rules)
+        name=name,
+        slug=slug,
+        is_public=is_public,
+        house_rules=house_rules_check(house_rules),
+        points_formula=formula,
+        season_length=season_length,
+        min_players=min_players,
     )
     if created_by is not None:
         Membership.objects.create(league=league, user=created_by, role=Role.ADMIN)
+        if creator_is_authority:
+            Membership.objects.create(league=league, user=created_by, role=Role.AUTHORITY)
     audit_record(
         action="league.create",
         target=league,
@@ -65,6 +91,10 @@ def league_create(
             "slug": league.slug,
             "is_public": league.is_public,
             "house_rules": league.house_rules,
+            "points_formula": league.points_formula,
+            "season_length": league.season_length,
+            "min_players": league.min_players,
+            "creator_roles": ["admin", "authority"] if creator_is_authority else ["admin"],
         },
     )
     return league
@@ -91,32 +121,71 @@ def player_create(*, league: League, name: str, user=None, by) -> Player:
     return player
 
 
+def _admins_left(league: League, *, without) -> bool:
+    return Membership.objects.filter(league=league, role=Role.ADMIN).exclude(user=without).exists()
+
+
 @transaction.atomic
-def membership_set(*, league: League, user, role: str, by) -> Membership:
-    """Give ``user`` a role in ``league`` (admins only). A league keeps at least one admin."""
-    require(by, league, Capability.MANAGE_MEMBERS, "change memberships")
+def role_grant(*, league: League, user, role: str, by) -> Membership:
+    """Give ``user`` the role ``role`` in ``league`` (admins only); roles they hold already
+    stay (a user may be admin and authority). Granting a role held already changes nothing."""
+    require(by, league, Capability.MANAGE_MEMBERS, "change roles")
     if role not in Role.values:
         raise DomainError(f"{role!r} is not a role (one of {', '.join(Role.values)})", field="role")
-    membership = Membership.objects.select_for_update().filter(league=league, user=user).first()
-    if membership and membership.role == Role.ADMIN and role != Role.ADMIN:
-        if (
-            not Membership.objects.filter(league=league, role=Role.ADMIN)
-            .exclude(pk=membership.pk)
-            .exists()
-        ):
-            raise Conflict("a league must keep at least one admin", field="role")
-    previous = membership.role if membership else None
-    try:
-        membership, _ = Membership.objects.update_or_create(
-            league=league, user=user, defaults={"role": role}
+    League.objects.select_for_update().filter(pk=league.pk).first()  # one role change at a time
+    membership, created = Membership.objects.get_or_create(league=league, user=user, role=role)
+    if created:
+        audit_record(
+            action="role.grant",
+            target=membership,
+            league=league,
+            actor=by,
+            data={"user": user.get_username(), "role": role},
         )
-    except IntegrityError:  # pragma: no cover - concurrent create of the same membership
-        raise Conflict("that membership changed at the same time; try again") from None
+    return membership
+
+
+@transaction.atomic
+def role_revoke(*, league: League, user, role: str, by) -> None:
+    """Take the role ``role`` from ``user`` in ``league`` (admins only). A league keeps at
+    least one admin: removing the last admin's admin role is refused."""
+    require(by, league, Capability.MANAGE_MEMBERS, "change roles")
+    League.objects.select_for_update().filter(pk=league.pk).first()  # one role change at a time
+    membership = Membership.objects.filter(league=league, user=user, role=role).first()
+    if membership is None:
+        raise NotFound(f"{user.get_username()} is not {role} in {league.name}")
+    if role == Role.ADMIN and not _admins_left(league, without=user):
+        raise Conflict(
+            f"{user.get_username()} is the last admin of {league.name}: "
+            "make someone else admin first",
+            code="last_admin",
+            field="role",
+        )
+    membership.delete()
     audit_record(
-        action="membership.set",
-        target=membership,
+        action="role.revoke",
+        target=league,
         league=league,
         actor=by,
-        data={"user": user.get_username(), "role": role, "previous_role": previous},
+        data={"user": user.get_username(), "role": role},
     )
-    return membership
+
+
+def roles_set(*, league: League, user, roles, by) -> tuple[str, ...]:
+    """Make ``user``'s roles in ``league`` exactly ``roles`` (admins only; one transaction):
+    grants the new ones, revokes the others. The last admin keeps the admin role."""
+    wanted = set(roles)
+    unknown = wanted - set(Role.values)
+    if unknown:
+        raise DomainError(f"{sorted(unknown)!r} are not roles", field="roles")
+    with transaction.atomic():
+        require(by, league, Capability.MANAGE_MEMBERS, "change roles")
+        held = set(
+            Membership.objects.filter(league=league, user=user).values_list("role", flat=True)
+        )
+        for role in sorted(wanted - held):
+            role_grant(league=league, user=user, role=role, by=by)
+        # Revoke admin last, so that a refusal leaves every other change undone too.
+        for role in sorted(held - wanted, key=lambda r: r == Role.ADMIN):
+            role_revoke(league=league, user=user, role=role, by=by)
+    return tuple(sorted(wanted))
