@@ -3,6 +3,7 @@
 from django.urls import path
 
 from web.views import (
+    accounts,
     calculator,
     hands,
     health,
@@ -16,6 +17,11 @@ from web.views import (
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
+    # Accounts (login, logout and password reset are Django's, under /accounts/)
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/profile/", accounts.profile, name="profile"),
+    path("accounts/profile/tokens/", accounts.token_create, name="token-create"),
+    path("accounts/profile/tokens/<int:pk>/revoke/", accounts.token_revoke, name="token-revoke"),
     # Leagues and players
     path("", leagues.home, name="home"),
     path("leagues/<slug:slug>/", leagues.league, name="league"),
