@@ -50,6 +50,7 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.VIEW_AUDIT,
             C.DISPUTE,
             C.VOID_HAND,
+            C.EDIT_HOUSE_RULES,
             C.SET_POINTS,
             C.REEVALUATE,
         }

@@ -1,18 +1,23 @@
-"""Leagues, players and memberships."""
+"""Leagues, players, roles (memberships) and invites."""
 
 from __future__ import annotations
 
+import secrets
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from tracker.audit.services import audit_record
-from tracker.core.errors import Conflict, NotFound
+from tracker.core.errors import Conflict, NotFound, PermissionDenied
 from tracker.core.permissions import Capability, require
 from tracker.engine.announcements import VARIANTS, normalize_announcements
 from tracker.engine.errors import DomainError
 from tracker.engine.points import normalize_formula
 from tracker.engine.tournament import MAX_SEATS as MAX_PLAYERS
-from tracker.leagues.models import League, Membership, Player, Role
+from tracker.leagues.models import Invite, League, Membership, Player, Role
 from tracker.leagues.seasons import DEFAULT_MIN_PLAYERS, DEFAULT_SEASON_LENGTH, SEASON_LENGTHS
 
 
@@ -189,3 +194,117 @@ def roles_set(*, league: League, user, roles, by) -> tuple[str, ...]:
         for role in sorted(held - wanted, key=lambda r: r == Role.ADMIN):
             role_revoke(league=league, user=user, role=role, by=by)
     return tuple(sorted(wanted))
+
+
+@transaction.atomic
+def player_link(*, league: League, player: Player, username: str | None, by) -> Player:
+    """Link ``player`` to the account ``username`` (or unlink with an empty one): the
+    scorekeepers and admins keep the roster. An account is at most one player of a league."""
+    require(by, league, Capability.RECORD_HAND, "link players to accounts")
+    if player.league_id != league.pk:
+        raise NotFound("No such player.")
+    username = (username or "").strip()
+    user = None
+    if username:
+        User = get_user_model()
+        user = User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": username}).first()
+        if user is None:
+            raise DomainError(f"there is no account {username!r}", field="username")
+        other = Player.objects.filter(league=league, user=user).exclude(pk=player.pk).first()
+        if other is not None:
+            raise Conflict(
+                f"{user.get_username()} is already the player {other.name}",
+                code="duplicate",
+                field="username",
+            )
+    previous = player.user.get_username() if player.user_id else None
+    player.user = user
+    player.save(update_fields=["user"])
+    audit_record(
+        action="player.link",
+        target=player,
+        league=league,
+        actor=by,
+        data={"user": user.get_username() if user else None, "previous_user": previous},
+    )
+    return player
+
+
+INVITE_DAYS_MAX = 90
+
+
+@transaction.atomic
+def invite_create(
+    *, league: League, role: str, single_use: bool = True, days: int = 7, by
+) -> Invite:
+    """A link that gives ``role`` in ``league`` to whoever accepts it within ``days`` days
+    (admins only). Single use: the first to accept uses it up."""
+    require(by, league, Capability.MANAGE_MEMBERS, "invite people")
+    if role not in Role.values:
+        raise DomainError(f"{role!r} is not a role (one of {', '.join(Role.values)})", field="role")
+    if not isinstance(days, int) or not 1 <= days <= INVITE_DAYS_MAX:
+        raise DomainError(
+            f"an invite lasts from 1 to {INVITE_DAYS_MAX} days", field="days", code="invalid_days"
+        )
+    invite = Invite.objects.create(
+        league=league,
+        role=role,
+        token=secrets.token_urlsafe(24),
+        single_use=single_use,
+        expires_at=timezone.now() + timedelta(days=days),
+        created_by=by,
+    )
+    audit_record(
+        action="invite.create",
+        target=invite,
+        league=league,
+        actor=by,
+        data={"role": role, "single_use": single_use, "expires_at": invite.expires_at},
+    )
+    return invite
+
+
+@transaction.atomic
+def invite_revoke(*, invite: Invite, by) -> Invite:
+    """Stop an invite from working (admins only)."""
+    require(by, invite.league, Capability.MANAGE_MEMBERS, "revoke invites")
+    invite = Invite.objects.select_for_update().get(pk=invite.pk)
+    if not invite.revoked:
+        invite.revoked = True
+        invite.save(update_fields=["revoked"])
+        audit_record(
+            action="invite.revoke",
+            target=invite,
+            league=invite.league,
+            actor=by,
+            data={"role": invite.role, "uses": invite.uses},
+        )
+    return invite
+
+
+@transaction.atomic
+def invite_accept(*, token: str, user) -> Membership:
+    """``user`` accepts the invite ``token``: they get its role in its league (their other
+    roles stay). Refused once the invite is used up (single use), expired or revoked."""
+    if user is None or not user.is_authenticated:
+        raise PermissionDenied("Log in or sign up to accept an invite.")
+    invite = Invite.objects.select_for_update().select_related("league").filter(token=token).first()
+    if invite is None:
+        raise NotFound("No such invite.")
+    state = invite.state()
+    if state != "open":
+        words = {"used": "was used already", "expired": "has expired", "revoked": "was revoked"}
+        raise Conflict(f"This invite {words[state]}.", code=f"invite_{state}")
+    membership, created = Membership.objects.get_or_create(
+        league=invite.league, user=user, role=invite.role
+    )
+    invite.uses += 1
+    invite.save(update_fields=["uses"])
+    audit_record(
+        action="invite.accept",
+        target=invite,
+        league=invite.league,
+        actor=user,
+        data={"user": user.get_username(), "role": invite.role, "new_role": created},
+    )
+    return membership
