@@ -14,8 +14,7 @@ from tracker.leagues.services import INVITE_DAYS_MAX
 from web.errors import add_form_errors, field_route
 from web.forms.cards import AnnouncementsForm
 
-# site.css sizes checkboxes, not radios: keep the radio its own size (as the ruling form does).
-RADIO = forms.RadioSelect(attrs={"style": "width:1.2rem;height:1.2rem;min-height:0"})
+RADIO = forms.RadioSelect  # site.css sizes radios and checkboxes (no inline style: the CSP)
 ROLE_HELP = {
     Role.ADMIN: "gives and takes roles, invites people, voids hands",
     Role.AUTHORITY: "rules on disputed pots, sets the house rules",
