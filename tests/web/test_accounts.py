@@ -154,3 +154,12 @@ def test_a_token_needs_a_label_and_others_cannot_revoke_it(client):
     assert client.post(f"/accounts/profile/tokens/{token.pk}/revoke/").status_code == 404
     token.refresh_from_db()
     assert token.revoked_at is None
+
+
+def test_sign_up_reports_every_problem_at_once(client):
+    make_user("ann")
+    r = signup(client, username="ANN", email="nope", password1="123", password2="123")
+    assert r.status_code == 400
+    errors = r.context["form"].errors
+    assert "taken" in str(errors["username"])
+    assert "too short" in str(errors["password1"]) and "valid email" in str(errors["email"])

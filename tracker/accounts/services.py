@@ -26,30 +26,37 @@ LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 @transaction.atomic
 def user_signup(*, username: str, password: str, email: str = ""):
-    """A new account. The username must be free (case-insensitively) and the password pass
-    Django's validators (AUTH_PASSWORD_VALIDATORS)."""
+    """A new account. The username must be valid and free (case-insensitively), the password
+    pass Django's validators (AUTH_PASSWORD_VALIDATORS) and the email, if any, be one.
+    Every problem is reported at once (one DomainError naming each field; a Conflict when
+    the only one is a taken username)."""
     User = get_user_model()
     username = (username or "").strip()
-    field = User._meta.get_field(User.USERNAME_FIELD)
+    email = (email or "").strip()
+    problems: dict[str, list[str]] = {}
     try:
-        field.clean(username, None)
+        User._meta.get_field(User.USERNAME_FIELD).clean(username, None)
     except ValidationError as exc:
-        raise DomainError(
-            " ".join(exc.messages), code="invalid_username", field="username"
-        ) from None
-    if User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": username}).exists():
-        raise Conflict("that username is taken", code="duplicate", field="username") from None
-    candidate = User(username=username, email=(email or "").strip())
+        problems["username"] = list(exc.messages)
+    taken = User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": username}).exists()
+    if taken:
+        problems.setdefault("username", []).append("that username is taken")
+    candidate = User(username=username, email=email)
     try:
         validate_password(password, user=candidate)
     except ValidationError as exc:
-        raise DomainError(" ".join(exc.messages), code="weak_password", field="password") from None
-    if candidate.email:
+        problems["password"] = list(exc.messages)
+    if email:
         try:
-            User._meta.get_field("email").clean(candidate.email, candidate)
+            User._meta.get_field("email").clean(email, candidate)
         except ValidationError as exc:
-            raise DomainError(" ".join(exc.messages), code="invalid_email", field="email") from None
-    user = User.objects.create_user(username=username, email=candidate.email, password=password)
+            problems["email"] = list(exc.messages)
+    if problems:
+        if taken and list(problems) == ["username"] and len(problems["username"]) == 1:
+            raise Conflict("that username is taken", code="duplicate", field="username")
+        first = next(iter(problems.values()))[0]
+        raise DomainError(first, code="invalid_signup", fields=problems)
+    user = User.objects.create_user(username=username, email=email, password=password)
     audit_record(action="user.signup", target=user, actor=user, data={"username": username})
     return user
 

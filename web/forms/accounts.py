@@ -14,7 +14,9 @@ class SignupForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "off"}),
         help_text="Letters, digits and @ . + - _ only.",
     )
-    email = forms.EmailField(
+    # Checked by the service (user_signup), with the username and password, all at once.
+    email = forms.CharField(
+        max_length=254,
         required=False,
         label="Email (optional)",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
