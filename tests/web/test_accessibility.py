@@ -98,7 +98,7 @@ def sign_up_badly(page):
     page.fill("#id_password2", "123")
     page.click("[data-testid=signup-submit]")
     page.wait_for_load_state()
-    assert page.locator(".has-error").count() == 1
+    assert page.locator(".has-error").count() == 2  # the username and the password
 
 
 def make_a_token(page):
