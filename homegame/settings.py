@@ -156,6 +156,15 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 
+# Sign-up: attempts per address in a window (tracker/core/ratelimit.py).
+SIGNUP_ADDRESS_LIMIT = env_int("SIGNUP_ADDRESS_LIMIT", default=10)
+SIGNUP_WINDOW_SECONDS = env_int("SIGNUP_WINDOW_SECONDS", default=3600)
+# Password reset mails: printed on the console unless EMAIL_BACKEND names another backend.
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", default="localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", default=25)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", default="homegame <noreply@localhost>")
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -214,7 +223,7 @@ FILE_UPLOAD_HANDLERS = [
 # --- REST API -------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "api.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

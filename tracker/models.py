@@ -4,6 +4,7 @@ The app label is ``tracker`` for all of them (table names ``tracker_<model>``), 
 the class lives. Import models from their feature package, not from here.
 """
 
+from tracker.accounts.models import ApiToken
 from tracker.audit.models import AuditEntry
 from tracker.hands.models import (
     Dispute,
@@ -15,11 +16,12 @@ from tracker.hands.models import (
     ReevaluationJob,
 )
 from tracker.interchange.models import ImportFile, ImportJob
-from tracker.leagues.models import League, Membership, Player
+from tracker.leagues.models import Invite, League, Membership, Player
 from tracker.rulings.models import Ruling
 from tracker.tournaments.models import FinalStanding, LedgerEntry, Seat, Tournament
 
 __all__ = [
+    "ApiToken",
     "AuditEntry",
     "Dispute",
     "DraftHand",
@@ -29,6 +31,7 @@ __all__ = [
     "HandSeat",
     "ImportFile",
     "ImportJob",
+    "Invite",
     "League",
     "LedgerEntry",
     "Membership",

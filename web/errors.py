@@ -103,3 +103,15 @@ def add_form_errors(
     add_domain_error(exc, [tracked(r) for r in routes], fallback)
     if not placed:
         form.add_error(None, exc.message)
+
+
+def field_route(form, path: str, name: str | None = None) -> Route:
+    """A route putting the messages of the path ``path`` on the form's input ``name`` (the
+    same name unless given)."""
+
+    def place(rest: FieldPath, messages: list[str]) -> bool:
+        for m in messages:
+            form.add_error(name or path, m)
+        return True
+
+    return Route((path,), place)

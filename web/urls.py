@@ -3,12 +3,14 @@
 from django.urls import path
 
 from web.views import (
+    accounts,
     calculator,
     hands,
     health,
     interchange,
     leagues,
     live,
+    members,
     rulings,
     stats,
     tournaments,
@@ -16,10 +18,21 @@ from web.views import (
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
+    # Accounts (login, logout and password reset are Django's, under /accounts/)
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/profile/", accounts.profile, name="profile"),
+    path("accounts/profile/tokens/", accounts.token_create, name="token-create"),
+    path("accounts/profile/tokens/<int:pk>/revoke/", accounts.token_revoke, name="token-revoke"),
     # Leagues and players
     path("", leagues.home, name="home"),
+    path("leagues/new/", members.league_new, name="league-new"),
     path("leagues/<slug:slug>/", leagues.league, name="league"),
     path("players/<int:pk>/", leagues.player, name="player"),
+    # Running a league: roster, members and invites, house rules
+    path("leagues/<slug:slug>/players/", members.roster, name="league-roster"),
+    path("leagues/<slug:slug>/members/", members.members, name="league-members"),
+    path("leagues/<slug:slug>/house-rules/", members.house_rules, name="house-rules"),
+    path("invites/<str:token>/", members.invite, name="invite"),
     # Tournaments and hands
     path("tournaments/<int:pk>/", tournaments.tournament, name="tournament"),
     path("tournaments/<int:pk>/hands/new/", hands.hand_new, name="hand-new"),

@@ -1,8 +1,9 @@
-"""API tokens: one per user, created (or rotated) with a password, revocable.
+"""API tokens from a password: the "API sign-in" token, rotated at each sign-in, revocable.
 
-``POST /api/v1/auth/token/`` with ``username`` and ``password`` returns a new token and
-revokes the previous one, if any. ``DELETE /api/v1/auth/token/`` revokes the token of the
-caller: it stops working at once. Both are in the audit log, naming the token by its
+``POST /api/v1/auth/token/`` with ``username`` and ``password`` returns a new token
+labelled "API sign-in" and revokes the previous sign-in token, if any (tokens the user made
+on their profile page, each with its own label, are not touched). ``DELETE
+/api/v1/auth/token/`` revokes the token of the caller: it stops working at once. Both are in the audit log, naming the token by its
 fingerprint only. Token requests have the sign-in limits of the login page
 (tracker/core/ratelimit.py: per username and address, per address, per username), apart from
 the write allowance; a refused attempt answers 429 with ``Retry-After``. Revoking is a write.
@@ -22,37 +23,46 @@ from rest_framework.views import APIView
 
 from api.serializers.rulings import TokenRequestSerializer, TokenSerializer
 from api.views.core import WriteThrottled
+from tracker.accounts.models import ApiToken
+from tracker.accounts.services import api_token_revoke, api_token_sign_in
 from tracker.audit.services import audit_record, token_fingerprint
 from tracker.core.ratelimit import client_address, login_failed, login_succeeded, login_wait
 
 
 @transaction.atomic
-def token_issue(*, user) -> Token:
-    """A new token for ``user`` (who gave their password); the previous one stops working."""
-    old = Token.objects.select_for_update().filter(user=user).first()
-    old_id = token_fingerprint(old.key) if old else ""
-    if old is not None:
-        old.delete()
-    token = Token.objects.create(user=user)
+def token_issue(*, user) -> tuple[ApiToken, str]:
+    """A new "API sign-in" token for ``user`` (who gave their password); the previous
+    sign-in token stops working (tokens made on the profile page are not touched)."""
+    legacy = [token_fingerprint(t.key) for t in Token.objects.filter(user=user)]
+    Token.objects.filter(user=user).delete()
+    token, key, revoked = api_token_sign_in(user=user)
+    revoked += legacy
     audit_record(
         action="token.create",
         target=user,
         actor=user,
         channel="password",
-        data={"token_id": token_fingerprint(token.key), "revoked_token_id": old_id or None},
+        data={
+            "token_id": token.fingerprint,
+            "label": token.label,
+            "revoked_token_id": revoked[0] if revoked else None,
+        },
     )
-    return token
+    return token, key
 
 
-@transaction.atomic
-def token_revoke(*, user) -> bool:
-    """Revoke ``user``'s token. Returns whether there was one."""
-    old = Token.objects.select_for_update().filter(user=user).first()
-    if old is None:
-        return False
-    old_id = token_fingerprint(old.key)
-    old.delete()
-    audit_record(action="token.revoke", target=user, actor=user, data={"token_id": old_id})
+def token_revoke(*, user, auth) -> bool:
+    """Revoke the token this request was made with. Returns whether there was one."""
+    if isinstance(auth, ApiToken):
+        api_token_revoke(user=user, token_id=auth.pk)
+        return True
+    with transaction.atomic():
+        old = Token.objects.select_for_update().filter(user=user).first()
+        if old is None:
+            return False
+        old_id = token_fingerprint(old.key)
+        old.delete()
+        audit_record(action="token.revoke", target=user, actor=user, data={"token_id": old_id})
     return True
 
 
@@ -84,16 +94,16 @@ class TokenView(WriteThrottled, APIView):
             login_failed(username, address)
             raise AuthenticationFailed("wrong username or password")
         login_succeeded(username, address)
-        token = token_issue(user=user)
+        token, key = token_issue(user=user)
         body = {
-            "token": token.key,
-            "token_id": token_fingerprint(token.key),
+            "token": key,
+            "token_id": token.fingerprint,
             "username": user.get_username(),
-            "created": token.created,
+            "created": token.created_at,
         }
         return Response(TokenSerializer(body).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request):
-        token_revoke(user=request.user)
+        token_revoke(user=request.user, auth=request.auth)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -31,7 +31,7 @@ from tracker.leagues.selectors import (
     players_visible_to,
     tournaments_visible_to,
 )
-from tracker.leagues.services import league_create, membership_set, player_create
+from tracker.leagues.services import league_create, player_create, role_grant, role_revoke
 from tracker.tournaments.models import Tournament
 from tracker.tournaments.selectors import tournament_live
 from tracker.tournaments.services import tournament_create
@@ -164,9 +164,15 @@ class PlayerViewSet(
 
 
 class MembershipViewSet(
-    WriteThrottled, mixins.ListModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet
+    WriteThrottled,
+    mixins.ListModelMixin,
+    mixins.CreateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
 ):
-    """Roles in the leagues you belong to. Admins give roles (POST creates or changes one)."""
+    """Roles in the leagues you belong to: one row per role (a user may hold several in a
+    league). Admins give roles (POST adds one; giving a role held already changes nothing)
+    and take them away (DELETE; a league keeps at least one admin)."""
 
     serializer_class = MembershipSerializer
     filterset_fields = {"league__slug": ["exact"], "role": ["exact"]}
@@ -190,13 +196,28 @@ class MembershipViewSet(
         data = MembershipSetSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         league = visible_league(request, data.validated_data["league"])
-        membership = membership_set(
+        membership = role_grant(
             league=league,
             user=data.validated_data["username"],
             role=data.validated_data["role"],
             by=request.user,
         )
         return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={204: None})
+    def destroy(self, request, *args, **kwargs):
+        # Any membership of a league the caller can see: role_revoke answers 403 to those
+        # who may not change roles there (a private league stays a 404 for outsiders).
+        membership = get_object_or_404(
+            Membership.objects.select_related("league", "user").filter(
+                league__in=leagues_visible_to(request.user)
+            ),
+            pk=kwargs["pk"],
+        )
+        role_revoke(
+            league=membership.league, user=membership.user, role=membership.role, by=request.user
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class TournamentViewSet(

@@ -228,7 +228,7 @@ class EvaluationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 class HouseRulesView(WriteThrottled, APIView):
     """A league's house rules: its default announcements per variant (RULES.md names).
 
-    Anyone who can see the league reads them; only its authority changes them (PUT). A hand
+    Anyone who can see the league reads them; its authority and admins change them (PUT). A hand
     keeps the announcements it was dealt under: changing house rules changes no recorded hand.
     """
 

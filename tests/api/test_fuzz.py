@@ -2,8 +2,7 @@
 
 Every operation of the schema gets generated requests, valid (positive) and invalid
 (negative), sent in-process through Django's WSGI application with the API token of a
-user who is the admin of one league and the authority of another (one membership holds
-one role), both with a tournament and a disputed pot. Part of the generated requests are
+user who is the admin of one league and the authority of another, both with a tournament and a disputed pot. Part of the generated requests are
 steered to real slugs and ids, so that requests reach the services and not only the 404s.
 
 Asserted: no response is a server error (5xx), and a 2xx response conforms to the schema

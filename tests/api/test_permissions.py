@@ -37,7 +37,8 @@ RECORDERS = {"scorekeeper", "admin"}
 ALLOWED = {
     "league_create": EVERYONE,
     "player_create": RECORDERS,
-    "membership_set": {"admin"},
+    "role_grant": {"admin"},
+    "role_revoke": {"admin"},
     "tournament_create": RECORDERS,
     "hand_record": RECORDERS,
     "import_upload": RECORDERS,
@@ -45,7 +46,7 @@ ALLOWED = {
     "hand_void": {"admin", "authority"},
     "dispute_raise": MEMBERS,
     "ruling_make": {"authority"},
-    "house_rules_set": {"authority"},
+    "house_rules_set": {"authority", "admin"},
     "points_formula_set": {"admin", "authority"},
     "token_create": EVERYONE,
     "token_revoke": EVERYONE,
@@ -60,13 +61,19 @@ PAGES_ALLOWED = {
     "page_import": RECORDERS,
     "page_points_formula": {"admin", "authority"},
     "page_hand_void": {"admin", "authority"},
+    "page_player_add": RECORDERS,
+    "page_player_link": RECORDERS,
+    "page_roles": {"admin"},
+    "page_invite": {"admin"},
+    "page_house_rules": {"authority", "admin"},
 }
 
 # (path, method) of every write in the schema, and the operation of the matrix covering it.
 SCHEMA_WRITES = {
     ("/api/v1/leagues/", "post"): "league_create",
     ("/api/v1/players/", "post"): "player_create",
-    ("/api/v1/memberships/", "post"): "membership_set",
+    ("/api/v1/memberships/", "post"): "role_grant",
+    ("/api/v1/memberships/{id}/", "delete"): "role_revoke",
     ("/api/v1/tournaments/", "post"): "tournament_create",
     ("/api/v1/hands/", "post"): "hand_record",
     ("/api/v1/tournaments/{id}/imports/", "post"): "import_upload",
@@ -142,7 +149,10 @@ def api_write(op: str, world, role: str):
         return client.post(
             "/api/v1/players/", {"league": league.slug, "name": "Zed"}, format="json"
         )
-    if op == "membership_set":
+    if op == "role_revoke":
+        target = league.memberships.get(user__username="club-member")
+        return client.delete(f"/api/v1/memberships/{target.pk}/")
+    if op == "role_grant":
         return client.post(
             "/api/v1/memberships/",
             {"league": league.slug, "username": "newcomer", "role": "member"},
@@ -273,6 +283,24 @@ def page_write(op: str, world, role: str):
     if op == "page_hand_void":
         Hand.objects.filter(pk=hand.pk).update(status=HandStatus.INVALID)  # only invalid hands
         return client.post(f"/hands/{hand.pk}/void/", {"reason": "misdeal"}), None
+    slug = world["league"].slug
+    if op == "page_player_add":
+        return client.post(f"/leagues/{slug}/players/", {"action": "add", "add-name": "Zed"}), None
+    if op == "page_player_link":
+        player = world["league"].players.first()
+        body = {"action": "link", "player": player.pk, "username": "newcomer"}
+        return client.post(f"/leagues/{slug}/players/", body), None
+    if op == "page_roles":
+        url = f"/leagues/{slug}/members/"
+        member = world["users"]["member"]
+        body = {"action": "roles", "user": member.pk, "roles": ["scorekeeper"]}
+        return client.post(url, body), client.get(url)
+    if op == "page_invite":
+        body = {"action": "invite", "invite-role": "member", "invite-uses": "single"}
+        return client.post(f"/leagues/{slug}/members/", {**body, "invite-days": "2"}), None
+    if op == "page_house_rules":
+        url = f"/leagues/{slug}/house-rules/"
+        return client.post(url, {"opt-low_hole__game": "high_low"}), client.get(url)
     if op == "page_points_formula":
         url = f"/leagues/{world['league'].slug}/table/"
         # Everyone may read the table; only the form's post is a write.

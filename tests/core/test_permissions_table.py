@@ -29,3 +29,12 @@ def test_capabilities_read_as_attributes_items_and_membership():
     can = Capabilities.of_role("authority")
     assert can.rule and can["void_hand"] and Capability.EDIT_HOUSE_RULES in can
     assert not can.record_hand and not NOBODY.dispute
+
+
+def test_docstring_examples():
+    import doctest
+
+    from tracker.core import permissions
+
+    result = doctest.testmod(permissions)
+    assert result.attempted >= 2 and result.failed == 0

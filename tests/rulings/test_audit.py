@@ -39,9 +39,10 @@ def test_every_service_write_is_recorded_with_its_league(django_capture_on_commi
         house_rules={"kings_and_little_ones": {"king_required": False}},
         by=users["authority"],
     )
-    from tracker.leagues.services import membership_set
+    from tracker.leagues.services import role_grant, role_revoke
 
-    membership_set(league=league, user=users["member"], role="scorekeeper", by=users["admin"])
+    role_grant(league=league, user=users["member"], role="scorekeeper", by=users["admin"])
+    role_revoke(league=league, user=users["member"], role="member", by=users["admin"])
     logged = actions(league_id=league.pk)
     assert logged == [
         "league.create",
@@ -53,7 +54,8 @@ def test_every_service_write_is_recorded_with_its_league(django_capture_on_commi
         "dispute.flag",
         "ruling.make",
         "league.house_rules",
-        "membership.set",
+        "role.grant",
+        "role.revoke",
     ]
     entries = {e.action: e for e in AuditEntry.objects.filter(league_id=league.pk)}
     # Outside a request the actor is the user the service acted for; settlement is the system's.
@@ -67,11 +69,8 @@ def test_every_service_write_is_recorded_with_its_league(django_capture_on_commi
         "before": {},
         "after": {"kings_and_little_ones": {"king_required": False}},
     }
-    assert entries["membership.set"].data == {
-        "user": users["member"].username,
-        "role": "scorekeeper",
-        "previous_role": "member",
-    }
+    assert entries["role.grant"].data == {"user": users["member"].username, "role": "scorekeeper"}
+    assert entries["role.revoke"].data == {"user": users["member"].username, "role": "member"}
     assert all(e.league_slug == league.slug for e in entries.values())
 
 

@@ -17,16 +17,18 @@ from tracker.rulings.services import house_rules_set
 pytestmark = pytest.mark.django_db
 
 
-def test_only_the_authority_sets_house_rules():
+def test_only_the_authority_and_the_admins_set_house_rules():
     league, users = league_with_roles()
     rules = {"kings_and_little_ones": {"king_required": False}}
-    for role in ("admin", "scorekeeper", "member"):
+    for role in ("scorekeeper", "member"):
         with pytest.raises(PermissionDenied):
             house_rules_set(league=league, house_rules=rules, by=users[role])
     with pytest.raises(PermissionDenied):
         house_rules_set(league=league, house_rules=rules, by=make_user("someone"))
     league = house_rules_set(league=league, house_rules=rules, by=users["authority"])
     assert League.objects.get(pk=league.pk).house_rules == rules
+    league = house_rules_set(league=league, house_rules={}, by=users["admin"])
+    assert League.objects.get(pk=league.pk).house_rules == {}
 
 
 def test_private_league_house_rules_do_not_exist_for_outsiders():
@@ -105,7 +107,7 @@ def test_house_rules_over_the_api():
     assert api_client().get(url).json() == {"league": league.slug, "house_rules": {}}
     body = {"house_rules": {"low_hold": {"same_rank_wild": "face_down", "buy_price": 30}}}
     assert api_client().put(url, body, format="json").status_code == 401
-    r = api_client(users["admin"]).put(url, body, format="json")
+    r = api_client(users["scorekeeper"]).put(url, body, format="json")
     assert r.status_code == 403 and r.json()["error"]["code"] == "permission_denied"
     r = api_client(users["authority"]).put(url, body, format="json")
     assert r.status_code == 200 and r.json()["house_rules"] == body["house_rules"]

@@ -30,6 +30,8 @@ from tests.web.conftest import (
     record_sample_hands,
 )
 from tests.web.targets import overflow_problems, small_targets
+from tracker.leagues.services import invite_create
+from tracker.rulings.services import house_rules_set
 
 pytestmark = [
     pytest.mark.browser,
@@ -95,6 +97,28 @@ def import_a_broken_file(page):
     page.click("[data-testid=imports] button[type=submit]")
     page.wait_for_load_state()
     assert page.locator("[data-testid=imports] .import").count() == 1
+
+
+def sign_up_badly(page):
+    page.fill("#id_username", "a b")
+    page.fill("#id_password1", "123")
+    page.fill("#id_password2", "123")
+    page.click("[data-testid=signup-submit]")
+    page.wait_for_load_state()
+    assert page.locator(".has-error").count() == 2  # the username and the password
+
+
+def make_a_token(page):
+    page.fill("#id_label", "scoring laptop")
+    page.click("[data-testid=token-create]")
+    page.wait_for_load_state()
+    assert page.locator("[data-testid=new-token]").is_visible()
+
+
+def make_an_invite(page):
+    page.click("[data-testid=invite-create]")
+    page.wait_for_load_state()
+    assert page.locator("[data-testid=invite-link]").count() >= 1
 
 
 def start_a_live_hand(page):
@@ -197,6 +221,12 @@ def test_every_page_passes_axe(site, browser, shots, size):
     full = hands["full"].get_absolute_url()
     overridden = rule_against_the_engine(game, authority)
     finish_a_night(game)
+    invite = invite_create(league=league, role="scorekeeper", by=game.admin)
+    house_rules_set(
+        league=league,
+        house_rules={"kings_and_little_ones": {"king_required": False}},
+        by=authority,
+    )
 
     # (role, name, address, expected status, what to do on the page before checking it)
     pages = [
@@ -251,6 +281,18 @@ def test_every_page_passes_axe(site, browser, shots, size):
         (authority, "ruling-form", f"/hands/{hands['disputed'].pk}/pots/0/rule/", 200, None),
         (game.member, "dispute-form", f"/hands/{hands['showdown'].pk}/pots/0/dispute/", 200, None),
         (game.member, "403", f"/tournaments/{t.pk}/hands/new/", 403, None),
+        # Accounts and running a league
+        (None, "signup", "/accounts/signup/", 200, None),
+        (None, "signup-errors", "/accounts/signup/", 200, sign_up_badly),
+        (None, "password-reset", "/accounts/password_reset/", 200, None),
+        (None, "invite", invite.get_absolute_url(), 200, None),
+        (game.member, "profile", "/accounts/profile/", 200, make_a_token),
+        (game.member, "password-change", "/accounts/password_change/", 200, None),
+        (game.member, "league-new", "/leagues/new/", 200, None),
+        (game.member, "invite-accept", invite.get_absolute_url(), 200, None),
+        (game.keeper, "roster", f"/leagues/{slug}/players/", 200, None),
+        (game.admin, "members", f"/leagues/{slug}/members/", 200, make_an_invite),
+        (authority, "house-rules", f"/leagues/{slug}/house-rules/", 200, None),
     ]
 
     viewport = PHONE if size == "phone" else DESKTOP

@@ -103,8 +103,9 @@ def _who(actor, ctx: AuditContext | None, channel: str | None):
     auth = getattr(request, "auth", None)
     token_id = ""
     key = getattr(auth, "key", None)
-    if key:
-        token_id = token_fingerprint(key)
+    fingerprint = getattr(auth, "fingerprint", None)  # an API token (the key is not kept)
+    if fingerprint or key:
+        token_id = fingerprint or token_fingerprint(key)
         how = "token"
     elif user is not None and getattr(user, "is_authenticated", False):
         how = "session"

@@ -1,5 +1,8 @@
 """Who may do what in a league: one role -> capability table, used everywhere.
 
+One account may hold several roles in a league (one membership row per role); what it may do
+is the union of its roles' capabilities.
+
 Services check it before every write (:func:`require`), the API answers with what the
 services decide, and the page views resolve a user's :class:`Capabilities` in a league once
 per request and hand them to the templates (``{% if can.rule %}``), which decide nothing.
@@ -47,6 +50,7 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.VIEW_AUDIT,
             C.DISPUTE,
             C.VOID_HAND,
+            C.EDIT_HOUSE_RULES,
             C.SET_POINTS,
             C.REEVALUATE,
         }
@@ -76,17 +80,56 @@ def roles_with(capability: Capability) -> tuple[str, ...]:
     )
 
 
+ROLE_ORDER: tuple[str, ...] = (ADMIN, AUTHORITY, SCOREKEEPER, MEMBER)  # how roles are listed
+
+
+def roles_sorted(roles) -> tuple[str, ...]:
+    """``roles`` in the table's display order (admin, authority, scorekeeper, member).
+
+    >>> roles_sorted({"member", "admin"})
+    ('admin', 'member')
+    """
+    return tuple(r for r in ROLE_ORDER if r in roles)
+
+
+def capabilities_of(roles) -> frozenset[Capability]:
+    """The union of the capabilities of ``roles``.
+
+    >>> sorted(capabilities_of({"scorekeeper", "member"}))
+    [<Capability.DISPUTE: 'dispute'>, <Capability.RECORD_HAND: 'record_hand'>]
+    """
+    out: frozenset[Capability] = frozenset()
+    for role in roles:
+        out |= ROLE_CAPABILITIES.get(role, frozenset())
+    return out
+
+
 @dataclass(frozen=True)
 class Capabilities:
-    """What one user may do in one league. ``can.rule``, ``can["rule"]`` and
-    ``Capability.RULE in can`` all answer; templates use ``{% if can.rule %}``."""
+    """What one user may do in one league: the union over their roles. ``can.rule``,
+    ``can["rule"]`` and ``Capability.RULE in can`` all answer; templates use
+    ``{% if can.rule %}`` and show ``can.role`` (the roles in words, or None)."""
 
-    role: str | None
+    roles: tuple[str, ...]
     allowed: frozenset[Capability]
 
     @classmethod
+    def of_roles(cls, roles) -> Capabilities:
+        roles = roles_sorted(set(roles))
+        return cls(roles=roles, allowed=capabilities_of(roles))
+
+    @classmethod
     def of_role(cls, role: str | None) -> Capabilities:
-        return cls(role=role, allowed=ROLE_CAPABILITIES.get(role, frozenset()))
+        return cls.of_roles({role} if role else set())
+
+    @property
+    def role(self) -> str | None:
+        """The roles in words ("admin and authority"), or None without any."""
+        if not self.roles:
+            return None
+        if len(self.roles) == 1:
+            return self.roles[0]
+        return ", ".join(self.roles[:-1]) + " and " + self.roles[-1]
 
     def __contains__(self, capability: object) -> bool:
         return capability in self.allowed
@@ -104,18 +147,19 @@ class Capabilities:
             raise AttributeError(name) from None
 
 
-NOBODY = Capabilities.of_role(None)
+NOBODY = Capabilities.of_roles(())
 
 
-def role_of(user, league: League) -> str | None:
+def roles_of(user, league: League) -> tuple[str, ...]:
+    """``user``'s roles in ``league``, in display order (one query; none when anonymous)."""
     if user is None or not user.is_authenticated:
-        return None
-    return league.memberships.filter(user=user).values_list("role", flat=True).first()
+        return ()
+    return roles_sorted(set(league.memberships.filter(user=user).values_list("role", flat=True)))
 
 
 def capabilities(user, league: League) -> Capabilities:
     """The user's capabilities in ``league`` (one query; none for anonymous visitors)."""
-    return Capabilities.of_role(role_of(user, league))
+    return Capabilities.of_roles(roles_of(user, league))
 
 
 def can(user, league: League, capability: Capability) -> bool:
@@ -123,7 +167,7 @@ def can(user, league: League, capability: Capability) -> bool:
 
 
 def can_view(user, league: League) -> bool:
-    return league.is_public or role_of(user, league) is not None
+    return league.is_public or bool(roles_of(user, league))
 
 
 def require_view(user, league: League) -> None:
@@ -132,16 +176,17 @@ def require_view(user, league: League) -> None:
         raise NotFound("No such league.")
 
 
-def require(user, league: League, capability: Capability, action: str) -> str | None:
-    """Refuse unless ``user`` may see ``league`` and holds ``capability`` in it; their role."""
+def require(user, league: League, capability: Capability, action: str) -> Capabilities:
+    """Refuse unless ``user`` may see ``league`` and holds ``capability`` in it (through any
+    of their roles); their capabilities."""
     require_view(user, league)
-    role = role_of(user, league)
-    if capability not in ROLE_CAPABILITIES.get(role, frozenset()):
+    can = capabilities(user, league)
+    if capability not in can:
         who = (
             "you are not logged in"
-            if role is None and not getattr(user, "is_authenticated", False)
-            else f"your role is {role or 'none'}"
+            if not can.roles and not getattr(user, "is_authenticated", False)
+            else f"your role is {can.role or 'none'}"
         )
         allowed = " or ".join(roles_with(capability))
         raise PermissionDenied(f"Only a league {allowed} may {action} ({who}).")
-    return role
+    return can

@@ -137,3 +137,33 @@ def login_succeeded(username: str, address: str) -> None:
     keys = _keys(username, address)
     failsafe_cache.delete(keys["pair"])
     failsafe_cache.set(_known(username, address), 1, settings.LOGIN_KNOWN_ADDRESS_SECONDS)
+
+
+# --------------------------------------------------------------------------
+# Sign-up: one address may try to create ``SIGNUP_ADDRESS_LIMIT`` accounts (successful or
+# not) in ``SIGNUP_WINDOW_SECONDS``; then it is refused until the window has passed.
+
+
+def _signup_key(address: str) -> str:
+    return f"signup:addr:{address}"
+
+
+def signup_wait(address: str) -> int:
+    """Seconds before ``address`` may try to sign up again; 0: now."""
+    until = failsafe_cache.get(f"{_signup_key(address)}:locked")
+    wait = (until - time.time()) if until else 0
+    return math.ceil(wait) if wait > 0 else 0
+
+
+def signup_attempted(address: str) -> None:
+    """Count one sign-up attempt from ``address``; lock the address at the limit."""
+    key, window = _signup_key(address), settings.SIGNUP_WINDOW_SECONDS
+    failsafe_cache.add(key, 0, window)
+    try:
+        count = failsafe_cache.incr(key)
+    except ValueError:  # expired between add and incr
+        failsafe_cache.set(key, 1, window)
+        count = 1
+    if count >= settings.SIGNUP_ADDRESS_LIMIT:
+        failsafe_cache.set(f"{key}:locked", time.time() + window, window)
+        log.warning("sign-up locked", extra={"address": address, "attempts": count})

@@ -188,9 +188,7 @@ def demo_seed() -> list[str]:
         house_rules={"kings_and_little_ones": {"king_required": True}},
     )
     for name, role in DEMO_USERS.items():
-        Membership.objects.update_or_create(
-            league=league, user=users[name], defaults={"role": role}
-        )
+        Membership.objects.get_or_create(league=league, user=users[name], role=role)
     keeper = users["sam"]
     players = [player_create(league=league, name=name, by=keeper) for name in PLAYERS]
     by_name = {p.name: p for p in players}

@@ -44,7 +44,8 @@ class Role(models.TextChoices):
 
 
 class Membership(models.Model):
-    """A user's role in a league."""
+    """One role of a user in a league. A user may hold several roles in a league (one row
+    each, e.g. admin and authority); they may do what any of their roles may do."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -55,8 +56,11 @@ class Membership(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["league", "user"], name="one_membership_per_league")
+            models.UniqueConstraint(
+                fields=["league", "user", "role"], name="one_membership_per_league_role"
+            )
         ]
+        ordering = ["league_id", "user_id", "role"]
 
     def __str__(self) -> str:
         return f"{self.user} ({self.role}) in {self.league}"
@@ -84,3 +88,45 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Invite(models.Model):
+    """A link that gives its holder a role in a league when they accept it (after signing up
+    or logging in). Single use (the first to accept uses it up) or multi use, until it
+    expires or an admin revokes it."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invites")
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.MEMBER)
+    token = models.CharField(max_length=64, unique=True)
+    single_use = models.BooleanField(default=True)
+    expires_at = models.DateTimeField()
+    uses = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invites_made",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.role} invite to {self.league}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("invite", kwargs={"token": self.token})
+
+    def state(self, now=None) -> str:
+        """``open``, ``used`` (a single-use invite accepted), ``expired`` or ``revoked``."""
+        now = now or timezone.now()
+        if self.revoked:
+            return "revoked"
+        if self.single_use and self.uses:
+            return "used"
+        if now >= self.expires_at:
+            return "expired"
+        return "open"

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from django.db.models import Avg, Count, F, Q, QuerySet, Sum
 
 from tracker.core.errors import NotFound
+from tracker.core.permissions import Capabilities
 from tracker.engine.points import best_total, normalize_formula, tournament_points
 from tracker.hands.models import Hand, HandSeat
-from tracker.leagues.models import League, Membership, Player
+from tracker.leagues.models import Invite, League, Membership, Player
 from tracker.tournaments.models import (
     FinalStanding,
     LedgerEntry,
@@ -194,11 +195,15 @@ def leagues_with_counts(user) -> QuerySet[League]:
     )
 
 
-def roles_by_league(user) -> dict[int, str]:
-    """``user``'s role in each league they belong to, by league id."""
+def roles_by_league(user) -> dict[int, Capabilities]:
+    """``user``'s roles in each league they belong to, by league id (as Capabilities:
+    ``.roles``, ``.role`` in words, and what they allow)."""
     if user is None or not user.is_authenticated:
         return {}
-    return dict(Membership.objects.filter(user=user).values_list("league_id", "role"))
+    held: dict[int, set[str]] = {}
+    for league_id, role in Membership.objects.filter(user=user).values_list("league_id", "role"):
+        held.setdefault(league_id, set()).add(role)
+    return {league_id: Capabilities.of_roles(roles) for league_id, roles in held.items()}
 
 
 def league_tournaments(league: League) -> list[Tournament]:
@@ -208,11 +213,6 @@ def league_tournaments(league: League) -> list[Tournament]:
         .annotate(n_hands=Count("hands", distinct=True), n_players=Count("seats", distinct=True))
         .order_by("-date", "-id")
     )
-
-
-def league_roster(league: League) -> list[Player]:
-    """Every player of the league, by name."""
-    return list(Player.objects.filter(league=league).order_by("name", "pk"))
 
 
 @dataclass
@@ -261,3 +261,54 @@ def player_recent_hands(player: Player, limit: int = 15) -> list[HandSeat]:
 def player_tournaments(player: Player) -> list[Tournament]:
     """Every tournament the player sat in, latest first."""
     return list(Tournament.objects.filter(seats__player=player).order_by("-date", "-id").distinct())
+
+
+# --------------------------------------------------------------------------
+# Members, roster and invites (the league's people pages)
+
+
+@dataclass(frozen=True)
+class MemberRow:
+    user_id: int
+    username: str
+    roles: tuple[str, ...]  # in display order (admin, authority, scorekeeper, member)
+    player: str | None  # the roster name linked to this account, if any
+
+
+def league_members(league: League) -> list[MemberRow]:
+    """Every account with a role in ``league``, by username, with all its roles (two queries)."""
+    held: dict[int, set[str]] = {}
+    names: dict[int, str] = {}
+    for user_id, username, role in Membership.objects.filter(league=league).values_list(
+        "user_id", "user__username", "role"
+    ):
+        held.setdefault(user_id, set()).add(role)
+        names[user_id] = username
+    players = dict(
+        Player.objects.filter(league=league, user_id__in=held).values_list("user_id", "name")
+    )
+    rows = [
+        MemberRow(uid, names[uid], Capabilities.of_roles(roles).roles, players.get(uid))
+        for uid, roles in held.items()
+    ]
+    return sorted(rows, key=lambda r: r.username.casefold())
+
+
+def league_roster(league: League) -> list[Player]:
+    """The league's players by name, with their linked account (``user``) if any."""
+    return list(Player.objects.filter(league=league).select_related("user").order_by("name", "pk"))
+
+
+def league_invites(league: League) -> list[Invite]:
+    """The league's invites, newest first, with who made them."""
+    return list(
+        Invite.objects.filter(league=league).select_related("created_by").order_by("-created_at")
+    )
+
+
+def invite_by_token(token: str) -> Invite:
+    """The invite of a link (any state), with its league; NotFound for an unknown token."""
+    invite = Invite.objects.select_related("league", "created_by").filter(token=token).first()
+    if invite is None:
+        raise NotFound("No such invite.")
+    return invite

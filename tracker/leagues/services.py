@@ -1,16 +1,24 @@
-"""Leagues, players and memberships."""
+"""Leagues, players, roles (memberships) and invites."""
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
+import secrets
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from tracker.audit.services import audit_record
-from tracker.core.errors import Conflict
+from tracker.core.errors import Conflict, NotFound, PermissionDenied
 from tracker.core.permissions import Capability, require
 from tracker.engine.announcements import VARIANTS, normalize_announcements
 from tracker.engine.errors import DomainError
-from tracker.leagues.models import League, Membership, Player, Role
+from tracker.engine.points import normalize_formula
+from tracker.engine.tournament import MAX_SEATS as MAX_PLAYERS
+from tracker.leagues.models import Invite, League, Membership, Player, Role
+from tracker.leagues.seasons import DEFAULT_MIN_PLAYERS, DEFAULT_SEASON_LENGTH, SEASON_LENGTHS
 
 
 def house_rules_check(house_rules: object) -> dict:
@@ -39,9 +47,13 @@ def league_create(
     slug: str | None = None,
     is_public: bool = True,
     house_rules: dict | None = None,
+    points_formula: dict | None = None,
+    season_length: str = DEFAULT_SEASON_LENGTH,
+    min_players: int = DEFAULT_MIN_PLAYERS,
+    creator_is_authority: bool = False,
     created_by,
 ) -> League:
-    """Create a league; its creator becomes its admin."""
+    """Create a league; its creator becomes its admin (and its authority too, if asked)."""
     name = (name or "").strip()
     if not name:
         raise DomainError("a league needs a name", field="name")
@@ -50,11 +62,30 @@ def league_create(
         raise DomainError("the name gives no usable slug; give one", field="slug")
     if League.objects.filter(slug=slug).exists():
         raise Conflict(f"a league with slug {slug!r} exists", code="duplicate", field="slug")
+    if season_length not in dict(SEASON_LENGTHS):
+        lengths = ", ".join(dict(SEASON_LENGTHS))
+        raise DomainError(
+            f"{season_length!r} is not a season length (one of {lengths})", field="season_length"
+        )
+    if not isinstance(min_players, int) or not 2 <= min_players <= MAX_PLAYERS:
+        raise DomainError(
+            f"the minimum players must be a whole number from 2 to {MAX_PLAYERS}",
+            field="min_players",
+        )
+    formula = normalize_formula(points_formula) if points_formula else {}
     league = League.objects.create(
-        name=name, slug=slug, is_public=is_public, house_rules=house_rules_check(house_rules)
+        name=name,
+        slug=slug,
+        is_public=is_public,
+        house_rules=house_rules_check(house_rules),
+        points_formula=formula,
+        season_length=season_length,
+        min_players=min_players,
     )
     if created_by is not None:
         Membership.objects.create(league=league, user=created_by, role=Role.ADMIN)
+        if creator_is_authority:
+            Membership.objects.create(league=league, user=created_by, role=Role.AUTHORITY)
     audit_record(
         action="league.create",
         target=league,
@@ -65,6 +96,10 @@ def league_create(
             "slug": league.slug,
             "is_public": league.is_public,
             "house_rules": league.house_rules,
+            "points_formula": league.points_formula,
+            "season_length": league.season_length,
+            "min_players": league.min_players,
+            "creator_roles": ["admin", "authority"] if creator_is_authority else ["admin"],
         },
     )
     return league
@@ -91,32 +126,185 @@ def player_create(*, league: League, name: str, user=None, by) -> Player:
     return player
 
 
+def _admins_left(league: League, *, without) -> bool:
+    return Membership.objects.filter(league=league, role=Role.ADMIN).exclude(user=without).exists()
+
+
 @transaction.atomic
-def membership_set(*, league: League, user, role: str, by) -> Membership:
-    """Give ``user`` a role in ``league`` (admins only). A league keeps at least one admin."""
-    require(by, league, Capability.MANAGE_MEMBERS, "change memberships")
+def role_grant(*, league: League, user, role: str, by) -> Membership:
+    """Give ``user`` the role ``role`` in ``league`` (admins only); roles they hold already
+    stay (a user may be admin and authority). Granting a role held already changes nothing."""
+    require(by, league, Capability.MANAGE_MEMBERS, "change roles")
     if role not in Role.values:
         raise DomainError(f"{role!r} is not a role (one of {', '.join(Role.values)})", field="role")
-    membership = Membership.objects.select_for_update().filter(league=league, user=user).first()
-    if membership and membership.role == Role.ADMIN and role != Role.ADMIN:
-        if (
-            not Membership.objects.filter(league=league, role=Role.ADMIN)
-            .exclude(pk=membership.pk)
-            .exists()
-        ):
-            raise Conflict("a league must keep at least one admin", field="role")
-    previous = membership.role if membership else None
-    try:
-        membership, _ = Membership.objects.update_or_create(
-            league=league, user=user, defaults={"role": role}
+    League.objects.select_for_update().filter(pk=league.pk).first()  # one role change at a time
+    membership, created = Membership.objects.get_or_create(league=league, user=user, role=role)
+    if created:
+        audit_record(
+            action="role.grant",
+            target=membership,
+            league=league,
+            actor=by,
+            data={"user": user.get_username(), "role": role},
         )
-    except IntegrityError:  # pragma: no cover - concurrent create of the same membership
-        raise Conflict("that membership changed at the same time; try again") from None
+    return membership
+
+
+@transaction.atomic
+def role_revoke(*, league: League, user, role: str, by) -> None:
+    """Take the role ``role`` from ``user`` in ``league`` (admins only). A league keeps at
+    least one admin: removing the last admin's admin role is refused."""
+    require(by, league, Capability.MANAGE_MEMBERS, "change roles")
+    League.objects.select_for_update().filter(pk=league.pk).first()  # one role change at a time
+    membership = Membership.objects.filter(league=league, user=user, role=role).first()
+    if membership is None:
+        raise NotFound(f"{user.get_username()} is not {role} in {league.name}")
+    if role == Role.ADMIN and not _admins_left(league, without=user):
+        raise Conflict(
+            f"{user.get_username()} is the last admin of {league.name}: "
+            "make someone else admin first",
+            code="last_admin",
+            field="role",
+        )
+    membership.delete()
     audit_record(
-        action="membership.set",
-        target=membership,
+        action="role.revoke",
+        target=league,
         league=league,
         actor=by,
-        data={"user": user.get_username(), "role": role, "previous_role": previous},
+        data={"user": user.get_username(), "role": role},
+    )
+
+
+def roles_set(*, league: League, user, roles, by) -> tuple[str, ...]:
+    """Make ``user``'s roles in ``league`` exactly ``roles`` (admins only; one transaction):
+    grants the new ones, revokes the others. The last admin keeps the admin role."""
+    wanted = set(roles)
+    unknown = wanted - set(Role.values)
+    if unknown:
+        raise DomainError(f"{sorted(unknown)!r} are not roles", field="roles")
+    with transaction.atomic():
+        require(by, league, Capability.MANAGE_MEMBERS, "change roles")
+        held = set(
+            Membership.objects.filter(league=league, user=user).values_list("role", flat=True)
+        )
+        for role in sorted(wanted - held):
+            role_grant(league=league, user=user, role=role, by=by)
+        # Revoke admin last, so that a refusal leaves every other change undone too.
+        for role in sorted(held - wanted, key=lambda r: r == Role.ADMIN):
+            role_revoke(league=league, user=user, role=role, by=by)
+    return tuple(sorted(wanted))
+
+
+@transaction.atomic
+def player_link(*, league: League, player: Player, username: str | None, by) -> Player:
+    """Link ``player`` to the account ``username`` (or unlink with an empty one): the
+    scorekeepers and admins keep the roster. An account is at most one player of a league."""
+    require(by, league, Capability.RECORD_HAND, "link players to accounts")
+    if player.league_id != league.pk:
+        raise NotFound("No such player.")
+    username = (username or "").strip()
+    user = None
+    if username:
+        User = get_user_model()
+        user = User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": username}).first()
+        if user is None:
+            raise DomainError(f"there is no account {username!r}", field="username")
+        other = Player.objects.filter(league=league, user=user).exclude(pk=player.pk).first()
+        if other is not None:
+            raise Conflict(
+                f"{user.get_username()} is already the player {other.name}",
+                code="duplicate",
+                field="username",
+            )
+    previous = player.user.get_username() if player.user_id else None
+    player.user = user
+    player.save(update_fields=["user"])
+    audit_record(
+        action="player.link",
+        target=player,
+        league=league,
+        actor=by,
+        data={"user": user.get_username() if user else None, "previous_user": previous},
+    )
+    return player
+
+
+INVITE_DAYS_MAX = 90
+
+
+@transaction.atomic
+def invite_create(
+    *, league: League, role: str, single_use: bool = True, days: int = 7, by
+) -> Invite:
+    """A link that gives ``role`` in ``league`` to whoever accepts it within ``days`` days
+    (admins only). Single use: the first to accept uses it up."""
+    require(by, league, Capability.MANAGE_MEMBERS, "invite people")
+    if role not in Role.values:
+        raise DomainError(f"{role!r} is not a role (one of {', '.join(Role.values)})", field="role")
+    if not isinstance(days, int) or not 1 <= days <= INVITE_DAYS_MAX:
+        raise DomainError(
+            f"an invite lasts from 1 to {INVITE_DAYS_MAX} days", field="days", code="invalid_days"
+        )
+    invite = Invite.objects.create(
+        league=league,
+        role=role,
+        token=secrets.token_urlsafe(24),
+        single_use=single_use,
+        expires_at=timezone.now() + timedelta(days=days),
+        created_by=by,
+    )
+    audit_record(
+        action="invite.create",
+        target=invite,
+        league=league,
+        actor=by,
+        data={"role": role, "single_use": single_use, "expires_at": invite.expires_at},
+    )
+    return invite
+
+
+@transaction.atomic
+def invite_revoke(*, invite: Invite, by) -> Invite:
+    """Stop an invite from working (admins only)."""
+    require(by, invite.league, Capability.MANAGE_MEMBERS, "revoke invites")
+    invite = Invite.objects.select_for_update().get(pk=invite.pk)
+    if not invite.revoked:
+        invite.revoked = True
+        invite.save(update_fields=["revoked"])
+        audit_record(
+            action="invite.revoke",
+            target=invite,
+            league=invite.league,
+            actor=by,
+            data={"role": invite.role, "uses": invite.uses},
+        )
+    return invite
+
+
+@transaction.atomic
+def invite_accept(*, token: str, user) -> Membership:
+    """``user`` accepts the invite ``token``: they get its role in its league (their other
+    roles stay). Refused once the invite is used up (single use), expired or revoked."""
+    if user is None or not user.is_authenticated:
+        raise PermissionDenied("Log in or sign up to accept an invite.")
+    invite = Invite.objects.select_for_update().select_related("league").filter(token=token).first()
+    if invite is None:
+        raise NotFound("No such invite.")
+    state = invite.state()
+    if state != "open":
+        words = {"used": "was used already", "expired": "has expired", "revoked": "was revoked"}
+        raise Conflict(f"This invite {words[state]}.", code=f"invite_{state}")
+    membership, created = Membership.objects.get_or_create(
+        league=invite.league, user=user, role=invite.role
+    )
+    invite.uses += 1
+    invite.save(update_fields=["uses"])
+    audit_record(
+        action="invite.accept",
+        target=invite,
+        league=invite.league,
+        actor=user,
+        data={"user": user.get_username(), "role": invite.role, "new_role": created},
     )
     return membership

@@ -233,3 +233,10 @@ def audit_log(user, league: League | None = None) -> QuerySet[AuditEntry]:
     return AuditEntry.objects.filter(
         Q(league_id__in=admin_of) | Q(league_id__isnull=True, actor_id=user.pk)
     )
+
+
+def house_rules_history(league: League) -> list[AuditEntry]:
+    """Every change of the league's house rules, newest first (who, when, before, after)."""
+    return list(
+        AuditEntry.objects.filter(league_id=league.pk, action="league.house_rules").order_by("-id")
+    )

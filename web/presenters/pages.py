@@ -55,7 +55,7 @@ from web.presenters.charts import Series, line_chart
 @dataclass
 class LeagueCard:
     league: League
-    role: str | None
+    roles: tuple[str, ...]  # the user's roles in the league (several possible)
     tournaments: int
     players: int
     running: int
@@ -69,12 +69,12 @@ def home_leagues(user) -> dict[str, list[LeagueCard]]:
     for league in leagues:
         card = LeagueCard(
             league=league,
-            role=roles.get(league.pk),
+            roles=roles[league.pk].roles if league.pk in roles else (),
             tournaments=league.n_tournaments,
             players=league.n_players,
             running=league.n_running,
         )
-        (mine if card.role else public).append(card)
+        (mine if card.roles else public).append(card)
     return {"mine": mine, "public": public}
 
 

@@ -1,0 +1,228 @@
+"""The pages that run a league: a new league, the roster, members and roles, invites (made,
+accepted after sign-up, used up, revoked) and the house rules with their history."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from tests.factories import add_member, make_league, make_user
+from tracker.audit.models import AuditEntry
+from tracker.core.permissions import capabilities
+from tracker.leagues.models import Invite, League, Player
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_limits():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def as_user(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_new_league_page_creates_it_with_its_settings(client):
+    ann = make_user("ann")
+    r = client.get("/leagues/new/")
+    assert r.status_code == 302 and "/accounts/login/" in r["Location"]
+    c = as_user(ann)
+    assert c.get("/leagues/new/").status_code == 200
+    r = c.post(
+        "/leagues/new/",
+        {
+            "name": "Thursday Stud",
+            "visibility": "private",
+            "formula": "pokerstars_tlb",
+            "season_length": "quarter",
+            "min_players": "5",
+            "authority": "on",
+        },
+    )
+    assert r.status_code == 302 and r["Location"] == "/leagues/thursday-stud/players/"
+    league = League.objects.get(slug="thursday-stud")
+    assert not league.is_public and league.season_length == "quarter"
+    assert league.min_players == 5 and league.points_formula["formula"] == "pokerstars_tlb"
+    assert capabilities(ann, league).roles == ("admin", "authority")
+    page = c.get("/leagues/thursday-stud/").content.decode()
+    assert "Members and invites" in page and "House rules" in page
+
+
+def test_new_league_errors_show_on_their_fields():
+    c = as_user(make_user("ann"))
+    make_league(slug="taken")
+    r = c.post(
+        "/leagues/new/",
+        {
+            "name": "Taken",
+            "visibility": "public",
+            "formula": "linear",
+            "season_length": "year",
+            "min_players": "1",
+        },
+    )
+    assert r.status_code == 400
+    assert r.context["form"].errors["min_players"]
+    r = c.post(
+        "/leagues/new/",
+        {
+            "name": "Taken",
+            "visibility": "public",
+            "formula": "linear",
+            "season_length": "year",
+            "min_players": "4",
+        },
+    )
+    assert r.status_code == 400 and "exists" in str(r.context["form"].errors["name"])
+
+
+def test_the_roster_adds_players_and_links_accounts():
+    league, admin = make_league()
+    keeper = add_member(league, "keeper", "scorekeeper")
+    member = add_member(league, "jo", "member")
+    c = as_user(keeper)
+    r = c.post(f"/leagues/{league.slug}/players/", {"action": "add", "add-name": "Jo"})
+    assert r.status_code == 302
+    jo = Player.objects.get(league=league, name="Jo")
+    r = c.post(f"/leagues/{league.slug}/players/", {"action": "add", "add-name": "jo"})
+    assert r.status_code == 400 and "already a player" in r.content.decode()
+    r = c.post(
+        f"/leagues/{league.slug}/players/", {"action": "link", "player": jo.pk, "username": "JO"}
+    )
+    assert r.status_code == 302
+    jo.refresh_from_db()
+    assert jo.user == member
+    r = c.post(
+        f"/leagues/{league.slug}/players/",
+        {"action": "link", "player": jo.pk, "username": "nobody"},
+    )
+    assert r.status_code == 400 and "no account" in r.content.decode()
+    # A member reads the roster but has no forms, and may not post.
+    m = as_user(member)
+    page = m.get(f"/leagues/{league.slug}/players/").content.decode()
+    assert "Jo" in page and "Add a player" not in page
+    assert (
+        m.post(f"/leagues/{league.slug}/players/", {"action": "add", "add-name": "X"}).status_code
+        == 403
+    )
+    assert AuditEntry.objects.filter(action="player.link", league_id=league.pk).count() == 1
+
+
+def test_members_page_is_for_admins_and_changes_several_roles():
+    league, admin = make_league()
+    rob = add_member(league, "rob", "member")
+    assert as_user(rob).get(f"/leagues/{league.slug}/members/").status_code == 403
+    c = as_user(admin)
+    assert c.get(f"/leagues/{league.slug}/members/").status_code == 200
+    r = c.post(
+        f"/leagues/{league.slug}/members/",
+        {"action": "roles", "user": rob.pk, "roles": ["authority", "admin"]},
+    )
+    assert r.status_code == 302
+    assert capabilities(rob, league).roles == ("admin", "authority")
+    # The last admin cannot step down: with rob an admin, the founder may.
+    r = c.post(f"/leagues/{league.slug}/members/", {"action": "roles", "user": admin.pk})
+    assert r.status_code == 302 and capabilities(admin, league).roles == ()
+    r = as_user(rob).post(
+        f"/leagues/{league.slug}/members/", {"action": "roles", "user": rob.pk, "roles": ["member"]}
+    )
+    assert r.status_code == 400 and "last admin" in r.content.decode()
+    assert capabilities(rob, league).roles == ("admin", "authority")
+
+
+def test_an_invite_is_accepted_after_sign_up_and_then_used_up(client):
+    league, admin = make_league(public=False)
+    c = as_user(admin)
+    r = c.post(
+        f"/leagues/{league.slug}/members/",
+        {
+            "action": "invite",
+            "invite-role": "scorekeeper",
+            "invite-uses": "single",
+            "invite-days": "3",
+        },
+    )
+    assert r.status_code == 302
+    invite = Invite.objects.get(league=league)
+    url = f"/invites/{invite.token}/"
+    assert url in c.get(r["Location"]).content.decode()
+    # An anonymous visitor sees the league's name (private or not) and the way in.
+    page = client.get(url).content.decode()
+    assert "Join Friday" in page and f"/accounts/signup/?next={url}" in page
+    r = client.post(url)
+    assert r.status_code == 302 and "/accounts/login/" in r["Location"]
+    r = client.post(
+        "/accounts/signup/",
+        {
+            "username": "newbie",
+            "password1": "a-long-pass-phrase",
+            "password2": "a-long-pass-phrase",
+            "next": url,
+        },
+    )
+    assert r.status_code == 302 and r["Location"] == url
+    r = client.post(url)
+    assert r.status_code == 302 and r["Location"] == f"/leagues/{league.slug}/"
+    newbie = League.objects.get(pk=league.pk).memberships.get(user__username="newbie").user
+    assert capabilities(newbie, league).roles == ("scorekeeper",)
+    # Single use: the next person is refused.
+    other = as_user(make_user("late"))
+    r = other.post(url)
+    assert r.status_code == 409 and "used already" in r.content.decode()
+    assert capabilities(make_user("late2"), league).roles == ()
+    actions = set(AuditEntry.objects.filter(league_id=league.pk).values_list("action", flat=True))
+    assert {"invite.create", "invite.accept"} <= actions
+
+
+def test_a_multi_use_invite_serves_many_until_revoked():
+    league, admin = make_league()
+    c = as_user(admin)
+    c.post(
+        f"/leagues/{league.slug}/members/",
+        {"action": "invite", "invite-role": "member", "invite-uses": "multi", "invite-days": "7"},
+    )
+    invite = Invite.objects.get(league=league)
+    for name in ("a1", "a2"):
+        assert as_user(make_user(name)).post(f"/invites/{invite.token}/").status_code == 302
+    invite.refresh_from_db()
+    assert invite.uses == 2
+    r = c.post(f"/leagues/{league.slug}/members/", {"action": "revoke", "invite": invite.pk})
+    assert r.status_code == 302
+    r = as_user(make_user("a3")).post(f"/invites/{invite.token}/")
+    assert r.status_code == 409 and "revoked" in r.content.decode()
+    assert Client().get("/invites/not-a-token/").status_code == 404
+
+
+def test_house_rules_page_uses_the_announcement_widgets_and_keeps_the_history():
+    league, admin = make_league()
+    rob = add_member(league, "rob", "authority")
+    keeper = add_member(league, "keeper", "scorekeeper")
+    assert as_user(keeper).get(f"/leagues/{league.slug}/house-rules/").status_code == 403
+    c = as_user(rob)
+    page = c.get(f"/leagues/{league.slug}/house-rules/").content.decode()
+    assert 'name="opt-kings_and_little_ones__king_required"' in page
+    r = c.post(
+        f"/leagues/{league.slug}/house-rules/",
+        {"opt-kings_and_little_ones__king_required": "no", "opt-low_hole__game": "high_low"},
+    )
+    assert r.status_code == 302
+    league.refresh_from_db()
+    assert league.house_rules == {
+        "kings_and_little_ones": {"king_required": False},
+        "low_hole": {"game": "high_low"},
+    }
+    # The admin edits them too; the page lists both changes, newest first.
+    back = {"opt-kings_and_little_ones__king_required": "yes", "opt-low_hole__game": "high"}
+    assert as_user(admin).post(f"/leagues/{league.slug}/house-rules/", back).status_code == 302
+    league.refresh_from_db()
+    assert league.house_rules == {}
+    page = c.get(f"/leagues/{league.slug}/house-rules/").content.decode()
+    history = page[page.index("house-rules-history") :]
+    assert history.index(admin.username) < history.index("rob")
+    assert "king_required False" in history

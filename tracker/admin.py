@@ -1,0 +1,232 @@
+"""The Django admin for operators: every model, with the filters and searches they use.
+
+Money and history are read-only here: the chip ledger, rulings, evaluations, disputes and the
+audit log are written only by the services (with their checks and audit entries), so the
+admin shows them and refuses to add, change or delete them.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from tracker.accounts.models import ApiToken
+from tracker.audit.models import AuditEntry
+from tracker.hands.models import (
+    Dispute,
+    DraftHand,
+    Evaluation,
+    Hand,
+    HandSeat,
+    Pot,
+    ReevaluationJob,
+)
+from tracker.interchange.models import ImportFile, ImportJob
+from tracker.leagues.models import Invite, League, Membership, Player
+from tracker.rulings.models import Ruling
+from tracker.tournaments.models import FinalStanding, LedgerEntry, Seat, Tournament
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Shown, never written: no add, no change, no delete (the services own these rows)."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+# --- Leagues and accounts ---------------------------------------------------
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "is_public", "season_length", "min_players", "created_at"]
+    list_filter = ["is_public", "season_length"]
+    search_fields = ["name", "slug"]
+    inlines = [MembershipInline]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["user", "league", "role", "created_at"]
+    list_filter = ["role", "league"]
+    search_fields = ["user__username", "league__name", "league__slug"]
+    autocomplete_fields = ["user", "league"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "league", "user", "created_at"]
+    list_filter = ["league"]
+    search_fields = ["name", "user__username", "league__name"]
+    autocomplete_fields = ["user", "league"]
+
+
+@admin.register(Invite)
+class InviteAdmin(admin.ModelAdmin):
+    list_display = ["league", "role", "single_use", "uses", "expires_at", "revoked", "created_by"]
+    list_filter = ["role", "single_use", "revoked", "league"]
+    search_fields = ["league__name", "league__slug", "created_by__username"]
+    readonly_fields = ["token", "uses", "created_by", "created_at"]
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Operators may revoke a token (set ``revoked_at``); the key itself is never stored."""
+
+    list_display = ["user", "label", "fingerprint", "created_at", "last_used_at", "revoked_at"]
+    list_filter = [("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["user__username", "label"]
+    readonly_fields = ["user", "label", "digest", "created_at", "last_used_at"]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # a key is shown once to its owner: tokens are made on the profile page
+
+
+# --- Game nights ------------------------------------------------------------
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    raw_id_fields = ["player"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "league", "date", "status", "counts_toward_standings", "created_by"]
+    list_filter = ["status", "counts_toward_standings", "default_variant", "league"]
+    search_fields = ["name", "league__name", "league__slug"]
+    date_hierarchy = "date"
+    raw_id_fields = ["created_by"]
+    inlines = [SeatInline]
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "player"]
+    list_filter = ["tournament__league"]
+    search_fields = ["player__name", "tournament__name"]
+    raw_id_fields = ["tournament", "player"]
+
+
+@admin.register(FinalStanding)
+class FinalStandingAdmin(ReadOnlyAdmin):
+    list_display = ["tournament", "place", "player", "chips", "out_hand"]
+    list_filter = ["tournament__league"]
+    search_fields = ["player__name", "tournament__name"]
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(ReadOnlyAdmin):
+    list_display = ["tournament", "player", "kind", "amount", "hand", "created_at"]
+    list_filter = ["kind", "tournament__league"]
+    search_fields = ["player__name", "tournament__name"]
+
+
+# --- Hands ------------------------------------------------------------------
+
+
+class HandSeatInline(admin.TabularInline):
+    model = HandSeat
+    extra = 0
+    raw_id_fields = ["player"]
+
+
+@admin.register(Hand)
+class HandAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "tournament", "number", "variant", "status", "needs_review"]
+    list_filter = ["status", "needs_review", "variant", "entry_mode", "tournament__league"]
+    search_fields = ["tournament__name", "content_hash", "status_reason"]
+    raw_id_fields = ["tournament", "recorded_by"]
+    inlines = [HandSeatInline]
+
+
+@admin.register(HandSeat)
+class HandSeatAdmin(admin.ModelAdmin):
+    list_display = ["hand", "seat", "player", "contributed", "won", "folded_street"]
+    list_filter = ["folded_street", "hand__tournament__league"]
+    search_fields = ["player__name"]
+    raw_id_fields = ["hand", "player"]
+
+
+@admin.register(Pot)
+class PotAdmin(admin.ModelAdmin):
+    list_display = ["hand", "index", "amount", "disputed", "overridden"]
+    list_filter = ["disputed", "overridden", "hand__tournament__league"]
+    search_fields = ["hand__tournament__name"]
+    raw_id_fields = ["hand"]
+
+
+@admin.register(Evaluation)
+class EvaluationAdmin(ReadOnlyAdmin):
+    list_display = ["hand", "source", "engine_version", "error", "created_at"]
+    list_filter = ["source", "engine_version"]
+    search_fields = ["hand__tournament__name", "error"]
+
+
+@admin.register(Dispute)
+class DisputeAdmin(ReadOnlyAdmin):
+    list_display = ["hand", "pot", "source", "raised_by", "created_at"]
+    list_filter = ["source", "hand__tournament__league"]
+    search_fields = ["reason", "raised_by__username"]
+
+
+@admin.register(DraftHand)
+class DraftHandAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "variant", "status", "updated_at"]
+    list_filter = ["status", "variant"]
+    search_fields = ["tournament__name"]
+    raw_id_fields = ["tournament", "hand", "created_by"]
+
+
+@admin.register(ReevaluationJob)
+class ReevaluationJobAdmin(admin.ModelAdmin):
+    list_display = ["league", "tournament", "status", "done", "total", "changed", "created_at"]
+    list_filter = ["status", "league"]
+    search_fields = ["league__name", "error"]
+    raw_id_fields = ["tournament", "created_by"]
+
+
+# --- Rulings, imports, the audit log -----------------------------------------
+
+
+@admin.register(Ruling)
+class RulingAdmin(ReadOnlyAdmin):
+    list_display = ["hand", "pot", "result", "override", "ruled_by", "created_at"]
+    list_filter = ["result", "override", "hand__tournament__league"]
+    search_fields = ["reason", "ruled_by__username"]
+
+
+@admin.register(ImportJob)
+class ImportJobAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "status", "source", "done", "total", "imported", "created_at"]
+    list_filter = ["status", "source"]
+    search_fields = ["tournament__name", "error"]
+    raw_id_fields = ["tournament", "created_by"]
+
+
+@admin.register(ImportFile)
+class ImportFileAdmin(admin.ModelAdmin):
+    list_display = ["name", "job", "status", "hands", "imported", "skipped", "size"]
+    list_filter = ["status"]
+    search_fields = ["name", "sha256"]
+    raw_id_fields = ["job"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "actor", "action", "target", "league_slug", "channel", "ip"]
+    list_filter = ["action", "channel", "league_slug"]
+    search_fields = ["actor", "action", "target", "league_slug", "token_id", "ip"]
+    date_hierarchy = "created_at"

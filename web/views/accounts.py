@@ -1,0 +1,117 @@
+"""Account pages: sign-up (with the sign-up limits) and the profile with the API tokens."""
+
+from __future__ import annotations
+
+import math
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tracker.accounts.selectors import api_tokens_of
+from tracker.accounts.services import api_token_create, api_token_revoke, user_signup
+from tracker.core.ratelimit import client_address, signup_attempted, signup_wait
+from tracker.engine.errors import DomainError
+from web.forms.accounts import SignupForm, TokenForm
+from web.views.common import not_found_as_404
+
+
+def safe_next(request, fallback: str = "home") -> str:
+    """The ``next`` address of the request if it is on this site, else ``fallback``."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return fallback
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    """Create an account (username, password twice, email optional) and log in with it."""
+    next_url = safe_next(request)
+    if request.user.is_authenticated:
+        return redirect(next_url)
+    form = SignupForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        address = client_address(request)
+        wait = signup_wait(address)
+        if wait:
+            form.is_valid()
+            form.add_error(
+                None,
+                f"Too many sign-ups from your address. Try again in "
+                f"{max(1, math.ceil(wait / 60))} minute(s).",
+            )
+            status = 429
+        else:
+            signup_attempted(address)
+            if form.is_valid():
+                try:
+                    user = user_signup(
+                        username=form.cleaned_data["username"],
+                        password=form.cleaned_data["password1"],
+                        email=form.cleaned_data["email"],
+                    )
+                except DomainError as exc:
+                    form.add_domain_error(exc)
+                else:
+                    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                    messages.success(request, f"Welcome, {user.get_username()}.")
+                    return redirect(next_url)
+            status = 400
+    return render(
+        request,
+        "registration/signup.html",
+        {"form": form, "next": request.POST.get("next") or request.GET.get("next", "")},
+        status=status,
+    )
+
+
+def _profile(request, *, form=None, new_key=None, new_token=None, status=200):
+    return render(
+        request,
+        "registration/profile.html",
+        {
+            "tokens": list(api_tokens_of(request.user)),
+            "form": form or TokenForm(),
+            "new_key": new_key,
+            "new_token": new_token,
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET"])
+def profile(request):
+    """The user's account: their API tokens (label, created, last used, revoke)."""
+    return _profile(request)
+
+
+@login_required
+@require_POST
+def token_create(request):
+    """A new token; its key is shown on this answer only (it is not stored)."""
+    form = TokenForm(request.POST)
+    if form.is_valid():
+        try:
+            token, key = api_token_create(user=request.user, label=form.cleaned_data["label"])
+        except DomainError as exc:
+            form.add_domain_error(exc)
+        else:
+            return _profile(request, new_key=key, new_token=token, status=201)
+    return _profile(request, form=form, status=400)
+
+
+@login_required
+@require_POST
+@not_found_as_404
+def token_revoke(request, pk: int):
+    token = api_token_revoke(user=request.user, token_id=pk)
+    messages.success(request, f"The token “{token.label}” is revoked: it no longer works.")
+    return redirect("profile")

@@ -1,0 +1,311 @@
+"""The pages that run a league: a new league, its roster, its members and invites, an invite
+link, and the house rules."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from tracker.core.errors import Conflict, NotFound
+from tracker.core.errors import PermissionDenied as Refused
+from tracker.core.permissions import capabilities
+from tracker.engine.errors import DomainError
+from tracker.leagues.models import Player, Role
+from tracker.leagues.selectors import (
+    invite_by_token,
+    league_invites,
+    league_members,
+    league_roster,
+    visible_league,
+)
+from tracker.leagues.services import (
+    invite_accept,
+    invite_create,
+    invite_revoke,
+    league_create,
+    player_create,
+    player_link,
+    roles_set,
+)
+from tracker.rulings.selectors import house_rules_history
+from tracker.rulings.services import house_rules_set
+from web.forms.leagues import (
+    ROLE_HELP,
+    HouseRulesForm,
+    InviteForm,
+    LeagueForm,
+    LinkForm,
+    PlayerForm,
+    RolesForm,
+)
+from web.views.common import domain_errors_as_http
+
+
+def _league_for(request, slug: str, capability: str, doing: str):
+    """The league, once the viewer may ``capability`` in it: anonymous viewers go to the
+    login page (None), others without it get a 403 naming their roles."""
+    league = visible_league(request.user, slug)
+    if not request.user.is_authenticated:
+        return league, None
+    can = capabilities(request.user, league)
+    if not can[capability]:
+        raise PermissionDenied(
+            f"Only {doing} of {league.name} may use this page "
+            f"(your role: {can.role or 'not a member'})."
+        )
+    return league, can
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_new(request):
+    """Start a league: its creator is its admin (and, if ticked, its authority)."""
+    form = LeagueForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            league = league_create(
+                name=data["name"],
+                is_public=data["visibility"] == "public",
+                points_formula={"formula": data["formula"]},
+                season_length=data["season_length"],
+                min_players=data["min_players"],
+                creator_is_authority=data["authority"],
+                created_by=request.user,
+            )
+        except DomainError as exc:
+            form.add_domain_error(exc)
+        else:
+            messages.success(
+                request, f"{league.name} is ready. Add its players, then invite the others."
+            )
+            return redirect("league-roster", slug=league.slug)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "tracker/league_new.html", {"form": form}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@domain_errors_as_http
+def roster(request, slug):
+    """The league's players; scorekeepers and admins add players and link them to accounts."""
+    league = visible_league(request.user, slug)
+    can = capabilities(request.user, league)
+    add_form, link_form, linking = PlayerForm(prefix="add"), None, None
+    status = 200
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        action = request.POST.get("action")
+        try:
+            if action == "add":
+                add_form = PlayerForm(request.POST, prefix="add")
+                if add_form.is_valid():
+                    player = player_create(
+                        league=league, name=add_form.cleaned_data["name"], by=request.user
+                    )
+                    messages.success(request, f"{player.name} joined the roster.")
+                    return redirect("league-roster", slug=slug)
+            elif action == "link":
+                link_form = LinkForm(request.POST)
+                if link_form.is_valid():
+                    player = Player.objects.filter(
+                        league=league, pk=link_form.cleaned_data["player"]
+                    ).first()
+                    if player is None:
+                        raise NotFound("No such player.")
+                    linking = player.pk
+                    player = player_link(
+                        league=league,
+                        player=player,
+                        username=link_form.cleaned_data["username"],
+                        by=request.user,
+                    )
+                    said = (
+                        f"{player.name} is now the account {player.user.get_username()}."
+                        if player.user
+                        else f"{player.name} is no longer linked to an account."
+                    )
+                    messages.success(request, said)
+                    return redirect("league-roster", slug=slug)
+            else:
+                raise NotFound("No such action.")
+        except (NotFound, Refused):
+            raise  # a 404 or a 403 (domain_errors_as_http)
+        except DomainError as exc:
+            form = add_form if action == "add" else link_form
+            form.add_domain_error(exc)
+        status = 400
+    return render(
+        request,
+        "tracker/roster.html",
+        {
+            "league": league,
+            "can": can,
+            "players": league_roster(league),
+            "add_form": add_form,
+            "link_form": link_form,
+            "linking": linking,
+        },
+        status=status,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@domain_errors_as_http
+def members(request, slug):
+    """Admins: who holds which roles (change them), and the invite links."""
+    league, can = _league_for(request, slug, "manage_members", "the admins")
+    if can is None:
+        return redirect_to_login(request.get_full_path())
+    invite_form = InviteForm(prefix="invite")
+    errors: dict[int, str] = {}
+    status = 200
+    new_invite = None
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "roles":
+                form = RolesForm(request.POST)
+                if not form.is_valid():
+                    raise DomainError("choose the roles", field="roles")
+                user = get_user_model().objects.filter(pk=form.cleaned_data["user"]).first()
+                if user is None:
+                    raise NotFound("No such account.")
+                try:
+                    roles = roles_set(
+                        league=league, user=user, roles=form.cleaned_data["roles"], by=request.user
+                    )
+                except (NotFound, Refused):
+                    raise
+                except DomainError as exc:
+                    errors[user.pk] = exc.message
+                else:
+                    said = ", ".join(roles) if roles else "no role (removed from the league)"
+                    messages.success(request, f"{user.get_username()}: {said}.")
+                    return redirect("league-members", slug=slug)
+            elif action == "invite":
+                invite_form = InviteForm(request.POST, prefix="invite")
+                if invite_form.is_valid():
+                    data = invite_form.cleaned_data
+                    try:
+                        new_invite = invite_create(
+                            league=league,
+                            role=data["role"],
+                            single_use=data["uses"] == "single",
+                            days=data["days"],
+                            by=request.user,
+                        )
+                    except Refused:
+                        raise
+                    except DomainError as exc:
+                        invite_form.add_domain_error(exc)
+                    else:
+                        messages.success(request, "The invite link is ready: copy it below.")
+                        return redirect(
+                            f"{request.path}?new={new_invite.pk}#invite-{new_invite.pk}"
+                        )
+            elif action == "revoke":
+                invite = next(
+                    (i for i in league_invites(league) if str(i.pk) == request.POST.get("invite")),
+                    None,
+                )
+                if invite is None:
+                    raise NotFound("No such invite.")
+                invite_revoke(invite=invite, by=request.user)
+                messages.success(request, "The invite is revoked: its link no longer works.")
+                return redirect("league-members", slug=slug)
+            else:
+                raise NotFound("No such action.")
+        except (NotFound, Refused):
+            raise
+        except DomainError as exc:
+            errors[0] = exc.message
+        status = 400
+    fresh = request.GET.get("new", "")
+    return render(
+        request,
+        "tracker/members.html",
+        {
+            "league": league,
+            "can": can,
+            "members": [(m, errors.get(m.user_id)) for m in league_members(league)],
+            "roles": [(r.value, r.label, ROLE_HELP[r]) for r in Role],
+            "errors": errors,
+            "invites": league_invites(league),
+            "invite_form": invite_form,
+            "fresh": int(fresh) if fresh.isdigit() else None,
+            "base_url": request.build_absolute_uri("/").rstrip("/"),
+        },
+        status=status,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@domain_errors_as_http
+def invite(request, token):
+    """An invite link: anyone may open it; accepting needs an account (sign up or log in
+    first, then come back here)."""
+    invite = invite_by_token(token)
+    status = 200
+    error = None
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        try:
+            invite_accept(token=token, user=request.user)
+        except Conflict as exc:
+            error, status = exc.message, 409
+        else:
+            messages.success(
+                request, f"Welcome to {invite.league.name}: you are now {invite.role} there."
+            )
+            return redirect(invite.league.get_absolute_url())
+    held = capabilities(request.user, invite.league).roles
+    return render(
+        request,
+        "tracker/invite.html",
+        {
+            "invite": invite,
+            "state": invite.state(),
+            "held": held,
+            "error": error,
+            "role_help": ROLE_HELP[invite.role],
+        },
+        status=status,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@domain_errors_as_http
+def house_rules(request, slug):
+    """The league's default announcements per variant (the authority and the admins), with
+    every change made to them."""
+    league, can = _league_for(request, slug, "edit_house_rules", "the authority and the admins")
+    if can is None:
+        return redirect_to_login(request.get_full_path())
+    data = request.POST if request.method == "POST" else None
+    form = HouseRulesForm(data, defaults=league.house_rules, prefix="opt")
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                house_rules_set(league=league, house_rules=form.house_rules(), by=request.user)
+            except Refused:
+                raise
+            except DomainError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(request, "House rules saved: hands recorded from now on use them.")
+                return redirect("house-rules", slug=slug)
+        status = 400
+    return render(
+        request,
+        "tracker/house_rules.html",
+        {"league": league, "can": can, "form": form, "history": house_rules_history(league)},
+        status=status,
+    )
