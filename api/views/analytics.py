@@ -130,7 +130,7 @@ class TournamentStatsView(AnalyticsView):
     @extend_schema(parameters=[FORMAT], responses={200: PlayerStatsSerializer(many=True)})
     def get(self, request, pk):
         tournament = visible_tournament(request.user, pk)
-        rows = sel.stats_table(sel.settled_seats(tournament=tournament))
+        rows = sel.tally_table(sel.tournament_tallies(tournament=tournament))
         return Response([_stats_data(s, player=s.key, name=s.label) for s in rows])
 
 
@@ -155,7 +155,7 @@ class PlayerStatsView(AnalyticsView):
             tournament=request.query_params.get("tournament"),
             variant=request.query_params.get("variant"),
         )
-        stats = sel.stats_for(sel.scope_seats(scope))
+        stats = sel.tally_stats(sel.scope_tallies(scope))
         return Response(_stats_data(stats, player=player.pk, name=player.name, scope=scope.title))
 
 

@@ -134,7 +134,7 @@ def tournament_stats(request, pk):
 @not_found_as_404
 def tournament_stats_csv(request, pk):
     tournament = visible_tournament(request.user, pk)
-    rows = sel.stats_table(sel.settled_seats(tournament=tournament))
+    rows = sel.tally_table(sel.tournament_tallies(tournament=tournament))
     return csv_response(_stats_rows(rows), f"tournament-{pk}-stats.csv")
 
 
@@ -178,7 +178,7 @@ def _player_scope(request, pk):
 @not_found_as_404
 def player_stats_csv(request, pk):
     player, scope = _player_scope(request, pk)
-    stats = sel.stats_for(sel.scope_seats(scope))
+    stats = sel.tally_stats(sel.scope_tallies(scope))
     row = sel.flat_row(stats, player=player.name, player_id=player.pk, scope=scope.title)
     name = slugify(player.name) or str(player.pk)
     return csv_response([row], f"{name}-stats.csv")

@@ -28,7 +28,7 @@ from tracker.hands.models import (
 )
 from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
 from tracker.hands.services.evaluations import disputes_flag, evaluation_record
-from tracker.stats.services import facts_for_hand
+from tracker.stats.services import facts_for_hand, stats_tallies_apply
 from tracker.tournaments.models import (
     LedgerEntry,
     LedgerKind,
@@ -78,6 +78,8 @@ def tournament_settle(*, tournament_id: int) -> int:
                 return settled  # nothing to do, or the first unsettled hand is invalid: wait
             if _settle_hand(tournament, hand):
                 settled += 1
+                # The running totals of the statistics, in the same transaction.
+                stats_tallies_apply(hand_ids=[hand.pk])
 
 
 def _settle_hand(tournament: Tournament, hand: Hand) -> bool:
