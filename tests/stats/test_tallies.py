@@ -251,3 +251,29 @@ def test_the_migrated_tables_start_empty_and_settlement_fills_them(
         play(t, admin, random.Random(5), hands=3)
     assert sum(MonthTally.objects.values_list("hands", flat=True)) == HandSeat.objects.count()
     assert sum(TournamentTally.objects.values_list("hands", flat=True)) == HandSeat.objects.count()
+
+
+def test_the_migration_sums_the_hands_settled_before_it(django_capture_on_commit_callbacks):
+    import importlib
+
+    from django.apps import apps
+
+    league, admin = make_league(slug="before")
+    players = [player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob", "Cat")]
+    for month in (1, 2):
+        t = tournament_create(
+            league=league,
+            name=f"N{month}",
+            player_ids=[p.pk for p in players],
+            by=admin,
+            date=dt.date(2025, month, 3),
+        )
+        with django_capture_on_commit_callbacks(execute=True):
+            play(t, admin, random.Random(month), hands=4)
+    months, tournaments = snapshot(MonthTally), snapshot(TournamentTally)
+    MonthTally.objects.all().delete()
+    TournamentTally.objects.all().delete()
+    migration = importlib.import_module("tracker.migrations.0011_statistics_tallies")
+    migration.fill_tallies(apps, None)
+    assert_same(months, snapshot(MonthTally))
+    assert_same(tournaments, snapshot(TournamentTally))

@@ -4,6 +4,56 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
+def fill_tallies(apps, schema_editor):
+    """Sum the seats of the hands settled before this migration into the running totals
+    (what ``manage.py rebuild_stats`` does), seat by seat with the pure tally of
+    tracker/stats/tally.py."""
+    from tracker.stats.tally import FLOAT_COUNTERS, INT_COUNTERS, MAX_COUNTER, seat_tally
+
+    HandSeat = apps.get_model("tracker", "HandSeat")
+    MonthTally = apps.get_model("tracker", "MonthTally")
+    TournamentTally = apps.get_model("tracker", "TournamentTally")
+    seats = HandSeat.objects.filter(
+        hand__status__in=("verified", "disputed"), won__isnull=False
+    ).values_list(
+        "player_id",
+        "hand__tournament__league_id",
+        "hand__tournament_id",
+        "hand__tournament__date",
+        "hand__variant",
+        "facts",
+        "won",
+        "contributed",
+        "hand__draft__id",
+    )
+    names = (*INT_COUNTERS, *FLOAT_COUNTERS)
+    months, nights = {}, {}
+    for pid, lid, tid, day, variant, facts, won, put_in, draft in seats.iterator(chunk_size=5000):
+        tally = seat_tally(facts=facts, won=won, put_in=put_in, live=draft is not None)
+        for rows, key in (
+            (months, (pid, lid, variant, day.replace(day=1))),
+            (nights, (pid, tid, variant)),
+        ):
+            row = rows.setdefault(key, dict.fromkeys((*names, MAX_COUNTER), 0))
+            for name in names:
+                row[name] += tally[name]
+            row[MAX_COUNTER] = max(row[MAX_COUNTER], tally[MAX_COUNTER])
+    MonthTally.objects.bulk_create(
+        [
+            MonthTally(player_id=p, league_id=lg, variant=v, month=m, **row)
+            for (p, lg, v, m), row in months.items()
+        ],
+        batch_size=1000,
+    )
+    TournamentTally.objects.bulk_create(
+        [
+            TournamentTally(player_id=p, tournament_id=t, variant=v, **row)
+            for (p, t, v), row in nights.items()
+        ],
+        batch_size=1000,
+    )
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -142,4 +192,5 @@ class Migration(migrations.Migration):
             model_name='tournamenttally',
             constraint=models.UniqueConstraint(fields=('tournament', 'player', 'variant'), name='tournament_tally_unique'),
         ),
+        migrations.RunPython(fill_tallies, migrations.RunPython.noop),
     ]
