@@ -277,3 +277,32 @@ def test_the_migration_sums_the_hands_settled_before_it(django_capture_on_commit
     migration.fill_tallies(apps, None)
     assert_same(months, snapshot(MonthTally))
     assert_same(tournaments, snapshot(TournamentTally))
+
+
+def test_league_statistics_by_season(client, django_capture_on_commit_callbacks):
+    from tracker.leagues.models import League
+
+    league, admin = make_league(slug="seasons")
+    League.objects.filter(pk=league.pk).update(season_length="quarter")
+    players = [player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob")]
+    for k, day in enumerate((dt.date(2026, 1, 9), dt.date(2026, 3, 31), dt.date(2026, 4, 1))):
+        t = tournament_create(
+            league=league, name=f"N{k}", player_ids=[p.pk for p in players], by=admin, date=day
+        )
+        with django_capture_on_commit_callbacks(execute=True):
+            play(t, admin, random.Random(k), hands=3)
+    html = client.get("/leagues/seasons/stats/").content.decode()
+    assert 'data-testid="seasons"' in html and "Jan–Mar 2026" in html and "Apr–Jun 2026" in html
+    first = sel.settled_seats(league=league).filter(
+        hand__tournament__date__gte=dt.date(2026, 1, 1),
+        hand__tournament__date__lte=dt.date(2026, 3, 31),
+    )
+    api = client.get("/api/v1/analytics/leagues/seasons/stats/?season=2026-Q1").json()
+    expected = {s.key: s.as_row() for s in sel.stats_table(first)}
+    assert {r["player"]: r["hands"] for r in api} == {k: r["hands"] for k, r in expected.items()}
+    assert sum(r["hands"] for r in api) == first.count() < sel.settled_seats(league=league).count()
+    page = client.get("/leagues/seasons/stats/?season=2026-Q1&variant=low_hole")
+    assert page.status_code == 200 and 'aria-current="page">Jan–Mar 2026' in page.content.decode()
+    assert client.get("/leagues/seasons/stats/?season=2026-13").status_code == 404
+    csv = client.get("/leagues/seasons/stats.csv?season=2026-Q2")
+    assert "seasons-stats-2026-Q2.csv" in csv["Content-Disposition"]

@@ -24,6 +24,7 @@ from django.db.models import (
     FloatField,
     IntegerField,
     Max,
+    Min,
     Q,
     QuerySet,
     Sum,
@@ -37,7 +38,7 @@ from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
 from tracker.engine.hands import CATEGORIES
 from tracker.hands.models import HandSeat, HandStatus
 from tracker.leagues.models import League, Player
-from tracker.leagues.seasons import Season
+from tracker.leagues.seasons import Season, season_from_key, seasons_between
 from tracker.leagues.selectors import (
     leagues_visible_to,
 )
@@ -649,6 +650,28 @@ def tournament_tallies(
     if variant:
         rows = rows.filter(variant=variant)
     return rows
+
+
+def league_seasons(league: League) -> list[Season]:
+    """The seasons of the league's length that hold settled hands, newest first (one query
+    over the month rows); none for a league with one season for all time."""
+    if league.season_length == "all":
+        return []
+    span = MonthTally.objects.filter(league=league).aggregate(first=Min("month"), last=Max("month"))
+    if span["first"] is None:
+        return []
+    return seasons_between(league.season_length, span["first"], span["last"])
+
+
+def league_season(league: League, key: str | None) -> Season | None:
+    """The season ``key`` names in the league's length (None for none); NotFound if it names
+    no season of that length."""
+    if not key:
+        return None
+    try:
+        return season_from_key(league.season_length, key)
+    except ValueError:
+        raise NotFound(f"No such season: {key!r}.") from None
 
 
 def tally_stats(tallies: QuerySet) -> Stats:

@@ -9,12 +9,14 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
 from tracker.core.errors import NotFound
 from tracker.core.permissions import Capabilities, capabilities
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
 from tracker.engine.points import describe, normalize_formula, running_best_totals
 from tracker.leagues.models import League, Player
+from tracker.leagues.seasons import Season
 from tracker.leagues.selectors import (
     league_results,
     league_standings,
@@ -27,6 +29,8 @@ from tracker.stats.selectors import (
     HandPoint,
     Scope,
     Stats,
+    league_season,
+    league_seasons,
     month_tallies,
     player_allins,
     player_hands,
@@ -290,15 +294,45 @@ class StatsTablePage:
     total: Stats
     variants: list[tuple[str, str]]
     chart: dict[str, str] = field(default_factory=dict)
+    season: Season | None = None  # one season of the league's length, or all time
+    seasons: list[Season] = field(default_factory=list)  # those holding hands, newest first
+
+    def query(self, *, variant: str | None = "", season: str | None = "") -> str:
+        """The query string of this page with ``variant`` or ``season`` changed."""
+        params = {
+            "variant": self.variant if variant == "" else variant,
+            "season": (self.season.key if self.season else None) if season == "" else season,
+        }
+        text = urlencode({k: v for k, v in params.items() if v})
+        return f"?{text}" if text else ""
+
+    @property
+    def variant_links(self) -> list[tuple[str, str, bool]]:
+        every = [("Every game", self.query(variant=None), self.variant is None)]
+        return every + [(t, self.query(variant=v), self.variant == v) for v, t in self.variants]
+
+    @property
+    def season_links(self) -> list[tuple[str, str, bool]]:
+        if not self.seasons:
+            return []
+        everything = [("All time", self.query(season=None), self.season is None)]
+        return everything + [
+            (s.label, self.query(season=s.key), self.season is not None and self.season == s)
+            for s in self.seasons
+        ]
 
 
-def league_stats_page(user, slug: str, *, variant: str | None = None) -> StatsTablePage:
-    """Every player of a league side by side (two queries: the league, then one over the
-    running totals, at most a row per player, variant and month)."""
+def league_stats_page(
+    user, slug: str, *, variant: str | None = None, season: str | None = None
+) -> StatsTablePage:
+    """Every player of a league side by side, all time or one season of the league's length
+    (three queries: the league, the running totals -- at most a row per player, variant and
+    month -- and the months they span, for the season links)."""
     league = visible_league(user, slug)
     if variant and variant not in VARIANTS:
         raise NotFound(f"No such game: {variant!r}.")
-    rows = tally_table(month_tallies(league=league, variant=variant or None))
+    chosen = league_season(league, season)
+    rows = tally_table(month_tallies(league=league, variant=variant or None, season=chosen))
     return StatsTablePage(
         league=league,
         tournament=None,
@@ -306,6 +340,8 @@ def league_stats_page(user, slug: str, *, variant: str | None = None) -> StatsTa
         rows=rows,
         total=_total(rows),
         variants=[(v, VARIANT_TITLES.get(v, v)) for v in VARIANTS],
+        season=chosen,
+        seasons=league_seasons(league),
     )
 
 

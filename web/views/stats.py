@@ -111,15 +111,19 @@ def _stats_rows(rows: list[sel.Stats]) -> list[dict]:
 @require_GET
 @not_found_as_404
 def league_stats(request, slug):
-    page = pages.league_stats_page(request.user, slug, variant=request.GET.get("variant"))
+    page = pages.league_stats_page(
+        request.user, slug, variant=request.GET.get("variant"), season=request.GET.get("season")
+    )
     return render(request, "tracker/league_stats.html", {"page": page})
 
 
 @require_GET
 @not_found_as_404
 def league_stats_csv(request, slug):
-    page = pages.league_stats_page(request.user, slug, variant=request.GET.get("variant"))
-    suffix = f"-{page.variant}" if page.variant else ""
+    page = pages.league_stats_page(
+        request.user, slug, variant=request.GET.get("variant"), season=request.GET.get("season")
+    )
+    suffix = "".join(f"-{k}" for k in (page.variant, page.season and page.season.key) if k)
     return csv_response(_stats_rows(page.rows), f"{page.league.slug}-stats{suffix}.csv")
 
 
