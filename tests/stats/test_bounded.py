@@ -108,3 +108,31 @@ def test_a_long_history_charts_month_by_month(
     html = client.get(f"/players/{players[0].pk}/stats/").content.decode()
     assert 'data-testid="chips-chart"' in html and "Chips won, by month" in html
     assert "months played" in html
+
+
+def test_the_league_page_counts_hands_and_chips_from_the_running_totals(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    from django.db.models import F, Sum
+
+    from tracker.hands.models import HandSeat
+    from tracker.stats.selectors import settled_seats
+    from web.presenters.pages import league_page
+
+    monkeypatch.setattr(stats_service, "EQUITY_SAMPLES", 200)
+    league, admin = make_league(slug="totals")
+    players = [player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob", "Cat")]
+    t = tournament_create(league=league, name="N", player_ids=[p.pk for p in players], by=admin)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(t, admin, random.Random(2), hands=6)
+    page = league_page(admin, league.slug)
+    for row in page.players:
+        seats = settled_seats(players=[row.player.pk])
+        assert row.hands == seats.count() == HandSeat.objects.filter(player=row.player).count()
+        assert row.net == (seats.aggregate(n=Sum(F("won") - F("contributed")))["n"] or 0)
+    with CaptureQueriesContext(connection) as q:
+        league_page(admin, league.slug)
+    # The players' figures read no seats (the tournaments' standings below them still do).
+    assert not [x for x in q.captured_queries if 'COUNT("tracker_handseat"' in x["sql"]]
+    league_wide = [x["sql"] for x in q.captured_queries if '"league_id"' in x["sql"]]
+    assert not [sql for sql in league_wide if '"tracker_ledgerentry"' in sql]

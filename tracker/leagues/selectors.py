@@ -214,12 +214,13 @@ def league_tournaments(league: League) -> list[Tournament]:
 class PlayerTotals:
     player: Player
     played: int = 0  # tournaments
-    net: int = 0  # chips won less chips put in, over every tournament
-    hands: int = 0  # hands dealt in
+    net: int = 0  # chips won less chips put in, over every settled hand
+    hands: int = 0  # settled hands dealt in
 
 
 def league_player_totals(league: League) -> dict[int, PlayerTotals]:
-    """Every player of the league (by id) with their tournaments, net chips and hands."""
+    """Every player of the league (by id) with their tournaments (``net`` and ``hands`` are
+    filled in from the statistics' running totals: tracker.stats.selectors.player_totals)."""
     totals = {p.pk: PlayerTotals(player=p) for p in Player.objects.filter(league=league)}
     for pid, n in (
         Seat.objects.filter(tournament__league=league)
@@ -227,19 +228,6 @@ def league_player_totals(league: League) -> dict[int, PlayerTotals]:
         .annotate(n=Count("id"))
     ):
         totals[pid].played = n
-    for pid, net in (
-        LedgerEntry.objects.filter(tournament__league=league)
-        .exclude(kind=LedgerKind.START)
-        .values_list("player_id")
-        .annotate(s=Sum("amount"))
-    ):
-        totals[pid].net = net or 0
-    for pid, n in (
-        HandSeat.objects.filter(hand__tournament__league=league)
-        .values_list("player_id")
-        .annotate(n=Count("id"))
-    ):
-        totals[pid].hands = n
     return totals
 
 

@@ -1,9 +1,11 @@
 """Player statistics from the per-seat facts (docs/analytics.md defines each one).
 
-Every statistic is a sum over ``HandSeat`` rows of settled hands, done in the
-database: one aggregate query for the numbers (``GROUP BY`` player, or variant,
-for a table) and one for the showdown hand categories, whatever the number of
-hands or players. The facts are written at settlement (tracker/engine/facts.py).
+Every statistic is a sum over ``HandSeat`` rows of settled hands. ``stats_for`` and
+``stats_table`` compute it so, over the seats (the definition; one aggregate query for the
+numbers and one for the showdown hand categories); the pages and the API read the same
+figures from the running totals (``tally_stats``, ``tally_table`` over ``month_tallies`` or
+``tournament_tallies``: tracker/stats/models.py), a bounded number of rows whatever the
+number of hands. The facts are written at settlement (tracker/engine/facts.py).
 
 Scopes: a tournament, a league (every player of it), a variant, and *all time*
 (a player's every hand; a person linked to a user account who plays in several
@@ -672,6 +674,18 @@ def league_season(league: League, key: str | None) -> Season | None:
         return season_from_key(league.season_length, key)
     except ValueError:
         raise NotFound(f"No such season: {key!r}.") from None
+
+
+def player_totals(*, league: League) -> dict[int, tuple[int, int]]:
+    """Each player's settled hands and net chips in the league, by player id (one query over
+    the month rows)."""
+    rows = (
+        month_tallies(league=league)
+        .values("player_id")
+        .annotate(n=Sum("hands"), net=Sum("net"))
+        .order_by()
+    )
+    return {r["player_id"]: (r["n"] or 0, r["net"] or 0) for r in rows}
 
 
 def tally_stats(tallies: QuerySet) -> Stats:

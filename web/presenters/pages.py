@@ -27,6 +27,7 @@ from tracker.leagues.selectors import (
     visible_player,
     visible_tournament,
 )
+from tracker.stats.selectors import player_totals
 from tracker.tournaments.models import Tournament, TournamentStatus
 from tracker.tournaments.selectors import (
     StandingRow,
@@ -119,8 +120,14 @@ def league_page(user, slug: str) -> LeaguePage:
     can = capabilities(user, league)
     tournaments = league_tournaments(league)
     totals = league_player_totals(league)
+    hands_net = player_totals(league=league)  # the statistics' running totals
     players = {
-        pid: PlayerRow(player=t.player, played=t.played, net=t.net, hands=t.hands)
+        pid: PlayerRow(
+            player=t.player,
+            played=t.played,
+            hands=hands_net.get(pid, (0, 0))[0],
+            net=hands_net.get(pid, (0, 0))[1],
+        )
         for pid, t in totals.items()
     }
     rows = []
