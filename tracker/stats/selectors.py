@@ -753,12 +753,13 @@ def scope_months(scope: Scope) -> list[MonthPoint]:
 
 
 def player_allins(scope: Scope, limit: int = 25) -> list[HandPoint]:
-    """The scope's latest ``limit`` all-in hands, latest first (one query, on an index of
-    the all-in seats)."""
+    """The scope's last ``limit`` all-in hands recorded, latest first (one query: the index
+    of the all-in seats read backwards, ``limit`` rows whatever the history); in one
+    tournament, by hand number."""
     seats = scope_seats(scope).filter(facts__ai=1)
-    return _hand_points(
-        seats.order_by("-hand__tournament__date", "-hand__tournament_id", "-hand__number")[:limit]
-    )
+    if scope.tournament is not None:
+        return _hand_points(seats.order_by("-hand__number")[:limit])
+    return _hand_points(seats.order_by("-hand_id")[:limit])
 
 
 # --------------------------------------------------------------------------
