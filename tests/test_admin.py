@@ -24,6 +24,8 @@ READ_ONLY = {
     "tracker.AuditEntry",
     "tracker.Dispute",
     "tracker.FinalStanding",
+    "tracker.MonthTally",
+    "tracker.TournamentTally",
 }
 
 

@@ -23,6 +23,7 @@ from tracker.hands.models import (
 from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import Invite, League, Membership, Player
 from tracker.rulings.models import Ruling
+from tracker.stats.models import MonthTally, TournamentTally
 from tracker.tournaments.models import FinalStanding, LedgerEntry, Seat, Tournament
 
 
@@ -230,3 +231,20 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     list_filter = ["action", "channel", "league_slug"]
     search_fields = ["actor", "action", "target", "league_slug", "token_id", "ip"]
     date_hierarchy = "created_at"
+
+
+# --- Statistics' running totals (rebuilt by `manage.py rebuild_stats`, never edited) ---------
+
+
+@admin.register(MonthTally)
+class MonthTallyAdmin(ReadOnlyAdmin):
+    list_display = ("player", "league", "variant", "month", "hands", "net")
+    list_filter = ("league", "variant", "month")
+    search_fields = ("player__name", "league__name")
+
+
+@admin.register(TournamentTally)
+class TournamentTallyAdmin(ReadOnlyAdmin):
+    list_display = ("player", "tournament", "variant", "hands", "net")
+    list_filter = ("variant", "tournament__league")
+    search_fields = ("player__name", "tournament__name")

@@ -18,6 +18,7 @@ from tracker.hands.models import (
 from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import Invite, League, Membership, Player
 from tracker.rulings.models import Ruling
+from tracker.stats.models import MonthTally, TournamentTally
 from tracker.tournaments.models import FinalStanding, LedgerEntry, Seat, Tournament
 
 __all__ = [
@@ -35,10 +36,12 @@ __all__ = [
     "League",
     "LedgerEntry",
     "Membership",
+    "MonthTally",
     "Player",
     "Pot",
     "ReevaluationJob",
     "Ruling",
     "Seat",
     "Tournament",
+    "TournamentTally",
 ]

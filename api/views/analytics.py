@@ -65,6 +65,9 @@ class CSVRenderer(BaseRenderer):
 RENDERERS = [JSONRenderer, CSVRenderer, BrowsableAPIRenderer]
 VARIANT = OpenApiParameter("variant", str, description="only hands of this game")
 TOURNAMENT = OpenApiParameter("tournament", int, description="only this tournament")
+SEASON = OpenApiParameter(
+    "season", str, description="only this season of the league's length (2026, 2026-Q4, 2026-11)"
+)
 FORMAT = OpenApiParameter("format", str, enum=["json", "csv"], description="csv: a CSV file")
 
 
@@ -91,10 +94,15 @@ class LeagueStandingsView(AnalyticsView):
 class LeagueStatsView(AnalyticsView):
     """Every player of the league side by side (optionally one game)."""
 
-    @extend_schema(parameters=[VARIANT, FORMAT], responses={200: PlayerStatsSerializer(many=True)})
+    @extend_schema(
+        parameters=[VARIANT, SEASON, FORMAT], responses={200: PlayerStatsSerializer(many=True)}
+    )
     def get(self, request, slug):
         page = pages.league_stats_page(
-            request.user, slug, variant=request.query_params.get("variant")
+            request.user,
+            slug,
+            variant=request.query_params.get("variant"),
+            season=request.query_params.get("season"),
         )
         return Response([_stats_data(s, player=s.key, name=s.label) for s in page.rows])
 
@@ -130,7 +138,7 @@ class TournamentStatsView(AnalyticsView):
     @extend_schema(parameters=[FORMAT], responses={200: PlayerStatsSerializer(many=True)})
     def get(self, request, pk):
         tournament = visible_tournament(request.user, pk)
-        rows = sel.stats_table(sel.settled_seats(tournament=tournament))
+        rows = sel.tally_table(sel.tournament_tallies(tournament=tournament))
         return Response([_stats_data(s, player=s.key, name=s.label) for s in rows])
 
 
@@ -155,7 +163,7 @@ class PlayerStatsView(AnalyticsView):
             tournament=request.query_params.get("tournament"),
             variant=request.query_params.get("variant"),
         )
-        stats = sel.stats_for(sel.scope_seats(scope))
+        stats = sel.tally_stats(sel.scope_tallies(scope))
         return Response(_stats_data(stats, player=player.pk, name=player.name, scope=scope.title))
 
 

@@ -55,6 +55,7 @@ played. See docs/analytics.md.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
@@ -215,6 +216,30 @@ def best_total(points: Iterable[float], best: int | None) -> tuple[float, int]:
     if best is not None:
         ordered = ordered[:best]
     return _round2(sum(ordered)), len(ordered)
+
+
+def running_best_totals(steps: Iterable[float | None], best: int | None) -> list[float]:
+    """The season total after each step (``None``: no event for the player at that step),
+    counting all events or the ``best`` highest so far -- what :func:`best_total` gives after
+    each step, in one pass (a heap of the best N) rather than a sort per step.
+
+    >>> running_best_totals([5, None, 1, 3, 4], 2)
+    [5.0, 5.0, 6.0, 8.0, 9.0]
+    >>> running_best_totals([2, None, 1], None)
+    [2.0, 2.0, 3.0]
+    """
+    kept: list[float] = []
+    total = 0.0
+    out: list[float] = []
+    for p in steps:
+        if p is not None:
+            if best is None or len(kept) < best:
+                heapq.heappush(kept, p)
+                total += p
+            elif best > 0 and p > kept[0]:
+                total += p - heapq.heapreplace(kept, p)
+        out.append(_round2(total))
+    return out
 
 
 def describe(spec: Mapping[str, Any] | None) -> str:

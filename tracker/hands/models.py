@@ -121,6 +121,13 @@ class HandSeat(models.Model):
             models.UniqueConstraint(fields=["hand", "player"], name="hand_seat_unique_player"),
             models.UniqueConstraint(fields=["hand", "position"], name="hand_seat_unique_position"),
         ]
+        # A player's all-in hands (the statistics page lists the latest) without reading
+        # every hand of the player.
+        indexes = [
+            models.Index(
+                fields=["player", "hand"], condition=models.Q(facts__ai=1), name="hand_seat_allin"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} in {self.hand}"

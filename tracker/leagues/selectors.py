@@ -258,9 +258,11 @@ def player_recent_hands(player: Player, limit: int = 15) -> list[HandSeat]:
     )
 
 
-def player_tournaments(player: Player) -> list[Tournament]:
-    """Every tournament the player sat in, latest first."""
-    return list(Tournament.objects.filter(seats__player=player).order_by("-date", "-id").distinct())
+def player_tournaments(player: Player, limit: int | None = None) -> list[Tournament]:
+    """Every tournament the player sat in (or the latest ``limit``), latest first (a player
+    has one seat per tournament: no duplicates)."""
+    rows = Tournament.objects.filter(seats__player=player).order_by("-date", "-id")
+    return list(rows if limit is None else rows[:limit])
 
 
 # --------------------------------------------------------------------------

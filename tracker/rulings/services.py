@@ -37,6 +37,8 @@ from tracker.hands.models import Dispute, DisputeSource, Hand, HandSeat, HandSta
 from tracker.leagues.models import League
 from tracker.leagues.services import house_rules_check
 from tracker.rulings.models import Ruling, RulingResult
+from tracker.stats.selectors import seat_tallies
+from tracker.stats.services import stats_tallies_apply
 from tracker.tournaments.models import LedgerEntry, LedgerKind, Tournament, TournamentStatus
 from tracker.tournaments.services import final_standings_write, tournament_finish_if_over
 
@@ -199,6 +201,7 @@ def ruling_make(
     correction = ChipsByPlayer({p: new.get(p, 0) - previous.get(p, 0) for p in players}).normal()
 
     if correction:
+        before = seat_tallies(hand_ids=[hand.pk])
         LedgerEntry.objects.bulk_create(
             [
                 LedgerEntry(
@@ -217,6 +220,7 @@ def ruling_make(
                 won=Coalesce(F("won"), Value(0)) + d
             )
         hand.projected_net_chips = hand.projected_net_chips.plus(correction)
+        stats_tallies_apply(hand_ids=[hand.pk], before=before)  # the statistics' running totals
 
     pot.award_chips = new
     pot.overridden = new != engine

@@ -1,9 +1,11 @@
 """Player statistics from the per-seat facts (docs/analytics.md defines each one).
 
-Every statistic is a sum over ``HandSeat`` rows of settled hands, done in the
-database: one aggregate query for the numbers (``GROUP BY`` player, or variant,
-for a table) and one for the showdown hand categories, whatever the number of
-hands or players. The facts are written at settlement (tracker/engine/facts.py).
+Every statistic is a sum over ``HandSeat`` rows of settled hands. ``stats_for`` and
+``stats_table`` compute it so, over the seats (the definition; one aggregate query for the
+numbers and one for the showdown hand categories); the pages and the API read the same
+figures from the running totals (``tally_stats``, ``tally_table`` over ``month_tallies`` or
+``tournament_tallies``: tracker/stats/models.py), a bounded number of rows whatever the
+number of hands. The facts are written at settlement (tracker/engine/facts.py).
 
 Scopes: a tournament, a league (every player of it), a variant, and *all time*
 (a player's every hand; a person linked to a user account who plays in several
@@ -17,17 +19,38 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Case, Count, F, FloatField, IntegerField, Max, Q, Sum, When
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    FloatField,
+    IntegerField,
+    Max,
+    Min,
+    Q,
+    QuerySet,
+    Sum,
+    When,
+)
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast
+from django.db.models.functions import Cast, TruncMonth
 
 from tracker.core.errors import NotFound
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
 from tracker.engine.hands import CATEGORIES
 from tracker.hands.models import HandSeat, HandStatus
 from tracker.leagues.models import League, Player
+from tracker.leagues.seasons import Season, season_from_key, seasons_between
 from tracker.leagues.selectors import (
     leagues_visible_to,
+)
+from tracker.stats.models import MonthTally, TournamentTally
+from tracker.stats.tally import (
+    CATEGORY_COUNTERS,
+    FLOAT_COUNTERS,
+    INT_COUNTERS,
+    MAX_COUNTER,
+    seat_tally,
 )
 from tracker.tournaments.models import Tournament
 
@@ -412,25 +435,27 @@ class HandPoint:
 
 def player_hands(scope: Scope) -> list[HandPoint]:
     """Every settled hand of the scope in playing order (one query)."""
-    rows = (
-        scope_seats(scope)
-        .order_by("hand__tournament__date", "hand__tournament_id", "hand__number")
-        .values_list(
-            "hand_id",
-            "hand__tournament_id",
-            "hand__tournament__name",
-            "hand__tournament__date",
-            "hand__number",
-            "hand__variant",
-            "won",
-            "contributed",
-            KT("facts__ai"),
-            KT("facts__ev"),
-            KT("facts__eq"),
-            KT("facts__ai_st"),
-            KT("facts__ai_se"),
-            KT("facts__ai_m"),
-        )
+    return _hand_points(
+        scope_seats(scope).order_by("hand__tournament__date", "hand__tournament_id", "hand__number")
+    )
+
+
+def _hand_points(seats) -> list[HandPoint]:
+    rows = seats.values_list(
+        "hand_id",
+        "hand__tournament_id",
+        "hand__tournament__name",
+        "hand__tournament__date",
+        "hand__number",
+        "hand__variant",
+        "won",
+        "contributed",
+        KT("facts__ai"),
+        KT("facts__ev"),
+        KT("facts__eq"),
+        KT("facts__ai_st"),
+        KT("facts__ai_se"),
+        KT("facts__ai_m"),
     )
     out = []
     for hid, tid, tname, date, number, variant, won, put, ai, ev, eq, st, se, m in rows:
@@ -539,3 +564,300 @@ def player_hand_rows(points: list[HandPoint]) -> list[dict[str, Any]]:
         }
         for p in points
     ]
+
+
+# --------------------------------------------------------------------------
+# Running totals (tracker/stats/models.py): what the pages read. A league's statistics
+# sum at most one row per player, variant and month; a tournament's one per player and
+# variant -- however many hands were played.
+
+
+def _tally_sums() -> dict[str, Any]:
+    sums: dict[str, Any] = {k: Sum(k) for k in INT_COUNTERS + FLOAT_COUNTERS}
+    sums[MAX_COUNTER] = Max(MAX_COUNTER)
+    return sums
+
+
+def stats_from_totals(totals: dict[str, Any], key: Any = None, label: str = "") -> Stats:
+    """A :class:`Stats` from summed counters (tracker/stats/tally.py names them)."""
+
+    def g(name: str) -> int:
+        return int(totals.get(name) or 0)
+
+    return Stats(
+        key=key,
+        label=label,
+        hands=g("hands"),
+        full_hands=g("full"),
+        live_hands=g("live"),
+        vpip=g("vpip"),
+        bring_ins=g("bi"),
+        completions=g("comp"),
+        raises3=g("r3"),
+        bets=g("bets"),
+        calls=g("calls"),
+        steal_tries=g("st_try"),
+        steals=g("steal"),
+        saw={s: g(f"saw{s}") for s in (4, 5, 6, 7)},
+        showdowns=g("sd"),
+        showdowns_won=g("sd_won"),
+        wild_cards=g("wild"),
+        wild_hands=g("wild_hands"),
+        net=g("net"),
+        chips_won=g("chips_won"),
+        chips_lost=g("chips_lost"),
+        put_in=g("put_in"),
+        biggest_pot=g(MAX_COUNTER),
+        allin_hands=g("ai"),
+        allin_expected=float(totals.get("ev") or 0.0),
+        allin_actual=g("ai_won"),
+        # running sums of floats: a subtraction may leave a hair below zero
+        allin_error=max(0.0, float(totals.get("ev_var") or 0.0)) ** 0.5,
+        categories={c[4:]: g(c) for c in CATEGORY_COUNTERS if g(c)},
+    )
+
+
+def month_tallies(
+    *,
+    players: list[int] | None = None,
+    league: League | None = None,
+    variant: str | None = None,
+    season: Season | None = None,
+) -> QuerySet[MonthTally]:
+    """The month rows of a scope: some players, a league, a variant, a season."""
+    rows = MonthTally.objects.all()
+    if players is not None:
+        rows = rows.filter(player_id__in=players)
+    if league is not None:
+        rows = rows.filter(league=league)
+    if variant:
+        rows = rows.filter(variant=variant)
+    if season is not None and season.start is not None:
+        rows = rows.filter(month__gte=season.start, month__lte=season.end)
+    return rows
+
+
+def tournament_tallies(
+    *,
+    tournament: Tournament | None = None,
+    players: list[int] | None = None,
+    variant: str | None = None,
+) -> QuerySet[TournamentTally]:
+    """The tournament rows of a scope: a tournament, some players, a variant."""
+    rows = TournamentTally.objects.all()
+    if tournament is not None:
+        rows = rows.filter(tournament=tournament)
+    if players is not None:
+        rows = rows.filter(player_id__in=players)
+    if variant:
+        rows = rows.filter(variant=variant)
+    return rows
+
+
+def league_seasons(league: League) -> list[Season]:
+    """The seasons of the league's length that hold settled hands, newest first (one query
+    over the month rows); none for a league with one season for all time."""
+    if league.season_length == "all":
+        return []
+    span = MonthTally.objects.filter(league=league).aggregate(first=Min("month"), last=Max("month"))
+    if span["first"] is None:
+        return []
+    return seasons_between(league.season_length, span["first"], span["last"])
+
+
+def league_season(league: League, key: str | None) -> Season | None:
+    """The season ``key`` names in the league's length (None for none); NotFound if it names
+    no season of that length."""
+    if not key:
+        return None
+    try:
+        return season_from_key(league.season_length, key)
+    except ValueError:
+        raise NotFound(f"No such season: {key!r}.") from None
+
+
+def tally_stats(tallies: QuerySet) -> Stats:
+    """One set of statistics over running-total rows (one query)."""
+    return stats_from_totals(tallies.aggregate(**_tally_sums()))
+
+
+def tally_table(tallies: QuerySet, by: str = "player_id") -> list[Stats]:
+    """Statistics per ``by`` (``player_id`` or ``variant``) over running-total rows (one query),
+    ordered as :func:`stats_table` orders them."""
+    values = (by, "player__name") if by == "player_id" else (by,)
+    rows = tallies.values(*values).annotate(**_tally_sums()).order_by()
+    out = []
+    for r in rows:
+        key = r[by]
+        label = r["player__name"] if by == "player_id" else VARIANT_TITLES.get(key, key)
+        out.append(stats_from_totals(r, key, label))
+    if by == "player_id":
+        out.sort(key=lambda s: (-s.net, s.label.lower()))
+    else:
+        order = {v: k for k, v in enumerate(VARIANTS)}
+        out.sort(key=lambda s: order.get(s.key, 99))
+    return out
+
+
+def scope_tallies(scope: Scope, *, variant: str | None = None) -> QuerySet:
+    """The running-total rows of a player's scope (a tournament's rows, or the months')."""
+    variant = variant or scope.variant
+    if scope.tournament is not None:
+        return tournament_tallies(
+            tournament=scope.tournament, players=scope.players, variant=variant
+        )
+    return month_tallies(players=scope.players, variant=variant)
+
+
+@dataclass(frozen=True)
+class MonthPoint:
+    """One month of a player's scope, for the charts of long histories."""
+
+    month: Any
+    hands: int
+    net: int
+    allin_hands: int
+    luck: float
+
+
+def scope_months(scope: Scope) -> list[MonthPoint]:
+    """A player's scope month by month, oldest first (one query, a row per month)."""
+    rows = (
+        scope_tallies(scope)
+        .values("month")
+        .annotate(n=Sum("hands"), net=Sum("net"), ai=Sum("ai"), ai_won=Sum("ai_won"), ev=Sum("ev"))
+        .order_by("month")
+    )
+    return [
+        MonthPoint(
+            r["month"],
+            r["n"] or 0,
+            r["net"] or 0,
+            r["ai"] or 0,
+            (r["ai_won"] or 0) - (r["ev"] or 0),
+        )
+        for r in rows
+    ]
+
+
+def player_allins(scope: Scope, limit: int = 25) -> list[HandPoint]:
+    """The scope's last ``limit`` all-in hands recorded, latest first (one query: the index
+    of the all-in seats read backwards, ``limit`` rows whatever the history); in one
+    tournament, by hand number."""
+    seats = scope_seats(scope).filter(facts__ai=1)
+    if scope.tournament is not None:
+        return _hand_points(seats.order_by("-hand__number")[:limit])
+    return _hand_points(seats.order_by("-hand_id")[:limit])
+
+
+# --------------------------------------------------------------------------
+# What hand seats add to the running totals (read by tracker.stats.services)
+
+
+@dataclass(frozen=True)
+class SeatTally:
+    """One settled hand seat: the rows it counts in and what it adds to them."""
+
+    seat_id: int
+    month_key: tuple  # (player_id, league_id, variant, first day of the month)
+    tournament_key: tuple  # (player_id, tournament_id, variant)
+    counters: dict[str, Any]
+
+
+def seat_tallies(*, hand_ids) -> list[SeatTally]:
+    """What each settled seat of these hands adds to the running totals (one query);
+    seats of hands not settled add nothing and are not listed."""
+    rows = (
+        settled_seats()
+        .filter(hand_id__in=list(hand_ids))
+        .values_list(
+            "id",
+            "player_id",
+            "hand__tournament__league_id",
+            "hand__tournament_id",
+            "hand__tournament__date",
+            "hand__variant",
+            "facts",
+            "won",
+            "contributed",
+            "hand__draft__id",
+        )
+    )
+    out = []
+    for sid, pid, lid, tid, day, variant, facts, won, put_in, draft in rows:
+        out.append(
+            SeatTally(
+                seat_id=sid,
+                month_key=(pid, lid, variant, day.replace(day=1)),
+                tournament_key=(pid, tid, variant),
+                counters=seat_tally(facts=facts, won=won, put_in=put_in, live=draft is not None),
+            )
+        )
+    return out
+
+
+def seat_sums() -> dict[str, Any]:
+    """The running totals as one aggregate over hand seats (the rebuild; the same figures
+    :func:`tracker.stats.tally.seat_tally` gives seat by seat)."""
+    ev = Cast(KT("facts__ev"), FloatField())
+    se = Cast(KT("facts__ai_se"), FloatField())
+    net = F("won") - F("contributed")
+    sums: dict[str, Any] = {
+        "hands": Count("id"),
+        "live": Count("id", filter=Q(hand__draft__isnull=False)),
+        "wild_hands": Count("id", filter=Q(facts__has_key="wild")),
+        "sd_won": Count("id", filter=Q(facts__sd=1, won__gt=0)),
+        "net": Sum(net),
+        "chips_won": Sum(Case(When(won__gt=F("contributed"), then=net), default=0)),
+        "chips_lost": Sum(Case(When(contributed__gt=F("won"), then=-net), default=0)),
+        "put_in": Sum("contributed"),
+        "ai_won": Sum("won", filter=Q(facts__ai=1)),
+        **{k: _fact(k) for k in INT_FACTS},
+        **{c: Count("id", filter=Q(facts__cat=c[4:])) for c in CATEGORY_COUNTERS},
+        "ev": Sum(ev),
+        "ev_var": Sum(se * se),
+        MAX_COUNTER: Max("won"),
+    }
+    return sums
+
+
+def month_sums(seats) -> QuerySet:
+    """Per player, league, variant and month: the sums of ``seats`` (the rebuild's read)."""
+    return (
+        seats.values(
+            "player_id",
+            league_id=F("hand__tournament__league_id"),
+            variant=F("hand__variant"),
+            month=TruncMonth("hand__tournament__date"),
+        )
+        .annotate(**seat_sums())
+        .order_by()
+    )
+
+
+def tournament_sums(seats) -> QuerySet:
+    """Per player, tournament and variant: the sums of ``seats``."""
+    return (
+        seats.values(
+            "player_id", tournament_id_=F("hand__tournament_id"), variant=F("hand__variant")
+        )
+        .annotate(**seat_sums())
+        .order_by()
+    )
+
+
+def cell_biggest(model, key: tuple) -> int:
+    """The biggest pot in one running-total row, read again from its seats (after a ruling
+    took chips away from the hand that held it)."""
+    if model is MonthTally:
+        pid, lid, variant, month = key
+        nxt = month.replace(year=month.year + month.month // 12, month=month.month % 12 + 1)
+        seats = settled_seats(players=[pid], variant=variant).filter(
+            hand__tournament__league_id=lid,
+            hand__tournament__date__gte=month,
+            hand__tournament__date__lt=nxt,
+        )
+    else:
+        pid, tid, variant = key
+        seats = settled_seats(players=[pid], variant=variant).filter(hand__tournament_id=tid)
+    return seats.aggregate(m=Max("won"))["m"] or 0

@@ -7,6 +7,12 @@ league's points formula.
 * :func:`stats_refresh` -- recompute the facts of settled hands (all, a league,
   a tournament; by default only rows missing or older than ``FACTS_VERSION``),
   in batches, one ``bulk_update`` per batch. ``manage.py refresh_stats`` runs it.
+* :func:`stats_tallies_apply` -- keep the running totals (tracker/stats/models.py) in step
+  with the hand seats, once per transaction that settles hands (with every hand it
+  settled) or changes settled ones (rulings, re-evaluation, voids, the backfill: with what
+  the seats added before the change, from ``tracker.stats.selectors.seat_tallies``).
+* :func:`stats_tallies_rebuild` -- recompute the running totals from the seats
+  (``manage.py rebuild_stats``).
 * :func:`league_points_formula_set` -- a league admin or authority chooses how
   tournaments score (tracker/engine/points.py).
 """
@@ -14,7 +20,8 @@ league's points formula.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -26,6 +33,16 @@ from tracker.engine.facts import FACTS_VERSION, hand_facts
 from tracker.engine.points import normalize_formula
 from tracker.hands.models import Hand, HandSeat, HandStatus
 from tracker.leagues.models import League
+from tracker.stats.models import MonthTally, TournamentTally
+from tracker.stats.selectors import (
+    SeatTally,
+    cell_biggest,
+    month_sums,
+    seat_tallies,
+    settled_seats,
+    tournament_sums,
+)
+from tracker.stats.tally import FLOAT_COUNTERS, INT_COUNTERS, MAX_COUNTER
 
 log = logging.getLogger(__name__)
 
@@ -99,10 +116,12 @@ def stats_refresh(
             facts = {
                 pk: facts_for_hand(hand, hand.engine_reading, samples) for pk, hand in hands.items()
             }
+            before = seat_tallies(hand_ids=chunk)
             for seat in seats:
                 rows = facts[seat.hand_id]
                 seat.facts = rows[seat.position] if seat.position < len(rows) else {}
             HandSeat.objects.bulk_update(seats, ["facts"], batch_size=500)
+            stats_tallies_apply(hand_ids=chunk, before=before)
         done += len(chunk)
         if progress is not None:
             progress(done, len(ids))
@@ -120,3 +139,135 @@ def league_points_formula_set(*, league: League, formula: dict | None, by) -> Le
     league.points_formula = stored
     league.save(update_fields=["points_formula"])
     return league
+
+
+# --------------------------------------------------------------------------
+# Running totals
+
+
+class _Delta:
+    """The change to one running-total row: counters to add, and the biggest pots of the
+    seats added and of those taken away (a maximum cannot be subtracted)."""
+
+    __slots__ = ("counters", "added_max", "removed_max")
+
+    def __init__(self) -> None:
+        self.counters: dict[str, Any] = {k: 0 for k in INT_COUNTERS + FLOAT_COUNTERS}
+        self.added_max = 0
+        self.removed_max: int | None = None
+
+    def add(self, counters: dict[str, Any], sign: int) -> None:
+        for k in INT_COUNTERS + FLOAT_COUNTERS:
+            self.counters[k] += sign * counters[k]
+        if sign > 0:
+            self.added_max = max(self.added_max, counters[MAX_COUNTER])
+        else:
+            self.removed_max = max(self.removed_max or 0, counters[MAX_COUNTER])
+
+    def empty(self) -> bool:
+        return self.removed_max is None and not self.added_max and not any(self.counters.values())
+
+
+_KEYS = {
+    MonthTally: ("player_id", "league_id", "variant", "month"),
+    TournamentTally: ("player_id", "tournament_id", "variant"),
+}
+
+
+def _apply(model, deltas: dict[tuple, _Delta]) -> None:
+    deltas = {k: d for k, d in deltas.items() if not d.empty()}
+    if not deltas:
+        return
+    names = _KEYS[model]
+    keys = sorted(deltas)  # one order for every transaction: no deadlock between two
+    model.objects.bulk_create(
+        [model(**dict(zip(names, k, strict=True))) for k in keys], ignore_conflicts=True
+    )
+    match = Q()
+    for k in keys:
+        match |= Q(**dict(zip(names, k, strict=True)))
+    rows = list(model.objects.select_for_update().filter(match).order_by("pk"))
+    changed, empty = [], []
+    for row in rows:
+        key = tuple(getattr(row, n) for n in names)
+        delta = deltas[key]
+        for k, v in delta.counters.items():
+            setattr(row, k, getattr(row, k) + v)
+        if row.hands <= 0:
+            empty.append(row.pk)
+            continue
+        if delta.removed_max is not None and delta.removed_max >= row.biggest:
+            row.biggest = cell_biggest(model, key)  # the seats are already as they now stand
+        else:
+            row.biggest = max(row.biggest, delta.added_max)
+        changed.append(row)
+    if empty:
+        model.objects.filter(pk__in=empty).delete()
+    model.objects.bulk_update(changed, [*INT_COUNTERS, *FLOAT_COUNTERS, MAX_COUNTER])
+
+
+def stats_tallies_apply(*, hand_ids: Iterable[int], before: Sequence[SeatTally] = ()) -> None:
+    """Bring the running totals in step with the seats of ``hand_ids`` as they now stand.
+
+    ``before`` is what those seats added before the change (``seat_tallies`` read inside
+    the same transaction, before it): empty for hands just settled. It is subtracted and
+    the seats' present tallies added, one row of each table locked and written per player,
+    variant and month (or tournament) touched, in a fixed order. Call it once per
+    transaction, with every hand the transaction settled or changed.
+    """
+    after = seat_tallies(hand_ids=hand_ids)
+    was = {t.seat_id: t for t in before}
+    months: dict[tuple, _Delta] = {}
+    nights: dict[tuple, _Delta] = {}
+
+    def add(t: SeatTally, sign: int) -> None:
+        months.setdefault(t.month_key, _Delta()).add(t.counters, sign)
+        nights.setdefault(t.tournament_key, _Delta()).add(t.counters, sign)
+
+    for t in after:
+        old = was.pop(t.seat_id, None)
+        if old == t:
+            continue  # nothing changed for this seat
+        if old is not None:
+            add(old, -1)
+        add(t, +1)
+    for old in was.values():  # seats that no longer count (their hand is no longer settled)
+        add(old, -1)
+    _apply(MonthTally, months)
+    _apply(TournamentTally, nights)
+
+
+def _rows(model, sums, names: tuple[str, ...], rename: dict[str, str]) -> list:
+    out = []
+    for r in sums:
+        r = {rename.get(k, k): v for k, v in r.items()}
+        values = {k: r[k] or 0 for k in (*INT_COUNTERS, *FLOAT_COUNTERS, MAX_COUNTER)}
+        if isinstance(r.get("month"), datetime):  # TruncMonth of a date, on some databases
+            r["month"] = r["month"].date()
+        out.append(model(**{n: r[n] for n in names}, **values))
+    return out
+
+
+@transaction.atomic
+def stats_tallies_rebuild(*, league: League | None = None) -> tuple[int, int]:
+    """Recompute the running totals from the settled hand seats (of one league, or all);
+    returns how many month and tournament rows were written. Two aggregate queries and
+    two bulk inserts: the statistics of the league are unchanged by it, whatever they were."""
+    seats = settled_seats(league=league)
+    months = MonthTally.objects.all()
+    nights = TournamentTally.objects.all()
+    if league is not None:
+        months = months.filter(league=league)
+        nights = nights.filter(tournament__league=league)
+    months.delete()
+    nights.delete()
+    month_rows = _rows(MonthTally, month_sums(seats), _KEYS[MonthTally], {})
+    night_rows = _rows(
+        TournamentTally,
+        tournament_sums(seats),
+        _KEYS[TournamentTally],
+        {"tournament_id_": "tournament_id"},
+    )
+    MonthTally.objects.bulk_create(month_rows, batch_size=1000)
+    TournamentTally.objects.bulk_create(night_rows, batch_size=1000)
+    return len(month_rows), len(night_rows)

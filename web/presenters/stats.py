@@ -9,12 +9,14 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
 from tracker.core.errors import NotFound
 from tracker.core.permissions import Capabilities, capabilities
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
-from tracker.engine.points import best_total, describe, normalize_formula
+from tracker.engine.points import describe, normalize_formula, running_best_totals
 from tracker.leagues.models import League, Player
+from tracker.leagues.seasons import Season
 from tracker.leagues.selectors import (
     league_results,
     league_standings,
@@ -27,12 +29,17 @@ from tracker.stats.selectors import (
     HandPoint,
     Scope,
     Stats,
+    league_season,
+    league_seasons,
+    month_tallies,
+    player_allins,
     player_hands,
     player_scope,
-    scope_seats,
-    settled_seats,
-    stats_for,
-    stats_table,
+    scope_months,
+    scope_tallies,
+    tally_stats,
+    tally_table,
+    tournament_tallies,
 )
 from tracker.tournaments.models import Tournament
 from tracker.tournaments.selectors import stack_history
@@ -102,29 +109,58 @@ class PlayerStatsPage:
     chips_chart: dict[str, str]
     luck_chart: dict[str, str]
     variants: list[tuple[str, str]]
+    more_tournaments: bool = False  # the picker lists the latest PICKER_NIGHTS only
 
     @property
     def leagues_summed(self) -> int:
         return len(self.scope.players)
 
 
+#: Up to this many hands the chips chart goes hand by hand; past it, month by month (so
+#: that the page reads a bounded number of rows, whatever the history).
+CHART_HANDS = 300
+#: The tournament picker lists the player's latest nights only (any night stays reachable
+#: by its address, ``?tournament=ID``).
+PICKER_NIGHTS = 60
+
+
 def player_stats_page(
     user, pk: int, *, tournament: str | None = None, variant: str | None = None
 ) -> PlayerStatsPage:
-    """The player's statistics in a scope (all time, one tournament, one game): about six
-    queries whatever the number of hands."""
+    """The player's statistics in a scope (all time, one tournament, one game): a handful
+    of queries, each reading a bounded number of rows whatever the number of hands (the
+    running totals, at most CHART_HANDS hands or a row per month for the charts, the
+    latest 25 all-ins)."""
     player = visible_player(user, pk)
     scope = player_scope(user, player, tournament=tournament, variant=variant)
-    seats = scope_seats(scope)
-    stats = stats_for(seats)
-    by_variant = (
-        stats_table(
-            settled_seats(players=scope.players, tournament=scope.tournament), "hand__variant"
-        )
-        if scope.variant is None
-        else []
+    stats = tally_stats(scope_tallies(scope))
+    by_variant = tally_table(scope_tallies(scope), "variant") if scope.variant is None else []
+    if stats.hands <= CHART_HANDS or scope.tournament is not None:
+        chips_chart, luck_chart = _hand_charts(player_hands(scope))
+    else:
+        chips_chart, luck_chart = _month_charts(scope_months(scope))
+    tournaments = player_tournaments(player, PICKER_NIGHTS + 1)
+    more = len(tournaments) > PICKER_NIGHTS
+    tournaments = tournaments[:PICKER_NIGHTS]
+    if scope.tournament is not None and scope.tournament not in tournaments:
+        tournaments.append(scope.tournament)
+    return PlayerStatsPage(
+        player=player,
+        league=player.league,
+        scope=scope,
+        stats=stats,
+        by_variant=by_variant,
+        tournaments=tournaments,
+        allins=player_allins(scope, 25),
+        chips_chart=chips_chart,
+        luck_chart=luck_chart,
+        variants=[(v, VARIANT_TITLES.get(v, v)) for v in VARIANTS],
+        more_tournaments=more,
     )
-    hands = player_hands(scope)
+
+
+def _hand_charts(hands: list[HandPoint]) -> tuple[dict[str, str], dict[str, str]]:
+    """Chips won and all-in luck, hand by hand."""
     running = 0
     luck = 0.0
     net_line: list[float] = [0]
@@ -137,37 +173,47 @@ def player_stats_page(
             luck_line.append(round(luck, 1))
         net_line.append(running)
         skill_line.append(round(running - luck, 1))
-    chips_chart = {}
-    if len(hands) >= 2:
+    return _lines(net_line, skill_line, luck_line, running, luck, "hands played", "all-in hands")
+
+
+def _month_charts(months) -> tuple[dict[str, str], dict[str, str]]:
+    """The same lines month by month (a long history)."""
+    running = 0
+    luck = 0.0
+    net_line: list[float] = [0]
+    skill_line: list[float] = [0]
+    luck_line: list[float] = [0]
+    for m in months:
+        running += m.net
+        if m.allin_hands:
+            luck += m.luck
+            luck_line.append(round(luck, 1))
+        net_line.append(running)
+        skill_line.append(round(running - luck, 1))
+    return _lines(
+        net_line, skill_line, luck_line, running, luck, "months played", "months with all-ins"
+    )
+
+
+def _lines(net_line, skill_line, luck_line, running, luck, x_label, luck_x_label):
+    chips_chart: dict[str, str] = {}
+    if len(net_line) >= 3:
         chips_chart = _charts(
             [
                 Series("chips won", net_line, note=f"{running:+,}"),
                 Series("less all-in luck", skill_line, note=f"{running - luck:+,.0f}"),
             ],
-            title="Chips won, hand by hand",
-            x_label="hands played",
+            title="Chips won, " + ("hand by hand" if x_label.startswith("hands") else "by month"),
+            x_label=x_label,
         )
-    luck_chart = {}
+    luck_chart: dict[str, str] = {}
     if len(luck_line) >= 3:
         luck_chart = _charts(
             [Series("actual - expected", luck_line, note=f"{luck:+,.0f}")],
             title="All-in luck",
-            x_label="all-in hands",
+            x_label=luck_x_label,
         )
-    allins = [h for h in hands if h.allin]
-    tournaments = player_tournaments(player)
-    return PlayerStatsPage(
-        player=player,
-        league=player.league,
-        scope=scope,
-        stats=stats,
-        by_variant=by_variant,
-        tournaments=tournaments,
-        allins=list(reversed(allins[-25:])),
-        chips_chart=chips_chart,
-        luck_chart=luck_chart,
-        variants=[(v, VARIANT_TITLES.get(v, v)) for v in VARIANTS],
-    )
+    return chips_chart, luck_chart
 
 
 @dataclass
@@ -221,12 +267,8 @@ def league_table_page(user, slug: str) -> LeagueTablePage:
         series = []
         for pid in top:
             events = dict(per_player.get(pid, []))
-            values: list[float] = [0.0]
-            so_far: list[float] = []
-            for k in range(len(order)):
-                if k in events:
-                    so_far.append(events[k])
-                values.append(best_total(so_far, spec["best"])[0])
+            steps = [events.get(k) for k in range(len(order))]
+            values: list[float] = [0.0, *running_best_totals(steps, spec["best"])]
             series.append(Series(names.get(pid, str(pid)), values, note=f"{values[-1]:g}"))
         chart = _charts(series, title="Points over the season", x_label="tournaments", signed=False)
         if len(standings) > 8:
@@ -252,14 +294,45 @@ class StatsTablePage:
     total: Stats
     variants: list[tuple[str, str]]
     chart: dict[str, str] = field(default_factory=dict)
+    season: Season | None = None  # one season of the league's length, or all time
+    seasons: list[Season] = field(default_factory=list)  # those holding hands, newest first
+
+    def query(self, *, variant: str | None = "", season: str | None = "") -> str:
+        """The query string of this page with ``variant`` or ``season`` changed."""
+        params = {
+            "variant": self.variant if variant == "" else variant,
+            "season": (self.season.key if self.season else None) if season == "" else season,
+        }
+        text = urlencode({k: v for k, v in params.items() if v})
+        return f"?{text}" if text else ""
+
+    @property
+    def variant_links(self) -> list[tuple[str, str, bool]]:
+        every = [("Every game", self.query(variant=None), self.variant is None)]
+        return every + [(t, self.query(variant=v), self.variant == v) for v, t in self.variants]
+
+    @property
+    def season_links(self) -> list[tuple[str, str, bool]]:
+        if not self.seasons:
+            return []
+        everything = [("All time", self.query(season=None), self.season is None)]
+        return everything + [
+            (s.label, self.query(season=s.key), self.season is not None and self.season == s)
+            for s in self.seasons
+        ]
 
 
-def league_stats_page(user, slug: str, *, variant: str | None = None) -> StatsTablePage:
-    """Every player of a league side by side (three queries)."""
+def league_stats_page(
+    user, slug: str, *, variant: str | None = None, season: str | None = None
+) -> StatsTablePage:
+    """Every player of a league side by side, all time or one season of the league's length
+    (three queries: the league, the running totals -- at most a row per player, variant and
+    month -- and the months they span, for the season links)."""
     league = visible_league(user, slug)
     if variant and variant not in VARIANTS:
         raise NotFound(f"No such game: {variant!r}.")
-    rows = stats_table(settled_seats(league=league, variant=variant or None))
+    chosen = league_season(league, season)
+    rows = tally_table(month_tallies(league=league, variant=variant or None, season=chosen))
     return StatsTablePage(
         league=league,
         tournament=None,
@@ -267,13 +340,15 @@ def league_stats_page(user, slug: str, *, variant: str | None = None) -> StatsTa
         rows=rows,
         total=_total(rows),
         variants=[(v, VARIANT_TITLES.get(v, v)) for v in VARIANTS],
+        season=chosen,
+        seasons=league_seasons(league),
     )
 
 
 def tournament_stats_page(user, pk: int) -> StatsTablePage:
     """Every player of one tournament side by side, and the stacks over the hands."""
     tournament = visible_tournament(user, pk)
-    rows = stats_table(settled_seats(tournament=tournament))
+    rows = tally_table(tournament_tallies(tournament=tournament))
     history = stack_history(tournament)
     chart: dict[str, str] = {}
     if history and max(len(v) for v in history.values()) >= 2:

@@ -111,15 +111,19 @@ def _stats_rows(rows: list[sel.Stats]) -> list[dict]:
 @require_GET
 @not_found_as_404
 def league_stats(request, slug):
-    page = pages.league_stats_page(request.user, slug, variant=request.GET.get("variant"))
+    page = pages.league_stats_page(
+        request.user, slug, variant=request.GET.get("variant"), season=request.GET.get("season")
+    )
     return render(request, "tracker/league_stats.html", {"page": page})
 
 
 @require_GET
 @not_found_as_404
 def league_stats_csv(request, slug):
-    page = pages.league_stats_page(request.user, slug, variant=request.GET.get("variant"))
-    suffix = f"-{page.variant}" if page.variant else ""
+    page = pages.league_stats_page(
+        request.user, slug, variant=request.GET.get("variant"), season=request.GET.get("season")
+    )
+    suffix = "".join(f"-{k}" for k in (page.variant, page.season and page.season.key) if k)
     return csv_response(_stats_rows(page.rows), f"{page.league.slug}-stats{suffix}.csv")
 
 
@@ -134,7 +138,7 @@ def tournament_stats(request, pk):
 @not_found_as_404
 def tournament_stats_csv(request, pk):
     tournament = visible_tournament(request.user, pk)
-    rows = sel.stats_table(sel.settled_seats(tournament=tournament))
+    rows = sel.tally_table(sel.tournament_tallies(tournament=tournament))
     return csv_response(_stats_rows(rows), f"tournament-{pk}-stats.csv")
 
 
@@ -178,7 +182,7 @@ def _player_scope(request, pk):
 @not_found_as_404
 def player_stats_csv(request, pk):
     player, scope = _player_scope(request, pk)
-    stats = sel.stats_for(sel.scope_seats(scope))
+    stats = sel.tally_stats(sel.scope_tallies(scope))
     row = sel.flat_row(stats, player=player.name, player_id=player.pk, scope=scope.title)
     name = slugify(player.name) or str(player.pk)
     return csv_response([row], f"{name}-stats.csv")

@@ -33,6 +33,8 @@ from tracker.hands.models import (
     HandStatus,
 )
 from tracker.hands.selectors.evaluation import HandSpec, Outcome, hand_evaluate
+from tracker.stats.selectors import seat_tallies
+from tracker.stats.services import stats_tallies_apply
 from tracker.tournaments.models import (
     Seat,
     Tournament,
@@ -430,9 +432,11 @@ def hand_void(*, hand: Hand, reason: str, by) -> Hand:
             code="not_invalid",
         )
     previous = hand.status_reason
+    before = seat_tallies(hand_ids=[hand.pk])  # nothing: an invalid hand never counted
     hand.status = HandStatus.VOID
     hand.status_reason = f"void: {reason} (it was invalid {previous})"
     hand.save(update_fields=["status", "status_reason"])
+    stats_tallies_apply(hand_ids=[hand.pk], before=before)
     audit_record(
         action="hand.void",
         target=hand,

@@ -37,7 +37,8 @@ from tracker.hands.models import (
 from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
 from tracker.hands.services.evaluations import disputes_flag, evaluation_record
 from tracker.leagues.models import League
-from tracker.stats.services import facts_for_hand
+from tracker.stats.selectors import seat_tallies
+from tracker.stats.services import facts_for_hand, stats_tallies_apply
 from tracker.tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
@@ -123,9 +124,11 @@ def hand_reevaluate(*, hand: Hand, job_id: int | None = None) -> bool:
         hand.save(update_fields=["engine_reading", "engine_version", "status", "status_reason"])
         # The statistics read the showdown: keep each seat's facts in step with the new reading.
         facts = facts_for_hand(hand, outcome.result.to_dict())
+        before = seat_tallies(hand_ids=[hand.pk])
         for seat in seats:
             seat.facts = facts[seat.position]
             seat.save(update_fields=["facts"])
+        stats_tallies_apply(hand_ids=[hand.pk], before=before)
     return changed
 
 

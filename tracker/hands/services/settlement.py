@@ -37,7 +37,7 @@ from tracker.hands.services.evaluations import (
     evaluation_record,
     evaluations_record,
 )
-from tracker.stats.services import facts_for_hand
+from tracker.stats.services import facts_for_hand, stats_tallies_apply
 from tracker.tournaments.models import (
     LedgerEntry,
     LedgerKind,
@@ -257,5 +257,6 @@ def _write_settled(tournament: Tournament, settled: list[SettledHand]) -> None:
 def _hands_settled(tournament: Tournament, settled: list[SettledHand]) -> None:
     """The hands this transaction settled, in hand order, with their per-seat facts
     (``done.hand_id``, ``done.facts`` by position, ``done.outcome``; the seats' facts are
-    written above). Work that must commit together with a settlement belongs here; there is
-    none yet."""
+    written above). Work that must commit together with a settlement belongs here: the
+    statistics' running totals (tracker/stats, one call for the whole batch)."""
+    stats_tallies_apply(hand_ids=[done.hand_id for done in settled])
