@@ -107,6 +107,14 @@ def deal_the_door_cards(page):
     assert "to act" in page.inner_text("[data-testid=live-prompt]")
 
 
+def start_no_night(page):
+    page.get_by_label("My own (the rows below)").check()
+    page.fill("#id_stakes_rows", "4 10 20 40\n6 15 30 61")
+    page.click("[data-testid=start-night]")
+    page.wait_for_load_state()
+    assert page.locator("[data-testid=form-error]").is_visible()
+
+
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_every_page_passes_axe(site, browser, shots, size):
     game = make_game()
@@ -159,6 +167,9 @@ def test_every_page_passes_axe(site, browser, shots, size):
         (authority, "ruling-form", f"/hands/{hands['disputed'].pk}/pots/0/rule/", 200, None),
         (game.member, "dispute-form", f"/hands/{hands['showdown'].pk}/pots/0/dispute/", 200, None),
         (game.member, "403", f"/tournaments/{t.pk}/hands/new/", 403, None),
+        (game.keeper, "night-form", f"/leagues/{slug}/nights/new/", 200, None),
+        (game.keeper, "night-form-errors", f"/leagues/{slug}/nights/new/", 200, start_no_night),
+        (None, "table-screen", f"/tournaments/{t.pk}/table/", 200, None),
     ]
 
     viewport = PHONE if size == "phone" else DESKTOP

@@ -201,6 +201,11 @@ def roles_by_league(user) -> dict[int, str]:
     return dict(Membership.objects.filter(user=user).values_list("league_id", "role"))
 
 
+def league_roster(league: League) -> list[Player]:
+    """The league's players by name (who can be seated at a new game night)."""
+    return list(Player.objects.filter(league=league).order_by("name", "id"))
+
+
 def league_tournaments(league: League) -> list[Tournament]:
     """The league's tournaments, latest first, with ``n_hands`` and ``n_players``."""
     return list(
