@@ -5,12 +5,14 @@ Screenshots land in test-artifacts/web/: night-form-*, night-tournament-*, table
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.factories import fold_entry
+from tests.web.axe import axe_violations, describe
 from tests.web.conftest import CHROMIUM, PHONE, log_in, make_game
 from tracker.hands.services.recording import hand_record
 from tracker.leagues.services import player_create
@@ -132,3 +134,49 @@ def test_the_table_screen_shows_a_new_hand_without_a_reload(site, browser, shots
         assert not page.errors
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_an_earlier_season_is_picked_without_javascript_help(site, browser, shots, size):
+    from tests.leagues.test_season_standings import finished_night
+
+    game = make_game()
+    league = game.league
+    league.season_length = "quarter"
+    league.save()
+    league.admin = game.admin
+    league.people = {p.name: p for p in game.players}
+    league.people["Dee"] = player_create(league=league, name="Dee", by=game.admin)
+    finished_night(league, "Summer", dt.date(2026, 8, 7), ["Bob", "Ann", "Cat", "Dee"])
+    finished_night(league, "Autumn", dt.date(2026, 10, 2), ["Ann", "Bob", "Cat", "Dee"])
+    finished_night(league, "Three", dt.date(2026, 11, 6), ["Cat", "Bob", "Ann"])
+    url = f"{site}/leagues/{league.slug}/table/?season=2026-Q4"
+    checked = open_page(browser, size)
+    try:
+        checked.goto(url)
+        assert "Oct–Dec 2026" in checked.inner_text("[data-testid=season-label]")
+        assert "3 players, fewer than the league's 4" in checked.inner_text(
+            "[data-testid=season-nights]"
+        )
+        assert fits(checked)
+        shots(checked, f"season-table-{size}")
+        found = describe(f"season-table ({size})", axe_violations(checked))
+    finally:
+        checked.context.close()
+    # The picker is a plain form: it works with JavaScript off.
+    context = browser.new_context(
+        viewport=SIZES[size], is_mobile=size == "phone", java_script_enabled=False
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        page.goto(url)
+        page.select_option("#season-select", "2026-Q3")
+        page.click("[data-testid=season-picker] button[type=submit]")
+        page.wait_for_url(re.compile(r".*season=2026-Q3$"))
+        first = page.locator("[data-testid=league-table] tbody tr").first.inner_text()
+        assert "Bob" in first
+        shots(page, f"season-table-earlier-{size}")
+    finally:
+        context.close()
+    assert not found, "\n".join(found)

@@ -78,10 +78,20 @@ class TournamentRow:
     hands: int
     players: int
     leaders: list[str]  # the winner(s) when finished, the chip leader(s) while running
+    min_players: int = 0  # the league's minimum for a night to count toward the standings
 
     @property
     def finished(self) -> bool:
         return self.tournament.status == TournamentStatus.FINISHED
+
+    @property
+    def not_counted(self) -> str:
+        """Why the night does not count toward the standings ("" when it does)."""
+        if not self.tournament.counts_toward_standings:
+            return "friendly: not counted in the standings"
+        if self.players < self.min_players:
+            return f"not counted: fewer than {self.min_players} players"
+        return ""
 
 
 @dataclass
@@ -132,7 +142,13 @@ def league_page(user, slug: str) -> LeaguePage:
                 if r.place == 1 and r.player_id in players:
                     players[r.player_id].wins += 1
         rows.append(
-            TournamentRow(tournament=t, hands=t.n_hands, players=t.n_players, leaders=leaders)
+            TournamentRow(
+                tournament=t,
+                hands=t.n_hands,
+                players=t.n_players,
+                leaders=leaders,
+                min_players=league.min_players,
+            )
         )
     table = sorted(
         players.values(), key=lambda r: (-r.wins, -r.net, -r.played, r.player.name.lower())
