@@ -134,6 +134,16 @@ def test_unnumbered_players_sit_after_the_numbered_ones(client, game):
     assert [s.player.name for s in t.seats.order_by("number")] == ["Eve", "Ann", "Bob"]
 
 
+def test_two_players_in_one_seat_are_refused(client, game):
+    client.force_login(game.keeper)
+    players = roster(game)
+    data = form_data(game, ["Ann", "Bob", "Cat"])
+    data[f"seat_{players['Cat'].pk}"] = "2"
+    r = client.post(f"/leagues/{game.league.slug}/nights/new/", data)
+    assert "Seat 2 is already Bob's." in text(r).replace("&#x27;", "'")
+    assert not Tournament.objects.filter(name="Friday").exists()
+
+
 def test_a_custom_schedule_is_taken_row_by_row(client, game):
     client.force_login(game.keeper)
     data = form_data(game, ["Ann", "Bob"], stakes="custom", stakes_rows="1 2 4 8\n\n2, 4, 8, 16\n")

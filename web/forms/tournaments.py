@@ -116,9 +116,14 @@ class TournamentForm(forms.Form):
     def clean(self):
         data = super().clean()
         picked = []
+        taken: dict[int, str] = {}
         for index, (p, play, seat) in enumerate(self.player_fields):
             if data.get(play):
                 number = data.get(seat)
+                if number is not None and number in taken:
+                    self.add_error(seat, f"Seat {number} is already {taken[number]}'s.")
+                elif number is not None:
+                    taken[number] = p.name
                 picked.append((number is None, number or 0, index, p.pk))
         picked.sort()
         data["player_ids"] = [pid for *_, pid in picked]
