@@ -219,3 +219,18 @@ def test_the_table_screen_of_a_private_league_is_hidden(client):
     assert client.get(f"/tournaments/{secret.tournament.pk}/table/live/").status_code == 404
     client.force_login(secret.member)
     assert client.get(f"/tournaments/{secret.tournament.pk}/table/live/").status_code == 200
+
+
+def test_the_table_screen_after_the_last_hand(client, django_capture_on_commit_callbacks):
+    from tests.factories import make_league, make_tournament
+
+    league, admin = make_league(slug="short")
+    t, _ = make_tournament(league=league, by=admin, hand_limit=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_record(
+            tournament=t, by=admin, entry_mode="quick", entry=fold_entry(t), variant="low_hole"
+        )
+    page = text(client.get(f"/tournaments/{t.pk}/table/live/"))
+    assert "Game over 1 hand the final chips below" in page
+    assert "Dealer" not in page and "Level" not in page
+    assert "Hand 1 · Low Hole" in page
