@@ -34,7 +34,14 @@ urlpatterns = [
     path("leagues/<slug:slug>/house-rules/", members.house_rules, name="house-rules"),
     path("invites/<str:token>/", members.invite, name="invite"),
     # Tournaments and hands
+    path("leagues/<slug:slug>/nights/new/", tournaments.tournament_new, name="tournament-new"),
     path("tournaments/<int:pk>/", tournaments.tournament, name="tournament"),
+    path("tournaments/<int:pk>/table/", tournaments.table_screen, name="table-screen"),
+    path(
+        "tournaments/<int:pk>/table/live/",
+        tournaments.table_screen_fragment,
+        name="table-screen-fragment",
+    ),
     path("tournaments/<int:pk>/hands/new/", hands.hand_new, name="hand-new"),
     path("tournaments/<int:pk>/live/", live.live_hand, name="live-hand"),
     path("hands/<int:pk>/", hands.hand, name="hand"),

@@ -118,6 +118,9 @@ class TournamentSerializer(serializers.ModelSerializer):
             "stakes_schedule",
             "default_variant",
             "default_options",
+            "counts_toward_standings",
+            "seats_drawn",
+            "first_dealer_seat",
             "seats",
             "created_at",
             "finished_at",
@@ -178,3 +181,14 @@ class TournamentCreateSerializer(serializers.Serializer):
         choices=[("", "Dealer's choice"), *VARIANT_CHOICES], default="", allow_blank=True
     )
     default_options = serializers.DictField(required=False)
+    seating = serializers.ChoiceField(
+        choices=[("chosen", "In the order of players"), ("random", "Drawn at random")],
+        default="chosen",
+        help_text="'random' draws the seats on the server (the tournament says seats_drawn)",
+    )
+    first_dealer = serializers.IntegerField(
+        required=False, help_text="the player id who deals the first hand; default: seat 0"
+    )
+    counts_toward_standings = serializers.BooleanField(
+        default=True, help_text="off: a friendly night, left out of the league's standings"
+    )

@@ -22,6 +22,7 @@ from api.views.core import WriteThrottled
 from tracker.core.permissions import Capability, require
 from tracker.engine.points import describe, normalize_formula
 from tracker.leagues.selectors import (
+    league_season,
     league_standings,
     visible_league,
     visible_player,
@@ -69,6 +70,11 @@ SEASON = OpenApiParameter(
     "season", str, description="only this season of the league's length (2026, 2026-Q4, 2026-11)"
 )
 FORMAT = OpenApiParameter("format", str, enum=["json", "csv"], description="csv: a CSV file")
+SEASON = OpenApiParameter(
+    "season",
+    str,
+    description="the season's key (2026, 2026-Q4, 2026-11) or 'all'; default: the current one",
+)
 
 
 def _stats_data(stats: sel.Stats, **lead) -> dict:
@@ -81,13 +87,18 @@ class AnalyticsView(APIView):
 
 
 class LeagueStandingsView(AnalyticsView):
-    """The league table: points by the league's formula, events, wins, average place,
-    net chips, over its finished tournaments."""
+    """The league table of a season (the current one by default): points by the league's
+    formula, events, wins, average place, net chips, over its finished tournaments that
+    count."""
 
-    @extend_schema(parameters=[FORMAT], responses={200: PointsStandingSerializer(many=True)})
+    @extend_schema(
+        parameters=[SEASON, FORMAT], responses={200: PointsStandingSerializer(many=True)}
+    )
     def get(self, request, slug):
         league = visible_league(request.user, slug)
-        rows = [{"place": k + 1, **r.__dict__} for k, r in enumerate(league_standings(league))]
+        season = league_season(league, request.query_params.get("season"))
+        standings = league_standings(league, season=season)
+        rows = [{"place": k + 1, **r.__dict__} for k, r in enumerate(standings)]
         return Response(PointsStandingSerializer(rows, many=True).data)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -26,6 +26,7 @@ from tracker.core.permissions import Capability, require
 from tracker.hands.models import Hand
 from tracker.leagues.models import League, Membership
 from tracker.leagues.selectors import (
+    league_season,
     league_standings,
     leagues_visible_to,
     players_visible_to,
@@ -102,6 +103,14 @@ def authorize_first(request, league: League | None, capability: Capability, acti
         require(request.user, league, capability, action)
 
 
+SEASON = OpenApiParameter(
+    "season",
+    str,
+    description="the season's key in the league's season length (2026, 2026-Q4, 2026-11), "
+    "or 'all' for all time; default: the current season",
+)
+
+
 class WriteThrottled:
     def get_throttles(self):
         if self.request.method in ("GET", "HEAD", "OPTIONS"):
@@ -125,12 +134,15 @@ class LeagueViewSet(
     def get_queryset(self):
         return leagues_visible_to(self.request.user).order_by("name")
 
-    @extend_schema(responses={200: LeagueStandingSerializer(many=True)})
+    @extend_schema(parameters=[SEASON], responses={200: LeagueStandingSerializer(many=True)})
     @action(detail=True, methods=["get"], pagination_class=None)  # a plain list, as documented
     def standings(self, request, slug=None):
-        """The league table over its finished tournaments."""
+        """The league table of a season (the current one by default) over its finished
+        tournaments that count (switched on, with at least the league's minimum of players)."""
         league = self.get_object()
-        return Response(LeagueStandingSerializer(league_standings(league), many=True).data)
+        season = league_season(league, request.query_params.get("season"))
+        rows = league_standings(league, season=season)
+        return Response(LeagueStandingSerializer(rows, many=True).data)
 
     @extend_schema(request=LeagueCreateSerializer, responses={201: LeagueSerializer})
     def create(self, request, *args, **kwargs):

@@ -432,6 +432,8 @@ def test_finished_tournaments_feed_league_standings(settle):
     from tracker.tournaments.models import FinalStanding
 
     league, admin = make_league()
+    league.min_players = 2  # heads-up nights count in this league (the default minimum is 4)
+    league.save()
     for k in range(2):
         tournament, _ = make_tournament(
             league=league,
@@ -454,6 +456,8 @@ def test_finished_tournaments_feed_league_standings(settle):
     winners = [r for r in rows if r.wins == 1]
     assert len(winners) == 2 and all(r.net_chips == 24 and r.average_place == 1 for r in winners)
     assert rows[0].wins == 1 and rows[-1].wins == 0
+    league.min_players = 3
+    assert league_standings(league) == []
 
 
 def test_settle_pending_command_picks_up_waiting_hands(night):

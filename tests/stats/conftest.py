@@ -40,6 +40,9 @@ class World:
 
 def build_league(*, slug="friday", public=True, seed=1, nights=3, hands=30, chips=300):
     league, admin = make_league(slug=slug, public=public)
+    # One season for all time: the tables below hold every night whatever today's date.
+    league.season_length = "all"
+    league.save(update_fields=["season_length"])
     names = ("Ann", "Bob", "Cat", "Dan", "Eve")
     players = [player_create(league=league, name=n, by=admin) for n in names]
     rng = random.Random(seed)

@@ -211,6 +211,14 @@ def finish_a_night(game):
     final_standings_write(tournament=last_week)
 
 
+def start_no_night(page):
+    page.get_by_label("My own (the rows below)").check()
+    page.fill("#id_stakes_rows", "4 10 20 40\n6 15 30 61")
+    page.click("[data-testid=start-night]")
+    page.wait_for_load_state()
+    assert page.locator("[data-testid=form-error]").is_visible()
+
+
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_every_page_passes_axe(site, browser, shots, size):
     game = make_game()
@@ -293,6 +301,9 @@ def test_every_page_passes_axe(site, browser, shots, size):
         (game.keeper, "roster", f"/leagues/{slug}/players/", 200, None),
         (game.admin, "members", f"/leagues/{slug}/members/", 200, make_an_invite),
         (authority, "house-rules", f"/leagues/{slug}/house-rules/", 200, None),
+        (game.keeper, "night-form", f"/leagues/{slug}/nights/new/", 200, None),
+        (game.keeper, "night-form-errors", f"/leagues/{slug}/nights/new/", 200, start_no_night),
+        (None, "table-screen", f"/tournaments/{t.pk}/table/", 200, None),
     ]
 
     viewport = PHONE if size == "phone" else DESKTOP

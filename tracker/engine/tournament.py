@@ -123,12 +123,19 @@ def stakes_for_hand(
     return Level(level, ante, bring_in, small, big)
 
 
-def next_dealer(*, seats: Sequence[int], previous: int | None, out: Collection[int]) -> int:
+def next_dealer(
+    *, seats: Sequence[int], previous: int | None, out: Collection[int], first: int | None = None
+) -> int:
     """The seat that deals next: one seat clockwise from ``previous``, skipping seats ``out``.
 
-    ``seats`` are in clockwise order. With no previous hand the first seat still in deals.
+    ``seats`` are in clockwise order. With no previous hand the ``first`` dealer deals (the
+    first seat when not given), or the first seat still in clockwise from it.
 
     >>> next_dealer(seats=[0, 1, 2], previous=None, out=set())
+    0
+    >>> next_dealer(seats=[0, 1, 2], previous=None, out=set(), first=2)
+    2
+    >>> next_dealer(seats=[0, 1, 2], previous=None, out={2}, first=2)
     0
     >>> next_dealer(seats=[0, 1, 2], previous=2, out={0})
     1
@@ -137,7 +144,11 @@ def next_dealer(*, seats: Sequence[int], previous: int | None, out: Collection[i
     if not live:
         raise DomainError("every player is out", code="tournament_over")
     if previous is None:
-        return live[0]
+        if first is None or first not in seats:
+            return live[0]
+        if first not in out:
+            return first
+        previous = first
     start = seats.index(previous)
     for step in range(1, len(seats) + 1):
         seat = seats[(start + step) % len(seats)]

@@ -3,15 +3,18 @@ the league and player pages show."""
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from django.db.models import Avg, Count, F, Q, QuerySet, Sum
 
 from tracker.core.errors import NotFound
 from tracker.core.permissions import Capabilities
+from tracker.engine.errors import DomainError
 from tracker.engine.points import best_total, normalize_formula, tournament_points
 from tracker.hands.models import Hand, HandSeat
 from tracker.leagues.models import Invite, League, Membership, Player
+from tracker.leagues.seasons import Season, season_from_key, season_of, seasons_between
 from tracker.tournaments.models import (
     FinalStanding,
     LedgerEntry,
@@ -62,11 +65,116 @@ class LeagueResult:
     points: float
 
 
-def league_results(league: League) -> list[LeagueResult]:
-    """Every final place of the league's finished tournaments, in playing order, with the
-    points the league's formula gives it (one query)."""
+# --------------------------------------------------------------------------
+# Seasons: which finished nights count toward a season's standings
+
+ALL_TIME = season_of("all", dt.date(2000, 1, 1))
+
+
+def league_season(league: League, key: str | None = None, today: dt.date | None = None) -> Season:
+    """The season ``key`` names in the league's season length (``"all"``: all time), or the
+    current one when no key is given; a key that is not one of the league's is a DomainError
+    (``invalid_season``, field ``season``)."""
+    if not key:
+        return season_of(league.season_length, today or dt.date.today())
+    if key == ALL_TIME.key:
+        return ALL_TIME
+    try:
+        return season_from_key(league.season_length, key)
+    except ValueError as exc:
+        raise DomainError(str(exc), code="invalid_season", field="season") from None
+
+
+def league_seasons(league: League, today: dt.date | None = None) -> list[Season]:
+    """The league's seasons, newest first, from its first night's to today's (the season
+    picker's list; all time last, unless the league has one season for all time)."""
+    today = today or dt.date.today()
+    first = Tournament.objects.filter(league=league).order_by("date").values_list("date").first()
+    start = min(first[0], today) if first else today
+    seasons = seasons_between(league.season_length, start, today)
+    return seasons if league.season_length == ALL_TIME.key else [*seasons, ALL_TIME]
+
+
+@dataclass(frozen=True)
+class SeasonNight:
+    """A finished night of a season, and whether it counts toward the standings."""
+
+    tournament_id: int
+    name: str
+    date: dt.date
+    players: int
+    counts: bool
+    reason: str  # why it does not count ("" when it does)
+
+
+def _in_season(season: Season | None) -> Q:
+    if season is None or season.start is None:
+        return Q()
+    return Q(tournament__date__gte=season.start, tournament__date__lte=season.end)
+
+
+def season_nights(league: League, season: Season | None = None) -> list[SeasonNight]:
+    """The league's finished nights in ``season`` (all when None), in playing order, each
+    with whether it counts: switched off (a friendly night), or fewer players than the
+    league's minimum, and it does not (one query)."""
+    rows = (
+        FinalStanding.objects.filter(Q(tournament__league=league) & _in_season(season))
+        .values(
+            "tournament_id",
+            "tournament__name",
+            "tournament__date",
+            "tournament__counts_toward_standings",
+        )
+        .annotate(players=Count("id"))
+        .order_by("tournament__date", "tournament_id")
+    )
+    out = []
+    for r in rows:
+        if not r["tournament__counts_toward_standings"]:
+            reason = "a friendly night: switched off"
+        elif r["players"] < league.min_players:
+            reason = f"{r['players']} players, fewer than the league's {league.min_players}"
+        else:
+            reason = ""
+        out.append(
+            SeasonNight(
+                tournament_id=r["tournament_id"],
+                name=r["tournament__name"],
+                date=r["tournament__date"],
+                players=r["players"],
+                counts=not reason,
+                reason=reason,
+            )
+        )
+    return out
+
+
+def _counted(league: League, season: Season | None) -> QuerySet:
+    """The ids of the finished nights that count toward ``season`` (a subquery, no query of
+    its own): switched on, with at least the league's minimum of players."""
+    return (
+        Tournament.objects.filter(
+            Q(league=league, counts_toward_standings=True)
+            & (
+                Q()
+                if season is None or season.start is None
+                else Q(date__gte=season.start, date__lte=season.end)
+            )
+        )
+        .annotate(entrants=Count("final_standings"))
+        .filter(entrants__gte=max(league.min_players, 1))
+        .values("id")
+    )
+
+
+def league_results(league: League, season: Season | None = None) -> list[LeagueResult]:
+    """Every final place of the league's finished tournaments that count toward ``season``'s
+    standings (all seasons when None; switched on, with at least the league's minimum of
+    players), in playing order, with the points the league's formula gives it (one query)."""
     rows = list(
-        FinalStanding.objects.filter(tournament__league=league)
+        FinalStanding.objects.filter(
+            tournament__league=league, tournament_id__in=_counted(league, season)
+        )
         .order_by("tournament__date", "tournament_id", "place")
         .values_list("tournament_id", "tournament__name", "tournament__date", "player_id", "place")
     )
@@ -94,17 +202,24 @@ def league_points(
     return {pid: best_total(values, best) for pid, values in per_player.items()}
 
 
-def league_standings(league: League, results: list[LeagueResult] | None = None) -> list[LeagueRow]:
-    """Players of a league over its finished tournaments: points, events, wins, average
-    place, net chips.
+def league_standings(
+    league: League, results: list[LeagueResult] | None = None, season: Season | None = None
+) -> list[LeagueRow]:
+    """Players of a league over its finished tournaments that count toward ``season``'s
+    standings (all seasons when None): points, events, wins, average place, net chips.
 
     Two queries whatever the number of tournaments: an aggregate over the stored final
-    standings, and their places for the points (pass ``results`` to reuse them).
+    standings of the nights that count, and their places for the points (pass ``results``,
+    for the same season, to reuse them).
     Ordered by points, then wins, average place (lower is better) and net chips.
     """
+    if results is None:
+        results = league_results(league, season)
     points = league_points(league, results)
     rows = (
-        FinalStanding.objects.filter(tournament__league=league)
+        FinalStanding.objects.filter(
+            tournament__league=league, tournament_id__in=_counted(league, season)
+        )
         .values("player_id", "player__name")
         .annotate(
             events=Count("id"),
@@ -297,7 +412,8 @@ def league_members(league: League) -> list[MemberRow]:
 
 
 def league_roster(league: League) -> list[Player]:
-    """The league's players by name, with their linked account (``user``) if any."""
+    """The league's players by name, with their linked account (``user``) if any (who can
+    be seated at a new game night)."""
     return list(Player.objects.filter(league=league).select_related("user").order_by("name", "pk"))
 
 

@@ -654,7 +654,7 @@ def tournament_tallies(
     return rows
 
 
-def league_seasons(league: League) -> list[Season]:
+def stats_seasons(league: League) -> list[Season]:
     """The seasons of the league's length that hold settled hands, newest first (one query
     over the month rows); none for a league with one season for all time."""
     if league.season_length == "all":
@@ -665,7 +665,7 @@ def league_seasons(league: League) -> list[Season]:
     return seasons_between(league.season_length, span["first"], span["last"])
 
 
-def league_season(league: League, key: str | None) -> Season | None:
+def stats_season(league: League, key: str | None) -> Season | None:
     """The season ``key`` names in the league's length (None for none); NotFound if it names
     no season of that length."""
     if not key:

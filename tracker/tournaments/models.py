@@ -44,6 +44,10 @@ class Tournament(models.Model):
     )
     # Off: a friendly night, kept and shown, but left out of the league's standings.
     counts_toward_standings = models.BooleanField(default=True)
+    # The seat that deals the first hand (then the deal moves clockwise).
+    first_dealer_seat = models.PositiveSmallIntegerField(default=0)
+    # True: the seats were drawn at random on the server (the page says so to everyone).
+    seats_drawn = models.BooleanField(default=False)
     finished_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     created_by = models.ForeignKey(

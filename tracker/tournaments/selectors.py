@@ -77,7 +77,10 @@ class TournamentState:
         if self.over:
             return None
         return rules.next_dealer(
-            seats=self.seat_numbers, previous=self.last_dealer, out=self.out_seats
+            seats=self.seat_numbers,
+            previous=self.last_dealer,
+            out=self.out_seats,
+            first=self.tournament.first_dealer_seat,
         )
 
     def next_positions(self) -> list[Seat]:
@@ -280,6 +283,17 @@ def tournament_hands(tournament: Tournament) -> list[Hand]:
         .prefetch_related("pots")
         .order_by("-number")
         .defer("entry", "engine_reading", "starting_stacks")
+    )
+
+
+def tournament_last_hand(tournament: Tournament) -> Hand | None:
+    """The tournament's latest hand with its pots (without the bulky JSON), or None."""
+    return (
+        Hand.objects.filter(tournament=tournament)
+        .prefetch_related("pots")
+        .order_by("-number")
+        .defer("entry", "engine_reading", "starting_stacks")
+        .first()
     )
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
+import secrets
 
 from django.db import transaction
 from django.utils import timezone
@@ -27,6 +29,8 @@ from tracker.tournaments.selectors import tournament_standings, tournament_state
 # 32-bit integer, and hand numbers a small one.
 MAX_CHIPS = 100_000_000
 MAX_HANDS = 10_000
+# How the players take their seats: in the order given, or drawn at random on the server.
+SEATINGS = ("chosen", "random")
 
 
 @transaction.atomic
@@ -43,11 +47,19 @@ def tournament_create(
     stakes_schedule: list | None = None,
     default_variant: str = "",
     default_options: dict | None = None,
+    seating: str = "chosen",
+    first_dealer: int | None = None,
+    counts_toward_standings: bool = True,
+    rng: random.Random | None = None,
 ) -> Tournament:
     """Create a tournament with ``player_ids`` seated clockwise in that order.
 
-    Each player gets ``starting_chips`` in the ledger. ``default_variant`` empty means
-    dealer's choice: every hand must then name its variant.
+    ``seating="random"`` draws the seats instead (on the server, with ``rng`` or the system's
+    randomness); the tournament remembers that they were drawn. ``first_dealer`` (a player
+    id among ``player_ids``; default the first seat) deals the first hand. Each player gets
+    ``starting_chips`` in the ledger. ``default_variant`` empty means dealer's choice: every
+    hand must then name its variant. ``counts_toward_standings`` off keeps the night out of
+    the league's standings.
     """
     require(by, league, Capability.RECORD_HAND, "create tournaments")
     name = (name or "").strip()
@@ -66,6 +78,14 @@ def tournament_create(
     for i, pid in enumerate(player_ids):
         if pid not in players:
             raise DomainError(f"no player {pid} in {league.name}", field=f"players[{i}]")
+    if seating not in SEATINGS:
+        raise DomainError(
+            f"seating is one of {', '.join(SEATINGS)}, not {seating!r}", field="seating"
+        )
+    if first_dealer is not None and first_dealer not in player_ids:
+        raise DomainError("the first dealer must be one of the players", field="first_dealer")
+    if not isinstance(counts_toward_standings, bool):
+        raise DomainError("must be true or false", field="counts_toward_standings")
     for field_name, value, low, high in (
         ("starting_chips", starting_chips, 1, MAX_CHIPS),
         ("hands_per_level", hands_per_level, 1, MAX_HANDS),
@@ -101,6 +121,9 @@ def tournament_create(
     elif default_options:
         raise DomainError("announcements need a default variant", field="default_options")
 
+    if seating == "random":
+        player_ids = list(player_ids)
+        (rng or secrets.SystemRandom()).shuffle(player_ids)
     tournament = Tournament.objects.create(
         league=league,
         name=name,
@@ -111,6 +134,9 @@ def tournament_create(
         stakes_schedule=schedule,
         default_variant=default_variant or "",
         default_options=options,
+        counts_toward_standings=counts_toward_standings,
+        first_dealer_seat=player_ids.index(first_dealer) if first_dealer is not None else 0,
+        seats_drawn=seating == "random",
         created_by=by if getattr(by, "is_authenticated", False) else None,
     )
     Seat.objects.bulk_create(
@@ -145,6 +171,9 @@ def tournament_create(
             "stakes_schedule": schedule,
             "default_variant": tournament.default_variant,
             "default_options": options,
+            "seats_drawn": tournament.seats_drawn,
+            "first_dealer_seat": tournament.first_dealer_seat,
+            "counts_toward_standings": counts_toward_standings,
         },
     )
     return tournament

@@ -16,10 +16,12 @@ from tracker.hands.models import Hand
 from tracker.hands.selectors.live import open_draft
 from tracker.hands.selectors.wording import announcement_text
 from tracker.leagues.models import League, Player
+from tracker.leagues.seasons import Season
 from tracker.leagues.selectors import (
     LeagueRow,
     league_results,
     league_roster,
+    league_season,
     league_standings,
     league_tournaments,
     leagues_with_counts,
@@ -88,10 +90,20 @@ class TournamentRow:
     hands: int
     players: int
     leaders: list[str]  # the winner(s) when finished, the chip leader(s) while running
+    min_players: int = 0  # the league's minimum for a night to count toward the standings
 
     @property
     def finished(self) -> bool:
         return self.tournament.status == TournamentStatus.FINISHED
+
+    @property
+    def not_counted(self) -> str:
+        """Why the night does not count toward the standings ("" when it does)."""
+        if not self.tournament.counts_toward_standings:
+            return "friendly: not counted in the standings"
+        if self.players < self.min_players:
+            return f"not counted: fewer than {self.min_players} players"
+        return ""
 
 
 @dataclass
@@ -103,7 +115,8 @@ class LeaguePage:
     can: Capabilities  # what the viewer may do in the league
     tournaments: list[TournamentRow]
     standings: list[LeagueRow]
-    finished: int
+    finished: int  # nights counted in ``season``
+    season: Season  # the current season (the league table page picks earlier ones)
     players: list[Player]  # the roster, by name
     house_rules: list[tuple[str, list[tuple[str, str]]]]
     open_disputes: int = 0  # pots waiting for the authority ("N open" on the disputes link)
@@ -125,12 +138,19 @@ def league_page(user, slug: str) -> LeaguePage:
     league = visible_league(user, slug)
     can = capabilities(user, league)
     tournaments = league_tournaments(league)
-    results = league_results(league)
+    season = league_season(league)
+    results = league_results(league, season=season)
     rows = []
     for t in tournaments:
         leaders = _winners(tournament_standings(t)) if t.n_hands else []
         rows.append(
-            TournamentRow(tournament=t, hands=t.n_hands, players=t.n_players, leaders=leaders)
+            TournamentRow(
+                tournament=t,
+                hands=t.n_hands,
+                players=t.n_players,
+                leaders=leaders,
+                min_players=league.min_players,
+            )
         )
     house = [
         (
@@ -144,8 +164,9 @@ def league_page(user, slug: str) -> LeaguePage:
         league=league,
         can=can,
         tournaments=rows,
-        standings=league_standings(league, results),
+        standings=league_standings(league, results, season=season),
         finished=len({r.tournament_id for r in results}),
+        season=season,
         players=league_roster(league),
         house_rules=house,
         open_disputes=open_disputes_count(league),

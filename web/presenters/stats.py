@@ -14,13 +14,18 @@ from urllib.parse import urlencode
 from tracker.core.errors import NotFound
 from tracker.core.permissions import Capabilities, capabilities
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
+from tracker.engine.errors import DomainError
 from tracker.engine.points import describe, normalize_formula, running_best_totals
 from tracker.leagues.models import League, Player
 from tracker.leagues.seasons import Season
 from tracker.leagues.selectors import (
+    SeasonNight,
     league_results,
+    league_season,
+    league_seasons,
     league_standings,
     player_tournaments,
+    season_nights,
     visible_league,
     visible_player,
     visible_tournament,
@@ -29,14 +34,14 @@ from tracker.stats.selectors import (
     HandPoint,
     Scope,
     Stats,
-    league_season,
-    league_seasons,
     month_tallies,
     player_allins,
     player_hands,
     player_scope,
     scope_months,
     scope_tallies,
+    stats_season,
+    stats_seasons,
     tally_stats,
     tally_table,
     tournament_tallies,
@@ -226,10 +231,17 @@ class LeagueTablePage:
     tournaments: int
     chart: dict[str, str]
     chart_note: str
+    season: Season | None = None
+    seasons: list[Season] = field(default_factory=list)
+    nights: list[SeasonNight] = field(default_factory=list)  # every finished night of the season
 
     @property
     def role(self) -> str | None:
         return self.can.role
+
+    @property
+    def nights_left_out(self) -> list[SeasonNight]:
+        return [n for n in self.nights if not n.counts]
 
     @property
     def can_set_points(self) -> bool:
@@ -251,12 +263,23 @@ def league_points_history(results) -> tuple[list[Any], dict[int, list[float]]]:
     return order, per_player
 
 
-def league_table_page(user, slug: str) -> LeagueTablePage:
-    """The league table with points (four queries) and the points chart."""
+def season_or_404(league: League, key: str | None) -> Season:
+    """The season a page's ``?season=`` names (the current one when empty); an unknown
+    season is a page that does not exist."""
+    try:
+        return league_season(league, key)
+    except DomainError as exc:
+        raise NotFound(exc.message) from None
+
+
+def league_table_page(user, slug: str, season: str | None = None) -> LeagueTablePage:
+    """The league table of a season (the current one by default) with points, the points
+    chart, and the season's finished nights that count and those that do not."""
     league = visible_league(user, slug)
     can = capabilities(user, league)
-    results = league_results(league)
-    standings = league_standings(league, results)
+    chosen = season_or_404(league, season)
+    results = league_results(league, chosen)
+    standings = league_standings(league, results, chosen)
     spec = normalize_formula(league.points_formula or None)
     order, per_player = league_points_history(results)
     chart: dict[str, str] = {}
@@ -282,6 +305,9 @@ def league_table_page(user, slug: str) -> LeagueTablePage:
         tournaments=len(order),
         chart=chart,
         chart_note=note,
+        season=chosen,
+        seasons=league_seasons(league),
+        nights=season_nights(league, chosen),
     )
 
 
@@ -331,7 +357,7 @@ def league_stats_page(
     league = visible_league(user, slug)
     if variant and variant not in VARIANTS:
         raise NotFound(f"No such game: {variant!r}.")
-    chosen = league_season(league, season)
+    chosen = stats_season(league, season)
     rows = tally_table(month_tallies(league=league, variant=variant or None, season=chosen))
     return StatsTablePage(
         league=league,
@@ -341,7 +367,7 @@ def league_stats_page(
         total=_total(rows),
         variants=[(v, VARIANT_TITLES.get(v, v)) for v in VARIANTS],
         season=chosen,
-        seasons=league_seasons(league),
+        seasons=stats_seasons(league),
     )
 
 

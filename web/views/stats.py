@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import urlencode
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -39,7 +40,8 @@ def csv_response(rows: list[dict], filename: str, columns: list[str] | None = No
 @require_http_methods(["GET", "POST"])
 @not_found_as_404
 def league_table(request, slug):
-    page = pages.league_table_page(request.user, slug)
+    season = request.GET.get("season")
+    page = pages.league_table_page(request.user, slug, season)
     initial = {
         "formula": page.formula["formula"],
         "best": page.formula.get("best"),
@@ -64,7 +66,10 @@ def league_table(request, slug):
                 form.add_domain_error(exc)
             else:
                 messages.success(request, "Points formula saved: the table below uses it.")
-                return redirect("league-table", slug=slug)
+                response = redirect("league-table", slug=slug)
+                if season:
+                    response["Location"] += "?" + urlencode({"season": season})
+                return response
     return render(request, "tracker/league_table.html", {"page": page, "form": form})
 
 
@@ -72,6 +77,7 @@ def league_table(request, slug):
 @not_found_as_404
 def league_table_csv(request, slug):
     league = visible_league(request.user, slug)
+    season = pages.season_or_404(league, request.GET.get("season"))
     rows = [
         {
             "place": k + 1,
@@ -84,7 +90,7 @@ def league_table_csv(request, slug):
             "average_place": r.average_place,
             "net_chips": r.net_chips,
         }
-        for k, r in enumerate(league_standings(league))
+        for k, r in enumerate(league_standings(league, season=season))
     ]
     columns = [
         "place",
@@ -97,7 +103,7 @@ def league_table_csv(request, slug):
         "average_place",
         "net_chips",
     ]
-    return csv_response(rows, f"{league.slug}-standings.csv", columns)
+    return csv_response(rows, f"{league.slug}-standings-{season.key}.csv", columns)
 
 
 # --------------------------------------------------------------------------

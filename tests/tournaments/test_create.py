@@ -1,0 +1,166 @@
+"""Starting a game night: seating (chosen or drawn), the first dealer, the counts-toward
+switch, in the service, the API and the dealer rotation (both databases)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from tests.factories import add_member, fold_entry, make_league
+from tracker.audit.models import AuditEntry
+from tracker.core.errors import PermissionDenied
+from tracker.engine.errors import DomainError
+from tracker.hands.services.recording import hand_record
+from tracker.leagues.services import player_create
+from tracker.tournaments.selectors import tournament_state
+from tracker.tournaments.services import tournament_create
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league():
+    league, admin = make_league(slug="friday")
+    league.admin = admin
+    league.roster = [
+        player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob", "Cat", "Dee", "Eve")
+    ]
+    return league
+
+
+def ids(league, n=5):
+    return [p.id for p in league.roster[:n]]
+
+
+def seat_order(tournament) -> list[int]:
+    return [s.player_id for s in tournament.seats.order_by("number")]
+
+
+def test_chosen_seating_keeps_the_order_and_the_first_seat_deals(league):
+    t = tournament_create(league=league, name="N", player_ids=ids(league), by=league.admin)
+    assert seat_order(t) == ids(league)
+    assert not t.seats_drawn and t.first_dealer_seat == 0 and t.counts_toward_standings
+    assert tournament_state(t).next_dealer == 0
+
+
+def test_a_random_draw_seats_everyone_once_and_says_it_was_drawn(league):
+    t = tournament_create(
+        league=league,
+        name="N",
+        player_ids=ids(league),
+        by=league.admin,
+        seating="random",
+        rng=random.Random(7),
+    )
+    expected = ids(league)
+    random.Random(7).shuffle(expected)
+    assert seat_order(t) == expected != ids(league)
+    assert t.seats_drawn
+    entry = AuditEntry.objects.get(action="tournament.create")
+    assert entry.data["players"] == expected and entry.data["seats_drawn"] is True
+
+
+def test_the_first_dealer_deals_hand_one_then_the_deal_moves_clockwise(
+    league, django_capture_on_commit_callbacks
+):
+    cat = league.roster[2]
+    t = tournament_create(
+        league=league, name="N", player_ids=ids(league, 4), by=league.admin, first_dealer=cat.id
+    )
+    assert t.first_dealer_seat == 2
+    state = tournament_state(t)
+    assert state.next_dealer == 2
+    assert [s.player.name for s in state.next_positions()] == ["Dee", "Ann", "Bob", "Cat"]
+    with django_capture_on_commit_callbacks(execute=True):
+        hand = hand_record(
+            tournament=t,
+            by=league.admin,
+            entry_mode="quick",
+            entry=fold_entry(t),
+            variant="seven_card_stud",
+        )
+    assert hand.dealer_seat == 2
+    assert tournament_state(t).next_dealer == 3
+
+
+def test_the_first_dealer_follows_the_draw(league):
+    bob = league.roster[1]
+    t = tournament_create(
+        league=league,
+        name="N",
+        player_ids=ids(league),
+        by=league.admin,
+        seating="random",
+        first_dealer=bob.id,
+        rng=random.Random(3),
+    )
+    dealer = tournament_state(t).next_dealer
+    assert t.seats.get(number=dealer).player_id == bob.id
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"seating": "sorted"}, "seating"),
+        ({"first_dealer": -1}, "first_dealer"),
+        ({"counts_toward_standings": "yes"}, "counts_toward_standings"),
+        ({"stakes_schedule": [[4, 10, 20, 40], [6, 15, 30, 61]]}, "stakes_schedule[1]"),
+        ({"default_variant": "seven_card_stud"}, "default_variant"),
+    ],
+)
+def test_bad_choices_name_their_field(league, kwargs, field):
+    # Eight players: Seven-Card Stud deals to at most seven.
+    eight = ids(league) + [
+        player_create(league=league, name=n, by=league.admin).id for n in ("Fay", "Gus", "Hal")
+    ]
+    with pytest.raises(DomainError) as err:
+        tournament_create(league=league, name="N", player_ids=eight, by=league.admin, **kwargs)
+    assert field in err.value.fields
+
+
+def test_a_friendly_night_is_kept_out_of_the_standings(league):
+    t = tournament_create(
+        league=league,
+        name="N",
+        player_ids=ids(league, 2),
+        by=league.admin,
+        counts_toward_standings=False,
+    )
+    assert t.counts_toward_standings is False
+
+
+def test_only_scorekeepers_and_admins_start_a_night(league):
+    member = add_member(league, "mem", "member")
+    with pytest.raises(PermissionDenied):
+        tournament_create(league=league, name="N", player_ids=ids(league, 2), by=member)
+
+
+def test_the_api_takes_seating_first_dealer_and_the_switch(league):
+    keeper = add_member(league, "keeper", "scorekeeper")
+    token, _ = Token.objects.get_or_create(user=keeper)
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    body = {
+        "league": "friday",
+        "name": "Drawn night",
+        "players": ids(league, 4),
+        "seating": "random",
+        "first_dealer": league.roster[3].id,
+        "counts_toward_standings": False,
+    }
+    r = api.post("/api/v1/tournaments/", body, format="json")
+    assert r.status_code == 201, r.json()
+    data = r.json()
+    assert data["seats_drawn"] is True and data["counts_toward_standings"] is False
+    assert sorted(s["player"] for s in data["seats"]) == sorted(ids(league, 4))
+    seat_of_dee = next(s["seat"] for s in data["seats"] if s["player"] == league.roster[3].id)
+    assert data["first_dealer_seat"] == seat_of_dee
+    detail = api.get(f"/api/v1/tournaments/{data['id']}/").json()
+    assert detail["next_hand"]["dealer_seat"] == seat_of_dee
+
+    r = api.post("/api/v1/tournaments/", {**body, "first_dealer": 999999}, format="json")
+    assert r.status_code == 400
+    assert "first_dealer" in r.json()["error"]["fields"]

@@ -1,0 +1,134 @@
+"""The table screen: what a TV or tablet at the table shows, over the selectors.
+
+One page object, read at one moment (the tournament, its state of play and its standings
+from :func:`~tracker.tournaments.selectors.tournament_live`, then its latest hand): the level
+and stakes of the hand being dealt, "hand N of 50", the hands to the next level, the dealer,
+who is in with their chips, and the last hand's result. The page polls a fragment of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tracker.engine import tournament as rules
+from tracker.engine.announcements import VARIANT_TITLES
+from tracker.hands.models import HandStatus
+from tracker.hands.selectors.wording import STATUS_LABELS
+from tracker.leagues.models import League
+from tracker.leagues.selectors import visible_tournament
+from tracker.tournaments.models import Tournament, TournamentStatus
+from tracker.tournaments.selectors import tournament_last_hand, tournament_live
+
+
+@dataclass(frozen=True)
+class TableSeat:
+    seat: int  # 1-based, clockwise
+    name: str
+    chips: int
+    is_out: bool
+    is_dealer: bool
+    place: int | None  # the live place (settled hands)
+
+
+@dataclass(frozen=True)
+class LastHand:
+    number: int
+    game: str
+    status: str  # "verified", "recorded", ...
+    winners: list[tuple[str, int]]  # (name, chips taken)
+    settled: bool  # False while the engine has not settled it (winners are then projected)
+    url: str
+
+
+@dataclass(frozen=True)
+class TableScreen:
+    tournament: Tournament
+    league: League
+    over: bool
+    finished: bool
+    hand_number: int | None  # the hand being dealt; None once the game is over
+    hand_limit: int
+    hands_played: int
+    stakes: rules.Level | None
+    hands_to_next_level: int | None  # None on the last level or when over
+    next_stakes: rules.Level | None
+    dealer: str | None
+    game: str  # the night's game, or "Dealer's choice"
+    seats: list[TableSeat]
+    players_in: int
+    pending: int
+    last: LastHand | None
+
+
+def table_screen(user, pk: int) -> TableScreen:
+    tournament = visible_tournament(user, pk)
+    live = tournament_live(tournament)
+    t, state = live.tournament, live.state
+    places = {r.player_id: r.place for r in live.standings}
+    dealer_seat = state.next_dealer
+    out = state.out_seats
+    seats = [
+        TableSeat(
+            seat=s.number + 1,
+            name=s.player.name,
+            chips=state.stacks.get(s.player_id, 0),
+            is_out=s.number in out,
+            is_dealer=s.number == dealer_seat,
+            place=places.get(s.player_id),
+        )
+        for s in state.seats
+    ]
+    names = {s.player_id: s.player.name for s in state.seats}
+    over = state.over
+    stakes = next_stakes = None
+    to_next = None
+    number = None
+    if not over:
+        number = state.next_number
+        stakes = state.next_stakes
+        per = t.hands_per_level
+        to_next = per - (number - 1) % per
+        if number + to_next > t.hand_limit:
+            to_next = None
+        else:
+            next_stakes = rules.stakes_for_hand(t.stakes_schedule, number + to_next, per)
+            if next_stakes.small_bet == stakes.small_bet and next_stakes.ante == stakes.ante:
+                next_stakes = None  # past the schedule's last level the stakes stay
+    hand = tournament_last_hand(t)
+    last = None
+    if hand is not None:
+        settled = hand.status != HandStatus.RECORDED
+        won: dict[int, int] = {}
+        if settled:
+            for pot in hand.pots.all():
+                for pid, chips in (pot.award_chips or {}).items():
+                    won[pid] = won.get(pid, 0) + chips
+        else:
+            # Not settled yet: what the table recorded (net chips of those who came out ahead).
+            won = {pid: net for pid, net in (hand.projected_net_chips or {}).items() if net > 0}
+        last = LastHand(
+            number=hand.number,
+            game=VARIANT_TITLES.get(hand.variant, hand.variant),
+            status=STATUS_LABELS.get(hand.status, hand.status),
+            winners=[(names.get(pid, str(pid)), c) for pid, c in won.items() if c > 0],
+            settled=settled,
+            url=hand.get_absolute_url(),
+        )
+    return TableScreen(
+        tournament=t,
+        league=t.league,
+        over=over,
+        finished=t.status == TournamentStatus.FINISHED,
+        hand_number=number,
+        hand_limit=t.hand_limit,
+        hands_played=state.hands_recorded,
+        stakes=stakes,
+        hands_to_next_level=to_next,
+        next_stakes=next_stakes,
+        dealer=next((s.name for s in seats if s.is_dealer), None),
+        game=VARIANT_TITLES.get(t.default_variant, "Dealer's choice"),
+        seats=seats,
+        players_in=sum(1 for s in seats if not s.is_out),
+        pending=state.pending,
+        last=last,
+    )
