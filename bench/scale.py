@@ -23,7 +23,9 @@ through Django's test client, templates and middleware included):
 
 with their query counts. Against them, measured in the same run at each size, the peer:
 the league statistics summed over every hand seat, as they were before the running
-totals (``stats_table(settled_seats(league=...))``). The growth per page is printed from
+totals (``stats_table(settled_seats(league=...))``); and the all-time league standings
+grouped in the database (``league_standings_grouped``) against every counted night scored
+one by one (``league_standings`` given ``league_results``, as before). The growth per page is printed from
 the smallest size to the largest. The database is dropped at the end unless ``--keep``.
 """
 
@@ -440,6 +442,11 @@ def main() -> None:
     from tests.factories import make_user
     from tracker.hands.models import HandSeat
     from tracker.leagues.models import Player
+    from tracker.leagues.selectors import (
+        league_results,
+        league_standings,
+        league_standings_grouped,
+    )
     from tracker.leagues.services import league_create, player_create
     from tracker.stats import selectors as sel
     from tracker.stats import services as stats_service
@@ -511,6 +518,18 @@ def main() -> None:
             f"  league statistics, the selector alone: ours {ours:.1f} ms, "
             f"the sum over {HandSeat.objects.filter(hand__tournament__league=league).count():,} "
             f"seats {peer:.1f} ms (x{peer / ours:.0f})",
+            flush=True,
+        )
+        peer_table = median_ms(
+            lambda: league_standings(league, league_results(league, None), None),
+            repeat=3 if size > 200_000 else 7,
+        )
+        ours_table = median_ms(lambda: league_standings_grouped(league))
+        results.append((size, "peer: all-time table per night", peer_table, 2))
+        results.append((size, "ours: all-time table grouped", ours_table, 1))
+        print(
+            f"  all-time standings, the selector alone: ours (grouped) {ours_table:.1f} ms, "
+            f"night by night {peer_table:.1f} ms (x{peer_table / ours_table:.1f})",
             flush=True,
         )
         print(

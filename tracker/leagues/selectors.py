@@ -6,7 +6,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import Avg, Count, F, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db import connection
+from django.db.models import Avg, Count, F, Q, QuerySet, Sum
 
 from tracker.core.errors import NotFound
 from tracker.core.permissions import Capabilities
@@ -271,23 +272,31 @@ def league_standings_grouped(league: League, season: Season | None = None) -> li
     highest values, each repeated as often as it was scored. The same rows as the
     night-by-night computation, to the last hundredth.
     """
-    standings = FinalStanding.objects.filter(tournament_id=OuterRef("tournament_id"))
-    entrants = Subquery(standings.values("tournament_id").annotate(c=Count("id")).values("c")[:1])
-    sharing = Subquery(
-        standings.filter(place=OuterRef("place"))
-        .values("tournament_id")
-        .annotate(c=Count("id"))
-        .values("c")[:1]
-    )
-    groups = (
-        FinalStanding.objects.filter(
-            tournament__league=league, tournament_id__in=_counted(league, season)
-        )
-        .annotate(entrants=entrants, sharing=sharing)
-        .values("player_id", "player__name", "place", "entrants", "sharing")
-        .annotate(n=Count("id"), net_chips=Sum(F("chips") - F("tournament__starting_chips")))
-        .order_by()
-    )
+    in_season = "" if season is None or season.start is None else "AND t.date BETWEEN %s AND %s"
+    params: list = [league.pk, True]
+    if in_season:
+        params += [season.start, season.end]  # type: ignore[union-attr]
+    params.append(max(league.min_players, 1))
+    # One pass over the league's final standings (window counts, no correlated subquery).
+    sql = f"""
+        SELECT s.player_id, p.name, s.place, s.entrants, s.sharing, COUNT(*),
+               SUM(s.chips - s.starting_chips)
+        FROM (
+            SELECT fs.player_id, fs.place, fs.chips, t.starting_chips,
+                   COUNT(*) OVER (PARTITION BY fs.tournament_id) AS entrants,
+                   COUNT(*) OVER (PARTITION BY fs.tournament_id, fs.place) AS sharing
+            FROM {FinalStanding._meta.db_table} fs
+            JOIN {Tournament._meta.db_table} t ON t.id = fs.tournament_id
+            WHERE t.league_id = %s AND t.counts_toward_standings = %s {in_season}
+        ) s
+        JOIN {Player._meta.db_table} p ON p.id = s.player_id
+        WHERE s.entrants >= %s
+        GROUP BY s.player_id, p.name, s.place, s.entrants, s.sharing
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        keys = ("player_id", "player__name", "place", "entrants", "sharing", "n", "net_chips")
+        groups = [dict(zip(keys, row, strict=True)) for row in cursor.fetchall()]
     spec = normalize_formula(league.points_formula or None)
     scored: dict[tuple[int, int, int], float] = {}
     players: dict[int, dict] = {}
