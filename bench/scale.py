@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/scale.py [--hands 1000000] [--sizes 10000,100000,1000000] [--keep]
 
-Creates its own database (``homegame_agg_bench`` on BENCH_PG, default
+Creates its own database (``homegame_agg_bench``, or BENCH_DB, on BENCH_PG, default
 postgres://postgres@127.0.0.1:5432). First a few template nights are played through the
 services (record, settle, facts with all-in equities) in a league of their own; then the
 bench league -- twelve players, four a night, four nights a day -- is bulk-loaded with
@@ -11,10 +11,11 @@ with their final standings), seats, hands and hand seats with the templates' chi
 facts (a copied hand keeps its template's entry JSON, which no timed page reads; no
 ledger rows are written) and the running totals, summed from the template seats' tallies.
 At the first size ``stats_tallies_rebuild`` recomputes the totals from the seats (timed,
-and checked equal to the bulk-loaded ones). At each size four pages are timed (median of 7 requests
+and checked equal to the bulk-loaded ones). At each size these pages are timed (median of 7 requests
 through Django's test client, templates and middleware included):
 
-* the league table (standings with points, the points chart),
+* the league table (standings with points, the points chart): the current season (the
+  default), the first year (2012, a full season of nights) and all time (``?season=all``),
 * the league statistics page (every player side by side: running totals),
 * the player statistics page of the player with the most hands (every statistic, two
   charts, the latest all-ins),
@@ -22,7 +23,9 @@ through Django's test client, templates and middleware included):
 
 with their query counts. Against them, measured in the same run at each size, the peer:
 the league statistics summed over every hand seat, as they were before the running
-totals (``stats_table(settled_seats(league=...))``). The growth per page is printed from
+totals (``stats_table(settled_seats(league=...))``); and the all-time league standings
+grouped in the database (``league_standings_grouped``) against every counted night scored
+one by one (``league_standings`` given ``league_results``, as before). The growth per page is printed from
 the smallest size to the largest. The database is dropped at the end unless ``--keep``.
 """
 
@@ -41,7 +44,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
-DB = "homegame_agg_bench"
+DB = os.environ.get("BENCH_DB", "homegame_agg_bench")
 ENV = {
     **os.environ,
     "DATABASE_URL": f"{PG}/{DB}",
@@ -327,8 +330,11 @@ class Loader:
                 "id, league_id, name, date, created_at, created_by_id",
                 tournaments,
                 extra="starting_chips, hands_per_level, hand_limit, stakes_schedule, "
-                "default_variant, default_options, status, counts_toward_standings",
-                extra_values=(5000, 5, 50, "[[4, 10, 20, 40]]", "", "{}", "finished", True),
+                "default_variant, default_options, status, counts_toward_standings, "
+                "first_dealer_seat, seats_drawn",
+                extra_values=(
+                    *(5000, 5, 50, "[[4, 10, 20, 40]]", "", "{}", "finished", True, 0, False),
+                ),
             )
             self._copy(cur, "tracker_seat", "tournament_id, player_id, number", seats_rows)
             self._copy(
@@ -436,6 +442,11 @@ def main() -> None:
     from tests.factories import make_user
     from tracker.hands.models import HandSeat
     from tracker.leagues.models import Player
+    from tracker.leagues.selectors import (
+        league_results,
+        league_standings,
+        league_standings_grouped,
+    )
     from tracker.leagues.services import league_create, player_create
     from tracker.stats import selectors as sel
     from tracker.stats import services as stats_service
@@ -486,6 +497,8 @@ def main() -> None:
         )
         urls = {
             "league table": f"/leagues/{league.slug}/table/",
+            "league table, 2012": f"/leagues/{league.slug}/table/?season=2012",
+            "league table, all time": f"/leagues/{league.slug}/table/?season=all",
             "league statistics": f"/leagues/{league.slug}/stats/",
             "player statistics page": f"/players/{top.pk}/stats/",
             "player statistics API": f"/api/v1/analytics/players/{top.pk}/stats/",
@@ -505,6 +518,18 @@ def main() -> None:
             f"  league statistics, the selector alone: ours {ours:.1f} ms, "
             f"the sum over {HandSeat.objects.filter(hand__tournament__league=league).count():,} "
             f"seats {peer:.1f} ms (x{peer / ours:.0f})",
+            flush=True,
+        )
+        peer_table = median_ms(
+            lambda: league_standings(league, league_results(league, None), None),
+            repeat=3 if size > 200_000 else 7,
+        )
+        ours_table = median_ms(lambda: league_standings_grouped(league))
+        results.append((size, "peer: all-time table per night", peer_table, 2))
+        results.append((size, "ours: all-time table grouped", ours_table, 1))
+        print(
+            f"  all-time standings, the selector alone: ours (grouped) {ours_table:.1f} ms, "
+            f"night by night {peer_table:.1f} ms (x{peer_table / ours_table:.1f})",
             flush=True,
         )
         print(

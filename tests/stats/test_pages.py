@@ -21,7 +21,7 @@ def rows(response) -> list[dict]:
 def urls(w):
     slug, p, t = w.league.slug, w.players[0].pk, w.tournaments[0].pk
     return {
-        f"/leagues/{slug}/table/": 8,
+        f"/leagues/{slug}/table/": 9,  # all time here: how many nights count, first
         f"/leagues/{slug}/stats/": 7,
         f"/leagues/{slug}/stats/?variant=low_hole": 7,
         f"/players/{p}/stats/": 11,

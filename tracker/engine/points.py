@@ -72,6 +72,7 @@ __all__ = [
     "describe",
     "normalize_formula",
     "place_points",
+    "shared_place_points",
     "tlb_points",
     "tournament_points",
 ]
@@ -198,12 +199,28 @@ def tournament_points(
         by_place.setdefault(place, []).append(player)
     out: dict[Hashable, float] = {}
     for place, players in by_place.items():
-        span = range(place, min(place + len(players), entrants + 1))
-        points = [place_points(spec, entrants=entrants, place=k) for k in span]
-        share = _round2(sum(points) / len(players))
+        share = shared_place_points(spec, entrants=entrants, place=place, sharing=len(players))
         for player in players:
             out[player] = share
     return {player: out[player] for player in places}
+
+
+def shared_place_points(
+    spec: Mapping[str, Any] | None, *, entrants: int, place: int, sharing: int = 1
+) -> float:
+    """The points of each of ``sharing`` players tied at ``place`` among ``entrants``: what
+    :func:`tournament_points` gives them, a function of these three numbers alone (so a
+    league's results can be grouped by them and scored once per group).
+
+    >>> shared_place_points({"formula": "linear"}, entrants=4, place=2, sharing=2)
+    2.5
+    >>> shared_place_points(None, entrants=5, place=1)
+    5.0
+    """
+    spec = normalize_formula(spec)
+    span = range(place, min(place + sharing, entrants + 1))
+    points = [place_points(spec, entrants=entrants, place=k) for k in span]
+    return _round2(sum(points) / sharing)
 
 
 def best_total(points: Iterable[float], best: int | None) -> tuple[float, int]:

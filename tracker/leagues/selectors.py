@@ -6,12 +6,18 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import Avg, Count, F, Q, QuerySet, Sum
 
 from tracker.core.errors import NotFound
 from tracker.core.permissions import Capabilities
 from tracker.engine.errors import DomainError
-from tracker.engine.points import best_total, normalize_formula, tournament_points
+from tracker.engine.points import (
+    best_total,
+    normalize_formula,
+    shared_place_points,
+    tournament_points,
+)
 from tracker.hands.models import Hand, HandSeat
 from tracker.leagues.models import Invite, League, Membership, Player
 from tracker.leagues.seasons import Season, season_from_key, season_of, seasons_between
@@ -113,10 +119,13 @@ def _in_season(season: Season | None) -> Q:
     return Q(tournament__date__gte=season.start, tournament__date__lte=season.end)
 
 
-def season_nights(league: League, season: Season | None = None) -> list[SeasonNight]:
+def season_nights(
+    league: League, season: Season | None = None, *, left_out_only: bool = False
+) -> list[SeasonNight]:
     """The league's finished nights in ``season`` (all when None), in playing order, each
     with whether it counts: switched off (a friendly night), or fewer players than the
-    league's minimum, and it does not (one query)."""
+    league's minimum, and it does not (one query). ``left_out_only``: only those that do
+    not count (the all-time table lists no more)."""
     rows = (
         FinalStanding.objects.filter(Q(tournament__league=league) & _in_season(season))
         .values(
@@ -128,6 +137,10 @@ def season_nights(league: League, season: Season | None = None) -> list[SeasonNi
         .annotate(players=Count("id"))
         .order_by("tournament__date", "tournament_id")
     )
+    if left_out_only:
+        rows = rows.filter(
+            Q(tournament__counts_toward_standings=False) | Q(players__lt=max(league.min_players, 1))
+        )
     out = []
     for r in rows:
         if not r["tournament__counts_toward_standings"]:
@@ -208,11 +221,16 @@ def league_standings(
     """Players of a league over its finished tournaments that count toward ``season``'s
     standings (all seasons when None): points, events, wins, average place, net chips.
 
-    Two queries whatever the number of tournaments: an aggregate over the stored final
-    standings of the nights that count, and their places for the points (pass ``results``,
-    for the same season, to reuse them).
+    For one season, two queries whatever the number of tournaments, each reading only the
+    season's nights (the tournaments' league and date index): an aggregate over the stored
+    final standings of the nights that count, and their places for the points (pass
+    ``results``, for the same season, to reuse them). For all time (``season`` None or the
+    all-time season, without ``results``), one query whose answer does not grow with the
+    number of nights: :func:`league_standings_grouped`.
     Ordered by points, then wins, average place (lower is better) and net chips.
     """
+    if results is None and (season is None or season.start is None):
+        return league_standings_grouped(league)
     if results is None:
         results = league_results(league, season)
     points = league_points(league, results)
@@ -243,6 +261,85 @@ def league_standings(
     ]
     out.sort(key=lambda r: (-r.points, -r.wins, r.average_place, -r.net_chips, r.name))
     return out
+
+
+def league_standings_grouped(league: League, season: Season | None = None) -> list[LeagueRow]:
+    """:func:`league_standings` in one query whose answer is bounded by the roster, not by
+    the number of nights: the final standings of the nights that count are grouped in the
+    database by player, place, entrants and how many shared the place, with their count and
+    net chips. A formula's points depend on those three numbers alone
+    (``shared_place_points``), so each group is scored once; a player's best N are the N
+    highest values, each repeated as often as it was scored. The same rows as the
+    night-by-night computation, to the last hundredth.
+    """
+    in_season = "" if season is None or season.start is None else "AND t.date BETWEEN %s AND %s"
+    params: list = [league.pk, True]
+    if in_season:
+        params += [season.start, season.end]  # type: ignore[union-attr]
+    params.append(max(league.min_players, 1))
+    # One pass over the league's final standings (window counts, no correlated subquery).
+    sql = f"""
+        SELECT s.player_id, p.name, s.place, s.entrants, s.sharing, COUNT(*),
+               SUM(s.chips - s.starting_chips)
+        FROM (
+            SELECT fs.player_id, fs.place, fs.chips, t.starting_chips,
+                   COUNT(*) OVER (PARTITION BY fs.tournament_id) AS entrants,
+                   COUNT(*) OVER (PARTITION BY fs.tournament_id, fs.place) AS sharing
+            FROM {FinalStanding._meta.db_table} fs
+            JOIN {Tournament._meta.db_table} t ON t.id = fs.tournament_id
+            WHERE t.league_id = %s AND t.counts_toward_standings = %s {in_season}
+        ) s
+        JOIN {Player._meta.db_table} p ON p.id = s.player_id
+        WHERE s.entrants >= %s
+        GROUP BY s.player_id, p.name, s.place, s.entrants, s.sharing
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        keys = ("player_id", "player__name", "place", "entrants", "sharing", "n", "net_chips")
+        groups = [dict(zip(keys, row, strict=True)) for row in cursor.fetchall()]
+    spec = normalize_formula(league.points_formula or None)
+    scored: dict[tuple[int, int, int], float] = {}
+    players: dict[int, dict] = {}
+    for g in groups:
+        key = (g["place"], g["entrants"], g["sharing"])
+        if key not in scored:
+            scored[key] = shared_place_points(spec, entrants=key[1], place=key[0], sharing=key[2])
+        p = players.setdefault(
+            g["player_id"],
+            {"name": g["player__name"], "events": 0, "wins": 0, "places": 0, "net": 0, "pts": []},
+        )
+        p["events"] += g["n"]
+        p["wins"] += g["n"] if g["place"] == 1 else 0
+        p["places"] += g["place"] * g["n"]
+        p["net"] += int(g["net_chips"])
+        p["pts"].append((scored[key], g["n"]))
+    out = []
+    for pid, p in players.items():
+        values: list[float] = []
+        for value, n in sorted(p["pts"], reverse=True):
+            if spec["best"] is not None and len(values) >= spec["best"]:
+                break
+            values.extend([value] * n)
+        total, counted = best_total(values, spec["best"])
+        out.append(
+            LeagueRow(
+                player_id=pid,
+                name=p["name"],
+                events=p["events"],
+                wins=p["wins"],
+                average_place=round(p["places"] / p["events"], 2),
+                net_chips=p["net"],
+                points=total,
+                counted=counted,
+            )
+        )
+    out.sort(key=lambda r: (-r.points, -r.wins, r.average_place, -r.net_chips, r.name))
+    return out
+
+
+def counted_nights(league: League, season: Season | None = None) -> int:
+    """How many finished nights count toward ``season``'s standings (one query)."""
+    return _counted(league, season).count()
 
 
 # Single objects, visible to ``user`` or NotFound (a private league does not exist for outsiders).

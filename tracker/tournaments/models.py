@@ -56,6 +56,8 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-date", "-id"]
+        # The league table of a season reads its nights by league and date range.
+        indexes = [models.Index(fields=["league", "date"], name="tournament_league_date")]
 
     def __str__(self) -> str:
         return self.name

@@ -19,6 +19,7 @@ from tracker.leagues.models import League, Player
 from tracker.leagues.seasons import Season
 from tracker.leagues.selectors import (
     LeagueRow,
+    counted_nights,
     league_results,
     league_roster,
     league_season,
@@ -139,7 +140,9 @@ def league_page(user, slug: str) -> LeaguePage:
     can = capabilities(user, league)
     tournaments = league_tournaments(league)
     season = league_season(league)
-    results = league_results(league, season=season)
+    # One season: its places, read once; a league with one season for all time: totals
+    # grouped in the database (league_standings without results).
+    results = league_results(league, season=season) if season.start is not None else None
     rows = []
     for t in tournaments:
         leaders = _winners(tournament_standings(t)) if t.n_hands else []
@@ -165,7 +168,11 @@ def league_page(user, slug: str) -> LeaguePage:
         can=can,
         tournaments=rows,
         standings=league_standings(league, results, season=season),
-        finished=len({r.tournament_id for r in results}),
+        finished=(
+            len({r.tournament_id for r in results})
+            if results is not None
+            else counted_nights(league, season)
+        ),
         season=season,
         players=league_roster(league),
         house_rules=house,

@@ -20,10 +20,12 @@ from tracker.leagues.models import League, Player
 from tracker.leagues.seasons import Season
 from tracker.leagues.selectors import (
     SeasonNight,
+    counted_nights,
     league_results,
     league_season,
     league_seasons,
     league_standings,
+    league_standings_grouped,
     player_tournaments,
     season_nights,
     visible_league,
@@ -272,18 +274,45 @@ def season_or_404(league: League, key: str | None) -> Season:
         raise NotFound(exc.message) from None
 
 
+# All time is scored night by night, with its chart, up to a year of weekly nights; past
+# that the table is grouped in the database (league_standings_grouped) and has no chart.
+ALL_TIME_CHART_NIGHTS = 52
+
+
 def league_table_page(user, slug: str, season: str | None = None) -> LeagueTablePage:
     """The league table of a season (the current one by default) with points, the points
-    chart, and the season's finished nights that count and those that do not."""
+    chart, and the season's finished nights that count and those that do not. Its cost is
+    bounded by the season (its nights, read by the league and date index), or for all time
+    by :data:`ALL_TIME_CHART_NIGHTS` and the roster."""
     league = visible_league(user, slug)
     can = capabilities(user, league)
     chosen = season_or_404(league, season)
-    results = league_results(league, chosen)
-    standings = league_standings(league, results, chosen)
     spec = normalize_formula(league.points_formula or None)
-    order, per_player = league_points_history(results)
     chart: dict[str, str] = {}
     note = ""
+    counted = counted_nights(league) if chosen.start is None else 0
+    if counted > ALL_TIME_CHART_NIGHTS:
+        # All time over many nights: totals grouped in the database (bounded by the roster,
+        # not by the nights), the nights left out, no chart night by night.
+        standings = league_standings_grouped(league)
+        return LeagueTablePage(
+            league=league,
+            can=can,
+            standings=standings,
+            formula=spec,
+            formula_text=describe(spec),
+            tournaments=counted,
+            chart=chart,
+            chart_note=(
+                f"{counted:,} nights count: the points chart is drawn for one season at a time."
+            ),
+            season=chosen,
+            seasons=league_seasons(league),
+            nights=season_nights(league, chosen, left_out_only=True),
+        )
+    results = league_results(league, chosen)
+    standings = league_standings(league, results, chosen)
+    order, per_player = league_points_history(results)
     if len(order) >= 2:
         names = {r.player_id: r.name for r in standings}
         top = [r.player_id for r in standings[:8]]

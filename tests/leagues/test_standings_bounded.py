@@ -1,0 +1,143 @@
+"""The league table's cost is bounded by what it shows: the all-time standings grouped in
+the database equal the night-by-night computation on random leagues (formulas, ties, best
+N, nights left out), and the table page, its API and the league page run as many queries at
+50 nights as at 5 (both databases)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from tests.factories import make_league
+from tracker.leagues.selectors import (
+    league_results,
+    league_season,
+    league_standings,
+    league_standings_grouped,
+)
+from tracker.leagues.services import player_create
+from tracker.tournaments.models import FinalStanding, Tournament, TournamentStatus
+from tracker.tournaments.services import tournament_create
+
+pytestmark = pytest.mark.django_db
+
+FORMULAS = [
+    None,
+    {"formula": "linear", "best": 3},
+    {"formula": "table", "table": [10, 6, 4, 3]},
+    {"formula": "table", "table": [7, 5.5, 1], "best": 2},
+    {"formula": "pokerstars_tlb", "buy_in": 5},
+    {"formula": "pokerstars_tlb", "top_fraction": 0.5, "best": 4},
+]
+
+
+def make_world(rng: random.Random, nights: int, *, slug: str = "club"):
+    league, admin = make_league(slug=slug)
+    league.season_length = "quarter"
+    league.min_players = rng.choice([2, 3, 4])
+    league.save()
+    roster = [player_create(league=league, name=f"P{i}", by=admin) for i in range(7)]
+    day = dt.date(2025, 1, 3)
+    for n in range(nights):
+        people = rng.sample(roster, rng.randint(2, len(roster)))
+        t = tournament_create(
+            league=league,
+            name=f"Night {n}",
+            player_ids=[p.id for p in people],
+            by=admin,
+            date=day + dt.timedelta(days=7 * n + rng.choice([0, 0, 1])),
+            counts_toward_standings=rng.random() > 0.15,
+        )
+        t.status = TournamentStatus.FINISHED
+        t.save()
+        # Few distinct chip counts, so that players often share a place.
+        chips = {p.id: rng.choice([0, 0, 500, 1000, 1500, 3000]) for p in people}
+        FinalStanding.objects.bulk_create(
+            [
+                FinalStanding(
+                    tournament=t,
+                    player=p,
+                    place=1 + sum(1 for c in chips.values() if c > chips[p.id]),
+                    chips=chips[p.id],
+                    out_hand=None,
+                )
+                for p in people
+            ]
+        )
+    return league, admin
+
+
+def straightforward(league, season):
+    """Every counted night scored one by one (the per-night path, results passed in)."""
+    return league_standings(league, league_results(league, season), season)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_grouped_standings_equal_the_night_by_night_computation(seed):
+    rng = random.Random(seed)
+    league, _ = make_world(rng, 24)
+    assert FinalStanding.objects.filter(tournament__league=league).count() > 24
+    for formula in FORMULAS:
+        league.points_formula = formula or {}
+        league.save()
+        for key in ("all", "2025-Q1", "2025-Q2"):
+            season = league_season(league, key)
+            expected = straightforward(league, season)
+            assert expected, (seed, formula, key)
+            assert league_standings_grouped(league, season) == expected, (seed, formula, key)
+        everything = league_season(league, "all")
+        # Without results, all time takes the grouped path; with the same answer.
+        assert league_standings(league, season=everything) == straightforward(league, everything)
+        assert league_standings(league) == straightforward(league, None)
+
+
+def test_ties_share_the_points_of_their_places():
+    league, admin = make_world(random.Random(1), 0)
+    people = list(league.players.order_by("name")[:4])
+    t = tournament_create(
+        league=league,
+        name="Tied",
+        player_ids=[p.id for p in people],
+        by=admin,
+        date=dt.date(2025, 2, 7),
+    )
+    t.status = TournamentStatus.FINISHED
+    t.save()
+    for p, place in zip(people, [1, 2, 2, 4], strict=True):
+        FinalStanding.objects.create(tournament=t, player=p, place=place, chips=0, out_hand=None)
+    rows = {r.name: r.points for r in league_standings_grouped(league)}
+    assert rows == {"P0": 4.0, "P1": 2.5, "P2": 2.5, "P3": 1.0}
+
+
+def test_the_table_costs_the_same_queries_at_5_and_50_nights():
+    counts = {}
+    for nights in (5, 50):
+        league, admin = make_world(random.Random(nights), nights, slug=f"club{nights}")
+        league.is_public = True
+        league.points_formula = {"formula": "linear", "best": 3}
+        league.save()
+        assert Tournament.objects.filter(league=league).count() == nights
+        client = Client()
+        client.force_login(admin)
+        season = "2025-Q1"
+        urls = [
+            f"/leagues/{league.slug}/table/?season={season}",
+            f"/leagues/{league.slug}/table/?season=all",
+            f"/api/v1/analytics/leagues/{league.slug}/standings/?season={season}",
+            f"/api/v1/analytics/leagues/{league.slug}/standings/?season=all",
+            f"/leagues/{league.slug}/table/",
+        ]
+        for url in urls:
+            client.get(url)  # warm: sessions, content types
+        counts[nights] = {}
+        for url in urls:
+            with CaptureQueriesContext(connection) as ctx:
+                resp = client.get(url)
+            assert resp.status_code == 200, (url, resp.status_code)
+            counts[nights][url.replace(league.slug, "")] = len(ctx.captured_queries)
+    assert counts[5] == counts[50]
