@@ -188,6 +188,7 @@ class MembershipViewSet(
 
     serializer_class = MembershipSerializer
     filterset_fields = {"league__slug": ["exact"], "role": ["exact"]}
+    lookup_value_regex = r"\d+"  # /memberships/abc/ is a 404, not a lookup that fails
 
     def get_queryset(self):
         user = self.request.user
