@@ -96,23 +96,14 @@ def test_a_league_and_a_game_night_run_from_the_site(site, browser, shots):
         founder = league.memberships.filter(user__username="ann").first().user
         assert set(capabilities(founder, league).roles) == {"admin", "authority"}
 
-        # 2. Six players on the roster page.
-        for name in PLAYERS:
-            ann.fill("#id_add-name", name)
-            ann.click("[data-testid=player-add]")
-            ann.wait_for_load_state()
-        assert ann.locator("[data-testid=roster] li").count() == 6
-        assert fits(ann)
-        shots(ann, "story-03-roster")
-
-        # 3. A scorekeeper invite, accepted in a second browser by sam, who signs up from it.
+        # 2. A scorekeeper invite, accepted in a second browser by sam, who signs up from it.
         ann.goto(f"{site}/leagues/tuesday-stud/")
         ann.click("text=Members and invites")
         ann.check("input[name=invite-role][value=scorekeeper]")
         ann.click("[data-testid=invite-create]")
         ann.wait_for_load_state()
         link = ann.locator("[data-testid=invite-link]").first.input_value()
-        shots(ann, "story-04-invite")
+        shots(ann, "story-03-invite")
         sam.goto(link)
         assert "as scorekeeper" in sam.inner_text("main")
         sam.click("[data-testid=invite-signup]")
@@ -120,9 +111,27 @@ def test_a_league_and_a_game_night_run_from_the_site(site, browser, shots):
         assert sam.url == link
         sam.click("[data-testid=invite-accept]")
         sam.wait_for_url(re.compile(r".*/leagues/tuesday-stud/$"))
-        shots(sam, "story-05-invite-accepted")
+        shots(sam, "story-04-invite-accepted")
         keeper = league.memberships.get(user__username="sam").user
         assert capabilities(keeper, league).roles == ("scorekeeper",)
+
+        # 3. ann adds six players on the roster page (from the league page's link).
+        ann.goto(f"{site}/leagues/tuesday-stud/")
+        ann.click("text=Players (add, link accounts)")
+        ann.wait_for_url(re.compile(r".*/leagues/tuesday-stud/players/$"))
+        for name in PLAYERS:
+            ann.fill("#id_add-name", name)
+            ann.click("[data-testid=player-add]")
+            ann.wait_for_load_state()
+        assert ann.locator("[data-testid=roster] li").count() == 6
+        assert fits(ann)
+        shots(ann, "story-05-roster")
+
+        # The league page lists them side by side, as pills.
+        ann.goto(f"{site}/leagues/tuesday-stud/")
+        pills = ann.locator("[data-testid=roster] li")
+        assert pills.nth(0).bounding_box()["y"] == pills.nth(1).bounding_box()["y"]
+        shots(ann, "story-05-league-players")
 
         # 4. sam starts a game night from the league page, the seats drawn at random.
         sam.click("[data-testid=new-night]")
@@ -179,11 +188,14 @@ def test_a_league_and_a_game_night_run_from_the_site(site, browser, shots):
         sam.goto(f"{site}{hand.get_absolute_url()}")
         sam.click("text=Dispute the main pot")
         sam.wait_for_url(re.compile(r".*/pots/0/dispute/$"))
-        sam.fill("#id_reason", f"{kings} showed four kings; the table paid {kings}.")
+        sam.fill(
+            "#id_reason", f"{aces}'s three aces beat {kings}'s three kings; the table paid {kings}."
+        )
         shots(sam, "story-12-dispute-form")
         sam.click("button:text-is('Dispute this pot')")
         sam.wait_for_url(re.compile(rf".*/hands/{hand.pk}/$"))
         assert "your dispute is with the league's authority" in sam.inner_text(".messages")
+        assert f"Disputed by sam: {aces}'s three aces" in sam.inner_text("main")
         shots(sam, "story-13-disputed-hand")
 
         # 9. ann, admin and authority, rules: the table's result stands (an override).
