@@ -3,7 +3,10 @@
 ``demo_seed`` is idempotent: the league is created once; running it again
 changes nothing. Hands are dealt from a seeded shuffle, so every run makes the
 same league: a finished game night, one in progress, every variant, a few full
-histories, and some pots where the table and the engine disagree.
+histories, and some pots where the table and the engine disagree. The nights are
+dated from the day the league is made (the finished one up to two weeks earlier, the
+running one that day), both in the league's current season, so its standings are
+never empty.
 """
 
 from __future__ import annotations
@@ -19,14 +22,24 @@ from tracker.engine.showdown import evaluate_showdown
 from tracker.engine.variants import LOW_HOLE, VARIANT_RULES
 from tracker.hands.services.recording import hand_record
 from tracker.leagues.models import League, Membership, Role
+from tracker.leagues.seasons import season_of
 from tracker.leagues.services import league_create, player_create
 from tracker.tournaments.models import Tournament
 from tracker.tournaments.selectors import tournament_state
 from tracker.tournaments.services import tournament_create
 
 DEMO_PASSWORD = "homegame-demo"
-# username -> role in the demo league
-DEMO_USERS = {"rob": Role.AUTHORITY, "sam": Role.SCOREKEEPER, "alex": Role.ADMIN, "jo": Role.MEMBER}
+# username -> roles in the demo league: one account per role, and alex, who started the
+# league, is also its authority (as a founder who ticks that box on the new-league page).
+DEMO_USERS = {
+    "rob": (Role.AUTHORITY,),
+    "sam": (Role.SCOREKEEPER,),
+    "alex": (Role.ADMIN, Role.AUTHORITY),
+    "jo": (Role.MEMBER,),
+}
+# The finished night is three-handed (its full-history hand has three seats), so the demo
+# league counts nights of three players toward its standings.
+DEMO_MIN_PLAYERS = 3
 DEMO_SLUG = "friday-night-stud"
 PLAYERS = ("Rob", "Sam", "Alex", "Jo", "Kim")
 VARIANT_CYCLE = (
@@ -172,10 +185,24 @@ def _play(
         )
 
 
+def demo_dates(today: dt.date, season_start: dt.date | None) -> tuple[dt.date, dt.date]:
+    """The dates of the finished night and the running one: two weeks before ``today`` and
+    ``today``, the first never before the current season's first day (``None``: all time).
+
+    >>> demo_dates(dt.date(2026, 12, 1), dt.date(2026, 1, 1))
+    (datetime.date(2026, 11, 17), datetime.date(2026, 12, 1))
+    >>> demo_dates(dt.date(2027, 1, 5), dt.date(2027, 1, 1))
+    (datetime.date(2027, 1, 1), datetime.date(2027, 1, 5))
+    """
+    earlier = today - dt.timedelta(days=14)
+    return (max(season_start, earlier) if season_start else earlier), today
+
+
 @transaction.atomic
-def demo_seed() -> list[str]:
+def demo_seed(*, today: dt.date | None = None) -> list[str]:
+    """Create the demo league once, its nights dated from ``today`` (the current date)."""
     users = _users()
-    accounts = ", ".join(f"{name} ({role})" for name, role in DEMO_USERS.items())
+    accounts = ", ".join(f"{name} ({' and '.join(roles)})" for name, roles in DEMO_USERS.items())
     report = [f"demo users: {accounts}; password {DEMO_PASSWORD!r}"]
     if League.objects.filter(slug=DEMO_SLUG).exists():
         report.append(f"demo league {DEMO_SLUG!r} already there: nothing to do")
@@ -186,9 +213,14 @@ def demo_seed() -> list[str]:
         is_public=True,
         created_by=users["alex"],
         house_rules={"kings_and_little_ones": {"king_required": True}},
+        min_players=DEMO_MIN_PLAYERS,
+        creator_is_authority=Role.AUTHORITY in DEMO_USERS["alex"],
     )
-    for name, role in DEMO_USERS.items():
-        Membership.objects.get_or_create(league=league, user=users[name], role=role)
+    for name, roles in DEMO_USERS.items():
+        for role in roles:
+            Membership.objects.get_or_create(league=league, user=users[name], role=role)
+    today = today or dt.date.today()
+    finished_on, running_on = demo_dates(today, season_of(league.season_length, today).start)
     keeper = users["sam"]
     players = [player_create(league=league, name=name, by=keeper) for name in PLAYERS]
     by_name = {p.name: p for p in players}
@@ -197,7 +229,7 @@ def demo_seed() -> list[str]:
         league=league,
         name="Kitchen table, three-handed",
         by=keeper,
-        date=dt.date(2026, 11, 6),
+        date=finished_on,
         player_ids=[by_name[n].id for n in ("Rob", "Sam", "Jo")],
         starting_chips=1000,
     )
@@ -207,7 +239,7 @@ def demo_seed() -> list[str]:
         league=league,
         name="Big night, five players",
         by=keeper,
-        date=dt.date(2026, 11, 20),
+        date=running_on,
         player_ids=[p.id for p in players],
     )
     _play(big, keeper, hands=23, seed=11, disputes={9})
