@@ -277,7 +277,7 @@ class InviteViewSet(WriteThrottled, mixins.ListModelMixin, viewsets.GenericViewS
     """Invite links: each gives a role in a league to whoever accepts it (with an account),
     single or multi use, until it expires or is revoked.
 
-    Admins list the invites of their leagues (``league`` filters by slug), make them (POST)
+    Admins list the invites of their leagues (filters ``league__slug``, ``role``), make them (POST)
     and revoke them (``revoke``); anyone with an account accepts one by its token
     (``accept``), which adds its role to the roles they hold in that league."""
 
