@@ -12,6 +12,7 @@ router.include_root_view = False
 router.register("leagues", core.LeagueViewSet, basename="league")
 router.register("players", core.PlayerViewSet, basename="player")
 router.register("memberships", core.MembershipViewSet, basename="membership")
+router.register("invites", core.InviteViewSet, basename="invite")
 router.register("tournaments", core.TournamentViewSet, basename="tournament")
 router.register("hands", hands.HandViewSet, basename="hand")
 router.register("reevaluations", hands.ReevaluationViewSet, basename="reevaluation")

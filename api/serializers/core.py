@@ -8,14 +8,26 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from tracker.leagues.models import League, Membership, Player, Role
+from tracker.engine.tournament import MAX_SEATS
+from tracker.leagues.models import Invite, League, Membership, Player, Role
+from tracker.leagues.seasons import DEFAULT_MIN_PLAYERS, DEFAULT_SEASON_LENGTH, SEASON_LENGTHS
+from tracker.leagues.services import INVITE_DAYS_MAX
 from tracker.tournaments.models import VARIANT_CHOICES, Tournament
 
 
 class LeagueSerializer(serializers.ModelSerializer):
     class Meta:
         model = League
-        fields = ["id", "name", "slug", "is_public", "house_rules", "created_at"]
+        fields = [
+            "id",
+            "name",
+            "slug",
+            "is_public",
+            "house_rules",
+            "season_length",
+            "min_players",
+            "created_at",
+        ]
         read_only_fields = fields
 
 
@@ -33,20 +45,46 @@ class LeagueCreateSerializer(serializers.Serializer):
     slug = serializers.SlugField(max_length=60, required=False)
     is_public = serializers.BooleanField(default=True)
     house_rules = serializers.DictField(child=serializers.DictField(), required=False)
+    season_length = serializers.ChoiceField(
+        choices=SEASON_LENGTHS,
+        default=DEFAULT_SEASON_LENGTH,
+        help_text="how the standings are grouped: a year, a quarter, a month, or all time",
+    )
+    min_players = serializers.IntegerField(
+        default=DEFAULT_MIN_PLAYERS,
+        min_value=2,
+        max_value=MAX_SEATS,
+        help_text="a finished night counts toward the standings with at least this many players",
+    )
 
 
 class PlayerSerializer(serializers.ModelSerializer):
     league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    username = serializers.SerializerMethodField(
+        help_text="the account this player is linked to, if any"
+    )
 
     class Meta:
         model = Player
-        fields = ["id", "league", "name", "created_at"]
+        fields = ["id", "league", "name", "username", "created_at"]
         read_only_fields = fields
+
+    def get_username(self, obj) -> str | None:
+        return obj.user.get_username() if obj.user_id else None
 
 
 class PlayerCreateSerializer(serializers.Serializer):
     league = serializers.SlugField()
     name = serializers.CharField(max_length=80)
+
+
+class PlayerLinkSerializer(serializers.Serializer):
+    username = serializers.CharField(
+        max_length=150,
+        allow_blank=True,
+        allow_null=True,
+        help_text="the account to link the player to; empty or null unlinks the player",
+    )
 
 
 class MembershipSerializer(serializers.ModelSerializer):
@@ -69,6 +107,64 @@ class MembershipSetSerializer(serializers.Serializer):
             return get_user_model().objects.get(username=value)
         except get_user_model().DoesNotExist:
             raise serializers.ValidationError(f"no user {value!r}") from None
+
+
+class InviteSerializer(serializers.ModelSerializer):
+    """An invite link; ``token`` and ``url`` only while it is open (as on the members page)."""
+
+    league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    state = serializers.SerializerMethodField(help_text="open, used, expired or revoked")
+    created_by = serializers.SerializerMethodField()
+    token = serializers.SerializerMethodField(help_text="the invite's secret, while it is open")
+    url = serializers.SerializerMethodField(help_text="the link to send, while it is open")
+
+    class Meta:
+        model = Invite
+        fields = [
+            "id",
+            "league",
+            "role",
+            "single_use",
+            "uses",
+            "expires_at",
+            "state",
+            "created_by",
+            "created_at",
+            "token",
+            "url",
+        ]
+        read_only_fields = fields
+
+    def get_state(self, obj) -> str:
+        return obj.state()
+
+    def get_created_by(self, obj) -> str | None:
+        return obj.created_by.get_username() if obj.created_by_id else None
+
+    def get_token(self, obj) -> str | None:
+        return obj.token if obj.state() == "open" else None
+
+    def get_url(self, obj) -> str | None:
+        if obj.state() != "open":
+            return None
+        request = self.context.get("request")
+        path = obj.get_absolute_url()
+        return request.build_absolute_uri(path) if request is not None else path
+
+
+class InviteCreateSerializer(serializers.Serializer):
+    league = serializers.SlugField()
+    role = serializers.ChoiceField(choices=Role.choices, help_text="the role the invite gives")
+    single_use = serializers.BooleanField(
+        default=True, help_text="true: the first to accept uses it up; false: many may accept"
+    )
+    days = serializers.IntegerField(
+        default=7, min_value=1, max_value=INVITE_DAYS_MAX, help_text="it expires after this"
+    )
+
+
+class InviteAcceptSerializer(serializers.Serializer):
+    token = serializers.CharField(max_length=64, help_text="the invite's token (from its link)")
 
 
 class StakesSerializer(serializers.Serializer):

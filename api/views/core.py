@@ -6,16 +6,20 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
 from api.serializers.core import (
+    InviteAcceptSerializer,
+    InviteCreateSerializer,
+    InviteSerializer,
     LeagueCreateSerializer,
     LeagueSerializer,
     LeagueStandingSerializer,
     MembershipSerializer,
     MembershipSetSerializer,
     PlayerCreateSerializer,
+    PlayerLinkSerializer,
     PlayerSerializer,
     TournamentCreateSerializer,
     TournamentLiveSerializer,
@@ -24,15 +28,25 @@ from api.serializers.core import (
 from api.throttles import WriteThrottle
 from tracker.core.permissions import Capability, require
 from tracker.hands.models import Hand
-from tracker.leagues.models import League, Membership
+from tracker.leagues.models import Invite, League, Membership
 from tracker.leagues.selectors import (
+    invites_managed_by,
     league_season,
     league_standings,
     leagues_visible_to,
     players_visible_to,
     tournaments_visible_to,
 )
-from tracker.leagues.services import league_create, player_create, role_grant, role_revoke
+from tracker.leagues.services import (
+    invite_accept,
+    invite_create,
+    invite_revoke,
+    league_create,
+    player_create,
+    player_link,
+    role_grant,
+    role_revoke,
+)
 from tracker.tournaments.models import Tournament
 from tracker.tournaments.selectors import tournament_live
 from tracker.tournaments.services import tournament_create
@@ -159,11 +173,19 @@ class PlayerViewSet(
     mixins.CreateModelMixin,
     viewsets.GenericViewSet,
 ):
+    """The players of the leagues you can see, with the account each is linked to (if any).
+    Scorekeepers and admins add players (POST) and link them to accounts (``link``)."""
+
     serializer_class = PlayerSerializer
     filterset_fields = {"league__slug": ["exact"], "name": ["exact", "icontains"]}
+    lookup_value_regex = r"\d+"
 
     def get_queryset(self):
-        return players_visible_to(self.request.user).select_related("league").order_by("name", "id")
+        return (
+            players_visible_to(self.request.user)
+            .select_related("league", "user")
+            .order_by("name", "id")
+        )
 
     @extend_schema(request=PlayerCreateSerializer, responses={201: PlayerSerializer})
     def create(self, request, *args, **kwargs):
@@ -173,6 +195,24 @@ class PlayerViewSet(
         league = visible_league(request, data.validated_data["league"])
         player = player_create(league=league, name=data.validated_data["name"], by=request.user)
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=PlayerLinkSerializer, responses={200: PlayerSerializer})
+    @action(detail=True, methods=["post"], filterset_fields=None)
+    def link(self, request, pk=None):
+        """Link the player to an account by username, or unlink it (empty or null): the
+        scorekeepers and admins keep the roster. An account is at most one player of a league
+        (409, code ``duplicate``); an unknown username is a 400."""
+        player = self.get_object()  # visible players only; a private league's are a 404
+        authorize_first(request, player.league, Capability.RECORD_HAND, "link players to accounts")
+        data = PlayerLinkSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = player_link(
+            league=player.league,
+            player=player,
+            username=data.validated_data["username"],
+            by=request.user,
+        )
+        return Response(PlayerSerializer(player).data)
 
 
 class MembershipViewSet(
@@ -231,6 +271,62 @@ class MembershipViewSet(
             league=membership.league, user=membership.user, role=membership.role, by=request.user
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class InviteViewSet(WriteThrottled, mixins.ListModelMixin, viewsets.GenericViewSet):
+    """Invite links: each gives a role in a league to whoever accepts it (with an account),
+    single or multi use, until it expires or is revoked.
+
+    Admins list the invites of their leagues (filters ``league__slug``, ``role``), make them (POST)
+    and revoke them (``revoke``); anyone with an account accepts one by its token
+    (``accept``), which adds its role to the roles they hold in that league."""
+
+    serializer_class = InviteSerializer
+    permission_classes = [IsAuthenticated]
+    filterset_fields = {"league__slug": ["exact"], "role": ["exact"]}
+    lookup_value_regex = r"\d+"
+
+    def get_queryset(self):
+        if self.action == "revoke":
+            # Any invite of a league the caller can see: invite_revoke answers 403 to those
+            # who may not manage members there (a private league stays a 404 for outsiders).
+            return Invite.objects.filter(
+                league__in=leagues_visible_to(self.request.user)
+            ).select_related("league", "created_by")
+        return invites_managed_by(self.request.user)
+
+    @extend_schema(request=InviteCreateSerializer, responses={201: InviteSerializer})
+    def create(self, request, *args, **kwargs):
+        """Make an invite link (the league's admins)."""
+        authorize_first(request, body_league(request), Capability.MANAGE_MEMBERS, "invite people")
+        data = InviteCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        league = visible_league(request, values.pop("league"))
+        invite = invite_create(league=league, by=request.user, **values)
+        body = InviteSerializer(invite, context={"request": request}).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={200: InviteSerializer})
+    @action(detail=True, methods=["post"], filterset_fields=None)
+    def revoke(self, request, pk=None):
+        """Stop an invite from working (the league's admins); revoking it again changes
+        nothing. The invite stays listed, revoked."""
+        invite = invite_revoke(invite=self.get_object(), by=request.user)
+        invite = Invite.objects.select_related("league", "created_by").get(pk=invite.pk)
+        return Response(InviteSerializer(invite, context={"request": request}).data)
+
+    @extend_schema(request=InviteAcceptSerializer, responses={200: MembershipSerializer})
+    @action(detail=False, methods=["post"], filterset_fields=None)
+    def accept(self, request):
+        """Accept an invite by its token: you get its role in its league (your other roles
+        stay). An unknown token is a 404; a used-up, expired or revoked invite a 409
+        (codes ``invite_used``, ``invite_expired``, ``invite_revoked``)."""
+        data = InviteAcceptSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        membership = invite_accept(token=data.validated_data["token"], user=request.user)
+        membership = Membership.objects.select_related("league", "user").get(pk=membership.pk)
+        return Response(MembershipSerializer(membership).data)
 
 
 class TournamentViewSet(

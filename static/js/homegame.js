@@ -403,6 +403,7 @@
       hint.textContent = "scroll →";
       wrap.parentNode.insertBefore(hint, wrap);
     }
+    wrap.classList.add("hinted");  // site.css then draws no hint of its own (the one without JS)
     var overflows = wrap.scrollWidth > wrap.clientWidth + 1;
     hint.hidden = !overflows;
     wrap.classList.toggle("is-scrollable", overflows);

@@ -35,6 +35,7 @@ from api.throttles import WriteThrottle
 from tests.factories import add_member, make_league, make_tournament, make_user
 from tests.rulings.helpers import ACES, KINGS, showdown
 from tracker.hands.services.recording import hand_record
+from tracker.leagues.services import invite_create
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
@@ -65,6 +66,8 @@ def fuzz_world(settings, django_capture_on_commit_callbacks, monkeypatch):
         "tournament": [],
         "hand": [],
         "player": [],
+        "invite": [],
+        "token": [],
     }
     for league, by in ((own, fuzzer), (ruled, owner), (secret, None)):
         by = by or league.memberships.get(role="admin").user
@@ -81,6 +84,9 @@ def fuzz_world(settings, django_capture_on_commit_callbacks, monkeypatch):
                 entry=entry,
                 table_result={"winners": [entry["seats"][1]["player"]]},
             )
+        invite = invite_create(league=league, role="member", single_use=False, by=by)
+        ids["invite"].append(invite.pk)
+        ids["token"].append(invite.token)
         ids["tournament"].append(tournament.pk)
         ids["hand"].append(hand.pk)
         ids["player"].extend(order)
@@ -105,9 +111,12 @@ def steer(case, choice: int, ids: dict) -> None:
         params["slug"] = ids["league"][pick]
     if "id" in params:
         path = case.operation.path
-        kind = "tournament" if "tournaments" in path else "hand" if "hands" in path else None
+        kinds = {"tournaments": "tournament", "hands": "hand", "invites": "invite"}
+        kind = next((k for part, k in kinds.items() if f"/{part}/" in path), None)
         if kind:
             params["id"] = ids[kind][pick]
+        elif "/players/" in path:
+            params["id"] = ids["player"][pick * 3]
     if "pk" in params:
         params["pk"] = ids["hand"][pick]
     body = case.body
@@ -118,6 +127,8 @@ def steer(case, choice: int, ids: dict) -> None:
             body["tournament"] = ids["tournament"][pick]
         if "hand" in body:
             body["hand"] = ids["hand"][pick]
+        if "token" in body:
+            body["token"] = ids["token"][pick]
         if "pot" in body and choice % 2:
             body["pot"] = 0
         if "players" in body and isinstance(body["players"], list):

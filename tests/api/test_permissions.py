@@ -23,6 +23,7 @@ from tests.factories import add_member, make_league, make_user
 from tests.rulings.helpers import ACES, KINGS, api_client, disputed_hand, showdown
 from tracker.hands.models import Hand, HandStatus
 from tracker.leagues.models import League
+from tracker.leagues.services import invite_create
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +40,10 @@ ALLOWED = {
     "player_create": RECORDERS,
     "role_grant": {"admin"},
     "role_revoke": {"admin"},
+    "player_link": RECORDERS,
+    "invite_create": {"admin"},
+    "invite_revoke": {"admin"},
+    "invite_accept": EVERYONE,
     "tournament_create": RECORDERS,
     "hand_record": RECORDERS,
     "import_upload": RECORDERS,
@@ -52,7 +57,8 @@ ALLOWED = {
     "token_revoke": EVERYONE,
 }
 # operations that do not name a league: being an outsider changes nothing
-NOT_LEAGUE_SCOPED = {"league_create", "token_create", "token_revoke"}
+# (an invite's token is the key to its league, private or not)
+NOT_LEAGUE_SCOPED = {"league_create", "token_create", "token_revoke", "invite_accept"}
 
 PAGES_ALLOWED = {
     "page_hand_entry": RECORDERS,
@@ -74,6 +80,10 @@ SCHEMA_WRITES = {
     ("/api/v1/players/", "post"): "player_create",
     ("/api/v1/memberships/", "post"): "role_grant",
     ("/api/v1/memberships/{id}/", "delete"): "role_revoke",
+    ("/api/v1/players/{id}/link/", "post"): "player_link",
+    ("/api/v1/invites/", "post"): "invite_create",
+    ("/api/v1/invites/{id}/revoke/", "post"): "invite_revoke",
+    ("/api/v1/invites/accept/", "post"): "invite_accept",
     ("/api/v1/tournaments/", "post"): "tournament_create",
     ("/api/v1/hands/", "post"): "hand_record",
     ("/api/v1/tournaments/{id}/imports/", "post"): "import_upload",
@@ -158,6 +168,23 @@ def api_write(op: str, world, role: str):
             {"league": league.slug, "username": "newcomer", "role": "member"},
             format="json",
         )
+    if op == "player_link":
+        player = league.players.first()
+        return client.post(
+            f"/api/v1/players/{player.pk}/link/", {"username": "newcomer"}, format="json"
+        )
+    if op == "invite_create":
+        return client.post(
+            "/api/v1/invites/", {"league": league.slug, "role": "scorekeeper"}, format="json"
+        )
+    if op == "invite_revoke":
+        invite = invite_create(league=league, role="member", by=world["users"]["admin"])
+        return client.post(f"/api/v1/invites/{invite.pk}/revoke/")
+    if op == "invite_accept":
+        invite = invite_create(
+            league=league, role="member", single_use=False, by=world["users"]["admin"]
+        )
+        return client.post("/api/v1/invites/accept/", {"token": invite.token}, format="json")
     if op == "tournament_create":
         return client.post(
             "/api/v1/tournaments/",

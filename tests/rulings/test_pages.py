@@ -206,3 +206,70 @@ def test_rulings_show_where_people_look(client, case):
         )
     ]
     assert '<span class="badge override"' in row and '<span class="badge verified"' not in row
+
+
+def _showdown(html: str) -> str:
+    return html[html.index('id="showdown"') : html.index("</section>", html.index('id="showdown"'))]
+
+
+def _seats(html: str) -> dict[str, str]:
+    """Each showdown seat's markup, by player name."""
+    import re
+
+    section = _showdown(html)
+    seats = {}
+    for chunk in section.split('<li class="sd-seat')[1:]:
+        name = re.search(r'<span class="seat-name">([^<]+)</span>', chunk).group(1)
+        seats[name] = chunk[: chunk.index("</li>")]
+    return seats
+
+
+def test_the_showdown_shows_the_result_that_stands_beside_the_engines_reading(
+    django_capture_on_commit_callbacks,
+):
+    """The engine gives the pot to the aces, the table to the kings. Disputed, then "Rob is
+    right": the showdown says what stands (the table's payout) and marks the engine's pick
+    disputed, then overruled, never plain "wins"; when the engine's result stands it wins."""
+    from tracker.rulings.services import ruling_make
+
+    league, users = league_with_roles()
+    tournament, hand, order = disputed_hand(
+        league, users["admin"], django_capture_on_commit_callbacks
+    )
+    names = {s.player_id: s.player.name for s in tournament.seats.select_related("player")}
+    aces, kings = names[order[0]], names[order[1]]
+    pot = hand.pots.get()
+    client = Client()
+    plain_win = '<span class="badge win">wins</span>'
+
+    # Disputed: the table's result stands until the authority rules.
+    html = client.get(hand.get_absolute_url()).content.decode()
+    seats = _seats(html)
+    assert f"Result that stands: <strong>{kings} {pot.amount}</strong>" in _showdown(html)
+    assert "the table's result stands until" in _showdown(html)
+    assert "engine: wins · disputed" in seats[aces] and plain_win not in _showdown(html)
+    assert f"takes {pot.amount}" in seats[kings] and seats[kings].startswith(' winner"')
+    assert seats[aces].startswith(' overruled"')
+
+    # The engine's result stands: no note, the aces win as the engine reads it.
+    ruling_make(pot=pot, by=users["authority"], result="engine", reason="aces beat kings")
+    html = client.get(hand.get_absolute_url()).content.decode()
+    seats = _seats(html)
+    assert 'data-testid="result-stands"' not in html and "engine:" not in _showdown(html)
+    assert plain_win in seats[aces] and seats[aces].startswith(' winner"')
+    assert plain_win not in seats[kings]
+
+    # Rob is right: the table's payout stands, the engine's pick is overruled.
+    pot.refresh_from_db()
+    ruling_make(pot=pot, by=users["authority"], result="table", reason="Rob is right")
+    html = client.get(hand.get_absolute_url()).content.decode()
+    seats = _seats(html)
+    section = _showdown(html)
+    assert "the engine's reading, overruled" in section
+    assert f"Result that stands: <strong>{kings} {pot.amount}</strong>" in section
+    assert "overruled the engine" in section
+    assert "engine: wins · overruled" in seats[aces] and plain_win not in section
+    assert seats[aces].startswith(' overruled"') and "takes" not in seats[aces]
+    assert seats[kings].startswith(' winner"') and f"takes {pot.amount}" in seats[kings]
+    # The engine's reading of the cards is still there, for the record.
+    assert "Three Aces" in seats[aces] or "three aces" in seats[aces].lower()

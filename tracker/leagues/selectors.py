@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.models import Avg, Count, F, Q, QuerySet, Sum
 
 from tracker.core.errors import NotFound
-from tracker.core.permissions import Capabilities
+from tracker.core.permissions import Capabilities, Capability, roles_with
 from tracker.engine.errors import DomainError
 from tracker.engine.points import (
     best_total,
@@ -518,6 +518,21 @@ def league_invites(league: League) -> list[Invite]:
     """The league's invites, newest first, with who made them."""
     return list(
         Invite.objects.filter(league=league).select_related("created_by").order_by("-created_at")
+    )
+
+
+def invites_managed_by(user) -> QuerySet[Invite]:
+    """The invites of every league where ``user`` may manage members (its admins), newest
+    first, with their league and who made them; none for an anonymous visitor."""
+    if user is None or not user.is_authenticated:
+        return Invite.objects.none()
+    managed = Membership.objects.filter(
+        user=user, role__in=roles_with(Capability.MANAGE_MEMBERS)
+    ).values("league_id")
+    return (
+        Invite.objects.filter(league_id__in=managed)
+        .select_related("league", "created_by")
+        .order_by("-created_at", "-id")
     )
 
 

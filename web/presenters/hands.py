@@ -44,6 +44,16 @@ class ShowdownSeat:
     def net(self) -> int | None:
         return None if self.won is None else self.won - self.contributed
 
+    @property
+    def engine_winner(self) -> bool:
+        """The engine's reading gives this player a pot (high or low)."""
+        return self.high_winner or self.low_winner
+
+    @property
+    def takes(self) -> bool:
+        """The player takes chips in the result that stands."""
+        return bool(self.won)
+
 
 @dataclass
 class PotView:
@@ -105,6 +115,21 @@ class HandReplay:
     current_key: str = ""  # the frame shown first: "3" .. "8", or "step-K"
     logged_live: bool = False  # recorded with the live logger
     ruling_badge: tuple[str, str] | None = None  # (label, help): open or ruled, beside the status
+    # Whether the engine's reading is the result that stands: "" (it is), "overruled" (a
+    # ruling kept another result: "Rob is right"), or "held" (a disputed pot keeps the
+    # table's result until the authority rules).
+    engine_verdict: str = ""
+
+    @property
+    def stands_text(self) -> str:
+        """Who takes what in the result that stands, pot by pot ("Bob 48")."""
+
+        def one(pot: PotView) -> str:
+            return ", ".join(f"{name} {chips}" for name, chips in pot.stands) or "nobody"
+
+        if len(self.pots) == 1:
+            return one(self.pots[0])
+        return " · ".join(f"{pot.title.lower()}: {one(pot)}" for pot in self.pots)
 
     @property
     def can_void(self) -> bool:
@@ -127,6 +152,10 @@ def _named(award: dict | None, names: dict[int, str]) -> list[tuple[str, int]] |
     if award is None:
         return None
     return [(names.get(pid, pid), chips) for pid, chips in award.items() if chips]
+
+
+def _paid(award: dict | None) -> dict:
+    return {pid: chips for pid, chips in (award or {}).items() if chips}
 
 
 def _table_text(table: dict | None, names: dict[int, str]) -> str | None:
@@ -263,7 +292,12 @@ def hand_replay(user, pk: int, street: int | None = None, step: int | None = Non
 
     payouts = (reading or {}).get("payouts") or []
     pots = []
+    verdict = ""
     for pot in hand.pots.all():
+        if pot.overridden:
+            verdict = "overruled"
+        elif pot.disputed and _paid(pot.award_chips) != _paid(pot.engine_chips) and not verdict:
+            verdict = "held"
         reason = payouts[pot.index]["reason"] if pot.index < len(payouts) else ""
         pots.append(
             PotView(
@@ -297,6 +331,7 @@ def hand_replay(user, pk: int, street: int | None = None, step: int | None = Non
         status_label=status_label,
         status_help=status_help,
         ruling_badge=RULING_BADGES.get(ruling_state),
+        engine_verdict=verdict if show_seats else "",
         streets=streets,
         current=current,
         entry_seats=entry_seats,
