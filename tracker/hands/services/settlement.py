@@ -54,7 +54,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tracker.audit.services import system_actor
-from tracker.core.bulk import rows_update
+from tracker.core.bulk import rows_insert, rows_update
 from tracker.core.locks import SETTLEMENT, transaction_lock
 from tracker.engine.errors import DomainError
 from tracker.engine.version import ENGINE_VERSION
@@ -222,33 +222,35 @@ def _write_settled(tournament: Tournament, settled: list[SettledHand]) -> None:
             )
             pots.append((done, row))
     Pot.objects.bulk_create([row for _, row in pots])  # ids come back (PostgreSQL, SQLite)
+    now = timezone.now()
     entries = [
-        LedgerEntry(
-            tournament=tournament,
-            player_id=pid,
-            hand=done.hand,
-            kind=LedgerKind.CONTRIBUTION,
-            amount=-chips,
-        )
+        {
+            "tournament_id": tournament.pk,
+            "player_id": pid,
+            "hand_id": done.hand.pk,
+            "kind": LedgerKind.CONTRIBUTION,
+            "amount": -chips,
+            "created_at": now,
+        }
         for done in settled
         for pid, chips in done.outcome.contributed().items()
         if chips
     ]
     entries += [
-        LedgerEntry(
-            tournament=tournament,
-            player_id=pid,
-            hand=done.hand,
-            pot=row,
-            kind=LedgerKind.AWARD,
-            amount=chips,
-        )
+        {
+            "tournament_id": tournament.pk,
+            "player_id": pid,
+            "hand_id": done.hand.pk,
+            "pot_id": row.pk,
+            "kind": LedgerKind.AWARD,
+            "amount": chips,
+            "created_at": now,
+        }
         for done, row in pots
         for pid, chips in row.award_chips.items()
         if chips
     ]
-    LedgerEntry.objects.bulk_create(entries)
-    now = timezone.now()
+    rows_insert(LedgerEntry, entries)  # no ids needed back: no model instance per entry
     seats = []
     for done in settled:
         hand, outcome = done.hand, done.outcome
