@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='tournament',
             name='settle_queued',
-            field=models.BooleanField(default=False),
+            field=models.BooleanField(default=False, editable=False),
         ),
     ]
