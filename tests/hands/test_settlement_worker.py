@@ -73,7 +73,9 @@ def test_recorded_hands_are_settled_by_the_worker(sent):
     admin, tournament, players = night()
     for _ in range(4):
         hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=walk(tournament))
-    assert len(sent) == 4  # one settlement task per recorded hand, sent on commit
+    # The first hand sends settlement on commit; a later hand sends only once the worker has
+    # taken the task queued before it (tracker/hands/services/settlement.py).
+    assert 1 <= len(sent) <= 4
     wait_for(lambda: unsettled(tournament) == 0, what="the worker to settle 4 hands")
     assert_settled_once(tournament, hands=4, players=len(players))
 

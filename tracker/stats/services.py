@@ -27,6 +27,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
+from tracker.core.bulk import rows_update
 from tracker.core.permissions import Capability, require
 from tracker.engine.equity import SAMPLES
 from tracker.engine.facts import FACTS_VERSION, hand_facts
@@ -203,7 +204,7 @@ def _apply(model, deltas: dict[tuple, _Delta]) -> None:
         changed.append(row)
     if empty:
         model.objects.filter(pk__in=empty).delete()
-    model.objects.bulk_update(changed, [*INT_COUNTERS, *FLOAT_COUNTERS, MAX_COUNTER])
+    rows_update(changed, [*INT_COUNTERS, *FLOAT_COUNTERS, MAX_COUNTER])  # one executemany
 
 
 def stats_tallies_apply(*, hand_ids: Iterable[int], before: Sequence[SeatTally] = ()) -> None:

@@ -48,6 +48,10 @@ class Tournament(models.Model):
     first_dealer_seat = models.PositiveSmallIntegerField(default=0)
     # True: the seats were drawn at random on the server (the page says so to everyone).
     seats_drawn = models.BooleanField(default=False)
+    # True: a settlement task has been sent for this tournament and has not started yet, so
+    # recording another hand sends none (tracker/hands/services/settlement.py, "Sending
+    # settlement once"). Not editable: only recording and settlement change it.
+    settle_queued = models.BooleanField(default=False, editable=False)
     finished_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     created_by = models.ForeignKey(

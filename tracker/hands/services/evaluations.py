@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils import timezone
+
 from tracker.audit.services import audit_record
+from tracker.core.bulk import rows_insert
 from tracker.core.typed import ChipsByPlayer
 from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import Dispute, Evaluation, Hand, Pot
@@ -42,19 +45,22 @@ def evaluation_record(
 
 
 def evaluations_record(readings: Iterable[tuple[Hand, object]], *, source: str) -> None:
-    """:func:`evaluation_record` for many hands read without error, in one statement."""
+    """:func:`evaluation_record` for many hands read without error, in one statement run
+    for every row (tracker/core/bulk.py, ``rows_insert``)."""
+    now = timezone.now()
     rows = [
-        Evaluation(
-            hand=hand,
-            engine_version=ENGINE_VERSION,
-            source=source,
-            reading=outcome.reading(),
-            awards=[ChipsByPlayer(pot.engine_award).to_json() for pot in outcome.pots],
-            error="",
-        )
+        {
+            "hand_id": hand.pk,
+            "engine_version": ENGINE_VERSION,
+            "source": source,
+            "reading": outcome.reading(),
+            "awards": [ChipsByPlayer(pot.engine_award).to_json() for pot in outcome.pots],
+            "error": "",
+            "created_at": now,
+        }
         for hand, outcome in readings
     ]
-    Evaluation.objects.bulk_create(rows)
+    rows_insert(Evaluation, rows)
 
 
 def disputes_flag(*, hand: Hand, pots: Iterable[Pot], source: str, reason: str) -> list[Dispute]:

@@ -3,8 +3,9 @@
 ``hand_record`` checks a hand against the tournament rules and the stud
 procedure at once (with the stacks projected from every earlier hand, settled
 or not), stores it with status ``recorded`` and enqueues settlement when the
-transaction commits (tracker/hands/services/settlement.py). Nothing is stored
-when anything is wrong.
+transaction commits, unless a settlement of the tournament is already pending
+(tracker/hands/services/settlement.py, "Sending settlement once"). Nothing is
+stored when anything is wrong.
 """
 
 from __future__ import annotations
@@ -323,8 +324,19 @@ def hand_record(
             "table_result": spec.table_result,
         },
     )
-    enqueue_on_commit(SETTLE_TASK, tournament.pk)
+    _settlement_send(tournament)
     return hand
+
+
+def _settlement_send(tournament: Tournament) -> None:
+    """Send settlement for ``tournament`` (locked by this transaction) when the transaction
+    commits, unless a send is already pending: then that task settles this hand too
+    (tracker/hands/services/settlement.py, "Sending settlement once")."""
+    if tournament.settle_queued:
+        return
+    Tournament.objects.filter(pk=tournament.pk).update(settle_queued=True)
+    tournament.settle_queued = True
+    enqueue_on_commit(SETTLE_TASK, tournament.pk)
 
 
 @transaction.atomic
@@ -451,5 +463,6 @@ def hand_void(*, hand: Hand, reason: str, by) -> Hand:
     )
     # The void hand may have been the last: then the game can be over with nothing to settle.
     tournament_finish_if_over(tournament=hand.tournament)
+    # Always sent (voiding is rare; an extra send settles nothing twice).
     enqueue_on_commit(SETTLE_TASK, hand.tournament_id)
     return hand

@@ -7,6 +7,40 @@ takes up to ``BATCH_HANDS`` recorded hands in order, re-evaluates each with the 
 the stacks in the ledger (carried forward in memory from one hand to the next), writes their
 pots, ledger entries, seats and readings in a few bulk statements, and marks each verified,
 disputed or invalid. An invalid hand stops the queue: later hands wait for it.
+
+Sending settlement once
+-----------------------
+Recording a hand sends the settlement task for its tournament only when none is pending:
+under the tournament row lock it already holds, ``hand_record`` reads
+``Tournament.settle_queued``; if it is off, it turns it on and sends the task when its
+transaction commits; if it is on, it sends nothing. ``tournament_settle`` turns the flag off
+in a statement of its own (committed at once: the worker runs it outside any transaction)
+*before* it reads the recorded hands. That statement updates the tournament row, so it waits
+for a recording transaction holding the row lock, and recording waits for it. Every
+interleaving of a recording R (of hand H) with a task T:
+
+- R commits before T's clear: T reads the hands after its clear has committed, so after R
+  committed, and settles H (whether or not R sent a task of its own).
+- R takes the row lock after T's clear has committed: R reads the flag off, turns it on and
+  sends a new task T2, which settles H (T may settle it first; T2 then finds nothing).
+- R holds the row lock when T's clear runs: the clear waits for R to commit, then as the
+  first case.
+
+The clear only updates a row whose flag is on, so a clear that finds it off writes nothing
+and waits for no one (on PostgreSQL a row that does not match is skipped, not locked); a
+recording in progress then either read the flag off (and sends) or read it on. In general: a
+recording R that sends nothing read the flag on, so some earlier recording turned it on and
+sent a task, and no clear committed between that and R taking the row lock. The first clear
+after that send is an update of the row (it matched), so it waits for R's lock and commits
+after R; the task that made it reads the hands afterwards and settles H. Nothing is settled
+twice: settling stays idempotent (below), so extra tasks (a redelivery, the sweep,
+``hand_void``, which always sends) settle nothing more.
+
+A send that is lost (the broker is away, the worker dies before the clear) leaves the flag on
+and the hand ``recorded``; later recordings of that tournament send nothing until the sweep
+(tracker/hands/services/sweep.py), which sends for every tournament with a hand ``recorded``
+for ``SETTLE_GRACE`` seconds whatever its flag, runs the task, which clears the flag. A worker
+killed after the clear leaves the flag off: the next recording sends, and the sweep too.
 """
 
 from __future__ import annotations
@@ -20,7 +54,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tracker.audit.services import system_actor
-from tracker.core.bulk import rows_update
+from tracker.core.bulk import rows_insert, rows_update
 from tracker.core.locks import SETTLEMENT, transaction_lock
 from tracker.engine.errors import DomainError
 from tracker.engine.version import ENGINE_VERSION
@@ -76,6 +110,13 @@ def settlement_lock(tournament_id: int) -> None:
     transaction_lock(SETTLEMENT, tournament_id)
 
 
+def settlement_queued_clear(tournament_id: int) -> None:
+    """Turn off the tournament's ``settle_queued`` flag, before reading its recorded hands:
+    a hand recorded from now on sends settlement again ("Sending settlement once" above).
+    One statement, committed at once outside a transaction; no write when the flag is off."""
+    Tournament.objects.filter(pk=tournament_id, settle_queued=True).update(settle_queued=False)
+
+
 @dataclass(frozen=True)
 class SettledHand:
     """A hand settled in the current transaction: what the statistics need of it."""
@@ -97,10 +138,11 @@ def tournament_settle(*, tournament_id: int) -> int:
     Safe to run any number of times, concurrently too: each batch of hands is settled in one
     transaction under the tournament's settlement lock, and only hands still ``recorded``.
     """
+    settlement_queued_clear(tournament_id)
     settled = 0
     while True:
         waiting = Hand.objects.filter(tournament_id=tournament_id, status=HandStatus.RECORDED)
-        if not waiting.exists():  # one query when there is nothing to do (a repeated send)
+        if not waiting.exists():  # nothing to do (a repeated send): this and the clear
             return settled
         with transaction.atomic():
             settlement_lock(tournament_id)
@@ -180,33 +222,35 @@ def _write_settled(tournament: Tournament, settled: list[SettledHand]) -> None:
             )
             pots.append((done, row))
     Pot.objects.bulk_create([row for _, row in pots])  # ids come back (PostgreSQL, SQLite)
+    now = timezone.now()
     entries = [
-        LedgerEntry(
-            tournament=tournament,
-            player_id=pid,
-            hand=done.hand,
-            kind=LedgerKind.CONTRIBUTION,
-            amount=-chips,
-        )
+        {
+            "tournament_id": tournament.pk,
+            "player_id": pid,
+            "hand_id": done.hand.pk,
+            "kind": LedgerKind.CONTRIBUTION,
+            "amount": -chips,
+            "created_at": now,
+        }
         for done in settled
         for pid, chips in done.outcome.contributed().items()
         if chips
     ]
     entries += [
-        LedgerEntry(
-            tournament=tournament,
-            player_id=pid,
-            hand=done.hand,
-            pot=row,
-            kind=LedgerKind.AWARD,
-            amount=chips,
-        )
+        {
+            "tournament_id": tournament.pk,
+            "player_id": pid,
+            "hand_id": done.hand.pk,
+            "pot_id": row.pk,
+            "kind": LedgerKind.AWARD,
+            "amount": chips,
+            "created_at": now,
+        }
         for done, row in pots
         for pid, chips in row.award_chips.items()
         if chips
     ]
-    LedgerEntry.objects.bulk_create(entries)
-    now = timezone.now()
+    rows_insert(LedgerEntry, entries)  # no ids needed back: no model instance per entry
     seats = []
     for done in settled:
         hand, outcome = done.hand, done.outcome

@@ -4,8 +4,10 @@ A recorded hand is its own outbox entry: it is written with status ``recorded`` 
 transaction as everything else about it, and stays so until settlement takes it. Sending the
 settlement task after the commit may fail (the broker is away) or the task may be lost (its
 worker died); either way the hand is still ``recorded``, and this sweep sends settlement again
-for its tournament once it has waited ``SETTLE_GRACE`` seconds. Settlement is idempotent and
-ordered (tracker/hands/services/settlement.py), so a second send settles nothing twice.
+for its tournament once it has waited ``SETTLE_GRACE`` seconds, whatever the tournament's
+``settle_queued`` flag says: a lost send leaves it on (so later recordings send nothing), and
+the task sent here clears it. Settlement is idempotent and ordered
+(tracker/hands/services/settlement.py), so a second send settles nothing twice.
 
 It also resumes re-evaluation jobs whose worker stopped sending heartbeats
 (tracker/core/jobs.py, ``stale_jobs_restart``).
