@@ -128,11 +128,11 @@ def test_rates_and_their_denominators(world):
 
 def test_statistics_take_a_fixed_number_of_queries(world, django_assert_num_queries):
     seats = sel.settled_seats(league=world.league)
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(1):
         sel.stats_for(seats)
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(1):
         sel.stats_table(seats)
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(1):
         sel.stats_table(seats, "hand__variant")
     with django_assert_num_queries(1):
         sel.player_hands(sel.Scope(players=[world.players[0].pk]))
