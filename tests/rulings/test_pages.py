@@ -206,3 +206,19 @@ def test_rulings_show_where_people_look(client, case):
         )
     ]
     assert '<span class="badge override"' in row and '<span class="badge verified"' not in row
+
+
+def test_the_hand_page_counts_the_open_disputes_with_its_hand(client, case):
+    """The "N open" of the disputes link comes with the hand's own read, not a query of its
+    own."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    hand = case["hand"]
+    with CaptureQueriesContext(connection) as captured:
+        html = client.get(hand.get_absolute_url()).content.decode()
+    assert "1 open" in html
+    sql = [q["sql"] for q in captured.captured_queries]
+    assert not [q for q in sql if q.startswith("SELECT COUNT(*)") and '"tracker_pot"' in q]
+    hand_reads = [q for q in sql if q.startswith('SELECT "tracker_hand"."id"') and "LIMIT 1" in q]
+    assert len(hand_reads) == 1 and '"open_disputes"' in hand_reads[0]
