@@ -7,6 +7,7 @@ from rest_framework.test import APIClient
 
 from tracker.accounts.services import api_token_create
 from tracker.leagues.models import Membership, Role
+from tracker.leagues.seasons import DEFAULT_MIN_PLAYERS
 from tracker.leagues.services import league_create, player_create
 from tracker.tournaments.services import tournament_create
 
@@ -29,10 +30,24 @@ def make_user(username: str, password: str = "pw-for-tests-only"):
     return user
 
 
-def make_league(*, slug: str = "friday", public: bool = True, admin=None, house_rules=None):
+def make_league(
+    *,
+    slug: str = "friday",
+    public: bool = True,
+    admin=None,
+    house_rules=None,
+    min_players: int = DEFAULT_MIN_PLAYERS,
+):
+    """A league and its admin; ``min_players`` is the fewest players a night needs to count
+    in the standings (the site's default unless given)."""
     admin = admin or make_user(f"{slug}-admin")
     league = league_create(
-        name=slug.title(), slug=slug, is_public=public, created_by=admin, house_rules=house_rules
+        name=slug.title(),
+        slug=slug,
+        is_public=public,
+        created_by=admin,
+        house_rules=house_rules,
+        min_players=min_players,
     )
     return league, admin
 

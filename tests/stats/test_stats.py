@@ -156,9 +156,7 @@ def test_league_standings_with_points(world):
 
 
 def test_ties_share_points_in_the_standings():
-    league, admin = make_league(slug="ties")
-    league.min_players = 3  # a league that counts three-player nights
-    league.save()
+    league, admin = make_league(slug="ties", min_players=3)  # three-player nights count
     t, (ann, bob, cat) = make_tournament(league=league, by=admin)
     t.status = TournamentStatus.FINISHED
     t.save()

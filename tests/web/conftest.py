@@ -85,8 +85,12 @@ class Game:
     players: list
 
 
-def make_game(slug: str = "friday", public: bool = True, variant: str = "") -> Game:
-    league, admin = make_league(slug=slug, public=public)
+def make_game(
+    slug: str = "friday", public: bool = True, variant: str = "", min_players: int = 3
+) -> Game:
+    """A league, its admin, scorekeeper and member, and a night of three players, which
+    counts in the standings (the league's ``min_players`` is 3 unless given)."""
+    league, admin = make_league(slug=slug, public=public, min_players=min_players)
     keeper = add_member(league, f"{slug}-keeper", "scorekeeper")
     member = add_member(league, f"{slug}-member", "member")
     tournament, players = make_tournament(

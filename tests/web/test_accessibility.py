@@ -209,8 +209,6 @@ def finish_a_night(game):
     last_week.status = TournamentStatus.FINISHED
     last_week.save(update_fields=["status"])
     final_standings_write(tournament=last_week)
-    game.league.min_players = 3  # so that the three-player night counts and the table shows
-    game.league.save(update_fields=["min_players"])
 
 
 def start_no_night(page):
