@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import fold_entry, make_user
-from tests.web.conftest import make_game
+from tests.web.conftest import make_game, record_walk
 from tracker.engine import tournament as rules
 from tracker.hands.services.recording import hand_record
 from tracker.leagues.services import player_create
@@ -199,13 +199,7 @@ def test_the_table_screen_shows_the_state_of_play(client, game, django_capture_o
     assert "Dealer Ann" in page and "3 players in" in page
     assert "No hand yet." in page
     with django_capture_on_commit_callbacks(execute=True):
-        hand_record(
-            tournament=t,
-            by=game.admin,
-            entry_mode="quick",
-            entry=fold_entry(t),
-            variant="seven_card_stud",
-        )
+        record_walk(game)
     fragment = text(client.get(f"/tournaments/{t.pk}/table/live/"))
     # Bob (left of the dealer) brings in, the others fold: he takes the 3 antes of 4.
     assert "Hand 2 of 50" in fragment and "Next level in 4 hands" in fragment
@@ -234,13 +228,7 @@ def test_a_table_screen_poll_reads_each_thing_once(
     def record(n):
         for _ in range(n):
             with django_capture_on_commit_callbacks(execute=True):
-                hand_record(
-                    tournament=t,
-                    by=game.admin,
-                    entry_mode="quick",
-                    entry=fold_entry(t),
-                    variant="seven_card_stud",
-                )
+                record_walk(game)
 
     record(1)
     after_one = _poll_queries(client, t)
