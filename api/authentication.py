@@ -1,10 +1,12 @@
 """API token authentication: ``Authorization: Token <key>``.
 
-A key is looked up among the users' API tokens (tracker/accounts: several per user, with
-labels, stored as a SHA-256 digest; revoked ones refused), and its use is noted (at most a
-write a minute). A key of Django REST framework's own token table is accepted too: the
-tokens made there before API tokens existed were moved over by migration 0012, and nothing
-in the site makes new ones.
+A key is looked up among the users' API tokens only (tracker/accounts: several per user, with
+labels, stored as a SHA-256 digest; revoked ones refused). Django REST framework's own
+one-per-user token table is not read: migration 0012 moved its tokens over, and nothing
+makes new ones (``rest_framework.authtoken`` stays installed for that migration).
+
+A token's use is noted (``last_used_at``) at most once per ``LAST_USED_RESOLUTION`` (an
+hour): a request whose token was noted within the hour writes nothing, so reads stay reads.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from tracker.accounts.services import api_token_used
 
 
 class ApiTokenAuthentication(TokenAuthentication):
+    """DRF's header parsing (``Token <key>``), our tokens."""
+
     def authenticate_credentials(self, key):
         token = api_token_for_key(key)
         if token is None:
-            return super().authenticate_credentials(key)
+            raise AuthenticationFailed("Invalid token.")
         if not token.user.is_active:
             raise AuthenticationFailed("User inactive or deleted.")
         api_token_used(token)

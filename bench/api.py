@@ -184,15 +184,15 @@ def main() -> None:
     reset_database()
     django_setup()
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
 
     from homegame.celery import app as celery_app
+    from tracker.accounts.services import api_token_create
     from tracker.leagues.services import league_create, player_create
     from tracker.tournaments.services import tournament_create
 
     subprocess.run(["redis-cli", "-u", REDIS, "flushdb"], check=False, capture_output=True)
     user = get_user_model().objects.create_user("bench", password="bench-only")
-    token = Token.objects.create(user=user).key
+    token = api_token_create(user=user, label="bench")[1]
     league = league_create(name="Bench", slug="bench", created_by=user)
     players = [player_create(league=league, name=f"P{i}", by=user) for i in range(24)]
     tournaments = []

@@ -1,12 +1,28 @@
-"""Small builders for tests: users, a league with roles, a tournament."""
+"""Small builders for tests: users, a league with roles, a tournament, API clients."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
 
+from tracker.accounts.services import api_token_create
 from tracker.leagues.models import Membership, Role
+from tracker.leagues.seasons import DEFAULT_MIN_PLAYERS
 from tracker.leagues.services import league_create, player_create
 from tracker.tournaments.services import tournament_create
+
+
+def api_key(user, label: str = "tests") -> str:
+    """The key of a new API token of ``user`` (tracker/accounts), as the profile page makes."""
+    return api_token_create(user=user, label=label)[1]
+
+
+def api_client(user=None) -> APIClient:
+    """An API client, sending a new token of ``user``'s when given (anonymous otherwise)."""
+    client = APIClient()
+    if user is not None:
+        client.credentials(HTTP_AUTHORIZATION=f"Token {api_key(user)}")
+    return client
 
 
 def make_user(username: str, password: str = "pw-for-tests-only"):
@@ -14,10 +30,24 @@ def make_user(username: str, password: str = "pw-for-tests-only"):
     return user
 
 
-def make_league(*, slug: str = "friday", public: bool = True, admin=None, house_rules=None):
+def make_league(
+    *,
+    slug: str = "friday",
+    public: bool = True,
+    admin=None,
+    house_rules=None,
+    min_players: int = DEFAULT_MIN_PLAYERS,
+):
+    """A league and its admin; ``min_players`` is the fewest players a night needs to count
+    in the standings (the site's default unless given)."""
     admin = admin or make_user(f"{slug}-admin")
     league = league_create(
-        name=slug.title(), slug=slug, is_public=public, created_by=admin, house_rules=house_rules
+        name=slug.title(),
+        slug=slug,
+        is_public=public,
+        created_by=admin,
+        house_rules=house_rules,
+        min_players=min_players,
     )
     return league, admin
 

@@ -15,7 +15,6 @@ from django.contrib.auth import authenticate
 from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed, Throttled
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -25,7 +24,7 @@ from api.serializers.rulings import TokenRequestSerializer, TokenSerializer
 from api.views.core import WriteThrottled
 from tracker.accounts.models import ApiToken
 from tracker.accounts.services import api_token_revoke, api_token_sign_in
-from tracker.audit.services import audit_record, token_fingerprint
+from tracker.audit.services import audit_record
 from tracker.core.ratelimit import client_address, login_failed, login_succeeded, login_wait
 
 
@@ -33,10 +32,7 @@ from tracker.core.ratelimit import client_address, login_failed, login_succeeded
 def token_issue(*, user) -> tuple[ApiToken, str]:
     """A new "API sign-in" token for ``user`` (who gave their password); the previous
     sign-in token stops working (tokens made on the profile page are not touched)."""
-    legacy = [token_fingerprint(t.key) for t in Token.objects.filter(user=user)]
-    Token.objects.filter(user=user).delete()
     token, key, revoked = api_token_sign_in(user=user)
-    revoked += legacy
     audit_record(
         action="token.create",
         target=user,
@@ -52,17 +48,11 @@ def token_issue(*, user) -> tuple[ApiToken, str]:
 
 
 def token_revoke(*, user, auth) -> bool:
-    """Revoke the token this request was made with. Returns whether there was one."""
-    if isinstance(auth, ApiToken):
-        api_token_revoke(user=user, token_id=auth.pk)
-        return True
-    with transaction.atomic():
-        old = Token.objects.select_for_update().filter(user=user).first()
-        if old is None:
-            return False
-        old_id = token_fingerprint(old.key)
-        old.delete()
-        audit_record(action="token.revoke", target=user, actor=user, data={"token_id": old_id})
+    """Revoke the token this request was made with. Returns whether there was one (a
+    request signed in with a session has none)."""
+    if not isinstance(auth, ApiToken):
+        return False
+    api_token_revoke(user=user, token_id=auth.pk)
     return True
 
 

@@ -3,23 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from api.models import IdempotencyRecord
 from tests.factories import add_member, make_league, make_user
+from tests.factories import api_client as client_for
 from tracker.hands.models import Hand
 from tracker.tournaments.models import LedgerEntry
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 @pytest.fixture

@@ -4,10 +4,9 @@ import threading
 
 import pytest
 from django.db import connection
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.factories import fold_entry, make_league, make_tournament
+from tests.factories import api_key, fold_entry, make_league, make_tournament
 from tracker.hands.models import Hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,7 +20,7 @@ def test_same_hand_number_at_once_one_201_one_409(monkeypatch):
     monkeypatch.setattr(jobs, "send", lambda name, *args: None)  # no settlement
     league, admin = make_league()
     tournament, _ = make_tournament(league=league, by=admin, default_variant="seven_card_stud")
-    token = Token.objects.create(user=admin).key
+    token = api_key(admin)
     body = {
         "tournament": tournament.pk,
         "number": 1,

@@ -124,10 +124,10 @@ def test_statistics_count_the_hands_logged_live(
     with django_capture_on_commit_callbacks(execute=True):
         draft_finish(draft=draft, by=admin, version=draft.version)
     seats = settled_seats(tournament=tournament)
-    with django_assert_num_queries(2):  # the live count comes with the other sums
+    with django_assert_num_queries(1):  # the live count comes with the other sums
         total = stats_for(seats)
     assert (total.hands, total.full_hands, total.live_hands) == (3, 3, 3)
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(1):
         rows = stats_table(seats)
     assert [r.live_hands for r in rows] == [1, 1, 1]
     client.force_login(admin)

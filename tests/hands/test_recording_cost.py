@@ -53,7 +53,7 @@ def _post_hand(client, tournament) -> CaptureQueriesContext:
 def _client(user) -> APIClient:
     client = APIClient()
     token, key = api_token_create(user=user, label="bench")
-    api_token_used(token)  # its once-a-minute "last used" write is not the hand's cost
+    api_token_used(token)  # its once-an-hour "last used" write is not the hand's cost
     client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     return client
 

@@ -68,12 +68,10 @@ def test_only_authority_or_admin_void_and_only_invalid_hands(blocked):
 
 
 def test_void_over_the_api_and_the_page(blocked, client, django_capture_on_commit_callbacks):
-    from rest_framework.authtoken.models import Token
-    from rest_framework.test import APIClient
+    from tests.factories import api_client
 
     league, admin, tournament, first = blocked
-    api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=admin).key}")
+    api = api_client(admin)
     r = api.post(f"/api/v1/hands/{first.pk}/void/", {}, format="json")
     assert r.status_code == 400 and "reason" in r.json()["error"]["fields"]
     page = client

@@ -6,10 +6,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.template.loader import render_to_string
 from django.test import RequestFactory
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.factories import add_member, make_league, make_tournament, make_user
+from tests.factories import api_client as client_for
 from tests.interchange.histories import FOLD, LOW_HOLD, SHOWDOWN, night
 from tracker.engine import phh
 from tracker.hands.models import Hand
@@ -18,14 +18,6 @@ from tracker.interchange.models import ImportJob
 from tracker.tournaments.selectors import tournament_state
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 def upload(name: str, text: str) -> SimpleUploadedFile:

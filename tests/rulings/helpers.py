@@ -2,24 +2,21 @@
 
 from __future__ import annotations
 
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
-
-from tests.factories import ACES, KINGS, add_member, make_league, make_tournament, showdown_entry  # noqa: F401
+from tests.factories import (  # noqa: F401
+    ACES,
+    KINGS,
+    add_member,
+    api_client,
+    make_league,
+    make_tournament,
+    showdown_entry,
+)
 from tracker.hands.services.recording import hand_record
 from tracker.tournaments.selectors import tournament_state
 
 # Kings and Little Ones: Kd and the 2c are wild (four fours); the other player has a pair.
 WILD_FOURS = (["Kd", "4c", "2c"], ["4s", "7h", "9h", "Jd"])
 PAIR_FIVES = (["3d", "5s", "Qd"], ["5h", "7c", "9c", "Tc"])
-
-
-def api_client(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 def showdown(tournament, hands, bets):

@@ -101,9 +101,9 @@ def test_nul_characters_in_a_hand_are_refused_and_nothing_is_stored(where):
         body["entry"]["note\u0000"] = 1
     else:
         body["entry"]["community"] = "\u0000"
-    audit = AuditEntry.objects.count()
     api = api_client(users["admin"])
     api.raise_request_exception = False
+    audit = AuditEntry.objects.count()
     r = api.post("/api/v1/hands/", body, format="json")
     assert r.status_code == 400, r.content[:300]
     assert any(k.startswith(where.split("_value")[0]) for k in r.json()["error"]["fields"])

@@ -273,3 +273,19 @@ def test_the_showdown_shows_the_result_that_stands_beside_the_engines_reading(
     assert seats[kings].startswith(' winner"') and f"takes {pot.amount}" in seats[kings]
     # The engine's reading of the cards is still there, for the record.
     assert "Three Aces" in seats[aces] or "three aces" in seats[aces].lower()
+
+
+def test_the_hand_page_counts_the_open_disputes_with_its_hand(client, case):
+    """The "N open" of the disputes link comes with the hand's own read, not a query of its
+    own."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    hand = case["hand"]
+    with CaptureQueriesContext(connection) as captured:
+        html = client.get(hand.get_absolute_url()).content.decode()
+    assert "1 open" in html
+    sql = [q["sql"] for q in captured.captured_queries]
+    assert not [q for q in sql if q.startswith("SELECT COUNT(*)") and '"tracker_pot"' in q]
+    hand_reads = [q for q in sql if q.startswith('SELECT "tracker_hand"."id"') and "LIMIT 1" in q]
+    assert len(hand_reads) == 1 and '"open_disputes"' in hand_reads[0]

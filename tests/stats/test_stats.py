@@ -128,11 +128,11 @@ def test_rates_and_their_denominators(world):
 
 def test_statistics_take_a_fixed_number_of_queries(world, django_assert_num_queries):
     seats = sel.settled_seats(league=world.league)
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(1):
         sel.stats_for(seats)
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(1):
         sel.stats_table(seats)
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(1):
         sel.stats_table(seats, "hand__variant")
     with django_assert_num_queries(1):
         sel.player_hands(sel.Scope(players=[world.players[0].pk]))
@@ -156,9 +156,7 @@ def test_league_standings_with_points(world):
 
 
 def test_ties_share_points_in_the_standings():
-    league, admin = make_league(slug="ties")
-    league.min_players = 3  # a league that counts three-player nights
-    league.save()
+    league, admin = make_league(slug="ties", min_players=3)  # three-player nights count
     t, (ann, bob, cat) = make_tournament(league=league, by=admin)
     t.status = TournamentStatus.FINISHED
     t.save()

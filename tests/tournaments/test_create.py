@@ -6,10 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
-from tests.factories import add_member, fold_entry, make_league
+from tests.factories import add_member, api_client, fold_entry, make_league
 from tracker.audit.models import AuditEntry
 from tracker.core.errors import PermissionDenied
 from tracker.engine.errors import DomainError
@@ -140,9 +138,7 @@ def test_only_scorekeepers_and_admins_start_a_night(league):
 
 def test_the_api_takes_seating_first_dealer_and_the_switch(league):
     keeper = add_member(league, "keeper", "scorekeeper")
-    token, _ = Token.objects.get_or_create(user=keeper)
-    api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    api = api_client(keeper)
     body = {
         "league": "friday",
         "name": "Drawn night",

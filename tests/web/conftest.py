@@ -85,8 +85,12 @@ class Game:
     players: list
 
 
-def make_game(slug: str = "friday", public: bool = True, variant: str = "") -> Game:
-    league, admin = make_league(slug=slug, public=public)
+def make_game(
+    slug: str = "friday", public: bool = True, variant: str = "", min_players: int = 3
+) -> Game:
+    """A league, its admin, scorekeeper and member, and a night of three players, which
+    counts in the standings (the league's ``min_players`` is 3 unless given)."""
+    league, admin = make_league(slug=slug, public=public, min_players=min_players)
     keeper = add_member(league, f"{slug}-keeper", "scorekeeper")
     member = add_member(league, f"{slug}-member", "member")
     tournament, players = make_tournament(
@@ -96,6 +100,15 @@ def make_game(slug: str = "friday", public: bool = True, variant: str = "") -> G
 
 
 walk_entry = fold_entry  # everyone antes; all but one fold (the winner posts the bring-in)
+
+
+def record_walk(game: Game, variant: str = "seven_card_stud"):
+    """One quick-entry walk in the game's night (the bring-in takes the antes), recorded by
+    its admin; settled at once where tasks run eagerly and on commit."""
+    t = game.tournament
+    return hand_record(
+        tournament=t, by=game.admin, entry_mode="quick", entry=walk_entry(t), variant=variant
+    )
 
 
 def record_sample_hands(game: Game) -> dict:
@@ -178,20 +191,26 @@ def site(live_server, settings):
     return live_server.url
 
 
-@pytest.fixture
-def phone(browser):
+def new_phone(browser, errors: list[str]):
+    """A page in a new phone-sized context (375x740) whose JavaScript errors, and anything
+    the Content-Security-Policy blocked (inline script, styles), go to ``errors``."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
     context.set_default_timeout(10_000)
     page = context.new_page()
-    errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    # Anything the Content-Security-Policy blocked (inline script, styles) is an error too.
     page.on(
         "console",
         lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
     )
+    return page
+
+
+@pytest.fixture
+def phone(browser):
+    errors: list[str] = []
+    page = new_phone(browser, errors)
     yield page
-    context.close()
+    page.context.close()
     assert not errors, f"JavaScript errors: {errors}"
 
 
@@ -202,3 +221,73 @@ def log_in(page, site, username, next_url="/"):
     page.click("button[type=submit]")
     page.wait_for_load_state()
     assert f"Logged in as {username}" in page.inner_text("[data-testid=who]")
+
+
+# --------------------------------------------------------------------------
+# The results form (a hand caught up afterwards), filled as a scorekeeper would
+
+SEVEN_ACES = "As Ah Ad 3c 4c 9d 2c"  # down, down, four up, down: three aces
+SEVEN_KINGS = "Ks Kh Kd 3d 4d 5h 2d"  # three kings
+
+
+def seat_input(page, k: int, name: str):
+    """The input ``name`` (put_in, d1..c7, result, folded, ...) of the form's seat ``k``."""
+    return page.locator(f"[data-testid=seat-{k}] [name$='-{name}']")
+
+
+def fill_cards(page, k: int, cards: str) -> None:
+    """Type seat ``k``'s seven cards (``"As Ah ..."``, in the order dealt)."""
+    for slot, value in zip(("d1", "d2", "u1", "u2", "u3", "u4", "c7"), cards.split(), strict=True):
+        seat_input(page, k, slot).fill(value)
+
+
+def fill_results(
+    page,
+    *,
+    folded=(),
+    put_in: dict[int, int] | None = None,
+    cards: dict[int, str] | None = None,
+    winner: int | None = 0,
+) -> None:
+    """The results form of a showdown: the ``folded`` seats fold on third street (one tap
+    each), the others put in ``put_in`` chips and show ``cards`` (by default seat 0 three
+    aces, seat 1 three kings, 24 chips each), ``winner``'s result is "won"; the card picker
+    is closed after."""
+    for k in folded:
+        page.click(f"[data-testid=fold3-{k}]")
+    for k, chips in ({0: 24, 1: 24} if put_in is None else put_in).items():
+        seat_input(page, k, "put_in").fill(str(chips))
+    for k, seven in ({0: SEVEN_ACES, 1: SEVEN_KINGS} if cards is None else cards).items():
+        fill_cards(page, k, seven)
+    if winner is not None:
+        seat_input(page, winner, "result").select_option("won")
+    page.keyboard.press("Escape")
+
+
+# --------------------------------------------------------------------------
+# The live logger, driven through the page
+
+
+def live_prompt(page) -> str:
+    return page.inner_text("[data-testid=live-prompt]")
+
+
+def live_tap(page, selector: str) -> None:
+    """Tap the first match of ``selector`` and wait for the page it brings."""
+    page.locator(selector).first.click()
+    page.wait_for_load_state()
+
+
+def live_act(page, label: str) -> None:
+    """Tap the action button labelled exactly ``label`` ("Call 10", "Check around", ...)."""
+    live_tap(page, f"#next button:text-is('{label}')")
+
+
+def live_type_street(page, codes: list[str]) -> None:
+    """Type the cards the street asks for (``codes``, in the page's order), close the
+    picker, and deal the street."""
+    inputs = page.locator("form[data-live] input[required]").all()
+    for input_, code in zip(inputs, codes, strict=True):
+        input_.fill(code)
+    page.keyboard.press("Escape")
+    live_tap(page, "form[data-live] button[type=submit]")

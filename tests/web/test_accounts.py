@@ -132,6 +132,7 @@ def test_a_token_made_on_the_profile_works_once_shown_and_is_revoked_there(clien
     assert token.last_used_at is not None
     page = client.get("/accounts/profile/").content.decode()
     assert "scoring laptop" in page and token.fingerprint in page and "never" not in page
+    assert "up to an hour after the time shown" in page  # "last used" is noted once an hour
 
     r = client.post(f"/accounts/profile/tokens/{token.pk}/revoke/")
     assert r.status_code == 302

@@ -16,9 +16,16 @@ from tests.web.conftest import (
     DESKTOP,
     PASSWORD,
     PHONE,
+    SEVEN_ACES,
+    SEVEN_KINGS,
+    fill_cards,
+    fill_results,
+    live_prompt,
+    live_tap,
     log_in,
     make_game,
     record_sample_hands,
+    seat_input,
 )
 from tracker.hands.services.recording import hand_record
 from tracker.tournaments.selectors import tournament_state
@@ -31,10 +38,6 @@ pytestmark = [
         reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
     ),
 ]
-
-
-def seat_input(page, k: int, name: str):
-    return page.locator(f"[data-testid=seat-{k}] [name$='-{name}']")
 
 
 # --------------------------------------------------------------------------
@@ -340,8 +343,7 @@ def test_live_logger_on_a_phone(site, browser, phone, shots):
 
     def tap(selector, kind):
         taps[kind] += 1
-        page.locator(selector).first.click()
-        page.wait_for_load_state()
+        live_tap(page, selector)
 
     def pick(code, kind="up cards"):
         taps[kind] += 1
@@ -351,7 +353,7 @@ def test_live_logger_on_a_phone(site, browser, phone, shots):
         tap(f"#next button:text-is('{label}')", "actions")
 
     def prompt():
-        return page.inner_text("[data-testid=live-prompt]")
+        return live_prompt(page)
 
     def log():
         return page.inner_text("[data-testid=live-log]")
@@ -472,15 +474,6 @@ def test_scripts_run_under_the_content_security_policy(site, phone):
 # The results form (catching up a hand afterwards)
 
 
-def fill_cards(page, k: int, cards: str) -> None:
-    for slot, value in zip(("d1", "d2", "u1", "u2", "u3", "u4", "c7"), cards.split(), strict=True):
-        seat_input(page, k, slot).fill(value)
-
-
-ACES = "As Ah Ad 3c 4c 9d 2c"
-KINGS = "Ks Kh Kd 3d 4d 5h 2d"
-
-
 def test_results_form_folded_on_third_street_in_one_tap(site, browser, phone, shots):
     game = make_game(variant="seven_card_stud")
     t = game.tournament
@@ -508,10 +501,7 @@ def test_results_form_folded_on_third_street_in_one_tap(site, browser, phone, sh
     seat_input(page, 0, "put_in").fill("24")
     assert seat_input(page, 1, "put_in").input_value() == "20"
     seat_input(page, 1, "put_in").fill("24")
-    fill_cards(page, 0, ACES)
-    fill_cards(page, 1, KINGS)
-    seat_input(page, 0, "result").select_option("won")
-    page.keyboard.press("Escape")
+    fill_results(page, put_in={})
     shots(page, "phone-results-form-folded")
     page.click("[data-testid=submit-hand]")
     page.wait_for_url(re.compile(rf".*/tournaments/{t.pk}/$"))
@@ -526,10 +516,7 @@ def test_results_form_folded_on_third_street_in_one_tap(site, browser, phone, sh
     assert plain.locator("#id_variant").input_value() == "seven_card_stud"  # the last hand's
     plain.click("[data-testid=fold3-0]")
     assert not seat_input(plain, 0, "d1").is_visible()
-    seat_input(plain, 1, "put_in").fill("24")
-    seat_input(plain, 2, "put_in").fill("24")
-    fill_cards(plain, 1, ACES)
-    fill_cards(plain, 2, KINGS)
+    fill_results(plain, put_in={1: 24, 2: 24}, cards={1: SEVEN_ACES, 2: SEVEN_KINGS}, winner=None)
     plain.click("[data-testid=submit-hand]")
     plain.wait_for_url(re.compile(rf".*/tournaments/{t.pk}/$"))
     assert "Hand 2 recorded" in plain.inner_text(".messages")
@@ -568,8 +555,8 @@ def test_results_form_lists_every_error_at_the_top(site, phone, shots):
     page = phone
     log_in(page, site, game.keeper.username, f"/tournaments/{t.pk}/hands/new/")
     seat_input(page, 0, "put_in").fill("24")
-    fill_cards(page, 0, ACES.replace("2c", "Zz"))  # a mistyped card
-    fill_cards(page, 1, KINGS)
+    fill_cards(page, 0, SEVEN_ACES.replace("2c", "Zz"))  # a mistyped card
+    fill_cards(page, 1, SEVEN_KINGS)
     seat_input(page, 2, "folded").select_option("third")
     seat_input(page, 2, "put_in").fill("30")  # a folder over everyone: chips that do not add up
     page.keyboard.press("Escape")
@@ -598,13 +585,7 @@ def test_results_form_record_takes_one_tap_with_the_picker_open(site, phone, sho
     t = game.tournament
     page = phone
     log_in(page, site, game.keeper.username, f"/tournaments/{t.pk}/hands/new/")
-    page.click("[data-testid=fold3-2]")
-    seat_input(page, 0, "put_in").fill("24")
-    seat_input(page, 1, "put_in").fill("24")
-    fill_cards(page, 0, ACES)
-    fill_cards(page, 1, KINGS)
-    seat_input(page, 0, "result").select_option("won")
-    page.keyboard.press("Escape")
+    fill_results(page, folded=[2])
     # The picker is open on the last card input, the page scrolled to its end.
     page.click("#id_community")
     assert page.locator(".picker").is_visible()

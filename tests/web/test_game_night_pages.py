@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from tests.factories import fold_entry, make_user
-from tests.web.conftest import make_game
+from tests.web.conftest import make_game, record_walk
 from tracker.engine import tournament as rules
 from tracker.hands.services.recording import hand_record
 from tracker.leagues.services import player_create
@@ -197,13 +199,7 @@ def test_the_table_screen_shows_the_state_of_play(client, game, django_capture_o
     assert "Dealer Ann" in page and "3 players in" in page
     assert "No hand yet." in page
     with django_capture_on_commit_callbacks(execute=True):
-        hand_record(
-            tournament=t,
-            by=game.admin,
-            entry_mode="quick",
-            entry=fold_entry(t),
-            variant="seven_card_stud",
-        )
+        record_walk(game)
     fragment = text(client.get(f"/tournaments/{t.pk}/table/live/"))
     # Bob (left of the dealer) brings in, the others fold: he takes the 3 antes of 4.
     assert "Hand 2 of 50" in fragment and "Next level in 4 hands" in fragment
@@ -211,6 +207,38 @@ def test_the_table_screen_shows_the_state_of_play(client, game, django_capture_o
     assert "Bob takes 12" in fragment
     assert "Dealer Bob" in fragment
     assert "2 Bob D (dealer) 1008" in fragment and "1 Ann 996" in fragment
+
+
+def _poll_queries(client, t) -> list[str]:
+    """The statements one poll of the table screen runs (transaction control left out)."""
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(f"/tournaments/{t.pk}/table/live/").status_code == 200
+    control = ("SET TRANSACTION", "SAVEPOINT", "RELEASE SAVEPOINT", "BEGIN", "COMMIT")
+    return [q["sql"] for q in captured.captured_queries if not q["sql"].startswith(control)]
+
+
+def test_a_table_screen_poll_reads_each_thing_once(
+    client, game, django_capture_on_commit_callbacks
+):
+    """The tournament (with its league, the visibility checked in the same statement), its
+    seats, its hands not settled with the latest, the ledger sums, the settled seats for the
+    standings, the latest hand's pots: six statements after one hand or after five."""
+    t = game.tournament
+
+    def record(n):
+        for _ in range(n):
+            with django_capture_on_commit_callbacks(execute=True):
+                record_walk(game)
+
+    record(1)
+    after_one = _poll_queries(client, t)
+    assert len(after_one) == 6, after_one
+    assert sum('FROM "tracker_tournament"' in q for q in after_one) == 1
+    assert sum('FROM "tracker_seat"' in q for q in after_one) == 1
+    record(4)
+    assert len(_poll_queries(client, t)) == 6
+    client.force_login(game.member)  # logged in: the session and the user, then the same
+    assert len(_poll_queries(client, t)) == 6 + 2
 
 
 def test_the_table_screen_of_a_private_league_is_hidden(client):

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from tests.factories import ACES, KINGS, add_member, make_league, make_tournament, showdown_entry
-from tests.web.conftest import CHROMIUM, log_in
+from tests.web.conftest import CHROMIUM, live_act, live_prompt, live_tap, log_in
 from tracker.hands.models import Hand, HandSeat
 from tracker.hands.services.recording import hand_record
 from tracker.tournaments.selectors import tournament_state
@@ -42,7 +42,7 @@ class Table:
     # -- reading the page
 
     def prompt(self) -> str:
-        return self.page.inner_text("[data-testid=live-prompt]")
+        return live_prompt(self.page)
 
     def buttons(self) -> list[str]:
         return [b.inner_text() for b in self.page.locator("#next .live-buttons button").all()]
@@ -66,11 +66,10 @@ class Table:
         page.wait_for_load_state()
 
     def tap(self, selector: str):
-        self.page.locator(selector).first.click()
-        self.page.wait_for_load_state()
+        live_tap(self.page, selector)
 
     def button(self, label: str):
-        self.tap(f"#next button:text-is('{label}')")
+        live_act(self.page, label)
 
     def pick(self, code: str):
         assert code not in self.used, code

@@ -123,8 +123,6 @@ def test_league_page_standings_are_the_league_tables(client, game):
     from tracker.tournaments.services import final_standings_write
 
     league = game.tournament.league
-    league.min_players = 3  # the night has three players
-    league.save(update_fields=["min_players"])
     game.tournament.status = TournamentStatus.FINISHED
     game.tournament.save(update_fields=["status"])
     final_standings_write(tournament=game.tournament)

@@ -17,7 +17,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.conftest import CHROMIUM, PHONE
+from tests.web.conftest import CHROMIUM, fill_results, new_phone
 from tracker.core.permissions import capabilities
 from tracker.hands.models import Hand
 from tracker.leagues.models import League
@@ -34,20 +34,6 @@ pytestmark = [
 
 PASSWORD = "a-long-pass-phrase"
 PLAYERS = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
-ACES = "As Ah Ad 3c 4c 9d 2c"
-KINGS = "Ks Kh Kd 3d 4d 5h 2d"
-
-
-def new_phone(browser, errors: list[str]):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on(
-        "console",
-        lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
-    )
-    return page
 
 
 def sign_up(page, username: str):
@@ -57,15 +43,6 @@ def sign_up(page, username: str):
     page.click("[data-testid=signup-submit]")
     page.wait_for_load_state()
     assert f"Logged in as {username}" in page.inner_text("[data-testid=who]")
-
-
-def seat_input(page, k: int, name: str):
-    return page.locator(f"[data-testid=seat-{k}] [name$='-{name}']")
-
-
-def fill_cards(page, k: int, cards: str) -> None:
-    for slot, value in zip(("d1", "d2", "u1", "u2", "u3", "u4", "c7"), cards.split(), strict=True):
-        seat_input(page, k, slot).fill(value)
 
 
 def fits(page) -> bool:
@@ -160,14 +137,7 @@ def test_a_league_and_a_game_night_run_from_the_site(site, browser, shots):
         sam.click("[data-testid=record-hand]")
         sam.wait_for_url(re.compile(r".*/hands/new/$"))
         sam.select_option("#id_variant", "seven_card_stud")
-        for k in (2, 3, 4, 5):
-            sam.click(f"[data-testid=fold3-{k}]")
-        seat_input(sam, 0, "put_in").fill("24")
-        seat_input(sam, 1, "put_in").fill("24")
-        fill_cards(sam, 0, ACES)
-        fill_cards(sam, 1, KINGS)
-        seat_input(sam, 1, "result").select_option("won")
-        sam.keyboard.press("Escape")
+        fill_results(sam, folded=[2, 3, 4, 5], winner=1)  # aces in seat 0, kings in seat 1
         shots(sam, "story-09-results-form")
         sam.click("[data-testid=submit-hand]")
         sam.wait_for_url(re.compile(rf".*/tournaments/{night.pk}/$"))

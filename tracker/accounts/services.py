@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from tracker.accounts.models import ApiToken
@@ -20,8 +21,9 @@ from tracker.engine.errors import DomainError
 # The label of the token that POST /api/v1/auth/token/ issues (one at a time: a new one
 # revokes the previous one).
 SIGN_IN_LABEL = "API sign-in"
-# How stale "last used" may be: a token used again within this time is not written again.
-LAST_USED_RESOLUTION = timedelta(minutes=1)
+# How stale "last used" may be: a token used again within this time is not written again, so
+# most API reads write nothing (the profile page says the time shown may be this much early).
+LAST_USED_RESOLUTION = timedelta(hours=1)
 
 
 @transaction.atomic
@@ -120,9 +122,14 @@ def api_token_sign_in(*, user) -> tuple[ApiToken, str, list[str]]:
 
 
 def api_token_used(token: ApiToken) -> None:
-    """Note that ``token`` was just used (at most one write a minute per token)."""
+    """Note that ``token`` was just used: at most one write per token and
+    LAST_USED_RESOLUTION, none while the time read with the token is newer than that. The
+    write is conditional, so requests arriving together with the same token write once."""
     now = timezone.now()
-    if token.last_used_at is not None and now - token.last_used_at < LAST_USED_RESOLUTION:
+    stale = now - LAST_USED_RESOLUTION
+    if token.last_used_at is not None and token.last_used_at > stale:
         return
-    ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    ApiToken.objects.filter(pk=token.pk).filter(
+        Q(last_used_at__isnull=True) | Q(last_used_at__lte=stale)
+    ).update(last_used_at=now)
     token.last_used_at = now

@@ -374,9 +374,12 @@ def visible_player(user, pk: int) -> Player:
     return player
 
 
-def visible_hand(user, pk: int) -> Hand:
+def visible_hand(user, pk: int, *, hands: QuerySet[Hand] | None = None) -> Hand:
+    """The hand ``pk`` if ``user`` may see its league, read from ``hands`` (all hands unless
+    given, e.g. annotated), with its tournament and league; NotFound otherwise."""
     hand = (
-        Hand.objects.select_related("tournament", "tournament__league")
+        (Hand.objects.all() if hands is None else hands)
+        .select_related("tournament", "tournament__league")
         .filter(pk=pk, tournament__league__in=leagues_visible_to(user))
         .first()
     )

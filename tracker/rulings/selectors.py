@@ -20,7 +20,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from tracker.audit.models import AuditEntry
 from tracker.core.errors import NotFound, PermissionDenied
@@ -189,9 +190,26 @@ def hand_ruling_states(hands: Iterable[Hand]) -> dict[int, str]:
     return {i: state(i) for i in ids}
 
 
+def _open_pots(league: League | OuterRef) -> QuerySet[Pot]:
+    return Pot.objects.filter(hand__tournament__league=league, disputed=True)
+
+
 def open_disputes_count(league: League) -> int:
     """How many pots of ``league`` wait for its authority (the "N open" of the disputes link)."""
-    return Pot.objects.filter(hand__tournament__league=league, disputed=True).count()
+    return _open_pots(league).count()
+
+
+def with_open_disputes(hands: QuerySet[Hand]) -> QuerySet[Hand]:
+    """``hands``, each with ``open_disputes``: :func:`open_disputes_count` of its league,
+    counted in the same statement (the hand page reads its hand so)."""
+    count = (
+        _open_pots(OuterRef("tournament__league"))
+        .order_by()
+        .values("disputed")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    return hands.annotate(open_disputes=Coalesce(Subquery(count), 0))
 
 
 def evaluations_of(hand: Hand) -> QuerySet[Evaluation]:

@@ -1,8 +1,8 @@
 """Player statistics from the per-seat facts (docs/analytics.md defines each one).
 
 Every statistic is a sum over ``HandSeat`` rows of settled hands. ``stats_for`` and
-``stats_table`` compute it so, over the seats (the definition; one aggregate query for the
-numbers and one for the showdown hand categories); the pages and the API read the same
+``stats_table`` compute it so, over the seats (the definition; one aggregate query,
+``seat_sums``, whose counters are those of the running totals); the pages and the API read the same
 figures from the running totals (``tally_stats``, ``tally_table`` over ``month_tallies`` or
 ``tournament_tallies``: tracker/stats/models.py), a bounded number of rows whatever the
 number of hands. The facts are written at settlement (tracker/engine/facts.py).
@@ -15,7 +15,6 @@ see).
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +46,7 @@ from tracker.leagues.selectors import (
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.stats.tally import (
     CATEGORY_COUNTERS,
+    FACT_COUNTERS,
     FLOAT_COUNTERS,
     INT_COUNTERS,
     MAX_COUNTER,
@@ -55,24 +55,6 @@ from tracker.stats.tally import (
 from tracker.tournaments.models import Tournament
 
 SETTLED = (HandStatus.VERIFIED, HandStatus.DISPUTED)
-INT_FACTS = (
-    "full",
-    "vpip",
-    "bi",
-    "comp",
-    "r3",
-    "bets",
-    "calls",
-    "st_try",
-    "steal",
-    "saw4",
-    "saw5",
-    "saw6",
-    "saw7",
-    "sd",
-    "wild",
-    "ai",
-)
 CATEGORY_ORDER = tuple(reversed(CATEGORIES))  # five of a kind first
 
 
@@ -236,62 +218,6 @@ def _fact(key: str):
     return Sum(Cast(KT(f"facts__{key}"), IntegerField()))
 
 
-def _aggregates() -> dict[str, Any]:
-    ev = Cast(KT("facts__ev"), FloatField())
-    se = Cast(KT("facts__ai_se"), FloatField())
-    net = F("won") - F("contributed")
-    return {
-        "n_hands": Count("id"),
-        "live_hands": Count("id", filter=Q(hand__draft__isnull=False)),
-        **{f"f_{k}": _fact(k) for k in INT_FACTS},
-        "wild_hands": Count("id", filter=Q(facts__has_key="wild")),
-        "sd_won": Count("id", filter=Q(facts__sd=1, won__gt=0)),
-        "net": Sum(net),
-        "chips_won": Sum(Case(When(won__gt=F("contributed"), then=net), default=0)),
-        "chips_lost": Sum(Case(When(contributed__gt=F("won"), then=-net), default=0)),
-        "put_in": Sum("contributed"),
-        "biggest": Max("won"),
-        "ev": Sum(ev),
-        "ev_var": Sum(se * se),
-        "ai_won": Sum("won", filter=Q(facts__ai=1)),
-    }
-
-
-def _stats_from(row: dict[str, Any], key: Any = None, label: str = "") -> Stats:
-    def g(name: str) -> int:
-        return int(row.get(name) or 0)
-
-    return Stats(
-        key=key,
-        label=label,
-        hands=g("n_hands"),
-        full_hands=g("f_full"),
-        live_hands=g("live_hands"),
-        vpip=g("f_vpip"),
-        bring_ins=g("f_bi"),
-        completions=g("f_comp"),
-        raises3=g("f_r3"),
-        bets=g("f_bets"),
-        calls=g("f_calls"),
-        steal_tries=g("f_st_try"),
-        steals=g("f_steal"),
-        saw={s: g(f"f_saw{s}") for s in (4, 5, 6, 7)},
-        showdowns=g("f_sd"),
-        showdowns_won=g("sd_won"),
-        wild_cards=g("f_wild"),
-        wild_hands=g("wild_hands"),
-        net=g("net"),
-        chips_won=g("chips_won"),
-        chips_lost=g("chips_lost"),
-        put_in=g("put_in"),
-        biggest_pot=g("biggest"),
-        allin_hands=g("f_ai"),
-        allin_expected=float(row.get("ev") or 0.0),
-        allin_actual=g("ai_won"),
-        allin_error=float(row.get("ev_var") or 0.0) ** 0.5,
-    )
-
-
 def settled_seats(
     *,
     players: list[int] | None = None,
@@ -312,41 +238,26 @@ def settled_seats(
     return seats
 
 
-def _categories(seats, by: str | None) -> dict[Any, dict[str, int]]:
-    rows = (
-        seats.filter(facts__has_key="cat")
-        .annotate(cat=KT("facts__cat"))
-        .values(*((by,) if by else ()), "cat")
-        .annotate(n=Count("id"))
-        .order_by()
-    )
-    out: dict[Any, dict[str, int]] = defaultdict(dict)
-    for r in rows:
-        out[r[by] if by else None][r["cat"]] = r["n"]
-    return out
-
-
 def stats_for(seats) -> Stats:
-    """One set of statistics over ``seats`` (two queries)."""
-    row = seats.aggregate(**_aggregates())
-    stats = _stats_from(row)
-    stats.categories = _categories(seats, None).get(None, {})
-    return stats
+    """One set of statistics over ``seats`` (one aggregate query)."""
+    return stats_from_totals(seats.aggregate(**seat_sums()))
 
 
 def stats_table(seats, by: str = "player_id") -> list[Stats]:
-    """Statistics per ``by`` (``player_id`` or ``hand__variant``) over ``seats`` (two queries)."""
-    label_field = "player__name" if by == "player_id" else None
-    values = (by, label_field) if label_field else (by,)
-    rows = seats.values(*values).annotate(**_aggregates()).order_by()
-    cats = _categories(seats, by)
+    """Statistics per ``by`` (``player_id`` or ``hand__variant``) over ``seats`` (one query)."""
+    values = (by, "player__name") if by == "player_id" else (by,)
+    return _stats_rows(seats.values(*values).annotate(**seat_sums()).order_by(), by)
+
+
+def _stats_rows(rows, by: str) -> list[Stats]:
+    """One :class:`Stats` per grouped row of summed counters: by player (labelled with the
+    name, the best net first) or by variant (labelled with its title, in the order of
+    VARIANTS)."""
     out = []
     for r in rows:
         key = r[by]
-        label = r[label_field] if label_field else VARIANT_TITLES.get(key, key)
-        stats = _stats_from(r, key, label)
-        stats.categories = cats.get(key, {})
-        out.append(stats)
+        label = r["player__name"] if by == "player_id" else VARIANT_TITLES.get(key, key)
+        out.append(stats_from_totals(r, key, label))
     if by == "player_id":
         out.sort(key=lambda s: (-s.net, s.label.lower()))
     else:
@@ -579,7 +490,8 @@ def _tally_sums() -> dict[str, Any]:
 
 
 def stats_from_totals(totals: dict[str, Any], key: Any = None, label: str = "") -> Stats:
-    """A :class:`Stats` from summed counters (tracker/stats/tally.py names them)."""
+    """A :class:`Stats` from summed counters (tracker/stats/tally.py names them): the running
+    totals' sums (:func:`tally_stats`) or the seats' (:func:`seat_sums`)."""
 
     def g(name: str) -> int:
         return int(totals.get(name) or 0)
@@ -685,18 +597,7 @@ def tally_table(tallies: QuerySet, by: str = "player_id") -> list[Stats]:
     """Statistics per ``by`` (``player_id`` or ``variant``) over running-total rows (one query),
     ordered as :func:`stats_table` orders them."""
     values = (by, "player__name") if by == "player_id" else (by,)
-    rows = tallies.values(*values).annotate(**_tally_sums()).order_by()
-    out = []
-    for r in rows:
-        key = r[by]
-        label = r["player__name"] if by == "player_id" else VARIANT_TITLES.get(key, key)
-        out.append(stats_from_totals(r, key, label))
-    if by == "player_id":
-        out.sort(key=lambda s: (-s.net, s.label.lower()))
-    else:
-        order = {v: k for k, v in enumerate(VARIANTS)}
-        out.sort(key=lambda s: order.get(s.key, 99))
-    return out
+    return _stats_rows(tallies.values(*values).annotate(**_tally_sums()).order_by(), by)
 
 
 def scope_tallies(scope: Scope, *, variant: str | None = None) -> QuerySet:
@@ -812,7 +713,7 @@ def seat_sums() -> dict[str, Any]:
         "chips_lost": Sum(Case(When(contributed__gt=F("won"), then=-net), default=0)),
         "put_in": Sum("contributed"),
         "ai_won": Sum("won", filter=Q(facts__ai=1)),
-        **{k: _fact(k) for k in INT_FACTS},
+        **{k: _fact(k) for k in FACT_COUNTERS},
         **{c: Count("id", filter=Q(facts__cat=c[4:])) for c in CATEGORY_COUNTERS},
         "ev": Sum(ev),
         "ev_var": Sum(se * se),

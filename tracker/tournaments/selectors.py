@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch, Q, Subquery, Sum
+from django.db.models import Prefetch, Q, QuerySet, Subquery, Sum, prefetch_related_objects
 
+from tracker.core.errors import NotFound
 from tracker.core.snapshot import read_snapshot
 from tracker.engine import tournament as rules
-from tracker.hands.models import Hand, HandSeat, HandStatus
+from tracker.hands.models import Hand, HandSeat, HandStatus, Pot
 from tracker.tournaments.models import LedgerEntry, Seat, Tournament
 
 SETTLED = (HandStatus.VERIFIED, HandStatus.DISPUTED)
@@ -234,21 +235,35 @@ class LiveTournament:
     standings: list[StandingRow]
 
 
-def tournament_live(tournament: Tournament) -> LiveTournament:
+def tournament_live(
+    tournament: Tournament | int,
+    *,
+    among: QuerySet[Tournament] | None = None,
+    last_pots: bool = False,
+) -> LiveTournament:
     """The tournament row (seats and league too), its state and its standings from one
     snapshot, so that the next hand's players and the standings never disagree about who is
-    out (docs/recording.md, "Standings")."""
+    out (docs/recording.md, "Standings").
+
+    ``tournament`` is a tournament or its id; with ``among`` (e.g. the tournaments a user may
+    see) it must be one of those, else NotFound, so the caller need not read the row first.
+    The seats are read once, for the state and the standings. With ``last_pots`` the latest
+    hand (``state.latest``) comes with its pots, in the same snapshot. Five queries, six with
+    the pots, however many hands were played."""
+    pk = tournament if isinstance(tournament, int) else tournament.pk
+    rows = Tournament.objects.all() if among is None else among
     with read_snapshot():
         seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
-        fresh = (
-            Tournament.objects.select_related("league")
-            .prefetch_related(seats)
-            .get(pk=tournament.pk)
-        )
+        fresh = rows.select_related("league").prefetch_related(seats).filter(pk=pk).first()
+        if fresh is None:
+            raise NotFound("No such tournament.")
         seats = sorted(fresh.seats.all(), key=lambda seat: seat.number)
         state = tournament_state(fresh, seats=seats)
         # The ledger as of this snapshot: no hand read as recorded has entries in it.
         standings = tournament_standings(fresh, seats=seats, stacks=state.settled_stacks)
+        if last_pots and state.latest is not None:
+            pots = Prefetch("pots", queryset=Pot.objects.order_by("index"))
+            prefetch_related_objects([state.latest], pots)
         return LiveTournament(tournament=fresh, state=state, standings=standings)
 
 
@@ -283,17 +298,6 @@ def tournament_hands(tournament: Tournament) -> list[Hand]:
         .prefetch_related("pots")
         .order_by("-number")
         .defer("entry", "engine_reading", "starting_stacks")
-    )
-
-
-def tournament_last_hand(tournament: Tournament) -> Hand | None:
-    """The tournament's latest hand with its pots (without the bulky JSON), or None."""
-    return (
-        Hand.objects.filter(tournament=tournament)
-        .prefetch_related("pots")
-        .order_by("-number")
-        .defer("entry", "engine_reading", "starting_stacks")
-        .first()
     )
 
 

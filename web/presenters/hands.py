@@ -23,7 +23,12 @@ from tracker.hands.selectors.replay import (
 )
 from tracker.hands.selectors.wording import announcement_text
 from tracker.leagues.selectors import visible_hand
-from tracker.rulings.selectors import RULING_BADGES, hand_ruling_state, status_words
+from tracker.rulings.selectors import (
+    RULING_BADGES,
+    hand_ruling_state,
+    status_words,
+    with_open_disputes,
+)
 from tracker.tournaments.selectors import hand_neighbours
 
 
@@ -194,7 +199,7 @@ def _announcements(hand: Hand) -> list[tuple[str, str, str]]:
 
 
 def hand_replay(user, pk: int, street: int | None = None, step: int | None = None) -> HandReplay:
-    hand = visible_hand(user, pk)
+    hand = visible_hand(user, pk, hands=with_open_disputes(Hand.objects.all()))
     tournament = hand.tournament
     seat_rows = {s.player_id: s for s in hand.hand_seats.select_related("player")}
     seats_by_player = {s.player_id: s for s in tournament.seats.select_related("player")}

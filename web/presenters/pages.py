@@ -30,9 +30,9 @@ from tracker.leagues.selectors import (
     player_recent_hands,
     player_seats,
     roles_by_league,
+    tournaments_visible_to,
     visible_league,
     visible_player,
-    visible_tournament,
 )
 from tracker.rulings.selectors import (
     RULING_BADGES,
@@ -348,10 +348,10 @@ def _chart(tournament: Tournament, names: dict[int, str], order: list[int]) -> d
 
 
 def tournament_page(user, pk: int) -> TournamentPage:
-    tournament = visible_tournament(user, pk)
+    live = tournament_live(pk, among=tournaments_visible_to(user))  # one snapshot
+    tournament = live.tournament
     league = tournament.league
     can = capabilities(user, league)
-    live = tournament_live(tournament)  # state and standings from one snapshot
     state, standings = live.state, live.standings
     names = {s.player_id: s.player.name for s in state.seats}
     seat_names = {s.number: s.player.name for s in state.seats}

@@ -1,7 +1,7 @@
 """The table screen: what a TV or tablet at the table shows, over the selectors.
 
-One page object, read at one moment (the tournament, its state of play and its standings
-from :func:`~tracker.tournaments.selectors.tournament_live`, then its latest hand): the level
+One page object, read at one moment (the tournament, its state of play, its standings and its
+latest hand with its pots, from :func:`~tracker.tournaments.selectors.tournament_live`): the level
 and stakes of the hand being dealt, "hand N of 50", the hands to the next level, the dealer,
 who is in with their chips, and the last hand's result. The page polls a fragment of it.
 """
@@ -15,9 +15,9 @@ from tracker.engine.announcements import VARIANT_TITLES
 from tracker.hands.models import HandStatus
 from tracker.hands.selectors.wording import STATUS_LABELS
 from tracker.leagues.models import League
-from tracker.leagues.selectors import visible_tournament
+from tracker.leagues.selectors import tournaments_visible_to
 from tracker.tournaments.models import Tournament, TournamentStatus
-from tracker.tournaments.selectors import tournament_last_hand, tournament_live
+from tracker.tournaments.selectors import tournament_live
 
 
 @dataclass(frozen=True)
@@ -61,8 +61,7 @@ class TableScreen:
 
 
 def table_screen(user, pk: int) -> TableScreen:
-    tournament = visible_tournament(user, pk)
-    live = tournament_live(tournament)
+    live = tournament_live(pk, among=tournaments_visible_to(user), last_pots=True)
     t, state = live.tournament, live.state
     places = {r.player_id: r.place for r in live.standings}
     dealer_seat = state.next_dealer
@@ -94,7 +93,7 @@ def table_screen(user, pk: int) -> TableScreen:
             next_stakes = rules.stakes_for_hand(t.stakes_schedule, number + to_next, per)
             if next_stakes.small_bet == stakes.small_bet and next_stakes.ante == stakes.ante:
                 next_stakes = None  # past the schedule's last level the stakes stay
-    hand = tournament_last_hand(t)
+    hand = state.latest
     last = None
     if hand is not None:
         settled = hand.status != HandStatus.RECORDED

@@ -6,7 +6,8 @@ and ``r.can_dispute`` from the capabilities the view put in the context as ``can
 (tracker/core/permissions.py); a template rendered without them (an include rendered on its
 own) gets the request user's, from the same table. The tags decide nothing themselves. ``{% ruling_state hand %}`` is
 ``open``, ``override``, ``ruled`` or ``""``, computed once per tournament and template render.
-``r.open_disputes`` counts the league's open pots, for the disputes link.
+``r.open_disputes`` counts the league's open pots, for the disputes link (the hand page reads
+that count with its hand: ``with_open_disputes``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,10 @@ def hand_rulings_of(context, hand) -> dict:
         "pots": list(hand.pots.all()) if settled else [],
         "can_rule": can.rule,
         "can_dispute": settled and can.dispute,
-        "open_disputes": open_disputes_count(hand.tournament.league),
+        # read with the hand when the page asked for it (with_open_disputes)
+        "open_disputes": hand.open_disputes
+        if hasattr(hand, "open_disputes")
+        else open_disputes_count(hand.tournament.league),
     }
 
 
