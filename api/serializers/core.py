@@ -6,10 +6,12 @@ Input serializers check shapes only; the services enforce the rules.
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tracker.leagues.models import League, Membership, Player, Role
 from tracker.tournaments.models import VARIANT_CHOICES, Tournament
+from tracker.tournaments.selectors import TournamentState
 
 
 class LeagueSerializer(serializers.ModelSerializer):
@@ -77,6 +79,31 @@ class StakesSerializer(serializers.Serializer):
     bring_in = serializers.IntegerField()
     small_bet = serializers.IntegerField()
     big_bet = serializers.IntegerField()
+
+
+class NextHandSerializer(serializers.Serializer):
+    """What the table needs to deal the next hand."""
+
+    number = serializers.IntegerField()
+    dealer_seat = serializers.IntegerField()
+    stakes = StakesSerializer()
+    players = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="player ids dealt in, in position order: first left of the dealer, dealer last",
+    )
+
+
+def next_hand_data(state: TournamentState) -> dict | None:
+    """The next hand of ``state`` as the API shows it (NextHandSerializer), or None when the
+    tournament is over."""
+    if state.over:
+        return None
+    return {
+        "number": state.next_number,
+        "dealer_seat": state.next_dealer,
+        "stakes": state.next_stakes.as_dict(),
+        "players": [s.player_id for s in state.next_positions()],
+    }
 
 
 class StandingSerializer(serializers.Serializer):
@@ -147,16 +174,9 @@ class TournamentLiveSerializer(TournamentSerializer):
         ]
         read_only_fields = fields
 
+    @extend_schema_field(NextHandSerializer(allow_null=True))
     def get_next_hand(self, obj) -> dict | None:
-        state = obj.state
-        if state.over:
-            return None
-        return {
-            "number": state.next_number,
-            "dealer_seat": state.next_dealer,
-            "stakes": state.next_stakes.as_dict(),
-            "players": [s.player_id for s in state.next_positions()],
-        }
+        return next_hand_data(obj.state)
 
 
 class TournamentCreateSerializer(serializers.Serializer):
