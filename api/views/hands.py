@@ -28,7 +28,7 @@ from api.views.core import (
     WriteThrottled,
     authorize_first,
     body_league,
-    body_tournament,
+    body_tournament_by_roles,
     visible_league,
 )
 from tracker.core.permissions import Capability, require, roles_remembered
@@ -144,7 +144,7 @@ class HandViewSet(
     )
     def create(self, request, *args, **kwargs):
         def produce():
-            named = body_tournament(request)  # read once: for authorizing and for recording
+            named = body_tournament_by_roles(request)  # read once: to authorize and to record
             league = named.league if named is not None else None
             authorize_first(request, league, Capability.RECORD_HAND, "record hands")
             data = HandCreateSerializer(data=request.data)
