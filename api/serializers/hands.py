@@ -107,10 +107,10 @@ class HandSerializer(serializers.ModelSerializer):
 
 
 class HandRecordedSerializer(HandSerializer):
-    """A hand as recording answers it: the hand, and the next hand to deal (null when the
-    tournament is over) from the state of play in ``context["state"]``, as the tournament's
-    detail gives it."""
+    """A hand as recording answers it: the hand, and the next hand to deal as the tournament's
+    detail gives it (null when the tournament is over)."""
 
+    # From the state of play after the hand, in context["state"].
     next_hand = serializers.SerializerMethodField()
 
     class Meta(HandSerializer.Meta):
