@@ -6,7 +6,9 @@ Prints, from one run:
 - hands recorded per second over HTTP (gunicorn) with 1 and 8 concurrent clients, with
   p50/p95 latency, next to a peer measured on the same stack in the same run: the
   cheapest authenticated write of the API (creating a player), so the ratio shows what
-  checking a hand with the engine costs on top of the framework's own floor;
+  checking a hand with the engine costs on top of the framework's own floor; twice: a
+  client reading the tournament before each hand (GET+POST), and one reading it once and
+  then following the ``next_hand`` of each POST's answer (POST);
 - hands settled per second by one worker (the queue is filled first, then drained);
 - the time of a league's standings (selector and HTTP) for a league of ``--tournaments``
   finished tournaments of 50 hands each, seeded through the services.
@@ -93,8 +95,8 @@ class Client:
         return response.status, data, time.perf_counter() - start
 
 
-def fold_entry(detail: dict, tournament: int) -> dict:
-    nxt = detail["next_hand"]
+def fold_entry(nxt: dict, tournament: int) -> dict:
+    """The hand ``nxt`` (a ``next_hand``) where everyone folds to the bring-in."""
     stakes = nxt["stakes"]
     players = nxt["players"]
     seats = [{"player": players[0], "put_in": stakes["ante"] + stakes["bring_in"]}]
@@ -107,8 +109,13 @@ def fold_entry(detail: dict, tournament: int) -> dict:
     }
 
 
-def run_clients(token: str, jobs: list, hands: int) -> tuple[list[float], float]:
-    """Each job records ``hands`` hands into its own tournament; returns latencies and wall time."""
+def run_clients(
+    token: str, jobs: list, hands: int, *, read_each: bool
+) -> tuple[list[float], float]:
+    """Each job records ``hands`` hands into its own tournament; returns the POSTs' latencies
+    and the wall time. ``read_each``: the client reads the tournament before every hand (the
+    way before the POST answered with the next hand), else once, then follows each answer's
+    ``next_hand``."""
     latencies: list[float] = []
     lock = threading.Lock()
     errors: list[str] = []
@@ -116,12 +123,16 @@ def run_clients(token: str, jobs: list, hands: int) -> tuple[list[float], float]
     def work(job) -> None:
         client = Client(token)
         mine = []
+        nxt = None
         for _ in range(hands):
-            status, detail, _ = client.call("GET", f"/api/v1/tournaments/{job}/")
-            status, data, elapsed = client.call("POST", "/api/v1/hands/", fold_entry(detail, job))
+            if read_each or nxt is None:
+                status, detail, _ = client.call("GET", f"/api/v1/tournaments/{job}/")
+                nxt = detail["next_hand"]
+            status, data, elapsed = client.call("POST", "/api/v1/hands/", fold_entry(nxt, job))
             if status != 201:
                 errors.append(f"{status}: {data}")
                 return
+            nxt = data["next_hand"]
             mine.append(elapsed)
         with lock:
             latencies.extend(mine)
@@ -195,9 +206,9 @@ def main() -> None:
     token = api_token_create(user=user, label="bench")[1]
     league = league_create(name="Bench", slug="bench", created_by=user)
     players = [player_create(league=league, name=f"P{i}", by=user) for i in range(24)]
-    tournaments = []
-    for k in range(9):
-        trio = players[3 * k : 3 * k + 3] if k < 8 else players[:3]
+    tournaments = []  # 0-8 for reading the tournament before each hand, 9-17 for reading it once
+    for k in range(18):
+        trio = players[3 * (k % 9) : 3 * (k % 9) + 3] if k % 9 < 8 else players[:3]
         t = tournament_create(
             league=league,
             name=f"T{k}",
@@ -246,15 +257,33 @@ def main() -> None:
             f"\nRecording over HTTP (gunicorn, 4 processes; worker stopped, tasks queue in Redis); "
             f"{hands} hands per client"
         )
-        lat1, wall1 = run_clients(token, tournaments[:1], hands)
-        ours1 = report("ours: record a hand, 1 client", lat1, wall1)
+        print(
+            "  'GET+POST': the client reads the tournament before each hand (as before the POST\n"
+            "  answered with the next hand); 'POST': it reads it once, then follows next_hand.\n"
+            "  The rate counts every request of a hand; latencies are the POSTs'."
+        )
+        olat1, owall1 = run_clients(token, tournaments[:1], hands, read_each=True)
+        old1 = report("ours GET+POST: record a hand, 1 client", olat1, owall1)
+        lat1, wall1 = run_clients(token, tournaments[9:10], hands, read_each=False)
+        ours1 = report("ours POST: record a hand, 1 client", lat1, wall1)
         plat1, pwall1 = run_peer(token, "bench", 1, hands)
         peer1 = report("peer: create a player, 1 client", plat1, pwall1)
-        lat8, wall8 = run_clients(token, tournaments[1:9], hands)
-        ours8 = report("ours: record a hand, 8 clients", lat8, wall8)
+        olat8, owall8 = run_clients(token, tournaments[1:9], hands, read_each=True)
+        old8 = report("ours GET+POST: record a hand, 8 clients", olat8, owall8)
+        lat8, wall8 = run_clients(token, tournaments[10:18], hands, read_each=False)
+        ours8 = report("ours POST: record a hand, 8 clients", lat8, wall8)
         plat8, pwall8 = run_peer(token, "bench", 8, hands)
         peer8 = report("peer: create a player, 8 clients", plat8, pwall8)
-        print(f"  ratio ours/peer: {ours1 / peer1:.2f} (1 client), {ours8 / peer8:.2f} (8 clients)")
+        for label, one, eight, lat_one, lat_eight in (
+            ("GET+POST", old1, old8, olat1, olat8),
+            ("POST", ours1, ours8, lat1, lat8),
+        ):
+            p95 = [percentile(x, 0.95) for x in (lat_one, plat1, lat_eight, plat8)]
+            print(
+                f"  ratio ours {label}/peer: {one / peer1:.2f} (1 client), "
+                f"{eight / peer8:.2f} (8 clients); p95 {p95[0] / p95[1]:.2f}x the peer's "
+                f"(1 client), {p95[2] / p95[3]:.2f}x (8 clients)"
+            )
 
         from tracker.hands.models import Hand, HandStatus
 

@@ -6,6 +6,7 @@ Input serializers check shapes only; the services enforce the rules.
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tracker.engine.tournament import MAX_SEATS
@@ -13,6 +14,7 @@ from tracker.leagues.models import Invite, League, Membership, Player, Role
 from tracker.leagues.seasons import DEFAULT_MIN_PLAYERS, DEFAULT_SEASON_LENGTH, SEASON_LENGTHS
 from tracker.leagues.services import INVITE_DAYS_MAX
 from tracker.tournaments.models import VARIANT_CHOICES, Tournament
+from tracker.tournaments.selectors import TournamentState
 
 
 class LeagueSerializer(serializers.ModelSerializer):
@@ -175,6 +177,31 @@ class StakesSerializer(serializers.Serializer):
     big_bet = serializers.IntegerField()
 
 
+class NextHandSerializer(serializers.Serializer):
+    """What the table needs to deal the next hand."""
+
+    number = serializers.IntegerField()
+    dealer_seat = serializers.IntegerField()
+    stakes = StakesSerializer()
+    players = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="player ids dealt in, in position order: first left of the dealer, dealer last",
+    )
+
+
+def next_hand_data(state: TournamentState) -> dict | None:
+    """The next hand of ``state`` as the API shows it (NextHandSerializer), or None when the
+    tournament is over."""
+    if state.over:
+        return None
+    return {
+        "number": state.next_number,
+        "dealer_seat": state.next_dealer,
+        "stakes": state.next_stakes.as_dict(),
+        "players": [s.player_id for s in state.next_positions()],
+    }
+
+
 class StandingSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
@@ -243,16 +270,9 @@ class TournamentLiveSerializer(TournamentSerializer):
         ]
         read_only_fields = fields
 
+    @extend_schema_field(NextHandSerializer(allow_null=True))
     def get_next_hand(self, obj) -> dict | None:
-        state = obj.state
-        if state.over:
-            return None
-        return {
-            "number": state.next_number,
-            "dealer_seat": state.next_dealer,
-            "stakes": state.next_stakes.as_dict(),
-            "players": [s.player_id for s in state.next_positions()],
-        }
+        return next_hand_data(obj.state)
 
 
 class TournamentCreateSerializer(serializers.Serializer):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.serializers.core import NextHandSerializer, next_hand_data
 from tracker.hands.models import EntryMode, Hand, Pot, ReevaluationJob
 from tracker.tournaments.models import VARIANT_CHOICES
 
@@ -102,6 +104,22 @@ class HandSerializer(serializers.ModelSerializer):
             "small_bet": obj.small_bet,
             "big_bet": obj.big_bet,
         }
+
+
+class HandRecordedSerializer(HandSerializer):
+    """A hand as recording answers it: the hand, and the next hand to deal as the tournament's
+    detail gives it (null when the tournament is over)."""
+
+    # From the state of play after the hand, in context["state"].
+    next_hand = serializers.SerializerMethodField()
+
+    class Meta(HandSerializer.Meta):
+        fields = HandSerializer.Meta.fields + ["next_hand"]
+        read_only_fields = fields
+
+    @extend_schema_field(NextHandSerializer(allow_null=True))
+    def get_next_hand(self, obj) -> dict | None:
+        return next_hand_data(self.context["state"])
 
 
 class HandListSerializer(serializers.ModelSerializer):

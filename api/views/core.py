@@ -26,7 +26,7 @@ from api.serializers.core import (
     TournamentSerializer,
 )
 from api.throttles import WriteThrottle
-from tracker.core.permissions import Capability, require
+from tracker.core.permissions import Capability, can_view, require
 from tracker.hands.models import Hand
 from tracker.leagues.models import Invite, League, Membership
 from tracker.leagues.selectors import (
@@ -90,6 +90,17 @@ def body_tournament(request, field: str = "tournament") -> Tournament | None:
     if pk is None:
         return None
     return tournaments_visible_to(request.user).select_related("league").filter(pk=pk).first()
+
+
+def body_tournament_by_roles(request, field: str = "tournament") -> Tournament | None:
+    """:func:`body_tournament`, read by id alone (with its league) and then checked: a public
+    league, or one where the user holds a role. The roles are the ones the write checks next,
+    so inside ``roles_remembered()`` this costs no query more, in a plainer statement."""
+    pk = _as_id(_peek(request, field))
+    if pk is None:
+        return None
+    found = Tournament.objects.select_related("league").filter(pk=pk).first()
+    return found if found is not None and can_view(request.user, found.league) else None
 
 
 def body_tournament_league(request, field: str = "tournament") -> League | None:

@@ -18,6 +18,7 @@ from api.idempotency import HEADER, idempotent
 from api.serializers.hands import (
     HandCreateSerializer,
     HandListSerializer,
+    HandRecordedSerializer,
     HandSerializer,
     HandVoidSerializer,
     ReevaluationCreateSerializer,
@@ -27,15 +28,15 @@ from api.views.core import (
     WriteThrottled,
     authorize_first,
     body_league,
-    body_tournament,
+    body_tournament_by_roles,
     visible_league,
 )
-from tracker.core.permissions import Capability, require
+from tracker.core.permissions import Capability, require, roles_remembered
 from tracker.hands.models import Hand, HandSeat, ReevaluationJob
 from tracker.hands.services.recording import (
     REPLAY_WINDOW,
     AlreadyRecorded,
-    hand_record,
+    hand_record_with_state,
     hand_void,
 )
 from tracker.hands.services.reevaluation import reevaluation_start
@@ -120,9 +121,9 @@ class HandViewSet(
     @extend_schema(
         request=HandCreateSerializer,
         responses={
-            201: HandSerializer,
+            201: HandRecordedSerializer,
             200: OpenApiResponse(
-                HandSerializer,
+                HandRecordedSerializer,
                 description="a retry: the same body from the same user, moments after it was "
                 "recorded, without a hand number or with that hand's number; nothing is stored",
             ),
@@ -143,7 +144,7 @@ class HandViewSet(
     )
     def create(self, request, *args, **kwargs):
         def produce():
-            named = body_tournament(request)  # read once: for authorizing and for recording
+            named = body_tournament_by_roles(request)  # read once: to authorize and to record
             league = named.league if named is not None else None
             authorize_first(request, league, Capability.RECORD_HAND, "record hands")
             data = HandCreateSerializer(data=request.data)
@@ -158,18 +159,23 @@ class HandViewSet(
                 )
             )
             try:
-                hand = hand_record(
+                hand, seats, state = hand_record_with_state(
                     tournament=tournament, by=request.user, replay_within=REPLAY_WINDOW, **values
                 )
             except AlreadyRecorded as retry:  # the same body again: answer the first hand
                 hand = _with_seats_and_pots(retry.hand.pk)
-                response = Response(HandSerializer(hand).data, status=status.HTTP_200_OK)
+                data = HandRecordedSerializer(hand, context={"state": retry.state}).data
+                response = Response(data, status=status.HTTP_200_OK)
                 response["Idempotent-Replayed"] = "true"
                 return response
-            hand = _with_seats_and_pots(hand.pk)  # settled already when tasks run eagerly
-            return Response(HandSerializer(hand).data, status=status.HTTP_201_CREATED)
+            # The hand as recorded, from memory: its seats as written, no pots before settlement
+            # (which follows the commit; GET /hands/{id}/ shows it), the next hand from the state.
+            hand._prefetched_objects_cache = {"hand_seats": seats, "pots": []}
+            data = HandRecordedSerializer(hand, context={"state": state}).data
+            return Response(data, status=status.HTTP_201_CREATED)
 
-        return idempotent(request, produce)
+        with roles_remembered():  # read once: for authorizing first and in the service
+            return idempotent(request, produce)
 
 
 class ReevaluationViewSet(

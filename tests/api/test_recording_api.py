@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from api.models import IdempotencyRecord
-from tests.factories import add_member, make_league, make_user
+from tests.factories import ACES, KINGS, add_member, make_league, make_user
 from tests.factories import api_client as client_for
 from tracker.hands.models import Hand
-from tracker.tournaments.models import LedgerEntry
+from tracker.tournaments.models import LedgerEntry, Tournament
+from tracker.tournaments.selectors import tournament_state
 
 pytestmark = pytest.mark.django_db
 
@@ -218,3 +221,86 @@ def test_schema_documents_hand_creation_with_examples(client):
 def test_league_standings_endpoint(setup):
     r = client_for().get("/api/v1/leagues/friday/standings/")
     assert r.status_code == 200 and r.json() == []  # no finished tournament yet
+
+
+def _seats_from(nxt: dict, chips: dict[int, int], *, showdown: bool) -> list[dict]:
+    """Seats for the hand ``nxt`` describes: everyone folds to the bring-in, or (``showdown``)
+    the first two players by position go all in for the smaller stack, three aces against
+    three kings, the shorter stack holding the kings; the others fold their ante."""
+    stakes, players = nxt["stakes"], nxt["players"]
+    if not showdown:
+        seats = [{"player": players[0], "put_in": stakes["ante"] + stakes["bring_in"]}]
+        return seats + [
+            {"player": p, "put_in": stakes["ante"], "folded": "third"} for p in players[1:]
+        ]
+    a, b = players[:2]
+    short, deep = (a, b) if chips[a] <= chips[b] else (b, a)
+    cards = {deep: ACES, short: KINGS}
+    seats = [
+        {"player": p, "put_in": chips[short], "down": cards[p][0], "up": cards[p][1]}
+        for p in (a, b)
+    ]
+    return seats + [{"player": p, "put_in": stakes["ante"], "folded": "third"} for p in players[2:]]
+
+
+def test_a_recorded_hand_answers_the_next_hand_as_the_tournament_gives_it(setup):
+    """The POST's answer is the hand as a fresh GET of it shows it, and the next hand as a fresh
+    GET of the tournament gives it: across a change of stakes, a player going out (the dealer
+    moves on without them) and the last hand (no next hand)."""
+    api, ids = setup["api"], setup["players"]
+    r = api.post(
+        "/api/v1/tournaments/",
+        {
+            "league": "friday",
+            "name": "Short night",
+            "players": ids,
+            "default_variant": "seven_card_stud",
+            "starting_chips": 60,
+            "hands_per_level": 1,
+            "hand_limit": 4,
+        },
+        format="json",
+    )
+    assert r.status_code == 201, r.json()
+    tid = r.json()["id"]
+    detail = api.get(f"/api/v1/tournaments/{tid}/").json()
+    nxt = detail["next_hand"]
+    seen_players, seen_stakes = [], []
+    for number in range(1, 5):
+        chips = tournament_state(Tournament.objects.get(pk=tid)).stacks  # projected
+        body = {
+            "tournament": tid,
+            "number": nxt["number"],
+            "entry_mode": "quick",
+            "entry": {"seats": _seats_from(nxt, chips, showdown=number == 2)},
+        }
+        with CaptureQueriesContext(connection) as queries:
+            answer = api.post("/api/v1/hands/", body, format="json")
+        assert answer.status_code == 201, answer.json()
+        data = answer.json()
+        # Nothing is read back after the writes: the answer comes from what was written.
+        writes = [i for i, q in enumerate(queries.captured_queries) if "INSERT" in q["sql"]]
+        after = [q["sql"] for q in queries.captured_queries[writes[-1] + 1 :]]
+        assert not [sql for sql in after if sql.startswith("SELECT")], after
+        shown = api.get(f"/api/v1/hands/{data['id']}/").json()
+        assert {k: v for k, v in data.items() if k != "next_hand"} == shown
+        assert data["number"] == number and data["status"] == "recorded" and data["pots"] == []
+        detail = api.get(f"/api/v1/tournaments/{tid}/").json()
+        assert data["next_hand"] == detail["next_hand"]
+        nxt = data["next_hand"]
+        if nxt is not None:
+            seen_players.append(len(nxt["players"]))
+            seen_stakes.append(nxt["stakes"]["ante"])
+    assert nxt is None and detail["hands_left"] == 0  # the fourth hand was the last
+    assert seen_players == [3, 2, 2]  # the kings went out in hand 2
+    assert len(set(seen_stakes)) == 3  # a level a hand
+
+
+def test_a_retry_answers_the_next_hand_too(setup):
+    api, tid = setup["api"], setup["tournament"]
+    body = fold_to_bring_in(api, tid)
+    first = api.post("/api/v1/hands/", body, format="json")
+    again = api.post("/api/v1/hands/", body, format="json")
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.json()["next_hand"] == first.json()["next_hand"] == next_hand(api, tid)
+    assert first.json()["next_hand"]["number"] == 2

@@ -25,11 +25,12 @@ from tracker.tournaments.models import LedgerEntry
 from tracker.tournaments.selectors import tournament_stacks, tournament_state
 
 # The POST /api/v1/hands/ of a quick entry, its transaction's BEGIN and COMMIT included:
-# the token, the tournament, the role (authorize first), then in the transaction the role,
-# the locked tournament, the seats, the hands not settled with the latest, the ledger sums,
-# the hand, its seats and the audit entry; then the hand as answered (hand, seats, pots).
+# the token, the tournament, the roles (read once for authorizing and recording), then in the
+# transaction the locked tournament, the seats, the hands not settled with the latest, the ledger
+# sums, the hand, its seats and the audit entry. The answer (the hand and the next one) is built
+# from what was written and the state of play in memory: nothing is read back.
 # When no settlement of the tournament is queued, one more: the flag that sends one.
-RECORD_QUERIES = 16
+RECORD_QUERIES = 12
 
 
 @pytest.fixture

@@ -83,3 +83,25 @@ def test_roles_set_makes_the_roles_exactly_those_given_or_nothing_at_all():
         )
     )
     assert ("role.revoke", {"user": "jo", "role": "member"}) in actions
+
+
+def test_roles_are_read_once_inside_roles_remembered_and_afresh_outside():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tracker.core.permissions import roles_of, roles_remembered
+
+    league, admin = make_league()
+    other, _ = make_league(slug="other", admin=make_user("other-admin"))
+    keeper = add_member(league, "keeper", "scorekeeper")
+    with CaptureQueriesContext(connection) as queries, roles_remembered():
+        assert roles_of(admin, league) == roles_of(admin, league) == ("admin",)
+        assert roles_of(keeper, league) == ("scorekeeper",)  # another user: read
+        assert roles_of(admin, other) == ()  # another league: read
+        assert roles_of(keeper, league) == ("scorekeeper",)
+    assert len(queries) == 3
+    role_grant(league=league, user=admin, role="authority", by=admin)
+    with CaptureQueriesContext(connection) as queries:
+        assert roles_of(admin, league) == ("admin", "authority")  # nothing kept after the block
+        assert roles_of(admin, league) == ("admin", "authority")
+    assert len(queries) == 2

@@ -13,6 +13,9 @@ does not exist for outsiders (:func:`require_view` raises NotFound, not Permissi
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -150,11 +153,37 @@ class Capabilities:
 NOBODY = Capabilities.of_roles(())
 
 
+# Inside ``roles_remembered()``: the roles already read, by (user id, league id).
+_remembered: ContextVar[dict[tuple[int, int], tuple[str, ...]] | None] = ContextVar(
+    "league_roles_remembered", default=None
+)
+
+
+@contextmanager
+def roles_remembered() -> Iterator[None]:
+    """Within the block, each user's roles in a league are read once (a request that checks
+    them before validating its body and again in the service, say). Only for a block that
+    changes no roles: what was read is kept until the block ends."""
+    token = _remembered.set({})
+    try:
+        yield
+    finally:
+        _remembered.reset(token)
+
+
 def roles_of(user, league: League) -> tuple[str, ...]:
-    """``user``'s roles in ``league``, in display order (one query; none when anonymous)."""
+    """``user``'s roles in ``league``, in display order (one query, none when remembered
+    already; none when anonymous)."""
     if user is None or not user.is_authenticated:
         return ()
-    return roles_sorted(set(league.memberships.filter(user=user).values_list("role", flat=True)))
+    remembered = _remembered.get()
+    key = (user.pk, league.pk)
+    if remembered is not None and key in remembered:
+        return remembered[key]
+    roles = roles_sorted(set(league.memberships.filter(user=user).values_list("role", flat=True)))
+    if remembered is not None:
+        remembered[key] = roles
+    return roles
 
 
 def capabilities(user, league: League) -> Capabilities:

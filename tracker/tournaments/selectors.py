@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.db.models import Prefetch, Q, QuerySet, Subquery, Sum, prefetch_related_objects
 
@@ -92,6 +92,23 @@ class TournamentState:
         by_number = {s.number: s for s in self.seats}
         order = rules.order_from_dealer(self.seat_numbers, dealer, self.out_seats)
         return [by_number[n] for n in order]
+
+    def after(self, hand: Hand) -> TournamentState:
+        """The state of play once ``hand``, just recorded as the next hand, is counted: what
+        :func:`tournament_state` would read now, worked out in memory (recording answers with
+        the next hand from it)."""
+        stacks = dict(self.stacks)
+        for pid, delta in hand.projected_net_chips.items():
+            stacks[pid] = stacks.get(pid, 0) + delta
+        return replace(
+            self,
+            hands_recorded=hand.number,
+            last_dealer=hand.dealer_seat,
+            stacks=stacks,
+            pending=self.pending + 1,
+            last_variant=hand.variant,
+            latest=hand,
+        )
 
 
 PENDING = (HandStatus.RECORDED, HandStatus.INVALID)

@@ -58,15 +58,26 @@ REPLAY_WINDOW = timedelta(minutes=10)
 
 class AlreadyRecorded(Conflict):
     """The same hand, from the same user, is the tournament's latest hand, recorded moments ago:
-    a retry. ``hand`` is that hand (the API answers it with 200)."""
+    a retry. ``hand`` is that hand (the API answers it with 200), ``state`` the state of play
+    as read, that hand the latest."""
 
     code = "hand_already_recorded"
 
-    def __init__(self, hand: Hand):
+    def __init__(self, hand: Hand, state: TournamentState):
         super().__init__(
             f"this hand is already recorded as hand {hand.number}", code=self.code, field="number"
         )
         self.hand = hand
+        self.state = state
+
+
+class RecordedHand(NamedTuple):
+    """A hand just recorded, as stored: the hand, its seats (each with its player) and the state
+    of play after it, worked out in memory. It has no pots yet (settlement makes them)."""
+
+    hand: Hand
+    seats: list[HandSeat]
+    state: TournamentState
 
 
 def entry_digest(
@@ -189,7 +200,7 @@ def _checked(
     )
     state = tournament_state(tournament)  # bounded: no re-reading of every earlier hand
     if replay_within is not None:
-        _refuse_replay(state.latest, by, replay_of, number, replay_within)
+        _refuse_replay(state, by, replay_of, number, replay_within)
     _refuse_over(tournament, state)
     if number is not None and number != state.next_number:
         if number < state.next_number:
@@ -224,7 +235,6 @@ def _checked(
     return CheckedHand(tournament, state, seats, spec, stacks, outcome)
 
 
-@transaction.atomic
 def hand_record(
     *,
     tournament: Tournament,
@@ -238,7 +248,38 @@ def hand_record(
     content_hash: str = "",
     replay_within: timedelta | None = None,
 ) -> Hand:
-    """Record the next hand of ``tournament`` and enqueue its settlement.
+    """Record the next hand of ``tournament`` and enqueue its settlement: the hand of
+    :func:`hand_record_with_state`, which says what is checked and refused."""
+    return hand_record_with_state(
+        tournament=tournament,
+        by=by,
+        entry_mode=entry_mode,
+        entry=entry,
+        variant=variant,
+        options=options,
+        table_result=table_result,
+        number=number,
+        content_hash=content_hash,
+        replay_within=replay_within,
+    ).hand
+
+
+@transaction.atomic
+def hand_record_with_state(
+    *,
+    tournament: Tournament,
+    by,
+    entry_mode: str,
+    entry: Mapping[str, Any],
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    table_result: Mapping[str, Any] | None = None,
+    number: int | None = None,
+    content_hash: str = "",
+    replay_within: timedelta | None = None,
+) -> RecordedHand:
+    """Record the next hand of ``tournament`` and enqueue its settlement; the hand, its seats
+    and the state of play after it (the API answers with them without reading them back).
 
     ``number``, when given, must be the next hand number (a second client
     recording the same number gets a conflict). The hand is checked with the
@@ -308,7 +349,8 @@ def hand_record(
             code="hand_exists",
             field="number",
         ) from None
-    _write_hand_seats(hand, outcome, seats={s.player_id: s.number for s in checked.seats})
+    # Each seat with its player, from the state's read of the seats.
+    seats = _write_hand_seats(hand, outcome, seats={s.player_id: s for s in checked.seats})
     audit_record(
         action="hand.record",
         target=hand,
@@ -325,7 +367,7 @@ def hand_record(
         },
     )
     _settlement_send(tournament)
-    return hand
+    return RecordedHand(hand, seats, state.after(hand))
 
 
 def _settlement_send(tournament: Tournament) -> None:
@@ -369,9 +411,10 @@ def hand_check(
 
 
 def _refuse_replay(
-    last: Hand | None, by, digest: str, number: int | None, within: timedelta
+    state: TournamentState, by, digest: str, number: int | None, within: timedelta
 ) -> None:
-    """``last``: the tournament's latest hand (read with the state of play)."""
+    """Refuse a retry of the tournament's latest hand (read with the state of play)."""
+    last = state.latest
     if (
         last is not None
         and last.content_hash == digest
@@ -380,7 +423,7 @@ def _refuse_replay(
         and last.recorded_at >= timezone.now() - within
         and number in (None, last.number)
     ):
-        raise AlreadyRecorded(last)
+        raise AlreadyRecorded(last, state)
 
 
 def _refuse_nul(value: Any, path: str) -> None:
@@ -398,7 +441,7 @@ def _refuse_nul(value: Any, path: str) -> None:
             _refuse_nul(item, f"{path}[{k}]")
 
 
-def _write_hand_seats(hand: Hand, outcome: Outcome, seats: dict[int, int]) -> None:
+def _write_hand_seats(hand: Hand, outcome: Outcome, seats: dict[int, Seat]) -> list[HandSeat]:
     shown = (
         outcome.result.showdown["players"]
         if outcome.result.showdown
@@ -413,8 +456,8 @@ def _write_hand_seats(hand: Hand, outcome: Outcome, seats: dict[int, int]) -> No
         rows.append(
             HandSeat(
                 hand=hand,
-                player_id=pid,
-                seat=seats[pid],
+                player=seats[pid].player,
+                seat=seats[pid].number,
                 position=pos,
                 starting_stack=outcome.result.starting_stacks[pos],
                 contributed=outcome.result.contributions[pos],
@@ -424,6 +467,7 @@ def _write_hand_seats(hand: Hand, outcome: Outcome, seats: dict[int, int]) -> No
             )
         )
     HandSeat.objects.bulk_create(rows)
+    return rows
 
 
 @transaction.atomic
