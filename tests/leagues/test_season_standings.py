@@ -20,7 +20,7 @@ from tracker.leagues.selectors import (
 )
 from tracker.leagues.services import player_create
 from tracker.tournaments.models import FinalStanding, TournamentStatus
-from tracker.tournaments.services import tournament_create
+from tracker.tournaments.services import standings_tallies_apply, tournament_create
 
 pytestmark = pytest.mark.django_db
 
@@ -62,6 +62,7 @@ def finished_night(league, name, date, order, counts=True):
             for k, p in enumerate(people)
         ]
     )
+    standings_tallies_apply(tournament_ids=[t.pk], before={})  # as final_standings_write does
     return t
 
 

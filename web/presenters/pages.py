@@ -19,11 +19,9 @@ from tracker.leagues.models import League, Player
 from tracker.leagues.seasons import Season
 from tracker.leagues.selectors import (
     LeagueRow,
-    counted_nights,
-    league_results,
     league_roster,
     league_season,
-    league_standings,
+    league_table,
     league_tournaments,
     leagues_with_counts,
     player_hand_totals,
@@ -140,9 +138,8 @@ def league_page(user, slug: str) -> LeaguePage:
     can = capabilities(user, league)
     tournaments = league_tournaments(league)
     season = league_season(league)
-    # One season: its places, read once; a league with one season for all time: totals
-    # grouped in the database (league_standings without results).
-    results = league_results(league, season=season) if season.start is not None else None
+    # The current season's standings from the league table's running totals (one query).
+    table = league_table(league, season)
     rows = []
     for t in tournaments:
         leaders = _winners(tournament_standings(t)) if t.n_hands else []
@@ -167,12 +164,8 @@ def league_page(user, slug: str) -> LeaguePage:
         league=league,
         can=can,
         tournaments=rows,
-        standings=league_standings(league, results, season=season),
-        finished=(
-            len({r.tournament_id for r in results})
-            if results is not None
-            else counted_nights(league, season)
-        ),
+        standings=table.rows,
+        finished=table.nights,
         season=season,
         players=league_roster(league),
         house_rules=house,
