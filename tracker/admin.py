@@ -31,7 +31,7 @@ from tracker.tournaments.models import (
     StandingTally,
     Tournament,
 )
-from tracker.tournaments.services import tournament_counting_set, tournaments_delete
+from tracker.tournaments.services import tournament_counting_set
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -121,7 +121,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
     # The date and the "counts toward the standings" switch decide where a night counts in
     # the league table: they are saved through the service that moves its running totals
-    # with them; deleting goes through the service that takes them out.
+    # with them. (A night with final standings has hands, which keep it from being deleted.)
     def save_model(self, request, obj, form, change):
         if not change:
             return super().save_model(request, obj, form, change)
@@ -130,12 +130,6 @@ class TournamentAdmin(admin.ModelAdmin):
         if rest:
             Tournament.objects.filter(pk=obj.pk).update(**{f: getattr(obj, f) for f in rest})
         tournament_counting_set(tournament=obj, **counting)
-
-    def delete_model(self, request, obj):
-        tournaments_delete(tournament_ids=[obj.pk])
-
-    def delete_queryset(self, request, queryset):
-        tournaments_delete(tournament_ids=list(queryset.values_list("pk", flat=True)))
 
 
 @admin.register(Seat)

@@ -245,19 +245,6 @@ def tournament_counting_set(
     return tournament
 
 
-@transaction.atomic
-def tournaments_delete(*, tournament_ids: list[int]) -> int:
-    """Delete game nights (everything of theirs goes with them: seats, hands, ledger, final
-    standings), taking their places out of the league table's running totals. Returns how
-    many were deleted. (The Django admin deletes through this.)"""
-    before = standing_contributions(tournament_ids=tournament_ids)
-    deleted = Tournament.objects.filter(pk__in=tournament_ids).delete()[1].get(
-        Tournament._meta.label, 0
-    )
-    standings_tallies_apply(tournament_ids=tournament_ids, before=before)
-    return deleted
-
-
 # --------------------------------------------------------------------------
 # The league table's running totals
 
