@@ -6,7 +6,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import Avg, Count, F, Q, QuerySet, Sum
+from django.db.models import Avg, Count, F, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from tracker.core.errors import NotFound
 from tracker.core.permissions import Capabilities
@@ -430,13 +431,52 @@ def roles_by_league(user) -> dict[int, Capabilities]:
     return {league_id: Capabilities.of_roles(roles) for league_id, roles in held.items()}
 
 
-def league_tournaments(league: League) -> list[Tournament]:
-    """The league's tournaments, latest first, with ``n_hands`` and ``n_players``."""
-    return list(
+#: The league page lists the latest nights only (its cost does not grow with the history).
+LEAGUE_PAGE_NIGHTS = 20
+
+
+def league_tournaments(league: League, limit: int | None = None) -> list[Tournament]:
+    """The league's tournaments (or the latest ``limit``), latest first, with ``n_hands``
+    and ``n_players`` (counted per tournament listed, one query)."""
+    count_hands = (
+        Hand.objects.filter(tournament=OuterRef("pk"))
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    count_seats = (
+        Seat.objects.filter(tournament=OuterRef("pk"))
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    rows = (
         Tournament.objects.filter(league=league)
-        .annotate(n_hands=Count("hands", distinct=True), n_players=Count("seats", distinct=True))
+        .annotate(
+            n_hands=Coalesce(Subquery(count_hands), 0), n_players=Coalesce(Subquery(count_seats), 0)
+        )
         .order_by("-date", "-id")
     )
+    return list(rows if limit is None else rows[:limit])
+
+
+def league_tournament_count(league: League) -> int:
+    return Tournament.objects.filter(league=league).count()
+
+
+def tournament_winners(tournament_ids: list[int]) -> dict[int, list[str]]:
+    """The winners (first place, shared or not) of finished tournaments, by tournament id,
+    from their final standings (one query)."""
+    out: dict[int, list[str]] = {}
+    for tid, name in (
+        FinalStanding.objects.filter(tournament_id__in=tournament_ids, place=1)
+        .order_by("tournament_id", "player__name")
+        .values_list("tournament_id", "player__name")
+    ):
+        out.setdefault(tid, []).append(name)
+    return out
 
 
 @dataclass

@@ -18,16 +18,19 @@ from tracker.hands.selectors.wording import announcement_text
 from tracker.leagues.models import League, Player
 from tracker.leagues.seasons import Season
 from tracker.leagues.selectors import (
+    LEAGUE_PAGE_NIGHTS,
     LeagueRow,
     league_roster,
     league_season,
     league_table,
+    league_tournament_count,
     league_tournaments,
     leagues_with_counts,
     player_hand_totals,
     player_recent_hands,
     player_seats,
     roles_by_league,
+    tournament_winners,
     visible_league,
     visible_player,
     visible_tournament,
@@ -119,6 +122,7 @@ class LeaguePage:
     players: list[Player]  # the roster, by name
     house_rules: list[tuple[str, list[tuple[str, str]]]]
     open_disputes: int = 0  # pots waiting for the authority ("N open" on the disputes link)
+    nights_total: int = 0  # every night of the league (``tournaments`` are the latest)
 
     @property
     def role(self) -> str | None:
@@ -136,13 +140,19 @@ def _winners(rows: list[StandingRow]) -> list[str]:
 def league_page(user, slug: str) -> LeaguePage:
     league = visible_league(user, slug)
     can = capabilities(user, league)
-    tournaments = league_tournaments(league)
+    tournaments = league_tournaments(league, limit=LEAGUE_PAGE_NIGHTS)
     season = league_season(league)
     # The current season's standings from the league table's running totals (one query).
     table = league_table(league, season)
+    winners = tournament_winners(
+        [t.pk for t in tournaments if t.status == TournamentStatus.FINISHED]
+    )
     rows = []
     for t in tournaments:
-        leaders = _winners(tournament_standings(t)) if t.n_hands else []
+        if t.status == TournamentStatus.FINISHED:
+            leaders = winners.get(t.pk, [])
+        else:  # a running night's chip leaders (running nights are few)
+            leaders = _winners(tournament_standings(t)) if t.n_hands else []
         rows.append(
             TournamentRow(
                 tournament=t,
@@ -166,6 +176,7 @@ def league_page(user, slug: str) -> LeaguePage:
         tournaments=rows,
         standings=table.rows,
         finished=table.nights,
+        nights_total=league_tournament_count(league),
         season=season,
         players=league_roster(league),
         house_rules=house,
