@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import Avg, Count, F, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Avg, Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from tracker.core.errors import NotFound
@@ -524,8 +524,14 @@ def player_recent_hands(player: Player, limit: int = 15) -> list[HandSeat]:
 
 def player_tournaments(player: Player, limit: int | None = None) -> list[Tournament]:
     """Every tournament the player sat in (or the latest ``limit``), latest first (a player
-    has one seat per tournament: no duplicates)."""
-    rows = Tournament.objects.filter(seats__player=player).order_by("-date", "-id")
+    has one seat per tournament and belongs to one league)."""
+    # The league's nights read backwards on the (league, date) index, each checked for the
+    # player's seat, until ``limit`` are found: no sort of every night the player sat in.
+    rows = (
+        Tournament.objects.filter(league_id=player.league_id)
+        .filter(Exists(Seat.objects.filter(tournament=OuterRef("pk"), player=player)))
+        .order_by("-date", "-id")
+    )
     return list(rows if limit is None else rows[:limit])
 
 
