@@ -157,4 +157,6 @@ def test_the_table_costs_the_same_queries_at_5_and_50_nights():
                 resp = client.get(url)
             assert resp.status_code == 200, (url, resp.status_code)
             counts[nights][url.replace(league.slug, "")] = len(ctx.captured_queries)
+        listed = client.get(f"/leagues/{league.slug}/").context["page"].tournaments
+        assert len(listed) == min(nights, 20)  # the latest nights only
     assert counts[5] == counts[50]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import Avg, Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
@@ -291,14 +292,25 @@ def league_table(league: League, season: Season | None = None) -> LeagueTable:
     :func:`league_standings_from_results`, to the last hundredth. Ordered by points, then
     wins, average place (lower is better) and net chips.
     """
-    rows = StandingTally.objects.filter(league=league, entrants__gte=max(league.min_players, 1))
+    params: list = [league.pk, max(league.min_players, 1)]
+    in_season = ""
     if season is not None and season.start is not None:
-        rows = rows.filter(month__gte=season.start, month__lte=season.end)
-    groups = (
-        rows.values("player_id", "player__name", "place", "entrants", "sharing")
-        .annotate(n=Sum("nights"), net=Sum("net_chips"))
-        .order_by()
-    )
+        in_season = "AND st.month BETWEEN %s AND %s"
+        params += [season.start, season.end]
+    # Plain SQL: the statement is the same on every request, and building it with the ORM
+    # cost more than running it.
+    sql = f"""
+        SELECT st.player_id, p.name, st.place, st.entrants, st.sharing,
+               SUM(st.nights), SUM(st.net_chips)
+        FROM {StandingTally._meta.db_table} st
+        JOIN {Player._meta.db_table} p ON p.id = st.player_id
+        WHERE st.league_id = %s AND st.entrants >= %s {in_season}
+        GROUP BY st.player_id, p.name, st.place, st.entrants, st.sharing
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        keys = ("player_id", "player__name", "place", "entrants", "sharing", "n", "net")
+        groups = [dict(zip(keys, row, strict=True)) for row in cursor.fetchall()]
     spec = normalize_formula(league.points_formula or None)
     scored: dict[tuple[int, int, int], float] = {}
     players: dict[int, dict] = {}
