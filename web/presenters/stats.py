@@ -121,6 +121,16 @@ class PlayerStatsPage:
     def leagues_summed(self) -> int:
         return len(self.scope.players)
 
+    @property
+    def picker(self) -> list[tuple[int, str, bool]]:
+        """The tournament picker's options: id, "name · date", whether chosen (worked out
+        here once, not per option in the template)."""
+        chosen = self.scope.tournament.pk if self.scope.tournament is not None else None
+        return [
+            (t.pk, f"{t.name} · {t.date.day} {t.date:%b %Y}", t.pk == chosen)
+            for t in self.tournaments
+        ]
+
 
 #: Up to this many hands the chips chart goes hand by hand; past it, month by month (so
 #: that the page reads a bounded number of rows, whatever the history).
