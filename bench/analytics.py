@@ -2,8 +2,8 @@
 
     .venv/bin/python bench/analytics.py [--tournaments 200] [--hands 50] [--keep]
 
-Creates its own database (``homegame_analytics_bench`` on BENCH_PG, default
-postgres://postgres@127.0.0.1:5432), seeds a league through the services in-process --
+Creates its own database (``homegame_analytics_bench``, or BENCH_DB, on BENCH_PG, default
+postgres://postgres@127.0.0.1:5432; bench/_common.py), seeds a league through the services in-process --
 hand_record, then settlement (which writes the per-seat facts, all-in equities
 included), as the worker would -- four players a night out of twelve, 5,000 chips each
 so that most nights last their 50 hands, 70 % full
@@ -25,74 +25,12 @@ The database is dropped at the end unless ``--keep``.
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import statistics
-import subprocess
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
-DB = "homegame_analytics_bench"
-ENV = {
-    **os.environ,
-    "DATABASE_URL": f"{PG}/{DB}",
-    "DJANGO_SETTINGS_MODULE": "homegame.settings_test",  # static files without collectstatic
-    "DEBUG": "false",
-    "ALLOWED_HOSTS": "testserver,127.0.0.1,localhost",
-    "LOG_LEVEL": "WARNING",
-    "PYTHONWARNINGS": "ignore",
-}
-ENV.pop("CELERY_BROKER_URL", None)  # tasks run eagerly in-process
+from _common import BenchDatabase, measure
 
-
-def reset_database() -> None:
-    import psycopg
-
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB}")
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=ENV,
-        check=True,
-    )
-
-
-def drop_database() -> None:
-    import psycopg
-    from django.db import connections
-
-    connections.close_all()
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
-
-
-def django_setup() -> None:
-    os.environ.clear()
-    os.environ.update(ENV)
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-
-
-def measure(client, url: str, repeat: int = 7) -> tuple[float, int, int]:
-    """Median milliseconds, queries per request, response bytes."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    times = []
-    with CaptureQueriesContext(connection) as queries:
-        for _ in range(repeat):
-            start = time.perf_counter()
-            response = client.get(url)
-            times.append(time.perf_counter() - start)
-            assert response.status_code == 200, (url, response.status_code)
-    return 1000 * statistics.median(times), len(queries) // repeat, len(response.content)
+DB = BenchDatabase("homegame_analytics_bench")
 
 
 def main() -> None:
@@ -102,9 +40,9 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the database")
     args = parser.parse_args()
 
-    print(f"database {PG}/{DB}")
-    reset_database()
-    django_setup()
+    print(f"database {DB.url}")
+    DB.reset()
+    DB.setup_django()
     from django.db import transaction
     from django.db.models import Count
     from django.test import Client
@@ -201,10 +139,10 @@ def main() -> None:
         f"({done / elapsed:.0f} hands/s, Monte Carlo all-ins included)"
     )
     if args.keep:
-        print(f"kept database {DB}")
+        print(f"kept database {DB.name}")
     else:
-        drop_database()
-        print(f"dropped database {DB}")
+        DB.drop()
+        print(f"dropped database {DB.name}")
 
 
 if __name__ == "__main__":

@@ -21,31 +21,16 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from _common import project_on_path, rate
 
+project_on_path()
 from tracker.engine import hand_keys, hands, normalize_announcements  # noqa: E402
 from tracker.engine.cards import format_card  # noqa: E402
 
 WILD_ROWS = (("1 wild", (1,)), ("2 wild", (2,)), ("3 wild", (3,)), ("4+ wild", (4, 5)))
 BRUTE = "brute force, 2 wild (oracle)"
-
-
-def rate(fn, items, min_time: float) -> float:
-    """Hands per second of ``fn`` over ``items`` (repeated to run at least ``min_time``)."""
-    count = 0
-    start = time.perf_counter()
-    while True:
-        fn(items)
-        count += len(items)
-        elapsed = time.perf_counter() - start
-        if elapsed >= min_time:
-            return count / elapsed
 
 
 def jobs(deals: list[list[int]], brute_hands: int) -> dict[str, tuple]:

@@ -9,24 +9,28 @@ bench league -- twelve players, four a night, four nights a day -- is bulk-loade
 PostgreSQL COPY, night after night copied from the templates: the tournaments (finished,
 with their final standings), seats, hands and hand seats with the templates' chips and
 facts (a copied hand keeps its template's entry JSON, which no timed page reads; no
-ledger rows are written) and the running totals, summed from the template seats' tallies.
-At the first size ``stats_tallies_rebuild`` recomputes the totals from the seats (timed,
-and checked equal to the bulk-loaded ones). At each size these pages are timed (median of 7 requests
-through Django's test client, templates and middleware included):
+ledger rows are written) and the running totals: the statistics' summed from the template seats' tallies, the
+league table's (StandingTally) from the template nights' final standings. At the first
+size ``rebuild_stats`` recomputes both from the seats and the final standings (timed, and
+checked equal to the bulk-loaded ones). At each size these pages are timed (median of 7
+requests through Django's test client, templates and middleware included; bench/_common.py):
 
-* the league table (standings with points, the points chart): the current season (the
-  default), the first year (2012, a full season of nights) and all time (``?season=all``),
-* the league statistics page (every player side by side: running totals),
+* the league table (standings with points): the current season (the default), the first
+  year (2012, a full season of 1,464 nights) and all time (``?season=all``); its CSV and
+  the standings endpoint (all time); the league page (the current season),
+* the league statistics page (every player side by side: running totals), the current
+  season (the default) and all time,
 * the player statistics page of the player with the most hands (every statistic, two
   charts, the latest all-ins),
 * the player statistics endpoint of the API,
 
-with their query counts. Against them, measured in the same run at each size, the peer:
+with their query counts. Against them, measured in the same run at each size, the peers:
 the league statistics summed over every hand seat, as they were before the running
-totals (``stats_table(settled_seats(league=...))``); and the all-time league standings
-grouped in the database (``league_standings_grouped``) against every counted night scored
-one by one (``league_standings`` given ``league_results``, as before). The growth per page is printed from
-the smallest size to the largest. The database is dropped at the end unless ``--keep``.
+totals (``stats_table(settled_seats(league=...))``); and the league standings of the
+current season, 2012 and all time read from the stored totals (``league_table``) against
+the grouped query over every counted final standing that read them before
+(:func:`grouped_standings`, checked equal). The growth per page is printed from the
+smallest size to the largest. The database is dropped at the end unless ``--keep``.
 """
 
 from __future__ import annotations
@@ -34,85 +38,16 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import os
 import random
-import statistics
-import subprocess
-import sys
 import time
-from pathlib import Path
+from collections import Counter
 
-ROOT = Path(__file__).resolve().parent.parent
-PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
-DB = os.environ.get("BENCH_DB", "homegame_agg_bench")
-ENV = {
-    **os.environ,
-    "DATABASE_URL": f"{PG}/{DB}",
-    "DJANGO_SETTINGS_MODULE": "homegame.settings_test",  # static files without collectstatic
-    "DEBUG": "false",
-    "ALLOWED_HOSTS": "testserver,127.0.0.1,localhost",
-    "LOG_LEVEL": "WARNING",
-    "PYTHONWARNINGS": "ignore",
-}
-ENV.pop("CELERY_BROKER_URL", None)  # tasks run eagerly in-process
+from _common import BenchDatabase, measure, median_ms
+
+DB = BenchDatabase("homegame_agg_bench")
 NIGHTS_PER_DAY = 4
 FIRST_DAY = dt.date(2012, 1, 2)
-
-
-def reset_database() -> None:
-    import psycopg
-
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB}")
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=ENV,
-        check=True,
-    )
-
-
-def drop_database() -> None:
-    import psycopg
-    from django.db import connections
-
-    connections.close_all()
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
-
-
-def django_setup() -> None:
-    os.environ.clear()
-    os.environ.update(ENV)
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-
-
-def measure(client, url: str, repeat: int = 7) -> tuple[float, int]:
-    """Median milliseconds and queries per request."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    times = []
-    with CaptureQueriesContext(connection) as queries:
-        for _ in range(repeat):
-            start = time.perf_counter()
-            response = client.get(url)
-            times.append(time.perf_counter() - start)
-            assert response.status_code == 200, (url, response.status_code)
-    return 1000 * statistics.median(times), len(queries) // repeat
-
-
-def median_ms(fn, repeat: int = 7) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return 1000 * statistics.median(times)
+STARTING_CHIPS = 5000
 
 
 class Templates:
@@ -144,7 +79,7 @@ def play_templates(count: int, hands: int) -> Templates:
                 name=f"Template {k}",
                 player_ids=[p.id for p in roster],
                 by=user,
-                starting_chips=5000,
+                starting_chips=STARTING_CHIPS,
             )
         with transaction.atomic():
             play(t, user, rng, hands=hands, fold_p=0.3, raise_choices=(0.05, 0.15, 0.3))
@@ -224,6 +159,7 @@ class Loader:
         self.nights = 0
         self.hands = 0
         self.months: dict[tuple, list] = {}
+        self.standings: dict[tuple, list] = {}  # the league table's running totals
         self.hand_fields = list(Hand._meta.concrete_fields)
         self.seat_fields = list(HandSeat._meta.concrete_fields)
         names = [f.attname for f in self.hand_fields]
@@ -296,6 +232,13 @@ class Loader:
                 (tid, remap[pid], place, chips, out)
                 for pid, place, chips, out in template["standings"]
             )
+            sharing = Counter(place for _, place, _, _ in template["standings"])
+            entrants = len(template["standings"])
+            for pid, place, chips, _ in template["standings"]:
+                key = (month, remap[pid], place, entrants, sharing[place])
+                cell = self.standings.setdefault(key, [0, 0])
+                cell[0] += 1
+                cell[1] += chips - STARTING_CHIPS
             cells: dict[tuple, list] = {}
             for row, positions, net, variant, seats in template["rows"]:
                 if self.hands >= target:
@@ -333,7 +276,18 @@ class Loader:
                 "default_variant, default_options, status, counts_toward_standings, "
                 "first_dealer_seat, seats_drawn",
                 extra_values=(
-                    *(5000, 5, 50, "[[4, 10, 20, 40]]", "", "{}", "finished", True, 0, False),
+                    *(
+                        STARTING_CHIPS,
+                        5,
+                        50,
+                        "[[4, 10, 20, 40]]",
+                        "",
+                        "{}",
+                        "finished",
+                        True,
+                        0,
+                        False,
+                    ),
                 ),
             )
             self._copy(cur, "tracker_seat", "tournament_id, player_id, number", seats_rows)
@@ -365,6 +319,13 @@ class Loader:
                 f"player_id, variant, month, {counters}, league_id",
                 [(*key, *vector, self.league.pk) for key, vector in self.months.items()],
             )
+            cur.execute("DELETE FROM tracker_standingtally WHERE league_id = %s", [self.league.pk])
+            self._copy(
+                cur,
+                "tracker_standingtally",
+                "month, player_id, place, entrants, sharing, nights, net_chips, league_id",
+                [(*key, *cell, self.league.pk) for key, cell in self.standings.items()],
+            )
             for table in ("tracker_tournament", "tracker_hand", "tracker_handseat"):
                 cur.execute(
                     f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
@@ -389,12 +350,94 @@ class Loader:
                 copy.write_row((*row, *extra_values))
 
 
+def grouped_standings(league, season=None) -> list:
+    """The peer: the league table as it was read before its running totals (the code of
+    ``league_standings_grouped``, commit a842cb5): every counted final standing of the
+    league (of the season's nights, through the tournaments' league and date index),
+    grouped in the database by player, place, entrants and players sharing the place (window
+    counts), each group scored once."""
+    from django.db import connection
+
+    from tracker.engine.points import best_total, normalize_formula, shared_place_points
+    from tracker.leagues.models import Player
+    from tracker.leagues.selectors import LeagueRow
+    from tracker.tournaments.models import FinalStanding, Tournament
+
+    in_season = "" if season is None or season.start is None else "AND t.date BETWEEN %s AND %s"
+    params: list = [league.pk, True]
+    if in_season:
+        params += [season.start, season.end]  # type: ignore[union-attr]
+    params.append(max(league.min_players, 1))
+    # One pass over the league's final standings (window counts, no correlated subquery).
+    sql = f"""
+        SELECT s.player_id, p.name, s.place, s.entrants, s.sharing, COUNT(*),
+               SUM(s.chips - s.starting_chips)
+        FROM (
+            SELECT fs.player_id, fs.place, fs.chips, t.starting_chips,
+                   COUNT(*) OVER (PARTITION BY fs.tournament_id) AS entrants,
+                   COUNT(*) OVER (PARTITION BY fs.tournament_id, fs.place) AS sharing
+            FROM {FinalStanding._meta.db_table} fs
+            JOIN {Tournament._meta.db_table} t ON t.id = fs.tournament_id
+            WHERE t.league_id = %s AND t.counts_toward_standings = %s {in_season}
+        ) s
+        JOIN {Player._meta.db_table} p ON p.id = s.player_id
+        WHERE s.entrants >= %s
+        GROUP BY s.player_id, p.name, s.place, s.entrants, s.sharing
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        keys = ("player_id", "player__name", "place", "entrants", "sharing", "n", "net_chips")
+        groups = [dict(zip(keys, row, strict=True)) for row in cursor.fetchall()]
+    spec = normalize_formula(league.points_formula or None)
+    scored: dict[tuple[int, int, int], float] = {}
+    players: dict[int, dict] = {}
+    for g in groups:
+        key = (g["place"], g["entrants"], g["sharing"])
+        if key not in scored:
+            scored[key] = shared_place_points(spec, entrants=key[1], place=key[0], sharing=key[2])
+        p = players.setdefault(
+            g["player_id"],
+            {"name": g["player__name"], "events": 0, "wins": 0, "places": 0, "net": 0, "pts": []},
+        )
+        p["events"] += g["n"]
+        p["wins"] += g["n"] if g["place"] == 1 else 0
+        p["places"] += g["place"] * g["n"]
+        p["net"] += int(g["net_chips"])
+        p["pts"].append((scored[key], g["n"]))
+    out = []
+    for pid, p in players.items():
+        values: list[float] = []
+        for value, n in sorted(p["pts"], reverse=True):
+            if spec["best"] is not None and len(values) >= spec["best"]:
+                break
+            values.extend([value] * n)
+        total, counted = best_total(values, spec["best"])
+        out.append(
+            LeagueRow(
+                player_id=pid,
+                name=p["name"],
+                events=p["events"],
+                wins=p["wins"],
+                average_place=round(p["places"] / p["events"], 2),
+                net_chips=p["net"],
+                points=total,
+                counted=counted,
+            )
+        )
+    out.sort(key=lambda r: (-r.points, -r.wins, r.average_place, -r.net_chips, r.name))
+    return out
+
+
 def tallies(league) -> dict:
     from tracker.stats.models import MonthTally, TournamentTally
     from tracker.stats.tally import FLOAT_COUNTERS, INT_COUNTERS, MAX_COUNTER
+    from tracker.tournaments.models import StandingTally
 
     fields = (*INT_COUNTERS, *FLOAT_COUNTERS, MAX_COUNTER)
     out = {}
+    key = ("month", "player_id", "place", "entrants", "sharing")
+    for r in StandingTally.objects.filter(league=league).values(*key, "nights", "net_chips"):
+        out[("s", *(r.pop(k) for k in key))] = r
     for r in MonthTally.objects.filter(league=league).values(
         "player_id", "variant", "month", *fields
     ):
@@ -432,9 +475,9 @@ def main() -> None:
         or {n for n in (10_000, 100_000, 1_000_000) if n <= args.hands} | {args.hands}
     )
 
-    print(f"database {PG}/{DB}", flush=True)
-    reset_database()
-    django_setup()
+    print(f"database {DB.url}", flush=True)
+    DB.reset()
+    DB.setup_django()
     from django.db import connection
     from django.db.models import Count
     from django.test import Client
@@ -442,15 +485,13 @@ def main() -> None:
     from tests.factories import make_user
     from tracker.hands.models import HandSeat
     from tracker.leagues.models import Player
-    from tracker.leagues.selectors import (
-        league_results,
-        league_standings,
-        league_standings_grouped,
-    )
+    from tracker.leagues.selectors import league_season, league_table
     from tracker.leagues.services import league_create, player_create
     from tracker.stats import selectors as sel
     from tracker.stats import services as stats_service
     from tracker.stats.models import MonthTally, TournamentTally
+    from tracker.tournaments.models import FinalStanding, StandingTally
+    from tracker.tournaments.services import standings_tallies_rebuild
 
     stats_service.EQUITY_SAMPLES = 2000
     start = time.perf_counter()
@@ -481,12 +522,13 @@ def main() -> None:
             loaded = tallies(league)
             t0 = time.perf_counter()
             months, nights = stats_service.stats_tallies_rebuild(league=league)
+            places = standings_tallies_rebuild(league=league)
             rebuild_s = time.perf_counter() - t0
             same = same_tallies(loaded, tallies(league))
             line += (
                 f"; rebuild_stats over them took {rebuild_s:.1f} s ({months:,} month rows, "
-                f"{nights:,} tournament rows) and {'equals' if same else 'DIFFERS FROM'} "
-                "the bulk-loaded running totals"
+                f"{nights:,} tournament rows, {places:,} standings rows) and "
+                f"{'equals' if same else 'DIFFERS FROM'} the bulk-loaded running totals"
             )
         print(line, flush=True)
         top = (
@@ -499,14 +541,20 @@ def main() -> None:
             "league table": f"/leagues/{league.slug}/table/",
             "league table, 2012": f"/leagues/{league.slug}/table/?season=2012",
             "league table, all time": f"/leagues/{league.slug}/table/?season=all",
+            "league table CSV, all time": f"/leagues/{league.slug}/table.csv?season=all",
+            "standings API, all time": (
+                f"/api/v1/analytics/leagues/{league.slug}/standings/?season=all"
+            ),
+            "league page": f"/leagues/{league.slug}/",
             "league statistics": f"/leagues/{league.slug}/stats/",
+            "league statistics, all time": f"/leagues/{league.slug}/stats/?season=all",
             "player statistics page": f"/players/{top.pk}/stats/",
             "player statistics API": f"/api/v1/analytics/players/{top.pk}/stats/",
         }
         for label, url in urls.items():
-            ms, queries = measure(client, url)
+            ms, queries, _ = measure(client, url)
             results.append((size, label, ms, queries))
-            print(f"  {label:<24} {ms:8.1f} ms  {queries:>3} queries", flush=True)
+            print(f"  {label:<28} {ms:8.1f} ms  {queries:>3} queries", flush=True)
         peer = median_ms(
             lambda: sel.stats_table(sel.settled_seats(league=league)),
             repeat=3 if size > 200_000 else 7,
@@ -520,16 +568,25 @@ def main() -> None:
             f"seats {peer:.1f} ms (x{peer / ours:.0f})",
             flush=True,
         )
-        peer_table = median_ms(
-            lambda: league_standings(league, league_results(league, None), None),
-            repeat=3 if size > 200_000 else 7,
-        )
-        ours_table = median_ms(lambda: league_standings_grouped(league))
-        results.append((size, "peer: all-time table per night", peer_table, 2))
-        results.append((size, "ours: all-time table grouped", ours_table, 1))
+        for name, key in (("current season", None), ("2012", "2012"), ("all time", "all")):
+            season = league_season(league, key)
+            mine = league_table(league, season).rows
+            theirs = grouped_standings(league, season)
+            assert mine == theirs, f"the stored totals differ from the final standings ({name})"
+            peer_table = median_ms(lambda s=season: grouped_standings(league, s))
+            ours_table = median_ms(lambda s=season: league_table(league, s))
+            results.append((size, f"peer: standings {name}", peer_table, 1))
+            results.append((size, f"ours: standings {name}", ours_table, 1))
+            print(
+                f"  standings {name}, the selector alone: ours (stored totals) "
+                f"{ours_table:.1f} ms, the final standings grouped {peer_table:.1f} ms "
+                f"(x{peer_table / ours_table:.1f})",
+                flush=True,
+            )
         print(
-            f"  all-time standings, the selector alone: ours (grouped) {ours_table:.1f} ms, "
-            f"night by night {peer_table:.1f} ms (x{peer_table / ours_table:.1f})",
+            f"  the league: {FinalStanding.objects.filter(tournament__league=league).count():,} "
+            f"final standings, {StandingTally.objects.filter(league=league).count():,} "
+            "standings rows",
             flush=True,
         )
         print(
@@ -545,17 +602,17 @@ def main() -> None:
         if label not in labels:
             labels.append(label)
     head = "".join(f"{s:>12,}" for s in sizes)
-    print(f"  {'page':<28}{head}   growth {sizes[0]:,} -> {sizes[-1]:,}")
+    print(f"  {'page':<32}{head}   growth {sizes[0]:,} -> {sizes[-1]:,}")
     for label in labels:
         cells = {s: ms for s, lab, ms, _ in results if lab == label}
         line = "".join(f"{cells.get(s, float('nan')):12.1f}" for s in sizes)
         growth = cells[sizes[-1]] / cells[sizes[0]] if cells.get(sizes[0]) else float("nan")
-        print(f"  {label:<28}{line}   x{growth:.2f}")
+        print(f"  {label:<32}{line}   x{growth:.2f}")
     if args.keep:
-        print(f"kept database {DB}")
+        print(f"kept database {DB.name}")
     else:
-        drop_database()
-        print(f"dropped database {DB}")
+        DB.drop()
+        print(f"dropped database {DB.name}")
 
 
 if __name__ == "__main__":

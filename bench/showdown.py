@@ -19,14 +19,10 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
-import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from _common import project_on_path, rate
 
+project_on_path()
 from tracker.engine import evaluate_showdown, hands  # noqa: E402
 from tracker.engine.cards import format_card  # noqa: E402
 
@@ -73,17 +69,6 @@ def make_treys():
     return treys
 
 
-def best_rate(fn, items, min_time: float) -> float:
-    count = 0
-    start = time.perf_counter()
-    while True:
-        fn(items)
-        count += len(items)
-        elapsed = time.perf_counter() - start
-        if elapsed >= min_time:
-            return count / elapsed
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--showdowns", type=int, default=2000)
@@ -99,8 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     results = {"ours": 0.0, "treys": 0.0}
     for _ in range(args.rounds):
-        results["ours"] = max(results["ours"], best_rate(ours, showdowns, 0.5))
-        results["treys"] = max(results["treys"], best_rate(treys, showdowns, 0.5))
+        results["ours"] = max(results["ours"], rate(ours, showdowns, 0.5))
+        results["treys"] = max(results["treys"], rate(treys, showdowns, 0.5))
     print(f"{args.showdowns} showdowns of {PLAYERS} seven-card hands, best of {args.rounds} rounds")
     for name, value in results.items():
         print(f"  {name:8} {value:10,.0f} showdowns/s")

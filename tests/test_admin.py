@@ -26,6 +26,7 @@ READ_ONLY = {
     "tracker.FinalStanding",
     "tracker.MonthTally",
     "tracker.TournamentTally",
+    "tracker.StandingTally",
 }
 
 

@@ -24,7 +24,14 @@ from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import Invite, League, Membership, Player
 from tracker.rulings.models import Ruling
 from tracker.stats.models import MonthTally, TournamentTally
-from tracker.tournaments.models import FinalStanding, LedgerEntry, Seat, Tournament
+from tracker.tournaments.models import (
+    FinalStanding,
+    LedgerEntry,
+    Seat,
+    StandingTally,
+    Tournament,
+)
+from tracker.tournaments.services import tournament_counting_set
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -112,6 +119,18 @@ class TournamentAdmin(admin.ModelAdmin):
     raw_id_fields = ["created_by"]
     inlines = [SeatInline]
 
+    # The date and the "counts toward the standings" switch decide where a night counts in
+    # the league table: they are saved through the service that moves its running totals
+    # with them. (A night with final standings has hands, which keep it from being deleted.)
+    def save_model(self, request, obj, form, change):
+        if not change:
+            return super().save_model(request, obj, form, change)
+        counting = {f: getattr(obj, f) for f in ("date", "counts_toward_standings")}
+        rest = [f for f in form.changed_data if f not in counting]
+        if rest:
+            Tournament.objects.filter(pk=obj.pk).update(**{f: getattr(obj, f) for f in rest})
+        tournament_counting_set(tournament=obj, **counting)
+
 
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
@@ -126,6 +145,13 @@ class FinalStandingAdmin(ReadOnlyAdmin):
     list_display = ["tournament", "place", "player", "chips", "out_hand"]
     list_filter = ["tournament__league"]
     search_fields = ["player__name", "tournament__name"]
+
+
+@admin.register(StandingTally)
+class StandingTallyAdmin(ReadOnlyAdmin):
+    list_display = ["league", "month", "player", "place", "entrants", "sharing", "nights"]
+    list_filter = ["league"]
+    search_fields = ["player__name", "league__name"]
 
 
 @admin.register(LedgerEntry)

@@ -19,7 +19,7 @@ from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import Invite, League, Membership, Player
 from tracker.rulings.models import Ruling
 from tracker.stats.models import MonthTally, TournamentTally
-from tracker.tournaments.models import FinalStanding, LedgerEntry, Seat, Tournament
+from tracker.tournaments.models import FinalStanding, LedgerEntry, Seat, StandingTally, Tournament
 
 __all__ = [
     "ApiToken",
@@ -42,6 +42,7 @@ __all__ = [
     "ReevaluationJob",
     "Ruling",
     "Seat",
+    "StandingTally",
     "Tournament",
     "TournamentTally",
 ]

@@ -66,9 +66,6 @@ class CSVRenderer(BaseRenderer):
 RENDERERS = [JSONRenderer, CSVRenderer, BrowsableAPIRenderer]
 VARIANT = OpenApiParameter("variant", str, description="only hands of this game")
 TOURNAMENT = OpenApiParameter("tournament", int, description="only this tournament")
-SEASON = OpenApiParameter(
-    "season", str, description="only this season of the league's length (2026, 2026-Q4, 2026-11)"
-)
 FORMAT = OpenApiParameter("format", str, enum=["json", "csv"], description="csv: a CSV file")
 SEASON = OpenApiParameter(
     "season",
@@ -103,17 +100,18 @@ class LeagueStandingsView(AnalyticsView):
 
 
 class LeagueStatsView(AnalyticsView):
-    """Every player of the league side by side (optionally one game)."""
+    """Every player of the league side by side (optionally one game), over a season: the
+    current one by default, as the standings."""
 
     @extend_schema(
         parameters=[VARIANT, SEASON, FORMAT], responses={200: PlayerStatsSerializer(many=True)}
     )
     def get(self, request, slug):
-        page = pages.league_stats_page(
-            request.user,
-            slug,
+        league = visible_league(request.user, slug)
+        page = pages.league_stats_of(
+            league,
             variant=request.query_params.get("variant"),
-            season=request.query_params.get("season"),
+            season=league_season(league, request.query_params.get("season")),
         )
         return Response([_stats_data(s, player=s.key, name=s.label) for s in page.rows])
 

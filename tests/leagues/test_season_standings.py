@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 from tests.factories import make_league
 from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import (
+    ALL,
     league_results,
     league_season,
     league_seasons,
@@ -20,7 +21,7 @@ from tracker.leagues.selectors import (
 )
 from tracker.leagues.services import player_create
 from tracker.tournaments.models import FinalStanding, TournamentStatus
-from tracker.tournaments.services import tournament_create
+from tracker.tournaments.services import standings_tallies_apply, tournament_create
 
 pytestmark = pytest.mark.django_db
 
@@ -62,6 +63,7 @@ def finished_night(league, name, date, order, counts=True):
             for k, p in enumerate(people)
         ]
     )
+    standings_tallies_apply(tournament_ids=[t.pk], before={})  # as final_standings_write does
     return t
 
 
@@ -124,6 +126,16 @@ def test_the_current_season_is_the_default(league):
 def test_the_picker_lists_every_season_from_the_first_night(league, nights):
     keys = [s.key for s in league_seasons(league, dt.date(2027, 1, 15))]
     assert keys == ["2027-Q1", "2026-Q4", "2026-Q3", "all"]
+
+
+def test_the_league_statistics_open_on_the_league_tables_season(client, league):
+    finished_night(league, "Tonight", TODAY, ["Dee", "Cat", "Bob", "Ann"])
+    table = client.get(f"/leagues/{league.slug}/table/").context["page"]
+    stats = client.get(f"/leagues/{league.slug}/stats/").context["page"]
+    assert table.season == stats.season == league_season(league)
+    assert league_season(league, "", default=ALL) == league_season(league, "all")
+    with pytest.raises(ValueError):
+        league_season(league, "", default="someday")
 
 
 def test_a_key_of_another_length_is_refused(league):

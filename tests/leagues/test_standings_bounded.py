@@ -1,7 +1,8 @@
-"""The league table's cost is bounded by what it shows: the all-time standings grouped in
-the database equal the night-by-night computation on random leagues (formulas, ties, best
-N, nights left out), and the table page, its API and the league page run as many queries at
-50 nights as at 5 (both databases)."""
+"""The league table's cost is bounded by what it shows: the standings read from the stored
+running totals (StandingTally) equal the night-by-night computation on random leagues
+(formulas, ties, best N, nights left out, every season length), and the table page, its
+CSV, both standings endpoints and the league page run as many queries at 50 nights as at 5
+(both databases)."""
 
 from __future__ import annotations
 
@@ -18,11 +19,12 @@ from tracker.leagues.selectors import (
     league_results,
     league_season,
     league_standings,
-    league_standings_grouped,
+    league_standings_from_results,
+    league_table,
 )
 from tracker.leagues.services import player_create
 from tracker.tournaments.models import FinalStanding, Tournament, TournamentStatus
-from tracker.tournaments.services import tournament_create
+from tracker.tournaments.services import standings_tallies_apply, tournament_create
 
 pytestmark = pytest.mark.django_db
 
@@ -69,16 +71,17 @@ def make_world(rng: random.Random, nights: int, *, slug: str = "club"):
                 for p in people
             ]
         )
+        standings_tallies_apply(tournament_ids=[t.pk], before={})
     return league, admin
 
 
 def straightforward(league, season):
-    """Every counted night scored one by one (the per-night path, results passed in)."""
-    return league_standings(league, league_results(league, season), season)
+    """Every counted night scored one by one (the definition, from the final standings)."""
+    return league_standings_from_results(league, league_results(league, season), season)
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_grouped_standings_equal_the_night_by_night_computation(seed):
+def test_stored_standings_equal_the_night_by_night_computation(seed):
     rng = random.Random(seed)
     league, _ = make_world(rng, 24)
     assert FinalStanding.objects.filter(tournament__league=league).count() > 24
@@ -89,11 +92,17 @@ def test_grouped_standings_equal_the_night_by_night_computation(seed):
             season = league_season(league, key)
             expected = straightforward(league, season)
             assert expected, (seed, formula, key)
-            assert league_standings_grouped(league, season) == expected, (seed, formula, key)
-        everything = league_season(league, "all")
-        # Without results, all time takes the grouped path; with the same answer.
-        assert league_standings(league, season=everything) == straightforward(league, everything)
+            table = league_table(league, season)
+            assert table.rows == expected, (seed, formula, key)
+            assert table.nights == len({r.tournament_id for r in league_results(league, season)})
         assert league_standings(league) == straightforward(league, None)
+    # The season length and the minimum of players are applied when the rows are read:
+    # changing them needs no rebuild.
+    for length, key, minimum in (("month", "2025-02", 2), ("year", "2025", 5), ("all", "all", 3)):
+        league.season_length, league.min_players = length, minimum
+        league.save()
+        season = league_season(league, key)
+        assert league_standings(league, season) == straightforward(league, season), length
 
 
 def test_ties_share_the_points_of_their_places():
@@ -110,11 +119,14 @@ def test_ties_share_the_points_of_their_places():
     t.save()
     for p, place in zip(people, [1, 2, 2, 4], strict=True):
         FinalStanding.objects.create(tournament=t, player=p, place=place, chips=0, out_hand=None)
-    rows = {r.name: r.points for r in league_standings_grouped(league)}
+    standings_tallies_apply(tournament_ids=[t.pk], before={})
+    rows = {r.name: r.points for r in league_standings(league)}
     assert rows == {"P0": 4.0, "P1": 2.5, "P2": 2.5, "P3": 1.0}
 
 
 def test_the_table_costs_the_same_queries_at_5_and_50_nights():
+    """The table page (a season, all time, the default), its CSV, both standings endpoints
+    and the league page."""
     counts = {}
     for nights in (5, 50):
         league, admin = make_world(random.Random(nights), nights, slug=f"club{nights}")
@@ -130,7 +142,12 @@ def test_the_table_costs_the_same_queries_at_5_and_50_nights():
             f"/leagues/{league.slug}/table/?season=all",
             f"/api/v1/analytics/leagues/{league.slug}/standings/?season={season}",
             f"/api/v1/analytics/leagues/{league.slug}/standings/?season=all",
+            f"/api/v1/leagues/{league.slug}/standings/?season={season}",
+            f"/api/v1/leagues/{league.slug}/standings/?season=all",
+            f"/leagues/{league.slug}/table.csv?season={season}",
+            f"/leagues/{league.slug}/table.csv?season=all",
             f"/leagues/{league.slug}/table/",
+            f"/leagues/{league.slug}/",
         ]
         for url in urls:
             client.get(url)  # warm: sessions, content types
@@ -140,4 +157,6 @@ def test_the_table_costs_the_same_queries_at_5_and_50_nights():
                 resp = client.get(url)
             assert resp.status_code == 200, (url, resp.status_code)
             counts[nights][url.replace(league.slug, "")] = len(ctx.captured_queries)
+        listed = client.get(f"/leagues/{league.slug}/").context["page"].tournaments
+        assert len(listed) == min(nights, 20)  # the latest nights only
     assert counts[5] == counts[50]

@@ -19,6 +19,7 @@ from tracker.hands.models import Hand, HandSeat, HandStatus, Pot
 from tracker.hands.services.recording import hand_record, hand_void
 from tracker.hands.services.reevaluation import hand_reevaluate
 from tracker.hands.services.settlement import tournament_settle
+from tracker.leagues.selectors import league_season
 from tracker.leagues.services import player_create
 from tracker.rulings.services import ruling_make
 from tracker.stats import selectors as sel
@@ -306,3 +307,11 @@ def test_league_statistics_by_season(client, django_capture_on_commit_callbacks)
     assert client.get("/leagues/seasons/stats/?season=2026-13").status_code == 404
     csv = client.get("/leagues/seasons/stats.csv?season=2026-Q2")
     assert "seasons-stats-2026-Q2.csv" in csv["Content-Disposition"]
+    # No season: the current one, as the league table; all time is ?season=all.
+    current = league_season(League.objects.get(pk=league.pk))
+    page = client.get("/leagues/seasons/stats/").context["page"]
+    assert page.season == current and f'aria-current="page">{current.label}' in html
+    everything = client.get("/api/v1/analytics/leagues/seasons/stats/?season=all").json()
+    assert sum(r["hands"] for r in everything) == sel.settled_seats(league=league).count()
+    bad = client.get("/api/v1/analytics/leagues/seasons/stats/?season=2026-13")
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_season"

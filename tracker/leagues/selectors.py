@@ -7,7 +7,8 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import Avg, Count, F, Q, QuerySet, Sum
+from django.db.models import Avg, Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from tracker.core.errors import NotFound
 from tracker.core.permissions import Capabilities, Capability, roles_with
@@ -26,6 +27,7 @@ from tracker.tournaments.models import (
     LedgerEntry,
     LedgerKind,
     Seat,
+    StandingTally,
     Tournament,
     TournamentStatus,
 )
@@ -77,11 +79,29 @@ class LeagueResult:
 ALL_TIME = season_of("all", dt.date(2000, 1, 1))
 
 
-def league_season(league: League, key: str | None = None, today: dt.date | None = None) -> Season:
-    """The season ``key`` names in the league's season length (``"all"``: all time), or the
-    current one when no key is given; a key that is not one of the league's is a DomainError
-    (``invalid_season``, field ``season``)."""
+#: What an empty ``?season=`` means: the season today falls in, or all time.
+CURRENT, ALL = "current", "all"
+
+
+def league_season(
+    league: League,
+    key: str | None = None,
+    *,
+    default: str = CURRENT,
+    today: dt.date | None = None,
+) -> Season:
+    """The one season resolver of the league table, the league statistics, their CSVs and
+    the API: the season ``key`` names in the league's season length (``"all"``: all time).
+    No key: ``default`` (:data:`CURRENT`, the season ``today`` falls in, or :data:`ALL`,
+    all time); every page and endpoint passes :data:`CURRENT`, so a user switching between
+    the league table and the league statistics sees the same season. A key that is not one
+    of the league's is a DomainError (``invalid_season``, field ``season``): the pages
+    answer 404, the API 400."""
     if not key:
+        if default == ALL:
+            return ALL_TIME
+        if default != CURRENT:
+            raise ValueError(f"default is {CURRENT!r} or {ALL!r}, not {default!r}")
         return season_of(league.season_length, today or dt.date.today())
     if key == ALL_TIME.key:
         return ALL_TIME
@@ -215,24 +235,12 @@ def league_points(
     return {pid: best_total(values, best) for pid, values in per_player.items()}
 
 
-def league_standings(
-    league: League, results: list[LeagueResult] | None = None, season: Season | None = None
+def league_standings_from_results(
+    league: League, results: list[LeagueResult], season: Season | None = None
 ) -> list[LeagueRow]:
-    """Players of a league over its finished tournaments that count toward ``season``'s
-    standings (all seasons when None): points, events, wins, average place, net chips.
-
-    For one season, two queries whatever the number of tournaments, each reading only the
-    season's nights (the tournaments' league and date index): an aggregate over the stored
-    final standings of the nights that count, and their places for the points (pass
-    ``results``, for the same season, to reuse them). For all time (``season`` None or the
-    all-time season, without ``results``), one query whose answer does not grow with the
-    number of nights: :func:`league_standings_grouped`.
-    Ordered by points, then wins, average place (lower is better) and net chips.
-    """
-    if results is None and (season is None or season.start is None):
-        return league_standings_grouped(league)
-    if results is None:
-        results = league_results(league, season)
+    """The standings night by night, the definition (the tests and the bench compare the
+    stored totals with it): ``results`` (:func:`league_results` of ``season``) give the
+    points, one aggregate over the final standings of the nights that count the rest."""
     points = league_points(league, results)
     rows = (
         FinalStanding.objects.filter(
@@ -263,43 +271,50 @@ def league_standings(
     return out
 
 
-def league_standings_grouped(league: League, season: Season | None = None) -> list[LeagueRow]:
-    """:func:`league_standings` in one query whose answer is bounded by the roster, not by
-    the number of nights: the final standings of the nights that count are grouped in the
-    database by player, place, entrants and how many shared the place, with their count and
-    net chips. A formula's points depend on those three numbers alone
+@dataclass(frozen=True)
+class LeagueTable:
+    """A season's standings and how many nights count toward them."""
+
+    rows: list[LeagueRow]
+    nights: int
+
+
+def league_table(league: League, season: Season | None = None) -> LeagueTable:
+    """The standings of ``season`` (all time when None or the all-time season) and how many
+    nights count, in one query over the league table's running totals
+    (``tracker.tournaments.models.StandingTally``): at most one row per player, month,
+    place, entrants and players sharing the place, whatever the number of nights. The
+    league's minimum of players is applied here (``entrants``), a season sums its months.
+
+    A formula's points depend on (place, entrants, sharing) alone
     (``shared_place_points``), so each group is scored once; a player's best N are the N
-    highest values, each repeated as often as it was scored. The same rows as the
-    night-by-night computation, to the last hundredth.
+    highest values, each repeated as often as it was scored. The same rows as
+    :func:`league_standings_from_results`, to the last hundredth. Ordered by points, then
+    wins, average place (lower is better) and net chips.
     """
-    in_season = "" if season is None or season.start is None else "AND t.date BETWEEN %s AND %s"
-    params: list = [league.pk, True]
-    if in_season:
-        params += [season.start, season.end]  # type: ignore[union-attr]
-    params.append(max(league.min_players, 1))
-    # One pass over the league's final standings (window counts, no correlated subquery).
+    params: list = [league.pk, max(league.min_players, 1)]
+    in_season = ""
+    if season is not None and season.start is not None:
+        in_season = "AND st.month BETWEEN %s AND %s"
+        params += [season.start, season.end]
+    # Plain SQL: the statement is the same on every request, and building it with the ORM
+    # cost more than running it.
     sql = f"""
-        SELECT s.player_id, p.name, s.place, s.entrants, s.sharing, COUNT(*),
-               SUM(s.chips - s.starting_chips)
-        FROM (
-            SELECT fs.player_id, fs.place, fs.chips, t.starting_chips,
-                   COUNT(*) OVER (PARTITION BY fs.tournament_id) AS entrants,
-                   COUNT(*) OVER (PARTITION BY fs.tournament_id, fs.place) AS sharing
-            FROM {FinalStanding._meta.db_table} fs
-            JOIN {Tournament._meta.db_table} t ON t.id = fs.tournament_id
-            WHERE t.league_id = %s AND t.counts_toward_standings = %s {in_season}
-        ) s
-        JOIN {Player._meta.db_table} p ON p.id = s.player_id
-        WHERE s.entrants >= %s
-        GROUP BY s.player_id, p.name, s.place, s.entrants, s.sharing
+        SELECT st.player_id, p.name, st.place, st.entrants, st.sharing,
+               SUM(st.nights), SUM(st.net_chips)
+        FROM {StandingTally._meta.db_table} st
+        JOIN {Player._meta.db_table} p ON p.id = st.player_id
+        WHERE st.league_id = %s AND st.entrants >= %s {in_season}
+        GROUP BY st.player_id, p.name, st.place, st.entrants, st.sharing
     """
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        keys = ("player_id", "player__name", "place", "entrants", "sharing", "n", "net_chips")
+        keys = ("player_id", "player__name", "place", "entrants", "sharing", "n", "net")
         groups = [dict(zip(keys, row, strict=True)) for row in cursor.fetchall()]
     spec = normalize_formula(league.points_formula or None)
     scored: dict[tuple[int, int, int], float] = {}
     players: dict[int, dict] = {}
+    firsts: dict[int, int] = {}  # winners by how many shared first place (m per night)
     for g in groups:
         key = (g["place"], g["entrants"], g["sharing"])
         if key not in scored:
@@ -308,11 +323,14 @@ def league_standings_grouped(league: League, season: Season | None = None) -> li
             g["player_id"],
             {"name": g["player__name"], "events": 0, "wins": 0, "places": 0, "net": 0, "pts": []},
         )
-        p["events"] += g["n"]
-        p["wins"] += g["n"] if g["place"] == 1 else 0
-        p["places"] += g["place"] * g["n"]
-        p["net"] += int(g["net_chips"])
-        p["pts"].append((scored[key], g["n"]))
+        n = int(g["n"])
+        p["events"] += n
+        if g["place"] == 1:
+            p["wins"] += n
+            firsts[g["sharing"]] = firsts.get(g["sharing"], 0) + n
+        p["places"] += g["place"] * n
+        p["net"] += int(g["net"])
+        p["pts"].append((scored[key], n))
     out = []
     for pid, p in players.items():
         values: list[float] = []
@@ -334,7 +352,14 @@ def league_standings_grouped(league: League, season: Season | None = None) -> li
             )
         )
     out.sort(key=lambda r: (-r.points, -r.wins, r.average_place, -r.net_chips, r.name))
-    return out
+    return LeagueTable(rows=out, nights=sum(n // m for m, n in firsts.items()))
+
+
+def league_standings(league: League, season: Season | None = None) -> list[LeagueRow]:
+    """Players of a league over its finished nights that count toward ``season``'s standings
+    (all time when None): points, events, wins, average place, net chips
+    (:func:`league_table`, one query)."""
+    return league_table(league, season).rows
 
 
 def counted_nights(league: League, season: Season | None = None) -> int:
@@ -421,13 +446,52 @@ def roles_by_league(user) -> dict[int, Capabilities]:
     return {league_id: Capabilities.of_roles(roles) for league_id, roles in held.items()}
 
 
-def league_tournaments(league: League) -> list[Tournament]:
-    """The league's tournaments, latest first, with ``n_hands`` and ``n_players``."""
-    return list(
+#: The league page lists the latest nights only (its cost does not grow with the history).
+LEAGUE_PAGE_NIGHTS = 20
+
+
+def league_tournaments(league: League, limit: int | None = None) -> list[Tournament]:
+    """The league's tournaments (or the latest ``limit``), latest first, with ``n_hands``
+    and ``n_players`` (counted per tournament listed, one query)."""
+    count_hands = (
+        Hand.objects.filter(tournament=OuterRef("pk"))
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    count_seats = (
+        Seat.objects.filter(tournament=OuterRef("pk"))
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    rows = (
         Tournament.objects.filter(league=league)
-        .annotate(n_hands=Count("hands", distinct=True), n_players=Count("seats", distinct=True))
+        .annotate(
+            n_hands=Coalesce(Subquery(count_hands), 0), n_players=Coalesce(Subquery(count_seats), 0)
+        )
         .order_by("-date", "-id")
     )
+    return list(rows if limit is None else rows[:limit])
+
+
+def league_tournament_count(league: League) -> int:
+    return Tournament.objects.filter(league=league).count()
+
+
+def tournament_winners(tournament_ids: list[int]) -> dict[int, list[str]]:
+    """The winners (first place, shared or not) of finished tournaments, by tournament id,
+    from their final standings (one query)."""
+    out: dict[int, list[str]] = {}
+    for tid, name in (
+        FinalStanding.objects.filter(tournament_id__in=tournament_ids, place=1)
+        .order_by("tournament_id", "player__name")
+        .values_list("tournament_id", "player__name")
+    ):
+        out.setdefault(tid, []).append(name)
+    return out
 
 
 @dataclass
@@ -475,8 +539,14 @@ def player_recent_hands(player: Player, limit: int = 15) -> list[HandSeat]:
 
 def player_tournaments(player: Player, limit: int | None = None) -> list[Tournament]:
     """Every tournament the player sat in (or the latest ``limit``), latest first (a player
-    has one seat per tournament: no duplicates)."""
-    rows = Tournament.objects.filter(seats__player=player).order_by("-date", "-id")
+    has one seat per tournament and belongs to one league)."""
+    # The league's nights read backwards on the (league, date) index, each checked for the
+    # player's seat, until ``limit`` are found: no sort of every night the player sat in.
+    rows = (
+        Tournament.objects.filter(league_id=player.league_id)
+        .filter(Exists(Seat.objects.filter(tournament=OuterRef("pk"), player=player)))
+        .order_by("-date", "-id")
+    )
     return list(rows if limit is None else rows[:limit])
 
 

@@ -39,7 +39,7 @@ from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
 from tracker.engine.hands import CATEGORIES
 from tracker.hands.models import HandSeat, HandStatus
 from tracker.leagues.models import League, Player
-from tracker.leagues.seasons import Season, season_from_key, seasons_between
+from tracker.leagues.seasons import Season, seasons_between
 from tracker.leagues.selectors import (
     leagues_visible_to,
 )
@@ -575,17 +575,6 @@ def stats_seasons(league: League) -> list[Season]:
     if span["first"] is None:
         return []
     return seasons_between(league.season_length, span["first"], span["last"])
-
-
-def stats_season(league: League, key: str | None) -> Season | None:
-    """The season ``key`` names in the league's length (None for none); NotFound if it names
-    no season of that length."""
-    if not key:
-        return None
-    try:
-        return season_from_key(league.season_length, key)
-    except ValueError:
-        raise NotFound(f"No such season: {key!r}.") from None
 
 
 def tally_stats(tallies: QuerySet) -> Stats:

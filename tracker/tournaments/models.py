@@ -155,3 +155,39 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.amount:+d} for {self.player}"
+
+
+class StandingTally(models.Model):
+    """Running totals of the league table: how many counted nights of one month ``player``
+    finished at ``place`` of ``entrants`` players, ``sharing`` that place with that many
+    (themselves included), and the net chips of those nights (final chips − starting chips).
+
+    Only nights switched to count toward the standings are added; the league's minimum of
+    players is applied when the rows are read (``entrants`` is in the key), and a season of
+    any length sums its months, so changing either needs no rebuild. A formula's points
+    depend on (place, entrants, sharing) alone, so a table is scored from these rows
+    (tracker/leagues/selectors.py). Kept in step wherever final standings are written
+    (``tracker.tournaments.services.final_standings_write``) or a night's date or switch
+    changes; ``manage.py rebuild_stats`` recomputes them from the final standings. A row
+    whose ``nights`` fall to 0 is deleted.
+    """
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    month = models.DateField()  # the first day of the month
+    place = models.PositiveSmallIntegerField()
+    entrants = models.PositiveSmallIntegerField()
+    sharing = models.PositiveSmallIntegerField()
+    nights = models.PositiveIntegerField(default=0)
+    net_chips = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "month", "player", "place", "entrants", "sharing"],
+                name="standing_tally_unique",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: place {self.place} of {self.entrants}, {self.month:%Y-%m}"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+import datetime as dt
+from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from django.db.models import Prefetch, Q, QuerySet, Subquery, Sum, prefetch_related_objects
@@ -11,7 +13,7 @@ from tracker.core.errors import NotFound
 from tracker.core.snapshot import read_snapshot
 from tracker.engine import tournament as rules
 from tracker.hands.models import Hand, HandSeat, HandStatus, Pot
-from tracker.tournaments.models import LedgerEntry, Seat, Tournament
+from tracker.tournaments.models import FinalStanding, LedgerEntry, Seat, Tournament
 
 SETTLED = (HandStatus.VERIFIED, HandStatus.DISPUTED)
 
@@ -327,3 +329,58 @@ def hand_neighbours(hand: Hand) -> dict[int, int]:
         .order_by("number")
         .values_list("number", "id")
     )
+
+
+# --------------------------------------------------------------------------
+# What final standings add to the league table's running totals (StandingTally)
+
+#: (league id, month, player id, place, entrants, sharing): one StandingTally row's key.
+StandingKey = tuple[int, dt.date, int, int, int, int]
+
+
+def standing_contributions(
+    *, tournament_ids: Iterable[int] | None = None, league_id: int | None = None
+) -> dict[StandingKey, list[int]]:
+    """What the final standings of some nights (``tournament_ids``), of a league, or of every
+    league (neither given) add to the league table's running totals as they now stand:
+    ``[nights, net chips]`` per row key. Only nights switched to count toward the standings
+    add anything; a night adds one to each of its players' (place, entrants, sharing) in the
+    month of its date. One query, read in order and counted per night in Python."""
+    rows = FinalStanding.objects.filter(tournament__counts_toward_standings=True)
+    if tournament_ids is not None:
+        rows = rows.filter(tournament_id__in=list(tournament_ids))
+    if league_id is not None:
+        rows = rows.filter(tournament__league_id=league_id)
+    out: dict[StandingKey, list[int]] = {}
+
+    def add(night: list[tuple]) -> None:
+        sharing = Counter(place for _, _, _, _, place, _ in night)
+        for league, day, start, player, place, chips in night:
+            key = (league, day.replace(day=1), player, place, len(night), sharing[place])
+            cell = out.setdefault(key, [0, 0])
+            cell[0] += 1
+            cell[1] += chips - start
+
+    night: list[tuple] = []
+    current = None
+    for tid, *row in (
+        rows.order_by("tournament_id")
+        .values_list(
+            "tournament_id",
+            "tournament__league_id",
+            "tournament__date",
+            "tournament__starting_chips",
+            "player_id",
+            "place",
+            "chips",
+        )
+        .iterator(chunk_size=5000)
+    ):
+        if tid != current and night:
+            add(night)
+            night = []
+        current = tid
+        night.append(tuple(row))
+    if night:
+        add(night)
+    return out

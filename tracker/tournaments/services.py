@@ -1,4 +1,5 @@
-"""Tournaments: create a game night with its seats and starting chips."""
+"""Tournaments: create a game night with its seats and starting chips; its final standings,
+and the league table's running totals kept in step with them (``StandingTally``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import random
 import secrets
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from tracker.audit.services import audit_record
@@ -20,10 +22,16 @@ from tracker.tournaments.models import (
     LedgerEntry,
     LedgerKind,
     Seat,
+    StandingTally,
     Tournament,
     TournamentStatus,
 )
-from tracker.tournaments.selectors import tournament_standings, tournament_state
+from tracker.tournaments.selectors import (
+    StandingKey,
+    standing_contributions,
+    tournament_standings,
+    tournament_state,
+)
 
 # What the database stores: every chip count of a tournament (8 stacks together) fits a
 # 32-bit integer, and hand numbers a small one.
@@ -192,7 +200,9 @@ def tournament_finish_if_over(*, tournament: Tournament) -> None:
 
 
 def final_standings_write(*, tournament: Tournament) -> None:
-    """Store the final places of a finished tournament (again after a ruling moves chips)."""
+    """Store the final places of a finished tournament (again after a ruling moves chips),
+    and keep the league table's running totals in step."""
+    before = standing_contributions(tournament_ids=[tournament.pk])
     FinalStanding.objects.filter(tournament=tournament).delete()
     FinalStanding.objects.bulk_create(
         [
@@ -206,3 +216,99 @@ def final_standings_write(*, tournament: Tournament) -> None:
             for row in tournament_standings(tournament)
         ]
     )
+    standings_tallies_apply(tournament_ids=[tournament.pk], before=before)
+
+
+@transaction.atomic
+def tournament_counting_set(
+    *,
+    tournament: Tournament,
+    counts_toward_standings: bool | None = None,
+    date: dt.date | None = None,
+) -> Tournament:
+    """Change what decides where a night counts: its "counts toward the standings" switch
+    and its date (the season it falls in); the league table's running totals move with it.
+    ``None`` leaves a field as it is. (The Django admin's tournament form saves through
+    this.)"""
+    if counts_toward_standings is not None and not isinstance(counts_toward_standings, bool):
+        raise DomainError("must be true or false", field="counts_toward_standings")
+    if date is not None and not isinstance(date, dt.date):
+        raise DomainError("must be a date", field="date")
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    before = standing_contributions(tournament_ids=[tournament.pk])
+    if counts_toward_standings is not None:
+        tournament.counts_toward_standings = counts_toward_standings
+    if date is not None:
+        tournament.date = date
+    tournament.save(update_fields=["counts_toward_standings", "date"])
+    standings_tallies_apply(tournament_ids=[tournament.pk], before=before)
+    return tournament
+
+
+# --------------------------------------------------------------------------
+# The league table's running totals
+
+
+_STANDING_KEY = ("league_id", "month", "player_id", "place", "entrants", "sharing")
+
+
+def standings_tallies_apply(
+    *, tournament_ids: list[int], before: dict[StandingKey, list[int]]
+) -> None:
+    """Bring the league table's running totals in step with the final standings of
+    ``tournament_ids`` as they now stand. ``before`` is what those nights added before the
+    change (``standing_contributions`` read in the same transaction, before it; empty for
+    a night just finished): it is subtracted and what they add now is added. The rows
+    touched are created if needed, locked in one order (no deadlock between two
+    transactions) and updated; a row whose nights fall to 0 is deleted."""
+    deltas: dict[StandingKey, list[int]] = {}
+    for sign, contributions in (
+        (-1, before),
+        (1, standing_contributions(tournament_ids=tournament_ids)),
+    ):
+        for key, (nights, net) in contributions.items():
+            cell = deltas.setdefault(key, [0, 0])
+            cell[0] += sign * nights
+            cell[1] += sign * net
+    deltas = {k: d for k, d in deltas.items() if d != [0, 0]}
+    if not deltas:
+        return
+    keys = sorted(deltas)
+    StandingTally.objects.bulk_create(
+        [StandingTally(**dict(zip(_STANDING_KEY, k, strict=True))) for k in keys],
+        ignore_conflicts=True,
+    )
+    match = Q()
+    for k in keys:
+        match |= Q(**dict(zip(_STANDING_KEY, k, strict=True)))
+    rows = list(StandingTally.objects.select_for_update().filter(match).order_by("pk"))
+    changed, empty = [], []
+    for row in rows:
+        nights, net = deltas[tuple(getattr(row, n) for n in _STANDING_KEY)]
+        row.nights += nights
+        row.net_chips += net
+        (empty if row.nights <= 0 else changed).append(row)
+    if empty:
+        StandingTally.objects.filter(pk__in=[r.pk for r in empty]).delete()
+    StandingTally.objects.bulk_update(changed, ["nights", "net_chips"])
+
+
+@transaction.atomic
+def standings_tallies_rebuild(*, league: League | None = None) -> int:
+    """Recompute the league table's running totals from the final standings (of one
+    league, or all); returns how many rows were written (``manage.py rebuild_stats``)."""
+    rows = StandingTally.objects.all()
+    if league is not None:
+        rows = rows.filter(league=league)
+    rows.delete()
+    sums = standing_contributions(league_id=None if league is None else league.pk)
+    StandingTally.objects.bulk_create(
+        [
+            StandingTally(
+                **dict(zip(_STANDING_KEY, key, strict=True)), nights=nights, net_chips=net
+            )
+            for key, (nights, net) in sums.items()
+        ],
+        batch_size=1000,
+    )
+    return len(sums)

@@ -18,18 +18,19 @@ from tracker.hands.selectors.wording import announcement_text
 from tracker.leagues.models import League, Player
 from tracker.leagues.seasons import Season
 from tracker.leagues.selectors import (
+    LEAGUE_PAGE_NIGHTS,
     LeagueRow,
-    counted_nights,
-    league_results,
     league_roster,
     league_season,
-    league_standings,
+    league_table,
+    league_tournament_count,
     league_tournaments,
     leagues_with_counts,
     player_hand_totals,
     player_recent_hands,
     player_seats,
     roles_by_league,
+    tournament_winners,
     tournaments_visible_to,
     visible_league,
     visible_player,
@@ -121,6 +122,7 @@ class LeaguePage:
     players: list[Player]  # the roster, by name
     house_rules: list[tuple[str, list[tuple[str, str]]]]
     open_disputes: int = 0  # pots waiting for the authority ("N open" on the disputes link)
+    nights_total: int = 0  # every night of the league (``tournaments`` are the latest)
 
     @property
     def role(self) -> str | None:
@@ -138,14 +140,19 @@ def _winners(rows: list[StandingRow]) -> list[str]:
 def league_page(user, slug: str) -> LeaguePage:
     league = visible_league(user, slug)
     can = capabilities(user, league)
-    tournaments = league_tournaments(league)
+    tournaments = league_tournaments(league, limit=LEAGUE_PAGE_NIGHTS)
     season = league_season(league)
-    # One season: its places, read once; a league with one season for all time: totals
-    # grouped in the database (league_standings without results).
-    results = league_results(league, season=season) if season.start is not None else None
+    # The current season's standings from the league table's running totals (one query).
+    table = league_table(league, season)
+    winners = tournament_winners(
+        [t.pk for t in tournaments if t.status == TournamentStatus.FINISHED]
+    )
     rows = []
     for t in tournaments:
-        leaders = _winners(tournament_standings(t)) if t.n_hands else []
+        if t.status == TournamentStatus.FINISHED:
+            leaders = winners.get(t.pk, [])
+        else:  # a running night's chip leaders (running nights are few)
+            leaders = _winners(tournament_standings(t)) if t.n_hands else []
         rows.append(
             TournamentRow(
                 tournament=t,
@@ -167,12 +174,9 @@ def league_page(user, slug: str) -> LeaguePage:
         league=league,
         can=can,
         tournaments=rows,
-        standings=league_standings(league, results, season=season),
-        finished=(
-            len({r.tournament_id for r in results})
-            if results is not None
-            else counted_nights(league, season)
-        ),
+        standings=table.rows,
+        finished=table.nights,
+        nights_total=league_tournament_count(league),
         season=season,
         players=league_roster(league),
         house_rules=house,

@@ -19,13 +19,13 @@ from tracker.engine.points import describe, normalize_formula, running_best_tota
 from tracker.leagues.models import League, Player
 from tracker.leagues.seasons import Season
 from tracker.leagues.selectors import (
+    ALL_TIME,
+    CURRENT,
     SeasonNight,
-    counted_nights,
     league_results,
     league_season,
     league_seasons,
-    league_standings,
-    league_standings_grouped,
+    league_table,
     player_tournaments,
     season_nights,
     visible_league,
@@ -42,7 +42,6 @@ from tracker.stats.selectors import (
     player_scope,
     scope_months,
     scope_tallies,
-    stats_season,
     stats_seasons,
     tally_stats,
     tally_table,
@@ -121,6 +120,16 @@ class PlayerStatsPage:
     @property
     def leagues_summed(self) -> int:
         return len(self.scope.players)
+
+    @property
+    def picker(self) -> list[tuple[int, str, bool]]:
+        """The tournament picker's options: id, "name · date", whether chosen (worked out
+        here once, not per option in the template)."""
+        chosen = self.scope.tournament.pk if self.scope.tournament is not None else None
+        return [
+            (t.pk, f"{t.name} · {t.date.day} {t.date:%b %Y}", t.pk == chosen)
+            for t in self.tournaments
+        ]
 
 
 #: Up to this many hands the chips chart goes hand by hand; past it, month by month (so
@@ -266,52 +275,53 @@ def league_points_history(results) -> tuple[list[Any], dict[int, list[float]]]:
 
 
 def season_or_404(league: League, key: str | None) -> Season:
-    """The season a page's ``?season=`` names (the current one when empty); an unknown
-    season is a page that does not exist."""
+    """The season a page's ``?season=`` names (the current one when empty: the league table
+    and the league statistics open on the same season); an unknown season is a page that
+    does not exist."""
     try:
-        return league_season(league, key)
+        return league_season(league, key, default=CURRENT)
     except DomainError as exc:
         raise NotFound(exc.message) from None
 
 
-# All time is scored night by night, with its chart, up to a year of weekly nights; past
-# that the table is grouped in the database (league_standings_grouped) and has no chart.
-ALL_TIME_CHART_NIGHTS = 52
+# A table is drawn with its points chart night by night up to a year of weekly nights; past
+# that (all time, or a long season of many nights) it shows the running totals alone and
+# lists only the nights left out, so a page never reads every night of a long history.
+CHART_NIGHTS = 52
 
 
 def league_table_page(user, slug: str, season: str | None = None) -> LeagueTablePage:
     """The league table of a season (the current one by default) with points, the points
-    chart, and the season's finished nights that count and those that do not. Its cost is
-    bounded by the season (its nights, read by the league and date index), or for all time
-    by :data:`ALL_TIME_CHART_NIGHTS` and the roster."""
+    chart, and the season's finished nights that count and those that do not. The standings
+    come from the league table's running totals (one query whatever the number of nights);
+    the chart and the list of nights read the season's nights only up to
+    :data:`CHART_NIGHTS` counted nights."""
     league = visible_league(user, slug)
     can = capabilities(user, league)
     chosen = season_or_404(league, season)
     spec = normalize_formula(league.points_formula or None)
+    table = league_table(league, chosen)
+    standings = table.rows
     chart: dict[str, str] = {}
     note = ""
-    counted = counted_nights(league) if chosen.start is None else 0
-    if counted > ALL_TIME_CHART_NIGHTS:
-        # All time over many nights: totals grouped in the database (bounded by the roster,
-        # not by the nights), the nights left out, no chart night by night.
-        standings = league_standings_grouped(league)
+    if table.nights > CHART_NIGHTS:
         return LeagueTablePage(
             league=league,
             can=can,
             standings=standings,
             formula=spec,
             formula_text=describe(spec),
-            tournaments=counted,
+            tournaments=table.nights,
             chart=chart,
             chart_note=(
-                f"{counted:,} nights count: the points chart is drawn for one season at a time."
+                f"{table.nights:,} nights count: the points chart is drawn up to "
+                f"{CHART_NIGHTS} nights (pick a shorter season)."
             ),
             season=chosen,
             seasons=league_seasons(league),
             nights=season_nights(league, chosen, left_out_only=True),
         )
     results = league_results(league, chosen)
-    standings = league_standings(league, results, chosen)
     order, per_player = league_points_history(results)
     if len(order) >= 2:
         names = {r.player_id: r.name for r in standings}
@@ -331,7 +341,7 @@ def league_table_page(user, slug: str, season: str | None = None) -> LeagueTable
         standings=standings,
         formula=spec,
         formula_text=describe(spec),
-        tournaments=len(order),
+        tournaments=table.nights,
         chart=chart,
         chart_note=note,
         season=chosen,
@@ -350,7 +360,7 @@ class StatsTablePage:
     variants: list[tuple[str, str]]
     chart: dict[str, str] = field(default_factory=dict)
     season: Season | None = None  # one season of the league's length, or all time
-    seasons: list[Season] = field(default_factory=list)  # those holding hands, newest first
+    seasons: list[Season] = field(default_factory=list)  # the picker's, newest first
 
     def query(self, *, variant: str | None = "", season: str | None = "") -> str:
         """The query string of this page with ``variant`` or ``season`` changed."""
@@ -368,26 +378,37 @@ class StatsTablePage:
 
     @property
     def season_links(self) -> list[tuple[str, str, bool]]:
+        """All time, then the seasons (the chosen one among them), newest first."""
         if not self.seasons:
             return []
-        everything = [("All time", self.query(season=None), self.season is None)]
-        return everything + [
+        return [
             (s.label, self.query(season=s.key), self.season is not None and self.season == s)
-            for s in self.seasons
+            for s in [ALL_TIME, *self.seasons]
         ]
 
 
 def league_stats_page(
     user, slug: str, *, variant: str | None = None, season: str | None = None
 ) -> StatsTablePage:
-    """Every player of a league side by side, all time or one season of the league's length
-    (three queries: the league, the running totals -- at most a row per player, variant and
-    month -- and the months they span, for the season links)."""
+    """Every player of a league side by side, one season of the league's length -- the
+    current one by default, as on the league table -- or all time (``?season=all``). Three
+    queries: the league, the running totals (at most a row per player, variant and month)
+    and the months they span, for the season links (the seasons holding hands, and the
+    chosen one)."""
     league = visible_league(user, slug)
+    return league_stats_of(league, variant=variant, season=season_or_404(league, season))
+
+
+def league_stats_of(league: League, *, variant: str | None, season: Season) -> StatsTablePage:
+    """:func:`league_stats_page` of a league and a season already resolved (the API
+    resolves the season itself: an unknown one is a 400 there)."""
+    chosen = season
     if variant and variant not in VARIANTS:
         raise NotFound(f"No such game: {variant!r}.")
-    chosen = stats_season(league, season)
     rows = tally_table(month_tallies(league=league, variant=variant or None, season=chosen))
+    seasons = stats_seasons(league)
+    if chosen.start is not None and chosen not in seasons:
+        seasons = sorted([*seasons, chosen], key=lambda s: s.start, reverse=True)
     return StatsTablePage(
         league=league,
         tournament=None,
@@ -396,7 +417,7 @@ def league_stats_page(
         total=_total(rows),
         variants=[(v, VARIANT_TITLES.get(v, v)) for v in VARIANTS],
         season=chosen,
-        seasons=stats_seasons(league),
+        seasons=seasons,
     )
 
 
