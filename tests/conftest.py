@@ -11,10 +11,20 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from homegame.celery import app as celery_app
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+# Property tests check what is generated, not how fast: on a loaded machine the default
+# 200 ms deadline per example and the "generation is slow" health check fail a test that
+# would pass, so neither applies (a test may still set its own).
+hypothesis_settings.register_profile(
+    "homegame", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.load_profile("homegame")
 
 
 @pytest.fixture(autouse=True)

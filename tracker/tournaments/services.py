@@ -199,6 +199,7 @@ def tournament_finish_if_over(*, tournament: Tournament) -> None:
         final_standings_write(tournament=tournament)
 
 
+@transaction.atomic
 def final_standings_write(*, tournament: Tournament) -> None:
     """Store the final places of a finished tournament (again after a ruling moves chips),
     and keep the league table's running totals in step."""
@@ -252,6 +253,7 @@ def tournament_counting_set(
 _STANDING_KEY = ("league_id", "month", "player_id", "place", "entrants", "sharing")
 
 
+@transaction.atomic
 def standings_tallies_apply(
     *, tournament_ids: list[int], before: dict[StandingKey, list[int]]
 ) -> None:
