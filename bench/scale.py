@@ -274,7 +274,7 @@ class Loader:
                 tournaments,
                 extra="starting_chips, hands_per_level, hand_limit, stakes_schedule, "
                 "default_variant, default_options, status, counts_toward_standings, "
-                "first_dealer_seat, seats_drawn",
+                "first_dealer_seat, seats_drawn, settle_queued",
                 extra_values=(
                     *(
                         STARTING_CHIPS,
@@ -286,6 +286,7 @@ class Loader:
                         "finished",
                         True,
                         0,
+                        False,
                         False,
                     ),
                 ),
