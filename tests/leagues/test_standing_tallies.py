@@ -14,7 +14,7 @@ import pytest
 from django.apps import apps
 from django.core.management import call_command
 
-from tests.factories import ACES, KINGS, add_member, make_league, showdown_entry
+from tests.factories import ACES, KINGS, add_member, make_league, random_nights, showdown_entry
 from tests.stats.seed import play
 from tests.stats.test_tallies import _invalid_then_void
 from tracker.hands.models import Hand, Pot
@@ -83,21 +83,17 @@ def test_rebuilding_equals_the_standings_totals_after_random_nights_rulings_and_
     league.season_length, league.min_players = "quarter", 3
     league.save()
     rob = add_member(league, f"rob{seed}", "authority")
-    roster = [
-        player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob", "Cat", "Dan", "Eve")
-    ]
-    nights = [
-        tournament_create(
-            league=league,
-            name=f"Night {k}",
-            player_ids=[p.pk for p in rng.sample(roster, rng.choice([2, 3, 3, 4]))],
-            by=admin,
-            date=rng.choice(DAYS),
-            starting_chips=300,
-            hand_limit=rng.choice([3, 4, 6]),
-        )
-        for k in range(7)
-    ]
+    nights = random_nights(
+        league=league,
+        by=admin,
+        rng=rng,
+        names=("Ann", "Bob", "Cat", "Dan", "Eve"),
+        size=[2, 3, 3, 4],
+        dates=DAYS,
+        count=7,
+        hand_limits=[3, 4, 6],
+        starting_chips=300,
+    )
     done = dict.fromkeys(("play", "rule", "moved places", "void", "switch", "date"), 0)
     steps = ["play"] * 10 + ["rule"] * 5 + ["void"] * 2 + ["switch"] * 3 + ["date"] * 3
     rng.shuffle(steps)
