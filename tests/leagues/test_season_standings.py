@@ -53,6 +53,7 @@ def finished_night(league, name, date, order, counts=True):
         counts_toward_standings=counts,
     )
     t.status = TournamentStatus.FINISHED
+    t.entrants = len(people)  # as final_standings_write stores it
     t.save()
     chips = t.starting_chips * len(people)
     FinalStanding.objects.bulk_create(
