@@ -58,6 +58,13 @@ class LeagueCreateSerializer(serializers.Serializer):
         max_value=MAX_SEATS,
         help_text="a finished night counts toward the standings with at least this many players",
     )
+    creator_is_authority = serializers.BooleanField(
+        default=False,
+        help_text=(
+            "true: the caller becomes the league's authority (role authority: rules on "
+            "disputed pots) as well as its admin; false or absent: its admin only"
+        ),
+    )
 
 
 class PlayerSerializer(serializers.ModelSerializer):

@@ -172,6 +172,8 @@ class LeagueViewSet(
 
     @extend_schema(request=LeagueCreateSerializer, responses={201: LeagueSerializer})
     def create(self, request, *args, **kwargs):
+        """Start a league: the caller becomes its admin, and its authority too with
+        ``creator_is_authority: true`` (as the box on the new-league page)."""
         data = LeagueCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         league = league_create(**data.validated_data, created_by=request.user)

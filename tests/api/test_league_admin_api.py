@@ -13,10 +13,10 @@ import pytest
 from django.utils import timezone
 
 from tests.factories import add_member, make_league, make_user
-from tests.rulings.helpers import api_client
+from tests.rulings.helpers import api_client, disputed_hand
 from tracker.accounts.selectors import token_digest
 from tracker.audit.models import AuditEntry
-from tracker.core.permissions import capabilities
+from tracker.core.permissions import Capability, capabilities
 from tracker.leagues.models import Invite, League, Player
 from tracker.leagues.services import invite_create, player_create
 
@@ -56,6 +56,50 @@ def test_a_league_is_made_with_its_season_length_and_minimum_players():
     assert api_client().get("/api/v1/leagues/monthly-stud/").json()["min_players"] == 5
     r = api_client(founder).post("/api/v1/leagues/", {"name": "Plain"}, format="json")
     assert (r.json()["season_length"], r.json()["min_players"]) == ("year", 4)
+
+
+def test_the_founder_is_the_authority_too_when_asked():
+    founder = make_user("founder")
+    api = api_client(founder)
+    r = api.post("/api/v1/leagues/", {"name": "Ruled", "creator_is_authority": True}, format="json")
+    assert r.status_code == 201, r.json()
+    ruled = League.objects.get(slug="ruled")
+    assert capabilities(founder, ruled).roles == ("admin", "authority")
+    assert capabilities(founder, ruled)[Capability.RULE]
+    listed = api.get("/api/v1/memberships/?league__slug=ruled").json()["results"]
+    assert sorted(m["role"] for m in listed) == ["admin", "authority"]
+    logged = AuditEntry.objects.get(league_id=ruled.pk, action="league.create")
+    assert logged.data["creator_roles"] == ["admin", "authority"]
+    # Absent or false: the founder is its admin only, and may not rule.
+    for name, body in (("Plain", {}), ("Unruled", {"creator_is_authority": False})):
+        r = api.post("/api/v1/leagues/", {"name": name, **body}, format="json")
+        assert r.status_code == 201, r.json()
+        league = League.objects.get(name=name)
+        assert capabilities(founder, league).roles == ("admin",)
+        assert not capabilities(founder, league)[Capability.RULE]
+    r = api.post(
+        "/api/v1/leagues/", {"name": "Odd", "creator_is_authority": "maybe"}, format="json"
+    )
+    assert r.status_code == 400 and "creator_is_authority" in error(r)["fields"]
+    assert not League.objects.filter(name="Odd").exists()
+
+
+@pytest.mark.parametrize("asked", [True, False])
+def test_a_founder_made_authority_on_create_rules_on_a_disputed_pot(
+    asked, django_capture_on_commit_callbacks
+):
+    founder = make_user("founder")
+    api = api_client(founder)
+    body = {"name": "Disputed", **({"creator_is_authority": True} if asked else {})}
+    assert api.post("/api/v1/leagues/", body, format="json").status_code == 201
+    league = League.objects.get(slug="disputed")
+    _, hand, _ = disputed_hand(league, founder, django_capture_on_commit_callbacks)
+    ruling = {"hand": hand.pk, "pot": 0, "result": "engine", "reason": "aces beat kings"}
+    r = api.post("/api/v1/rulings/", ruling, format="json")
+    if asked:
+        assert r.status_code == 201, r.json()
+    else:
+        assert r.status_code == 403 and error(r)["code"] == "permission_denied"
 
 
 @pytest.mark.parametrize(
@@ -333,7 +377,7 @@ def test_players_of_a_private_league_are_not_found_by_outsiders():
 # The OpenAPI schema says the same
 
 
-def test_the_schema_shows_the_token_only_on_a_new_invite(client):
+def test_the_schema_shows_the_token_only_on_a_new_invite_and_the_founders_authority(client):
     schema = client.get("/api/schema/?format=json").json()
     paths, parts = schema["paths"], schema["components"]["schemas"]
 
@@ -350,3 +394,7 @@ def test_the_schema_shows_the_token_only_on_a_new_invite(client):
     assert {"token", "url", "fingerprint"} <= set(made)
     for props in (listed, revoked):
         assert "fingerprint" in props and not {"token", "url"} & set(props)
+    league = paths["/api/v1/leagues/"]["post"]["requestBody"]["content"]["application/json"]
+    props = parts[league["schema"]["$ref"].rsplit("/", 1)[1]]["properties"]
+    assert props["creator_is_authority"]["type"] == "boolean"
+    assert props["creator_is_authority"]["default"] is False
