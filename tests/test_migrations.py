@@ -1,13 +1,17 @@
 """Migration 0012 moves the API tokens of the earlier one-per-user table over: same key,
-stored as its digest, labelled "API sign-in"."""
+stored as its digest, labelled "API sign-in". Migration 0018 stores each invite's token as
+its digest: the links sent before keep working."""
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.utils import timezone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,3 +39,58 @@ def test_earlier_tokens_become_api_tokens_with_the_same_key():
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())  # back to the latest
+
+
+def test_invites_made_before_0018_keep_their_links_and_lose_their_plain_tokens():
+    from django.test import Client
+
+    before, after = [("tracker", "0017_standing_tallies")], [("tracker", "0018_invite_token_hash")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    admin = old.get_model("auth", "User").objects.create(username="ann")
+    league = old.get_model("tracker", "League").objects.create(name="Old", slug="old")
+    tokens = ["oLd-LiNk-0123456789abcdefghijklmnopqrstu", "another-old-link-token"]
+    for token in tokens:
+        old.get_model("tracker", "Invite").objects.create(
+            league_id=league.pk,
+            role="member",
+            token=token,
+            single_use=False,
+            expires_at=timezone.now() + dt.timedelta(days=3),
+            created_by_id=admin.pk,
+        )
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(after)
+    new = executor.loader.project_state(after).apps
+    rows = list(new.get_model("tracker", "Invite").objects.order_by("pk").values())
+    assert [r["digest"] for r in rows] == [hashlib.sha256(t.encode()).hexdigest() for t in tokens]
+    assert all("token" not in r for r in rows)
+    for row in rows:
+        assert not any(t in str(value) for t in tokens for value in row.values()), row
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())  # the latest
+    # The old link still opens its invite, and is accepted.
+    guest = get_user_model().objects.create_user(username="guest", password="x-long-pass")
+    client = Client()
+    client.force_login(guest)
+    assert client.get(f"/invites/{tokens[0]}/").status_code == 200
+    r = client.post(f"/invites/{tokens[0]}/")
+    assert r.status_code == 302 and r["Location"] == "/leagues/old/"
+
+    # Going back cannot bring the tokens back: each invite gets its digest, which no link
+    # holds, so after going back and forth again the earlier links no longer open anything.
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    back = list(old.get_model("tracker", "Invite").objects.order_by("pk").values_list("token"))
+    assert back == [(r["digest"],) for r in rows]
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())  # back to the latest
+    assert client.get(f"/invites/{tokens[1]}/").status_code == 404

@@ -82,10 +82,22 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(Invite)
 class InviteAdmin(admin.ModelAdmin):
-    list_display = ["league", "role", "single_use", "uses", "expires_at", "revoked", "created_by"]
+    """Operators may revoke an invite; its link's token is never stored (only its digest)."""
+
+    list_display = [
+        "league",
+        "role",
+        "fingerprint",
+        "single_use",
+        "uses",
+        "expires_at",
+        "revoked",
+        "created_by",
+    ]
     list_filter = ["role", "single_use", "revoked", "league"]
     search_fields = ["league__name", "league__slug", "created_by__username"]
-    readonly_fields = ["token", "uses", "created_by", "created_at"]
+    readonly_fields = ["fingerprint", "uses", "created_by", "created_at"]
+    exclude = ["digest"]
 
 
 @admin.register(ApiToken)

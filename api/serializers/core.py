@@ -10,7 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tracker.engine.tournament import MAX_SEATS
-from tracker.leagues.models import Invite, League, Membership, Player, Role
+from tracker.leagues.models import Invite, League, Membership, Player, Role, invite_path
 from tracker.leagues.seasons import DEFAULT_MIN_PLAYERS, DEFAULT_SEASON_LENGTH, SEASON_LENGTHS
 from tracker.leagues.services import INVITE_DAYS_MAX
 from tracker.tournaments.models import VARIANT_CHOICES, Tournament
@@ -57,6 +57,13 @@ class LeagueCreateSerializer(serializers.Serializer):
         min_value=2,
         max_value=MAX_SEATS,
         help_text="a finished night counts toward the standings with at least this many players",
+    )
+    creator_is_authority = serializers.BooleanField(
+        default=False,
+        help_text=(
+            "true: the caller becomes the league's authority (role authority: rules on "
+            "disputed pots) as well as its admin; false or absent: its admin only"
+        ),
     )
 
 
@@ -112,13 +119,17 @@ class MembershipSetSerializer(serializers.Serializer):
 
 
 class InviteSerializer(serializers.ModelSerializer):
-    """An invite link; ``token`` and ``url`` only while it is open (as on the members page)."""
+    """An invite, without its link: the token is stored only as its digest, so it is shown
+    once, in the answer that makes the invite (InviteCreatedSerializer). ``fingerprint``
+    names it (not secret)."""
 
     league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     state = serializers.SerializerMethodField(help_text="open, used, expired or revoked")
     created_by = serializers.SerializerMethodField()
-    token = serializers.SerializerMethodField(help_text="the invite's secret, while it is open")
-    url = serializers.SerializerMethodField(help_text="the link to send, while it is open")
+    fingerprint = serializers.CharField(
+        read_only=True,
+        help_text="names the invite: inv_ and 12 hex digits of its token's SHA-256 (not secret)",
+    )
 
     class Meta:
         model = Invite
@@ -132,8 +143,7 @@ class InviteSerializer(serializers.ModelSerializer):
             "state",
             "created_by",
             "created_at",
-            "token",
-            "url",
+            "fingerprint",
         ]
         read_only_fields = fields
 
@@ -143,14 +153,28 @@ class InviteSerializer(serializers.ModelSerializer):
     def get_created_by(self, obj) -> str | None:
         return obj.created_by.get_username() if obj.created_by_id else None
 
-    def get_token(self, obj) -> str | None:
-        return obj.token if obj.state() == "open" else None
 
-    def get_url(self, obj) -> str | None:
-        if obj.state() != "open":
-            return None
+class InviteCreatedSerializer(InviteSerializer):
+    """A new invite with its token and link: shown this once (only their digest is stored;
+    the list and revoke answers do not carry them)."""
+
+    token = serializers.SerializerMethodField(
+        help_text="the invite's secret: shown only in this answer, never again"
+    )
+    url = serializers.SerializerMethodField(
+        help_text="the link to send (carries the token): shown only in this answer"
+    )
+
+    class Meta(InviteSerializer.Meta):
+        fields = [*InviteSerializer.Meta.fields, "token", "url"]
+        read_only_fields = fields
+
+    def get_token(self, obj) -> str:
+        return self.context["token"]
+
+    def get_url(self, obj) -> str:
         request = self.context.get("request")
-        path = obj.get_absolute_url()
+        path = invite_path(self.context["token"])
         return request.build_absolute_uri(path) if request is not None else path
 
 

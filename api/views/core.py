@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from api.serializers.core import (
     InviteAcceptSerializer,
+    InviteCreatedSerializer,
     InviteCreateSerializer,
     InviteSerializer,
     LeagueCreateSerializer,
@@ -171,6 +172,8 @@ class LeagueViewSet(
 
     @extend_schema(request=LeagueCreateSerializer, responses={201: LeagueSerializer})
     def create(self, request, *args, **kwargs):
+        """Start a league: the caller becomes its admin, and its authority too with
+        ``creator_is_authority: true`` (as the box on the new-league page)."""
         data = LeagueCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         league = league_create(**data.validated_data, created_by=request.user)
@@ -290,7 +293,9 @@ class InviteViewSet(WriteThrottled, mixins.ListModelMixin, viewsets.GenericViewS
 
     Admins list the invites of their leagues (filters ``league__slug``, ``role``), make them (POST)
     and revoke them (``revoke``); anyone with an account accepts one by its token
-    (``accept``), which adds its role to the roles they hold in that league."""
+    (``accept``), which adds its role to the roles they hold in that league. Only a digest of
+    each token is stored: the token and link are in the answer that makes the invite and
+    nowhere else (the list names each invite by ``id`` and ``fingerprint``)."""
 
     serializer_class = InviteSerializer
     permission_classes = [IsAuthenticated]
@@ -306,17 +311,18 @@ class InviteViewSet(WriteThrottled, mixins.ListModelMixin, viewsets.GenericViewS
             ).select_related("league", "created_by")
         return invites_managed_by(self.request.user)
 
-    @extend_schema(request=InviteCreateSerializer, responses={201: InviteSerializer})
+    @extend_schema(request=InviteCreateSerializer, responses={201: InviteCreatedSerializer})
     def create(self, request, *args, **kwargs):
-        """Make an invite link (the league's admins)."""
+        """Make an invite link (the league's admins). The answer carries its ``token`` and
+        ``url``: copy them now, they are not stored and never shown again."""
         authorize_first(request, body_league(request), Capability.MANAGE_MEMBERS, "invite people")
         data = InviteCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         league = visible_league(request, values.pop("league"))
-        invite = invite_create(league=league, by=request.user, **values)
-        body = InviteSerializer(invite, context={"request": request}).data
-        return Response(body, status=status.HTTP_201_CREATED)
+        invite, token = invite_create(league=league, by=request.user, **values)
+        body = InviteCreatedSerializer(invite, context={"request": request, "token": token}).data
+        return Response(body, status=status.HTTP_201_CREATED, headers={"Cache-Control": "no-store"})
 
     @extend_schema(request=None, responses={200: InviteSerializer})
     @action(detail=True, methods=["post"], filterset_fields=None)

@@ -85,9 +85,9 @@ def fuzz_world(settings, django_capture_on_commit_callbacks, monkeypatch):
                 entry=entry,
                 table_result={"winners": [entry["seats"][1]["player"]]},
             )
-        invite = invite_create(league=league, role="member", single_use=False, by=by)
+        invite, invite_token = invite_create(league=league, role="member", single_use=False, by=by)
         ids["invite"].append(invite.pk)
-        ids["token"].append(invite.token)
+        ids["token"].append(invite_token)
         ids["tournament"].append(tournament.pk)
         ids["hand"].append(hand.pk)
         ids["player"].extend(order)

@@ -13,9 +13,10 @@ import pytest
 from django.utils import timezone
 
 from tests.factories import add_member, make_league, make_user
-from tests.rulings.helpers import api_client
+from tests.rulings.helpers import api_client, disputed_hand
+from tracker.accounts.selectors import token_digest
 from tracker.audit.models import AuditEntry
-from tracker.core.permissions import capabilities
+from tracker.core.permissions import Capability, capabilities
 from tracker.leagues.models import Invite, League, Player
 from tracker.leagues.services import invite_create, player_create
 
@@ -55,6 +56,50 @@ def test_a_league_is_made_with_its_season_length_and_minimum_players():
     assert api_client().get("/api/v1/leagues/monthly-stud/").json()["min_players"] == 5
     r = api_client(founder).post("/api/v1/leagues/", {"name": "Plain"}, format="json")
     assert (r.json()["season_length"], r.json()["min_players"]) == ("year", 4)
+
+
+def test_the_founder_is_the_authority_too_when_asked():
+    founder = make_user("founder")
+    api = api_client(founder)
+    r = api.post("/api/v1/leagues/", {"name": "Ruled", "creator_is_authority": True}, format="json")
+    assert r.status_code == 201, r.json()
+    ruled = League.objects.get(slug="ruled")
+    assert capabilities(founder, ruled).roles == ("admin", "authority")
+    assert capabilities(founder, ruled)[Capability.RULE]
+    listed = api.get("/api/v1/memberships/?league__slug=ruled").json()["results"]
+    assert sorted(m["role"] for m in listed) == ["admin", "authority"]
+    logged = AuditEntry.objects.get(league_id=ruled.pk, action="league.create")
+    assert logged.data["creator_roles"] == ["admin", "authority"]
+    # Absent or false: the founder is its admin only, and may not rule.
+    for name, body in (("Plain", {}), ("Unruled", {"creator_is_authority": False})):
+        r = api.post("/api/v1/leagues/", {"name": name, **body}, format="json")
+        assert r.status_code == 201, r.json()
+        league = League.objects.get(name=name)
+        assert capabilities(founder, league).roles == ("admin",)
+        assert not capabilities(founder, league)[Capability.RULE]
+    r = api.post(
+        "/api/v1/leagues/", {"name": "Odd", "creator_is_authority": "maybe"}, format="json"
+    )
+    assert r.status_code == 400 and "creator_is_authority" in error(r)["fields"]
+    assert not League.objects.filter(name="Odd").exists()
+
+
+@pytest.mark.parametrize("asked", [True, False])
+def test_a_founder_made_authority_on_create_rules_on_a_disputed_pot(
+    asked, django_capture_on_commit_callbacks
+):
+    founder = make_user("founder")
+    api = api_client(founder)
+    body = {"name": "Disputed", **({"creator_is_authority": True} if asked else {})}
+    assert api.post("/api/v1/leagues/", body, format="json").status_code == 201
+    league = League.objects.get(slug="disputed")
+    _, hand, _ = disputed_hand(league, founder, django_capture_on_commit_callbacks)
+    ruling = {"hand": hand.pk, "pot": 0, "result": "engine", "reason": "aces beat kings"}
+    r = api.post("/api/v1/rulings/", ruling, format="json")
+    if asked:
+        assert r.status_code == 201, r.json()
+    else:
+        assert r.status_code == 403 and error(r)["code"] == "permission_denied"
 
 
 @pytest.mark.parametrize(
@@ -108,8 +153,11 @@ def test_an_admin_makes_lists_and_revokes_invites(club):
         0,
     )
     assert made["state"] == "open" and made["created_by"] == "club-admin"
-    assert made["token"] == invite.token
-    assert made["url"] == f"http://testserver/invites/{invite.token}/"
+    # The token and link are in this answer; only the token's SHA-256 is stored.
+    assert len(made["token"]) >= 43  # 256 random bits
+    assert made["url"] == f"http://testserver/invites/{made['token']}/"
+    assert invite.digest == token_digest(made["token"]) != made["token"]
+    assert made["fingerprint"] == invite.fingerprint == "inv_" + invite.digest[:12]
     expires = dt.datetime.fromisoformat(made["expires_at"])
     assert dt.timedelta(days=3) <= expires - before < dt.timedelta(days=3, minutes=1)
     # Defaults: single use, a week.
@@ -117,13 +165,18 @@ def test_an_admin_makes_lists_and_revokes_invites(club):
     assert plain["single_use"] is True
     assert Invite.objects.get(pk=plain["id"]).expires_at - before >= dt.timedelta(days=7)
 
-    listed = api.get("/api/v1/invites/").json()
+    r = api.get("/api/v1/invites/")
+    listed = r.json()
     assert [i["id"] for i in listed["results"]] == [plain["id"], made["id"]]
+    # The list names each invite (id, fingerprint) and never carries its token or link.
+    assert all("token" not in i and "url" not in i for i in listed["results"])
+    assert made["token"] not in r.content.decode() and plain["token"] not in r.content.decode()
     assert api.get("/api/v1/invites/?role=member").json()["count"] == 1
 
     r = api.post(f"/api/v1/invites/{made['id']}/revoke/")
     assert r.status_code == 200, r.json()
-    assert (r.json()["state"], r.json()["token"], r.json()["url"]) == ("revoked", None, None)
+    assert r.json()["state"] == "revoked" and made["token"] not in r.content.decode()
+    assert "token" not in r.json() and "url" not in r.json()
     assert Invite.objects.get(pk=made["id"]).revoked
     # Revoking it again changes nothing (and logs nothing more).
     assert api.post(f"/api/v1/invites/{made['id']}/revoke/").status_code == 200
@@ -191,17 +244,38 @@ def test_a_member_adds_a_role_from_a_multi_use_invite_and_keeps_theirs(club):
     assert Invite.objects.get(pk=made["id"]).uses == 2
 
 
+def test_an_invite_token_is_stored_only_as_its_digest(club):
+    r = api_client(club["admin"]).post(
+        "/api/v1/invites/", {"league": "club", "role": "member", "single_use": False}, format="json"
+    )
+    assert r.status_code == 201 and r["Cache-Control"] == "no-store"  # the answer holds a secret
+    made = r.json()
+    token, digest = made["token"], token_digest(made["token"])
+    (row,) = Invite.objects.filter(pk=made["id"]).values()
+    assert row["digest"] == digest
+    assert not any(token in str(value) for value in row.values()), row
+    assert not Invite.objects.filter(digest=token).exists()
+    # Nor is it in the audit log.
+    logged = AuditEntry.objects.filter(action="invite.create").values_list("data", flat=True)
+    assert logged and all(token not in str(data) for data in logged)
+    # The stored digest is no key: accepting with it is a 404; with the token, it works.
+    guest = api_client(make_user("guest"))
+    r = guest.post("/api/v1/invites/accept/", {"token": digest}, format="json")
+    assert r.status_code == 404 and error(r)["code"] == "not_found"
+    r = guest.post("/api/v1/invites/accept/", {"token": token}, format="json")
+    assert r.status_code == 200 and r.json()["role"] == "member"
+
+
 def test_a_revoked_expired_or_unknown_invite_is_refused(club):
     api = api_client(club["admin"])
     revoked = make_invite(api, role="member")
     api.post(f"/api/v1/invites/{revoked['id']}/revoke/")
-    expired = invite_create(league=club["league"], role="member", by=club["admin"])
+    expired, expired_token = invite_create(league=club["league"], role="member", by=club["admin"])
     Invite.objects.filter(pk=expired.pk).update(expires_at=timezone.now() - dt.timedelta(1))
     guest = api_client(make_user("guest"))
-    revoked_token = Invite.objects.get(pk=revoked["id"]).token
     for token, status, code in (
-        (revoked_token, 409, "invite_revoked"),
-        (expired.token, 409, "invite_expired"),
+        (revoked["token"], 409, "invite_revoked"),
+        (expired_token, 409, "invite_expired"),
         ("no-such-token", 404, "not_found"),
     ):
         r = guest.post("/api/v1/invites/accept/", {"token": token}, format="json")
@@ -210,7 +284,7 @@ def test_a_revoked_expired_or_unknown_invite_is_refused(club):
     assert r.status_code == 400 and "token" in error(r)["fields"]
     assert (
         api_client()
-        .post("/api/v1/invites/accept/", {"token": expired.token}, format="json")
+        .post("/api/v1/invites/accept/", {"token": expired_token}, format="json")
         .status_code
         == 401
     )
@@ -219,7 +293,7 @@ def test_a_revoked_expired_or_unknown_invite_is_refused(club):
 
 def test_invites_of_a_private_league_do_not_exist_for_outsiders():
     league, admin = make_league(slug="hush", public=False)
-    invite = invite_create(league=league, role="member", by=admin)
+    invite, _ = invite_create(league=league, role="member", by=admin)
     outsider = api_client(make_user("outsider"))
     r = outsider.post(f"/api/v1/invites/{invite.pk}/revoke/")
     assert r.status_code == 404 and "hush" not in r.content.decode().lower()
@@ -297,3 +371,30 @@ def test_players_of_a_private_league_are_not_found_by_outsiders():
     assert r.status_code == 404
     assert api_client(admin).post("/api/v1/players/abc/link/", {}).status_code == 404
     assert Player.objects.get(pk=ann.pk).user is None
+
+
+# --------------------------------------------------------------------------
+# The OpenAPI schema says the same
+
+
+def test_the_schema_shows_the_token_only_on_a_new_invite_and_the_founders_authority(client):
+    schema = client.get("/api/schema/?format=json").json()
+    paths, parts = schema["paths"], schema["components"]["schemas"]
+
+    def body_of(answer) -> dict:
+        props = parts[answer["content"]["application/json"]["schema"]["$ref"].split("/")[-1]]
+        props = props["properties"]
+        if "results" in props:  # a page of them
+            return parts[props["results"]["items"]["$ref"].split("/")[-1]]["properties"]
+        return props
+
+    made = body_of(paths["/api/v1/invites/"]["post"]["responses"]["201"])
+    listed = body_of(paths["/api/v1/invites/"]["get"]["responses"]["200"])
+    revoked = body_of(paths["/api/v1/invites/{id}/revoke/"]["post"]["responses"]["200"])
+    assert {"token", "url", "fingerprint"} <= set(made)
+    for props in (listed, revoked):
+        assert "fingerprint" in props and not {"token", "url"} & set(props)
+    league = paths["/api/v1/leagues/"]["post"]["requestBody"]["content"]["application/json"]
+    props = parts[league["schema"]["$ref"].rsplit("/", 1)[1]]["properties"]
+    assert props["creator_is_authority"]["type"] == "boolean"
+    assert props["creator_is_authority"]["default"] is False

@@ -96,6 +96,10 @@ def test_a_new_user_runs_a_league_from_the_site(site, browser, phone, shots):
     link = page.locator("[data-testid=invite-link]").first.input_value()
     assert "/invites/" in link
     shots(page, "setup-members")
+    # Shown once: the page read again lists the invite without its link.
+    page.goto(f"{site}/leagues/thursday-stud/members/")
+    assert page.locator("[data-testid=invite-link]").count() == 0
+    assert link not in page.content() and "scorekeeper" in page.inner_text("[data-testid=invites]")
 
     # A second browser: the invite, sign-up, back to the invite, accept.
     other = new_phone(browser)

@@ -3,11 +3,14 @@ accepted after sign-up, used up, revoked) and the house rules with their history
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.cache import cache
 from django.test import Client
 
 from tests.factories import add_member, make_league, make_user
+from tracker.accounts.selectors import token_digest
 from tracker.audit.models import AuditEntry
 from tracker.core.permissions import capabilities
 from tracker.leagues.models import Invite, League, Player
@@ -26,6 +29,13 @@ def as_user(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
+
+
+def new_link(response) -> str:
+    """The path of the invite link a members page shows once, right after making it."""
+    found = re.findall(r'value="http://testserver(/invites/[^"]+/)"', response.content.decode())
+    assert len(found) == 1, found
+    return found[0]
 
 
 def test_new_league_page_creates_it_with_its_settings(client):
@@ -148,10 +158,14 @@ def test_an_invite_is_accepted_after_sign_up_and_then_used_up(client):
             "invite-days": "3",
         },
     )
-    assert r.status_code == 302
+    # The answer that makes the invite shows its link, this once.
+    assert r.status_code == 201 and r["Cache-Control"] == "no-store"
+    url = new_link(r)
     invite = Invite.objects.get(league=league)
-    url = f"/invites/{invite.token}/"
-    assert url in c.get(r["Location"]).content.decode()
+    assert invite.digest == token_digest(url.split("/")[2])
+    # Later the list names it by its fingerprint, without the link.
+    later = c.get(f"/leagues/{league.slug}/members/").content.decode()
+    assert invite.fingerprint in later and url not in later and "/invites/" not in later
     # An anonymous visitor sees the league's name (private or not) and the way in.
     page = client.get(url).content.decode()
     assert "Join Friday" in page and f"/accounts/signup/?next={url}" in page
@@ -183,20 +197,24 @@ def test_an_invite_is_accepted_after_sign_up_and_then_used_up(client):
 def test_a_multi_use_invite_serves_many_until_revoked():
     league, admin = make_league()
     c = as_user(admin)
-    c.post(
+    r = c.post(
         f"/leagues/{league.slug}/members/",
         {"action": "invite", "invite-role": "member", "invite-uses": "multi", "invite-days": "7"},
     )
+    url = new_link(r)
     invite = Invite.objects.get(league=league)
     for name in ("a1", "a2"):
-        assert as_user(make_user(name)).post(f"/invites/{invite.token}/").status_code == 302
+        assert as_user(make_user(name)).post(url).status_code == 302
     invite.refresh_from_db()
     assert invite.uses == 2
     r = c.post(f"/leagues/{league.slug}/members/", {"action": "revoke", "invite": invite.pk})
     assert r.status_code == 302
-    r = as_user(make_user("a3")).post(f"/invites/{invite.token}/")
+    r = as_user(make_user("a3")).post(url)
     assert r.status_code == 409 and "revoked" in r.content.decode()
     assert Client().get("/invites/not-a-token/").status_code == 404
+    # The stored digest opens nothing: only the link's token does.
+    assert Client().get(f"/invites/{invite.digest}/").status_code == 404
+    assert as_user(make_user("a4")).post(f"/invites/{invite.digest}/").status_code == 404
 
 
 def test_house_rules_page_uses_the_announcement_widgets_and_keeps_the_history():

@@ -90,14 +90,25 @@ class Player(models.Model):
         return self.name
 
 
+def invite_path(token: str) -> str:
+    """The path of an invite's link (``/invites/<token>/``); only its maker ever has it."""
+    return reverse("invite", kwargs={"token": token})
+
+
 class Invite(models.Model):
     """A link that gives its holder a role in a league when they accept it (after signing up
     or logging in). Single use (the first to accept uses it up) or multi use, until it
-    expires or an admin revokes it."""
+    expires or an admin revokes it.
+
+    The link's token itself is never stored: ``digest`` is its SHA-256 (hex, the same
+    ``token_digest`` as the API tokens'), and the link is shown once, when the invite is
+    made. ``fingerprint`` (``inv_`` and the digest's first 12 characters) names an invite in
+    listings without giving its link away.
+    """
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invites")
     role = models.CharField(max_length=16, choices=Role.choices, default=Role.MEMBER)
-    token = models.CharField(max_length=64, unique=True)
+    digest = models.CharField(max_length=64, unique=True)
     single_use = models.BooleanField(default=True)
     expires_at = models.DateTimeField()
     uses = models.PositiveIntegerField(default=0)
@@ -117,8 +128,9 @@ class Invite(models.Model):
     def __str__(self) -> str:
         return f"{self.role} invite to {self.league}"
 
-    def get_absolute_url(self) -> str:
-        return reverse("invite", kwargs={"token": self.token})
+    @property
+    def fingerprint(self) -> str:
+        return "inv_" + self.digest[:12]
 
     def state(self, now=None) -> str:
         """``open``, ``used`` (a single-use invite accepted), ``expired`` or ``revoked``."""

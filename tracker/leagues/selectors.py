@@ -10,6 +10,7 @@ from django.db import connection
 from django.db.models import Avg, Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
+from tracker.accounts.selectors import token_digest
 from tracker.core.errors import NotFound
 from tracker.core.permissions import Capabilities, Capability, roles_with
 from tracker.engine.errors import DomainError
@@ -601,8 +602,13 @@ def invites_managed_by(user) -> QuerySet[Invite]:
 
 
 def invite_by_token(token: str) -> Invite:
-    """The invite of a link (any state), with its league; NotFound for an unknown token."""
-    invite = Invite.objects.select_related("league", "created_by").filter(token=token).first()
+    """The invite of a link (any state), with its league; NotFound for an unknown token.
+    Looked up by the token's digest: the token itself is not stored."""
+    invite = (
+        Invite.objects.select_related("league", "created_by")
+        .filter(digest=token_digest(token or ""))
+        .first()
+    )
     if invite is None:
         raise NotFound("No such invite.")
     return invite

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from tracker.accounts.selectors import token_digest
 from tracker.audit.services import audit_record
 from tracker.core.errors import Conflict, NotFound, PermissionDenied
 from tracker.core.permissions import Capability, require
@@ -233,12 +234,20 @@ def player_link(*, league: League, player: Player, username: str | None, by) -> 
 INVITE_DAYS_MAX = 90
 
 
+def _new_invite_token() -> str:
+    # 32 random bytes (256 bits), 43 URL-safe characters. Only its SHA-256 is stored
+    # (token_digest, as for the API tokens): a token this random cannot be guessed nor
+    # brute-forced from its digest, so a keyed or slow hash (HMAC, PBKDF2) would add nothing.
+    return secrets.token_urlsafe(32)
+
+
 @transaction.atomic
 def invite_create(
     *, league: League, role: str, single_use: bool = True, days: int = 7, by
-) -> Invite:
+) -> tuple[Invite, str]:
     """A link that gives ``role`` in ``league`` to whoever accepts it within ``days`` days
-    (admins only). Single use: the first to accept uses it up."""
+    (admins only). Single use: the first to accept uses it up. Returns the invite and its
+    token: only the token's digest is stored, so this is the one time it can be shown."""
     require(by, league, Capability.MANAGE_MEMBERS, "invite people")
     if role not in Role.values:
         raise DomainError(f"{role!r} is not a role (one of {', '.join(Role.values)})", field="role")
@@ -246,10 +255,11 @@ def invite_create(
         raise DomainError(
             f"an invite lasts from 1 to {INVITE_DAYS_MAX} days", field="days", code="invalid_days"
         )
+    token = _new_invite_token()
     invite = Invite.objects.create(
         league=league,
         role=role,
-        token=secrets.token_urlsafe(24),
+        digest=token_digest(token),
         single_use=single_use,
         expires_at=timezone.now() + timedelta(days=days),
         created_by=by,
@@ -259,9 +269,14 @@ def invite_create(
         target=invite,
         league=league,
         actor=by,
-        data={"role": role, "single_use": single_use, "expires_at": invite.expires_at},
+        data={
+            "role": role,
+            "single_use": single_use,
+            "expires_at": invite.expires_at,
+            "fingerprint": invite.fingerprint,
+        },
     )
-    return invite
+    return invite, token
 
 
 @transaction.atomic
@@ -288,7 +303,12 @@ def invite_accept(*, token: str, user) -> Membership:
     roles stay). Refused once the invite is used up (single use), expired or revoked."""
     if user is None or not user.is_authenticated:
         raise PermissionDenied("Log in or sign up to accept an invite.")
-    invite = Invite.objects.select_for_update().select_related("league").filter(token=token).first()
+    invite = (
+        Invite.objects.select_for_update()
+        .select_related("league")
+        .filter(digest=token_digest(token or ""))
+        .first()
+    )
     if invite is None:
         raise NotFound("No such invite.")
     state = invite.state()

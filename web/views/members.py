@@ -15,7 +15,7 @@ from tracker.core.errors import Conflict, NotFound
 from tracker.core.errors import PermissionDenied as Refused
 from tracker.core.permissions import capabilities
 from tracker.engine.errors import DomainError
-from tracker.leagues.models import Player, Role
+from tracker.leagues.models import Player, Role, invite_path
 from tracker.leagues.selectors import (
     invite_by_token,
     league_invites,
@@ -158,14 +158,16 @@ def roster(request, slug):
 @require_http_methods(["GET", "POST"])
 @domain_errors_as_http
 def members(request, slug):
-    """Admins: who holds which roles (change them), and the invite links."""
+    """Admins: who holds which roles (change them), and the invites. A new invite's link is
+    shown on the answer that makes it (a 201), and never again: only its token's digest is
+    stored, so the list names each invite by its fingerprint, role, state and expiry."""
     league, can = _league_for(request, slug, "manage_members", "the admins")
     if can is None:
         return redirect_to_login(request.get_full_path())
     invite_form = InviteForm(prefix="invite")
     errors: dict[int, str] = {}
     status = 200
-    new_invite = None
+    new_invite, new_link = None, None
     if request.method == "POST":
         action = request.POST.get("action")
         try:
@@ -193,7 +195,7 @@ def members(request, slug):
                 if invite_form.is_valid():
                     data = invite_form.cleaned_data
                     try:
-                        new_invite = invite_create(
+                        new_invite, new_token = invite_create(
                             league=league,
                             role=data["role"],
                             single_use=data["uses"] == "single",
@@ -205,10 +207,10 @@ def members(request, slug):
                     except DomainError as exc:
                         invite_form.add_domain_error(exc)
                     else:
-                        messages.success(request, "The invite link is ready: copy it below.")
-                        return redirect(
-                            f"{request.path}?new={new_invite.pk}#invite-{new_invite.pk}"
-                        )
+                        # Shown on this answer only: the token is stored as its digest.
+                        new_link = request.build_absolute_uri(invite_path(new_token))
+                        invite_form = InviteForm(prefix="invite")
+                        status = 201
             elif action == "revoke":
                 invite = next(
                     (i for i in league_invites(league) if str(i.pk) == request.POST.get("invite")),
@@ -225,9 +227,9 @@ def members(request, slug):
             raise
         except DomainError as exc:
             errors[0] = exc.message
-        status = 400
-    fresh = request.GET.get("new", "")
-    return render(
+        if new_invite is None:
+            status = 400
+    response = render(
         request,
         "tracker/members.html",
         {
@@ -238,11 +240,14 @@ def members(request, slug):
             "errors": errors,
             "invites": league_invites(league),
             "invite_form": invite_form,
-            "fresh": int(fresh) if fresh.isdigit() else None,
-            "base_url": request.build_absolute_uri("/").rstrip("/"),
+            "new_invite": new_invite,
+            "new_link": new_link,
         },
         status=status,
     )
+    if new_link:
+        response["Cache-Control"] = "no-store"  # the link is the invite's secret
+    return response
 
 
 @require_http_methods(["GET", "POST"])
