@@ -44,7 +44,10 @@ def test_earlier_tokens_become_api_tokens_with_the_same_key():
 def test_invites_made_before_0018_keep_their_links_and_lose_their_plain_tokens():
     from django.test import Client
 
-    before, after = [("tracker", "0017_standing_tallies")], [("tracker", "0018_invite_token_hash")]
+    before, after = (
+        [("tracker", "0018_tournament_entrants")],
+        [("tracker", "0019_invite_token_hash")],
+    )
     executor = MigrationExecutor(connection)
     executor.migrate(before)
     old = executor.loader.project_state(before).apps

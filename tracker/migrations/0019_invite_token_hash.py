@@ -28,7 +28,7 @@ def digests_as_tokens(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tracker", "0017_standing_tallies"),
+        ("tracker", "0018_tournament_entrants"),
     ]
 
     operations = [
