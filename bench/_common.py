@@ -1,6 +1,6 @@
 """What the benchmarks share: a PostgreSQL database of their own with the site set up
-in-process, timing a page through Django's test client, and the interleaved best-rate loop
-of the engine benches.
+in-process, seeding tournaments of folded hands through the services, timing a page through
+Django's test client, and the interleaved best-rate loop of the engine benches.
 
 Run the scripts from the project root (``.venv/bin/python bench/scale.py``): Python puts
 ``bench/`` on the path, so they import this module as ``_common``.
@@ -78,6 +78,47 @@ class BenchDatabase:
         connections.close_all()
         with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
             conn.execute(f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)")
+
+
+# --------------------------------------------------------------------------
+# Seeding through the services
+
+
+def folded_tournament_seed(
+    *, league, name: str, players: list, by, hands: int, turn: int = 0, **options
+):
+    """A seven-card stud tournament of ``players`` (``options`` go to ``tournament_create``)
+    with ``hands`` quick hands recorded through ``hand_record``, in each of which every
+    player but one folds on third street: the one who wins moves round the table from hand
+    to hand, starting ``turn`` places on. Whether the hands settle at once is the caller's
+    affair (eager tasks, or sending switched off so that they wait as in a queue)."""
+    from tracker.hands.services.recording import hand_record
+    from tracker.tournaments.selectors import tournament_state
+    from tracker.tournaments.services import tournament_create
+
+    tournament = tournament_create(
+        league=league,
+        name=name,
+        player_ids=[p.id for p in players],
+        by=by,
+        default_variant="seven_card_stud",
+        **options,
+    )
+    for _ in range(hands):
+        state = tournament_state(tournament)
+        stakes = state.next_stakes
+        order = [s.player_id for s in state.next_positions()]
+        winner = order[(state.next_number + turn) % len(order)]
+        seats = [
+            {
+                "player": p,
+                "put_in": stakes.ante + (stakes.bring_in if p == winner else 0),
+                **({} if p == winner else {"folded": "third"}),
+            }
+            for p in order
+        ]
+        hand_record(tournament=tournament, by=by, entry_mode="quick", entry={"seats": seats})
+    return tournament
 
 
 # --------------------------------------------------------------------------

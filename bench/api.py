@@ -32,6 +32,8 @@ import threading
 import time
 from pathlib import Path
 
+from _common import folded_tournament_seed
+
 ROOT = Path(__file__).resolve().parent.parent
 PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
 REDIS = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/13")
@@ -338,39 +340,24 @@ def main() -> None:
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
-    from tracker.hands.services.recording import hand_record
     from tracker.leagues.selectors import league_standings
-    from tracker.tournaments.selectors import tournament_state
 
-    big = league_create(name="Big league", slug="big-league", created_by=user)
+    # Three-player nights: the league's minimum of players must let them count.
+    big = league_create(name="Big league", slug="big-league", min_players=3, created_by=user)
     roster = [player_create(league=big, name=f"L{i}", by=user) for i in range(12)]
     print(
         f"\nSeeding {args.tournaments} tournaments x 50 hands through the services ...", flush=True
     )
     start = time.perf_counter()
     for k in range(args.tournaments):
-        trio = [roster[(k + j) % len(roster)] for j in range(3)]
-        t = tournament_create(
+        folded_tournament_seed(
             league=big,
             name=f"N{k}",
-            player_ids=[p.id for p in trio],
+            players=[roster[(k + j) % len(roster)] for j in range(3)],
             by=user,
-            default_variant="seven_card_stud",
+            hands=50,
+            turn=k,
         )
-        for _ in range(50):
-            state = tournament_state(t)
-            stakes = state.next_stakes
-            order = [s.player_id for s in state.next_positions()]
-            winner = order[(state.next_number + k) % len(order)]
-            seats = [
-                {
-                    "player": p,
-                    "put_in": stakes.ante + (stakes.bring_in if p == winner else 0),
-                    **({} if p == winner else {"folded": "third"}),
-                }
-                for p in order
-            ]
-            hand_record(tournament=t, by=user, entry_mode="quick", entry={"seats": seats})
         if (k + 1) % 20 == 0:
             print(
                 f"  {k + 1}/{args.tournaments} tournaments ({time.perf_counter() - start:.0f} s)",
@@ -388,6 +375,8 @@ def main() -> None:
             t0 = time.perf_counter()
             rows = league_standings(big)
             timings.append(time.perf_counter() - t0)
+    if not rows:
+        raise SystemExit("the league standings are empty: no seeded night counted")
     print(
         f"  league standings ({len(rows)} players, {args.tournaments} tournaments, {hands} hands): "
         f"median {1000 * statistics.median(timings):.1f} ms, {len(queries) // 5} query per call"

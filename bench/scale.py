@@ -226,7 +226,17 @@ class Loader:
             self.next_tournament += 1
             day = FIRST_DAY + dt.timedelta(days=k // NIGHTS_PER_DAY)
             month = day.replace(day=1)
-            tournaments.append((tid, self.league.pk, f"Night {k + 1}", day, now, self.user.pk))
+            tournaments.append(
+                (
+                    tid,
+                    self.league.pk,
+                    f"Night {k + 1}",
+                    day,
+                    now,
+                    self.user.pk,
+                    len(template["standings"]),  # entrants: the night's players (4)
+                )
+            )
             seats_rows.extend((tid, pid, n) for n, pid in enumerate(players))
             standings.extend(
                 (tid, remap[pid], place, chips, out)
@@ -270,7 +280,7 @@ class Loader:
             self._copy(
                 cur,
                 "tracker_tournament",
-                "id, league_id, name, date, created_at, created_by_id",
+                "id, league_id, name, date, created_at, created_by_id, entrants",
                 tournaments,
                 extra="starting_chips, hands_per_level, hand_limit, stakes_schedule, "
                 "default_variant, default_options, status, counts_toward_standings, "

@@ -22,6 +22,8 @@ import sys
 import time
 from pathlib import Path
 
+from _common import folded_tournament_seed
+
 ROOT = Path(__file__).resolve().parent.parent
 PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
 DB = os.environ.get("BENCH_DB", "homegame_settle_bench")
@@ -68,11 +70,8 @@ def run(args) -> None:
     from django.contrib.auth import get_user_model
 
     from tracker.core import jobs
-    from tracker.hands.services.recording import hand_record
     from tracker.hands.services.settlement import tournament_settle
     from tracker.leagues.services import league_create, player_create
-    from tracker.tournaments.selectors import tournament_state
-    from tracker.tournaments.services import tournament_create
 
     jobs.send = lambda name, *a: None  # recorded hands wait: settlement is timed below
     user = get_user_model().objects.create_user("bench", password="bench-only")
@@ -84,32 +83,18 @@ def run(args) -> None:
         "settled in-process"
     )
     for r in range(args.rounds):
-        tournaments = []
-        for k in range(args.tournaments):
-            trio = players[3 * (k % 4) : 3 * (k % 4) + 3]
-            t = tournament_create(
+        tournaments = [
+            folded_tournament_seed(
                 league=league,
                 name=f"R{r}T{k}",
-                player_ids=[p.id for p in trio],
+                players=players[3 * (k % 4) : 3 * (k % 4) + 3],
                 by=user,
+                hands=hands,
+                turn=k,
                 hand_limit=50,
-                default_variant="seven_card_stud",
             )
-            tournaments.append(t)
-            for _ in range(hands):
-                state = tournament_state(t)
-                stakes = state.next_stakes
-                order = [s.player_id for s in state.next_positions()]
-                winner = order[(state.next_number + k) % len(order)]
-                seats = [
-                    {
-                        "player": p,
-                        "put_in": stakes.ante + (stakes.bring_in if p == winner else 0),
-                        **({} if p == winner else {"folded": "third"}),
-                    }
-                    for p in order
-                ]
-                hand_record(tournament=t, by=user, entry_mode="quick", entry={"seats": seats})
+            for k in range(args.tournaments)
+        ]
         profile = cProfile.Profile() if args.profile and r == args.rounds - 1 else None
         wall, cpu = time.perf_counter(), time.process_time()
         if profile:

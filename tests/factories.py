@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import random
+from collections.abc import Sequence
+
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
@@ -65,6 +69,44 @@ def make_tournament(*, league, by, names=("Ann", "Bob", "Cat"), **kwargs):
         league=league, player_ids=[p.id for p in players], by=by, **kwargs
     )
     return tournament, players
+
+
+def random_nights(
+    *,
+    league,
+    by,
+    rng: random.Random,
+    names: Sequence[str],
+    size: int | Sequence[int],
+    dates: Sequence[dt.date],
+    count: int | None = None,
+    hand_limits: Sequence[int] = (),
+    **kwargs,
+) -> list:
+    """Nights "Night 0", "Night 1", ... of ``league`` among a roster of players called
+    ``names``, drawn by ``rng`` night after night: the players (``size`` of them, or a number
+    drawn from ``size`` when it is a list), then the date, then the hand limit. Without
+    ``count``, one night on each of ``dates`` in turn; with it, ``count`` nights on dates drawn
+    from ``dates``. ``hand_limits``: the hand limit drawn from them (else the default);
+    ``kwargs`` go to ``tournament_create`` (``starting_chips``, ...)."""
+    roster = [player_create(league=league, name=n, by=by) for n in names]
+    nights = []
+    for k in range(len(dates) if count is None else count):
+        players = rng.sample(roster, size if isinstance(size, int) else rng.choice(size))
+        date = dates[k] if count is None else rng.choice(dates)
+        if hand_limits:
+            kwargs["hand_limit"] = rng.choice(hand_limits)
+        nights.append(
+            tournament_create(
+                league=league,
+                name=f"Night {k}",
+                player_ids=[p.pk for p in players],
+                by=by,
+                date=date,
+                **kwargs,
+            )
+        )
+    return nights
 
 
 ROLES = [r.value for r in Role]

@@ -53,6 +53,7 @@ def finished_night(league, name, date, order, counts=True):
         counts_toward_standings=counts,
     )
     t.status = TournamentStatus.FINISHED
+    t.entrants = len(people)  # as final_standings_write stores it
     t.save()
     chips = t.starting_chips * len(people)
     FinalStanding.objects.bulk_create(
@@ -159,6 +160,25 @@ def test_the_league_table_page_per_season(client, league, nights):
     assert client.get(url, {"season": "2026-13"}).status_code == 404
     csv = client.get(f"/leagues/{league.slug}/table.csv", {"season": "2026-Q3"})
     assert csv.content.decode().splitlines()[1].split(",")[1] == "Bob"
+
+
+def test_a_season_of_more_nights_than_the_chart_draws(client, league, nights, monkeypatch):
+    """All time has two nights that count: the chart is drawn, and every night is listed;
+    with a chart of one night at most, no chart, a note why, and only the nights left out."""
+    from web.presenters import stats as presenter
+
+    url = f"/leagues/{league.slug}/table/"
+    page = client.get(url, {"season": "all"}).context["page"]
+    assert page.tournaments == 2 and page.chart and page.chart_note == ""
+    assert [n.name for n in page.nights] == ["Summer", "Autumn", "Friendly", "Three"]
+    monkeypatch.setattr(presenter, "CHART_NIGHTS", 1)
+    page = client.get(url, {"season": "all"}).context["page"]
+    assert page.tournaments == 2 and page.chart == {}
+    assert page.chart_note == (
+        "2 nights count: the points chart is drawn up to 1 nights (pick a shorter season)."
+    )
+    assert [n.name for n in page.nights] == ["Friendly", "Three"]
+    assert [r.name for r in page.standings] == ["Ann", "Bob", "Cat", "Dee"]
 
 
 def test_the_league_page_says_which_nights_do_not_count(client, league, nights):

@@ -13,8 +13,9 @@ from io import StringIO
 import pytest
 from django.apps import apps
 from django.core.management import call_command
+from django.db.models import Count
 
-from tests.factories import ACES, KINGS, add_member, make_league, showdown_entry
+from tests.factories import ACES, KINGS, add_member, make_league, random_nights, showdown_entry
 from tests.stats.seed import play
 from tests.stats.test_tallies import _invalid_then_void
 from tracker.hands.models import Hand, Pot
@@ -25,6 +26,7 @@ from tracker.leagues.selectors import (
     league_standings,
     league_standings_from_results,
     league_table,
+    season_nights,
 )
 from tracker.leagues.services import player_create
 from tracker.rulings.services import ruling_make
@@ -46,6 +48,35 @@ def snapshot() -> dict[tuple, tuple[int, int]]:
         tuple(r[k] for k in KEY): (r["nights"], r["net_chips"])
         for r in StandingTally.objects.values(*KEY, "nights", "net_chips")
     }
+
+
+def entrants(league) -> dict[int, int]:
+    """Each night's stored ``entrants`` (0: not finished)."""
+    return dict(Tournament.objects.filter(league=league).values_list("id", "entrants"))
+
+
+def standings_counts(league) -> dict[int, int]:
+    """Each night's number of final standings, counted (0: none)."""
+    counted = dict(
+        FinalStanding.objects.filter(tournament__league=league)
+        .values("tournament_id")
+        .annotate(n=Count("id"))
+        .values_list("tournament_id", "n")
+    )
+    return {tid: counted.get(tid, 0) for tid in entrants(league)}
+
+
+def left_out_by_counting(league, season) -> list[tuple[int, int, bool]]:
+    """The nights of ``season`` that do not count, from the final standings counted per
+    night (the definition the stored ``entrants`` stands for): (id, players, switched on)."""
+    counted = standings_counts(league)
+    return [
+        (t.pk, counted[t.pk], t.counts_toward_standings)
+        for t in Tournament.objects.filter(league=league).order_by("date", "id")
+        if counted[t.pk]
+        and (season.start is None or season.start <= t.date <= season.end)
+        and (not t.counts_toward_standings or counted[t.pk] < league.min_players)
+    ]
 
 
 def places(tournament) -> dict[int, int]:
@@ -83,21 +114,17 @@ def test_rebuilding_equals_the_standings_totals_after_random_nights_rulings_and_
     league.season_length, league.min_players = "quarter", 3
     league.save()
     rob = add_member(league, f"rob{seed}", "authority")
-    roster = [
-        player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob", "Cat", "Dan", "Eve")
-    ]
-    nights = [
-        tournament_create(
-            league=league,
-            name=f"Night {k}",
-            player_ids=[p.pk for p in rng.sample(roster, rng.choice([2, 3, 3, 4]))],
-            by=admin,
-            date=rng.choice(DAYS),
-            starting_chips=300,
-            hand_limit=rng.choice([3, 4, 6]),
-        )
-        for k in range(7)
-    ]
+    nights = random_nights(
+        league=league,
+        by=admin,
+        rng=rng,
+        names=("Ann", "Bob", "Cat", "Dan", "Eve"),
+        size=[2, 3, 3, 4],
+        dates=DAYS,
+        count=7,
+        hand_limits=[3, 4, 6],
+        starting_chips=300,
+    )
     done = dict.fromkeys(("play", "rule", "moved places", "void", "switch", "date"), 0)
     steps = ["play"] * 10 + ["rule"] * 5 + ["void"] * 2 + ["switch"] * 3 + ["date"] * 3
     rng.shuffle(steps)
@@ -133,12 +160,26 @@ def test_rebuilding_equals_the_standings_totals_after_random_nights_rulings_and_
     assert Tournament.objects.filter(league=league, counts_toward_standings=False).exists()
     incremental = snapshot()
     assert len({k[1] for k in incremental}) >= 2  # several months
+    stored = entrants(league)
+    assert stored == standings_counts(league)
+    assert set(stored.values()) - {0}  # finished nights
     for key in ("all", "2026-Q1", "2026-Q2"):
-        assert league_standings(league, league_season(league, key)) == night_by_night(league, key)
+        season = league_season(league, key)
+        assert league_standings(league, season) == night_by_night(league, key)
+        left_out = [
+            (n.tournament_id, n.players, n.reason.startswith(f"{n.players} players"))
+            for n in season_nights(league, season, left_out_only=True)
+        ]
+        assert left_out == left_out_by_counting(league, season), key
+        assert [n for n in season_nights(league, season) if not n.counts] == list(
+            season_nights(league, season, left_out_only=True)
+        )
+    Tournament.objects.filter(league=league).update(entrants=0)  # the rebuild restores them
     out = StringIO()
     call_command("rebuild_stats", "--league", league.slug, stdout=out)
     assert "standings rows" in out.getvalue()
     assert snapshot() == incremental
+    assert entrants(league) == stored == standings_counts(league)
 
 
 @pytest.fixture
@@ -202,6 +243,21 @@ def test_the_migration_counts_the_nights_finished_before_it(heads_up):
     migration = importlib.import_module("tracker.migrations.0017_standing_tallies")
     migration.fill_tallies(apps, None)
     assert snapshot() == incremental
+
+
+def test_the_migration_stores_the_entrants_of_the_nights_finished_before_it(heads_up):
+    league, t, _ = heads_up
+    unfinished = tournament_create(
+        league=league,
+        name="Later",
+        player_ids=list(league.players.values_list("pk", flat=True)),
+        by=league.memberships.get(role="admin").user,
+    )
+    assert entrants(league) == {t.pk: 2, unfinished.pk: 0}
+    Tournament.objects.filter(league=league).update(entrants=0)
+    migration = importlib.import_module("tracker.migrations.0018_tournament_entrants")
+    migration.fill_entrants(apps, None)
+    assert entrants(league) == {t.pk: 2, unfinished.pk: 0} == standings_counts(league)
 
 
 def test_the_admin_saves_a_night_through_the_service_that_moves_the_totals(heads_up):

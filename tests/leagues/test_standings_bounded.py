@@ -2,7 +2,8 @@
 running totals (StandingTally) equal the night-by-night computation on random leagues
 (formulas, ties, best N, nights left out, every season length), and the table page, its
 CSV, both standings endpoints and the league page run as many queries at 50 nights as at 5
-(both databases)."""
+(both databases); past the chart's nights, the all-time page and the nights it lists as
+left out read no final standing."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from tracker.leagues.selectors import (
     league_standings,
     league_standings_from_results,
     league_table,
+    season_nights,
 )
 from tracker.leagues.services import player_create
 from tracker.tournaments.models import FinalStanding, Tournament, TournamentStatus
@@ -56,6 +58,7 @@ def make_world(rng: random.Random, nights: int, *, slug: str = "club"):
             counts_toward_standings=rng.random() > 0.15,
         )
         t.status = TournamentStatus.FINISHED
+        t.entrants = len(people)  # as final_standings_write stores it
         t.save()
         # Few distinct chip counts, so that players often share a place.
         chips = {p.id: rng.choice([0, 0, 500, 1000, 1500, 3000]) for p in people}
@@ -116,6 +119,7 @@ def test_ties_share_the_points_of_their_places():
         date=dt.date(2025, 2, 7),
     )
     t.status = TournamentStatus.FINISHED
+    t.entrants = len(people)
     t.save()
     for p, place in zip(people, [1, 2, 2, 4], strict=True):
         FinalStanding.objects.create(tournament=t, player=p, place=place, chips=0, out_hand=None)
@@ -160,3 +164,41 @@ def test_the_table_costs_the_same_queries_at_5_and_50_nights():
         listed = client.get(f"/leagues/{league.slug}/").context["page"].tournaments
         assert len(listed) == min(nights, 20)  # the latest nights only
     assert counts[5] == counts[50]
+
+
+def test_the_nights_left_out_cost_the_same_at_5_and_50_nights_and_read_no_final_standing(
+    monkeypatch,
+):
+    """Past the chart's nights the all-time table lists the nights left out
+    (``season_nights(..., left_out_only=True)``): from the nights' stored ``entrants``, not
+    by counting their final standings."""
+    from web.presenters import stats as presenters
+
+    monkeypatch.setattr(presenters, "CHART_NIGHTS", 0)
+    standings_table = FinalStanding._meta.db_table
+    counts, listed = {}, {}
+    for nights in (5, 50):
+        league, admin = make_world(random.Random(nights), nights, slug=f"left{nights}")
+        league.min_players = 4
+        league.save()
+        client = Client()
+        client.force_login(admin)
+        url = f"/leagues/{league.slug}/table/?season=all"
+        client.get(url)  # warm: sessions, content types
+        with CaptureQueriesContext(connection) as page:
+            resp = client.get(url)
+        assert resp.status_code == 200
+        page_nights = resp.context["page"].nights
+        assert resp.context["page"].chart == {} and "drawn up to 0 nights" in (
+            resp.context["page"].chart_note
+        )
+        with CaptureQueriesContext(connection) as selector:
+            left_out = season_nights(league, league_season(league, "all"), left_out_only=True)
+        counts[nights] = (len(page.captured_queries), len(selector.captured_queries))
+        for q in (*page.captured_queries, *selector.captured_queries):
+            assert standings_table not in q["sql"], q["sql"]
+        assert left_out == page_nights == [n for n in season_nights(league, None) if not n.counts]
+        listed[nights] = left_out
+    assert counts[5] == counts[50]
+    assert counts[50][1] == 1
+    assert listed[50] and len(listed[50]) > len(listed[5])  # some nights are left out

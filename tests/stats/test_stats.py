@@ -160,6 +160,7 @@ def test_ties_share_points_in_the_standings():
     league, admin = make_league(slug="ties", min_players=3)  # three-player nights count
     t, (ann, bob, cat) = make_tournament(league=league, by=admin)
     t.status = TournamentStatus.FINISHED
+    t.entrants = 3  # as final_standings_write stores it
     t.save()
     FinalStanding.objects.bulk_create(
         [

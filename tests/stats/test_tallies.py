@@ -12,7 +12,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from tests.factories import add_member, fold_entry, make_league
+from tests.factories import add_member, fold_entry, make_league, random_nights
 from tests.stats.seed import play
 from tracker.engine.hands import CATEGORIES
 from tracker.hands.models import Hand, HandSeat, HandStatus, Pot
@@ -126,19 +126,20 @@ def test_rebuilding_equals_the_running_totals_after_random_hands_rulings_and_voi
     rng = random.Random(seed)
     league, admin = make_league(slug=f"tally{seed}")
     rob = add_member(league, f"rob{seed}", "authority")
-    players = [player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob", "Cat", "Dan")]
-    days = [dt.date(2026, 1, 30), dt.date(2026, 2, 2), dt.date(2026, 2, 27), dt.date(2026, 4, 1)]
-    nights = [
-        tournament_create(
-            league=league,
-            name=f"Night {k}",
-            player_ids=[p.pk for p in rng.sample(players, 3)],
-            by=admin,
-            date=day,
-            starting_chips=400,
-        )
-        for k, day in enumerate(days)
-    ]
+    nights = random_nights(
+        league=league,
+        by=admin,
+        rng=rng,
+        names=("Ann", "Bob", "Cat", "Dan"),
+        size=3,
+        dates=[
+            dt.date(2026, 1, 30),
+            dt.date(2026, 2, 2),
+            dt.date(2026, 2, 27),
+            dt.date(2026, 4, 1),
+        ],
+        starting_chips=400,
+    )
     done = {"play": 0, "rule": 0, "void": 0, "refresh": 0, "reevaluate": 0}
     steps = ["play"] * 5 + ["rule"] * 3 + ["void"] * 2 + ["refresh", "reevaluate"]
     rng.shuffle(steps)

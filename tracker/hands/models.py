@@ -155,6 +155,11 @@ class Pot(models.Model):
     class Meta:
         ordering = ["hand", "index"]
         constraints = [models.UniqueConstraint(fields=["hand", "index"], name="pot_index_unique")]
+        # The open pots (the league page's "N open"): as many as wait for an authority,
+        # whatever the number of pots.
+        indexes = [
+            models.Index(fields=["hand"], condition=models.Q(disputed=True), name="pot_open")
+        ]
 
     engine_chips = chips_property("engine_award", "The engine's award by player id.")
     table_chips = chips_property("table_award", "The table's award by player id, or None.")

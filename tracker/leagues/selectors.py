@@ -134,9 +134,10 @@ class SeasonNight:
 
 
 def _in_season(season: Season | None) -> Q:
+    """The nights (tournaments) of ``season``: all when None or all time."""
     if season is None or season.start is None:
         return Q()
-    return Q(tournament__date__gte=season.start, tournament__date__lte=season.end)
+    return Q(date__gte=season.start, date__lte=season.end)
 
 
 def season_nights(
@@ -144,37 +145,31 @@ def season_nights(
 ) -> list[SeasonNight]:
     """The league's finished nights in ``season`` (all when None), in playing order, each
     with whether it counts: switched off (a friendly night), or fewer players than the
-    league's minimum, and it does not (one query). ``left_out_only``: only those that do
-    not count (the all-time table lists no more)."""
-    rows = (
-        FinalStanding.objects.filter(Q(tournament__league=league) & _in_season(season))
-        .values(
-            "tournament_id",
-            "tournament__name",
-            "tournament__date",
-            "tournament__counts_toward_standings",
-        )
-        .annotate(players=Count("id"))
-        .order_by("tournament__date", "tournament_id")
-    )
+    league's minimum, and it does not. ``left_out_only``: only those that do not count (the
+    all-time table lists no more). One query over the tournaments alone, on the (league,
+    date) index: a night's players are its stored ``entrants`` (0 until it is finished),
+    so no final standing is read."""
+    nights = Tournament.objects.filter(Q(league=league, entrants__gt=0) & _in_season(season))
     if left_out_only:
-        rows = rows.filter(
-            Q(tournament__counts_toward_standings=False) | Q(players__lt=max(league.min_players, 1))
+        nights = nights.filter(
+            Q(counts_toward_standings=False) | Q(entrants__lt=max(league.min_players, 1))
         )
     out = []
-    for r in rows:
-        if not r["tournament__counts_toward_standings"]:
+    for tid, name, date, counts, players in nights.order_by("date", "id").values_list(
+        "id", "name", "date", "counts_toward_standings", "entrants"
+    ):
+        if not counts:
             reason = "a friendly night: switched off"
-        elif r["players"] < league.min_players:
-            reason = f"{r['players']} players, fewer than the league's {league.min_players}"
+        elif players < league.min_players:
+            reason = f"{players} players, fewer than the league's {league.min_players}"
         else:
             reason = ""
         out.append(
             SeasonNight(
-                tournament_id=r["tournament_id"],
-                name=r["tournament__name"],
-                date=r["tournament__date"],
-                players=r["players"],
+                tournament_id=tid,
+                name=name,
+                date=date,
+                players=players,
                 counts=not reason,
                 reason=reason,
             )
@@ -184,20 +179,16 @@ def season_nights(
 
 def _counted(league: League, season: Season | None) -> QuerySet:
     """The ids of the finished nights that count toward ``season`` (a subquery, no query of
-    its own): switched on, with at least the league's minimum of players."""
-    return (
-        Tournament.objects.filter(
-            Q(league=league, counts_toward_standings=True)
-            & (
-                Q()
-                if season is None or season.start is None
-                else Q(date__gte=season.start, date__lte=season.end)
-            )
+    its own): switched on, with at least the league's minimum of players (their stored
+    ``entrants``; no final standing is counted)."""
+    return Tournament.objects.filter(
+        Q(
+            league=league,
+            counts_toward_standings=True,
+            entrants__gte=max(league.min_players, 1),
         )
-        .annotate(entrants=Count("final_standings"))
-        .filter(entrants__gte=max(league.min_players, 1))
-        .values("id")
-    )
+        & _in_season(season)
+    ).values("id")
 
 
 def league_results(league: League, season: Season | None = None) -> list[LeagueResult]:

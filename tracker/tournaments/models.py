@@ -52,6 +52,13 @@ class Tournament(models.Model):
     # recording another hand sends none (tracker/hands/services/settlement.py, "Sending
     # settlement once"). Not editable: only recording and settlement change it.
     settle_queued = models.BooleanField(default=False, editable=False)
+    # How many players the night's final standings place: written with them, in the same
+    # transaction (``tracker.tournaments.services.final_standings_write``, their only
+    # writer); 0 until then, so "finished" reads ``entrants > 0``. The league table reads
+    # which nights count (switched on, at least the league's minimum of players) from here,
+    # not by counting final standings. Not editable; ``manage.py rebuild_stats`` recomputes
+    # it from the final standings.
+    entrants = models.PositiveSmallIntegerField(default=0, editable=False)
     finished_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     created_by = models.ForeignKey(
@@ -60,8 +67,19 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-date", "-id"]
-        # The league table of a season reads its nights by league and date range.
-        indexes = [models.Index(fields=["league", "date"], name="tournament_league_date")]
+        indexes = [
+            # The league table of a season reads its nights by league and date range.
+            models.Index(fields=["league", "date"], name="tournament_league_date"),
+            # The nights a table lists as left out (switched off, or fewer players than the
+            # league's minimum), found without reading those that count: the two arms of
+            # ``season_nights(..., left_out_only=True)``.
+            models.Index(
+                fields=["league", "date"],
+                condition=models.Q(counts_toward_standings=False),
+                name="tournament_league_off",
+            ),
+            models.Index(fields=["league", "entrants", "date"], name="tournament_entrants"),
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -8,7 +8,8 @@ import random
 import secrets
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from tracker.audit.services import audit_record
@@ -202,10 +203,11 @@ def tournament_finish_if_over(*, tournament: Tournament) -> None:
 @transaction.atomic
 def final_standings_write(*, tournament: Tournament) -> None:
     """Store the final places of a finished tournament (again after a ruling moves chips),
-    and keep the league table's running totals in step."""
+    with how many players they place (``Tournament.entrants``), and keep the league table's
+    running totals in step."""
     before = standing_contributions(tournament_ids=[tournament.pk])
     FinalStanding.objects.filter(tournament=tournament).delete()
-    FinalStanding.objects.bulk_create(
+    written = FinalStanding.objects.bulk_create(
         [
             FinalStanding(
                 tournament=tournament,
@@ -217,6 +219,8 @@ def final_standings_write(*, tournament: Tournament) -> None:
             for row in tournament_standings(tournament)
         ]
     )
+    tournament.entrants = len(written)
+    Tournament.objects.filter(pk=tournament.pk).update(entrants=tournament.entrants)
     standings_tallies_apply(tournament_ids=[tournament.pk], before=before)
 
 
@@ -297,11 +301,22 @@ def standings_tallies_apply(
 
 @transaction.atomic
 def standings_tallies_rebuild(*, league: League | None = None) -> int:
-    """Recompute the league table's running totals from the final standings (of one
-    league, or all); returns how many rows were written (``manage.py rebuild_stats``)."""
+    """Recompute the league table's running totals, and each night's ``entrants``, from the
+    final standings (of one league, or all); returns how many totals rows were written
+    (``manage.py rebuild_stats``)."""
+    nights = Tournament.objects.all()
     rows = StandingTally.objects.all()
     if league is not None:
+        nights = nights.filter(league=league)
         rows = rows.filter(league=league)
+    counted = (
+        FinalStanding.objects.filter(tournament=OuterRef("pk"))
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    nights.update(entrants=Coalesce(Subquery(counted), 0))
     rows.delete()
     sums = standing_contributions(league_id=None if league is None else league.pk)
     StandingTally.objects.bulk_create(

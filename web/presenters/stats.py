@@ -304,37 +304,30 @@ def league_table_page(user, slug: str, season: str | None = None) -> LeagueTable
     standings = table.rows
     chart: dict[str, str] = {}
     note = ""
-    if table.nights > CHART_NIGHTS:
-        return LeagueTablePage(
-            league=league,
-            can=can,
-            standings=standings,
-            formula=spec,
-            formula_text=describe(spec),
-            tournaments=table.nights,
-            chart=chart,
-            chart_note=(
-                f"{table.nights:,} nights count: the points chart is drawn up to "
-                f"{CHART_NIGHTS} nights (pick a shorter season)."
-            ),
-            season=chosen,
-            seasons=league_seasons(league),
-            nights=season_nights(league, chosen, left_out_only=True),
+    # A long season: no chart, and only the nights that do not count are listed.
+    long_season = table.nights > CHART_NIGHTS
+    if long_season:
+        note = (
+            f"{table.nights:,} nights count: the points chart is drawn up to "
+            f"{CHART_NIGHTS} nights (pick a shorter season)."
         )
-    results = league_results(league, chosen)
-    order, per_player = league_points_history(results)
-    if len(order) >= 2:
-        names = {r.player_id: r.name for r in standings}
-        top = [r.player_id for r in standings[:8]]
-        series = []
-        for pid in top:
-            events = dict(per_player.get(pid, []))
-            steps = [events.get(k) for k in range(len(order))]
-            values: list[float] = [0.0, *running_best_totals(steps, spec["best"])]
-            series.append(Series(names.get(pid, str(pid)), values, note=f"{values[-1]:g}"))
-        chart = _charts(series, title="Points over the season", x_label="tournaments", signed=False)
-        if len(standings) > 8:
-            note = f"The top 8 of {len(standings)} players are drawn."
+    else:
+        results = league_results(league, chosen)
+        order, per_player = league_points_history(results)
+        if len(order) >= 2:
+            names = {r.player_id: r.name for r in standings}
+            top = [r.player_id for r in standings[:8]]
+            series = []
+            for pid in top:
+                events = dict(per_player.get(pid, []))
+                steps = [events.get(k) for k in range(len(order))]
+                values: list[float] = [0.0, *running_best_totals(steps, spec["best"])]
+                series.append(Series(names.get(pid, str(pid)), values, note=f"{values[-1]:g}"))
+            chart = _charts(
+                series, title="Points over the season", x_label="tournaments", signed=False
+            )
+            if len(standings) > 8:
+                note = f"The top 8 of {len(standings)} players are drawn."
     return LeagueTablePage(
         league=league,
         can=can,
@@ -346,7 +339,7 @@ def league_table_page(user, slug: str, season: str | None = None) -> LeagueTable
         chart_note=note,
         season=chosen,
         seasons=league_seasons(league),
-        nights=season_nights(league, chosen),
+        nights=season_nights(league, chosen, left_out_only=long_season),
     )
 
 

@@ -235,33 +235,11 @@ def _checked(
     return CheckedHand(tournament, state, seats, spec, stacks, outcome)
 
 
-def hand_record(
-    *,
-    tournament: Tournament,
-    by,
-    entry_mode: str,
-    entry: Mapping[str, Any],
-    variant: str | None = None,
-    options: Mapping[str, Any] | None = None,
-    table_result: Mapping[str, Any] | None = None,
-    number: int | None = None,
-    content_hash: str = "",
-    replay_within: timedelta | None = None,
-) -> Hand:
+def hand_record(**kwargs: Any) -> Hand:
     """Record the next hand of ``tournament`` and enqueue its settlement: the hand of
-    :func:`hand_record_with_state`, which says what is checked and refused."""
-    return hand_record_with_state(
-        tournament=tournament,
-        by=by,
-        entry_mode=entry_mode,
-        entry=entry,
-        variant=variant,
-        options=options,
-        table_result=table_result,
-        number=number,
-        content_hash=content_hash,
-        replay_within=replay_within,
-    ).hand
+    :func:`hand_record_with_state`, which takes the same keyword arguments and says what is
+    checked and refused."""
+    return hand_record_with_state(**kwargs).hand
 
 
 @transaction.atomic

@@ -1,5 +1,5 @@
 """Recompute the running totals from the facts (docs/analytics.md): the statistics' from the
-hand seats, the league table's from the final standings.
+hand seats, the league table's (and each night's ``entrants``) from the final standings.
 
     python manage.py rebuild_stats                  # every league
     python manage.py rebuild_stats --league friday
@@ -25,7 +25,8 @@ from tracker.tournaments.services import standings_tallies_rebuild
 class Command(BaseCommand):
     help = (
         "Recompute the statistics' running totals (per month and per tournament) from the "
-        "seats, and the league table's (per month and place) from the final standings."
+        "seats, and the league table's (per month and place) and each night's entrants from the "
+        "final standings."
     )
 
     def add_arguments(self, parser):
