@@ -108,7 +108,9 @@ def run(args) -> None:
             f" CPU {1000 * cpu / done:.2f} ms per hand"
         )
         if profile:
-            pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+            stats = pstats.Stats(profile)
+            stats.sort_stats("cumulative").print_stats(40)
+            stats.sort_stats("tottime").print_stats(30)
 
 
 if __name__ == "__main__":

@@ -92,6 +92,7 @@ DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", default=0),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -292,6 +293,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = _BROKER_TIMEOUT
 CELERY_TASK_PUBLISH_RETRY = False
+# A worker keeps its database connection from one task to the next: opening one costs about
+# as much as settling a hand. Celery closes it every CELERY_DB_REUSE_MAX tasks; before each
+# task it is dropped if it is broken or older than WORKER_DATABASE_CONN_MAX_AGE seconds
+# (homegame/celery.py). The web processes keep DATABASE_CONN_MAX_AGE.
+CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", default=1000)
+WORKER_DATABASE_CONN_MAX_AGE = env_int("WORKER_DATABASE_CONN_MAX_AGE", default=600)
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = _BROKER_TIMEOUT
 CELERY_REDIS_SOCKET_TIMEOUT = _BROKER_TIMEOUT
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 0}}

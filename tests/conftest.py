@@ -107,3 +107,20 @@ def _fresh_limits():
     cache.clear()
     failsafe_cache.fallback.clear()
     yield
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The test database, and before it is dropped, the end of every other session on it: a
+    Celery worker of .ci/run works on this database and keeps its connection between tasks
+    (homegame/celery.py), which would stop PostgreSQL dropping it."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )

@@ -1,64 +1,182 @@
-"""Writing many rows in few statements."""
+"""Writing many rows in few statements.
+
+``rows_insert`` and ``rows_update`` write a few hundred rows without a model instance per
+row (``rows_insert``) and without Django's ``bulk_update`` (a ``CASE`` expression per field
+and row). On PostgreSQL each is **one statement** whatever the number of rows: the values
+travel as one array per column and ``UNNEST`` turns them back into rows (the way Django's
+own ``bulk_create`` inserts on PostgreSQL), so the server parses, plans and runs one
+statement, not one per row. Elsewhere (SQLite) they run one prepared statement per row
+(``executemany``).
+
+Values are prepared by their fields, as ``save()`` would (JSON, dates, enums), except the
+plain Python values a field would pass through unchanged (``int``, ``str``, ``bool``,
+``float``, ``None``): preparing each of those through the field cost most of the Python
+time of a settlement batch's writes.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.db import connection, models
+
+# Values whose exact type a field's get_db_prep_save returns unchanged for the fields these
+# helpers write (integer, text, boolean and float columns; a JSON or date column is always
+# prepared, whatever its value, see _preparer).
+_PLAIN = frozenset({int, str, bool, float, type(None)})
+# Parameters per statement, under SQLite's limit (32,766) with room to spare.
+_MAX_PARAMS = 30_000
+_ALWAYS_PREPARED = (models.JSONField, models.DateField, models.TimeField, models.DecimalField)
+
+
+def _preparer(field: models.Field) -> Callable[[Any], Any]:
+    """How to turn a Python value into the value to send for ``field``'s column."""
+    prepare = field.get_db_prep_save
+    if isinstance(field, _ALWAYS_PREPARED):  # DateTimeField is a DateField
+        return lambda value: prepare(value, connection)
+
+    def run(value: Any) -> Any:
+        if type(value) in _PLAIN:
+            return value
+        return prepare(value, connection)
+
+    return run
+
+
+def _array_type(field: models.Field) -> str:
+    """The PostgreSQL array type of ``field``'s column, without a length (``varchar[]``, not
+    ``varchar(32)[]``, as Django's ``bulk_create`` does, so nothing is truncated)."""
+    return field.db_type(connection).split("(")[0] + "[]"
+
+
+def _unnest(fields: Sequence[models.Field]) -> str:
+    return ", ".join(f"%s::{_array_type(field)}" for field in fields)
 
 
 def rows_update(rows: Sequence[models.Model], fields: Sequence[str]) -> None:
     """Write ``fields`` of each of ``rows`` (saved rows of one model) by primary key.
 
-    One prepared ``UPDATE`` run for every row (``executemany``: pipelined on PostgreSQL).
-    Django's ``bulk_update`` builds a ``CASE`` expression per field and row instead, which
-    costs far more Python time than the database's writes for a few hundred rows. Field
-    values are prepared by their fields (JSON, dates), as ``save()`` would.
+    PostgreSQL: one ``UPDATE … FROM UNNEST(…)``; elsewhere one prepared ``UPDATE`` run for
+    every row. Rows are written in the order given.
     """
     if not rows:
         return
     meta = type(rows[0])._meta
     columns = [meta.get_field(name) for name in fields]
+    prepare = [_preparer(field) for field in columns]
     quote = connection.ops.quote_name
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in columns)
-    sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
-    params = [
-        [field.get_db_prep_save(getattr(row, field.attname), connection) for field in columns]
+    table, pk = quote(meta.db_table), quote(meta.pk.column)
+    values = [
+        [run(getattr(row, field.attname)) for field, run in zip(columns, prepare, strict=True)]
         + [row.pk]
         for row in rows
     ]
     with connection.cursor() as cursor:
-        cursor.executemany(sql, params)
+        if connection.vendor == "postgresql" and len(rows) > 1:
+            names = [f"c{k}" for k in range(len(columns))]
+            assignments = ", ".join(
+                f"{quote(field.column)} = v.{name}"
+                for field, name in zip(columns, names, strict=True)
+            )
+            sql = (
+                f"UPDATE {table} SET {assignments} "
+                f"FROM UNNEST({_unnest([*columns, meta.pk])}) AS v({', '.join(names)}, pk) "
+                f"WHERE {table}.{pk} = v.pk"
+            )
+            cursor.execute(sql, [list(column) for column in zip(*values, strict=True)])
+            return
+        assignments = ", ".join(f"{quote(field.column)} = %s" for field in columns)
+        cursor.executemany(f"UPDATE {table} SET {assignments} WHERE {pk} = %s", values)
 
 
 def rows_insert(model: type[models.Model], rows: Sequence[Mapping[str, Any]]) -> None:
     """Insert ``rows`` (each a mapping of field attribute names, e.g. ``hand_id``, to values)
     into ``model``'s table, for rows whose ids are not needed back.
 
-    One prepared ``INSERT`` run for every row (``executemany``: pipelined on PostgreSQL),
-    without a model instance per row: ``bulk_create`` builds and prepares one, which is most
-    of its cost for a few hundred small rows. A field a row leaves out takes its default
-    (``default=``, else NULL); values are prepared by their fields, as ``save()`` would. Like
-    ``bulk_create`` it calls no ``save()`` and sends no signals.
+    PostgreSQL: one ``INSERT … SELECT * FROM UNNEST(…)``; elsewhere one prepared ``INSERT``
+    run for every row. No model instance per row (``bulk_create`` builds and prepares one,
+    which is most of its cost for a few hundred small rows). A field a row leaves out takes
+    its default (``default=``, else NULL). Like ``bulk_create`` it calls no ``save()`` and
+    sends no signals.
     """
     if not rows:
         return
     meta = model._meta
     fields = [f for f in meta.concrete_fields if f is not meta.pk]
+    prepare = [_preparer(field) for field in fields]
     quote = connection.ops.quote_name
     columns = ", ".join(quote(f.column) for f in fields)
-    marks = ", ".join(["%s"] * len(fields))
-    sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})"
     missing = object()
-    params = []
+    values = []
     for row in rows:
-        values = []
-        for field in fields:
+        out = []
+        for field, run in zip(fields, prepare, strict=True):
             value = row.get(field.attname, missing)
-            if value is missing:
-                value = field.get_default()
-            values.append(field.get_db_prep_save(value, connection))
-        params.append(values)
+            out.append(run(field.get_default() if value is missing else value))
+        values.append(out)
+    table = quote(meta.db_table)
     with connection.cursor() as cursor:
-        cursor.executemany(sql, params)
+        if connection.vendor == "postgresql" and len(rows) > 1:
+            sql = f"INSERT INTO {table} ({columns}) SELECT * FROM UNNEST({_unnest(fields)})"
+            cursor.execute(sql, [list(column) for column in zip(*values, strict=True)])
+            return
+        marks = ", ".join(["%s"] * len(fields))
+        cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", values)
+
+
+def rows_accumulate(
+    model: type[models.Model],
+    *,
+    keys: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    sums: Sequence[str] = (),
+    maxima: Sequence[str] = (),
+) -> None:
+    """Add ``rows`` to running totals in one ``INSERT … ON CONFLICT DO UPDATE``.
+
+    Each row holds the values of ``keys`` (attribute names of the fields of one unique
+    constraint of ``model``), then of ``sums``, then of ``maxima``. A row whose key is new
+    is inserted as given (other fields take their defaults); one whose key exists adds its
+    ``sums`` to the stored ones and keeps the larger of each of ``maxima``. Rows are written,
+    and existing rows locked, in the order given: callers that pass their rows sorted by key
+    lock in one order and cannot deadlock each other.
+
+    With no ``sums`` and no ``maxima`` it locks the rows of ``keys`` (inserting those that
+    do not exist, with their defaults), the way a ``SELECT … FOR UPDATE`` would, in the
+    order given.
+    """
+    if not rows:
+        return
+    meta = model._meta
+    given = [meta.get_field(name) for name in (*keys, *sums, *maxima)]
+    # A new row's other fields take their defaults (a model's default is not the column's).
+    others = [f for f in meta.concrete_fields if f is not meta.pk and f not in given]
+    defaults = [field.get_default() for field in others]
+    fields = given + others
+    prepare = [_preparer(field) for field in fields]
+    quote = connection.ops.quote_name
+    table = quote(meta.db_table)
+    columns = [quote(field.column) for field in fields]
+    key_columns = columns[: len(keys)]
+    biggest = "GREATEST" if connection.vendor == "postgresql" else "MAX"
+    first_max, first_other = len(keys) + len(sums), len(given)
+    updates = [f"{c} = {table}.{c} + excluded.{c}" for c in columns[len(keys) : first_max]]
+    updates += [
+        f"{c} = {biggest}({table}.{c}, excluded.{c})" for c in columns[first_max:first_other]
+    ]
+    if not updates:  # lock only: an update that changes nothing still locks the row
+        updates = [f"{key_columns[0]} = excluded.{key_columns[0]}"]
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+    tail = f" ON CONFLICT ({', '.join(key_columns)}) DO UPDATE SET {', '.join(updates)}"
+    per_statement = max(1, _MAX_PARAMS // len(fields))
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), per_statement):
+            chunk = rows[start : start + per_statement]
+            params = [
+                run(value)
+                for row in chunk
+                for value, run in zip((*row, *defaults), prepare, strict=True)
+            ]
+            cursor.execute(head + ", ".join([one] * len(chunk)) + tail, params)

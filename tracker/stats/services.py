@@ -27,7 +27,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
-from tracker.core.bulk import rows_update
+from tracker.core.bulk import rows_accumulate, rows_update
 from tracker.core.permissions import Capability, require
 from tracker.engine.equity import SAMPLES
 from tracker.engine.facts import FACTS_VERSION, hand_facts
@@ -176,18 +176,33 @@ _KEYS = {
 
 
 def _apply(model, deltas: dict[tuple, _Delta]) -> None:
+    """Add ``deltas`` to ``model``'s rows. Every writer locks the rows it touches in one
+    order, sorted by key, through one ``INSERT … ON CONFLICT`` (``rows_accumulate``), so
+    two transactions touching the same rows (settling two nights of one league's month, a
+    ruling) wait for each other and never deadlock."""
     deltas = {k: d for k, d in deltas.items() if not d.empty()}
     if not deltas:
         return
     names = _KEYS[model]
-    keys = sorted(deltas)  # one order for every transaction: no deadlock between two
-    model.objects.bulk_create(
-        [model(**dict(zip(names, k, strict=True))) for k in keys], ignore_conflicts=True
-    )
+    keys = sorted(deltas)
+    sums = [*INT_COUNTERS, *FLOAT_COUNTERS]
+    if all(d.removed_max is None for d in deltas.values()):
+        # Only additions (settling): the rows' new totals in the statement that locks them.
+        rows_accumulate(
+            model,
+            keys=names,
+            rows=[(*k, *(deltas[k].counters[c] for c in sums), deltas[k].added_max) for k in keys],
+            sums=sums,
+            maxima=[MAX_COUNTER],
+        )
+        return
+    # Something is taken away (a ruling, a void, a re-evaluation): a row may empty, or lose
+    # its biggest pot, which is read again from its seats.
+    rows_accumulate(model, keys=names, rows=keys)  # lock (or create) them, in key order
     match = Q()
     for k in keys:
         match |= Q(**dict(zip(names, k, strict=True)))
-    rows = list(model.objects.select_for_update().filter(match).order_by("pk"))
+    rows = list(model.objects.filter(match).order_by("pk"))
     changed, empty = [], []
     for row in rows:
         key = tuple(getattr(row, n) for n in names)
@@ -204,7 +219,7 @@ def _apply(model, deltas: dict[tuple, _Delta]) -> None:
         changed.append(row)
     if empty:
         model.objects.filter(pk__in=empty).delete()
-    rows_update(changed, [*INT_COUNTERS, *FLOAT_COUNTERS, MAX_COUNTER])  # one executemany
+    rows_update(changed, [*sums, MAX_COUNTER])
 
 
 def stats_tallies_apply(*, hand_ids: Iterable[int], before: Sequence[SeatTally] = ()) -> None:
