@@ -65,7 +65,8 @@ def pytest_report_header(config):
 @pytest.fixture(autouse=True)
 def _chips_are_conserved(request, monkeypatch):
     """After every batch of hands settled in any test: a tournament's stacks add up to its
-    starting chips times its players (ledger sum), and no stack is negative."""
+    starting chips times its players (ledger sum), no stack is negative, and the stacks
+    settlement carried forward in memory are the ledger's."""
     if "django_db" not in {m.name for m in request.node.iter_markers()} and not any(
         f in request.fixturenames for f in ("db", "transactional_db", "live_server")
     ):
@@ -91,6 +92,13 @@ def _chips_are_conserved(request, monkeypatch):
             .filter(s__lt=0)
         )
         assert not negative.exists(), f"negative stack after hand {last}"
+        ledger = dict(
+            LedgerEntry.objects.filter(tournament=tournament)
+            .values_list("player_id")
+            .annotate(s=Sum("amount"))
+        )
+        # the stacks settlement carried forward (which decide whether the game is over)
+        assert settled[1] == ledger, f"stacks after hand {last}: {settled[1]} != {ledger}"
         return settled
 
     monkeypatch.setattr(hands, "_settle_hands", checked)

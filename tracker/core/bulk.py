@@ -16,8 +16,9 @@ time of a settlement batch's writes.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection, models
 
@@ -148,18 +149,48 @@ def rows_accumulate(
     """
     if not rows:
         return
+    plan = _accumulate_plan(model, tuple(keys), tuple(sums), tuple(maxima), connection.vendor)
+    defaults = [field.get_default() for field in plan.others]
+    per_statement = max(1, _MAX_PARAMS // len(plan.prepare))
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), per_statement):
+            chunk = rows[start : start + per_statement]
+            params = [
+                run(value)
+                for row in chunk
+                for value, run in zip((*row, *defaults), plan.prepare, strict=True)
+            ]
+            cursor.execute(plan.head + ", ".join([plan.one] * len(chunk)) + plan.tail, params)
+
+
+class _Plan(NamedTuple):
+    prepare: list[Callable[[Any], Any]]
+    others: list[models.Field]
+    head: str
+    one: str
+    tail: str
+
+
+@functools.cache
+def _accumulate_plan(
+    model: type[models.Model],
+    keys: tuple[str, ...],
+    sums: tuple[str, ...],
+    maxima: tuple[str, ...],
+    vendor: str,
+) -> _Plan:
+    """The statement of ``rows_accumulate`` for one model and set of columns (worked out
+    once: comparing and preparing some forty fields cost more than the statement's run)."""
     meta = model._meta
     given = [meta.get_field(name) for name in (*keys, *sums, *maxima)]
     # A new row's other fields take their defaults (a model's default is not the column's).
     others = [f for f in meta.concrete_fields if f is not meta.pk and f not in given]
-    defaults = [field.get_default() for field in others]
     fields = given + others
-    prepare = [_preparer(field) for field in fields]
     quote = connection.ops.quote_name
     table = quote(meta.db_table)
     columns = [quote(field.column) for field in fields]
     key_columns = columns[: len(keys)]
-    biggest = "GREATEST" if connection.vendor == "postgresql" else "MAX"
+    biggest = "GREATEST" if vendor == "postgresql" else "MAX"
     first_max, first_other = len(keys) + len(sums), len(given)
     updates = [f"{c} = {table}.{c} + excluded.{c}" for c in columns[len(keys) : first_max]]
     updates += [
@@ -167,16 +198,10 @@ def rows_accumulate(
     ]
     if not updates:  # lock only: an update that changes nothing still locks the row
         updates = [f"{key_columns[0]} = excluded.{key_columns[0]}"]
-    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
-    tail = f" ON CONFLICT ({', '.join(key_columns)}) DO UPDATE SET {', '.join(updates)}"
-    per_statement = max(1, _MAX_PARAMS // len(fields))
-    with connection.cursor() as cursor:
-        for start in range(0, len(rows), per_statement):
-            chunk = rows[start : start + per_statement]
-            params = [
-                run(value)
-                for row in chunk
-                for value, run in zip((*row, *defaults), prepare, strict=True)
-            ]
-            cursor.execute(head + ", ".join([one] * len(chunk)) + tail, params)
+    return _Plan(
+        prepare=[_preparer(field) for field in fields],
+        others=others,
+        head=f"INSERT INTO {table} ({', '.join(columns)}) VALUES ",
+        one="(" + ", ".join(["%s"] * len(fields)) + ")",
+        tail=f" ON CONFLICT ({', '.join(key_columns)}) DO UPDATE SET {', '.join(updates)}",
+    )

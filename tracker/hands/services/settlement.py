@@ -57,6 +57,7 @@ from tracker.audit.services import system_actor
 from tracker.core.bulk import rows_insert, rows_update
 from tracker.core.locks import SETTLEMENT, transaction_lock
 from tracker.engine.errors import DomainError
+from tracker.engine.tournament import is_over
 from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import (
     DisputeSource,
@@ -165,14 +166,24 @@ def tournament_settle(*, tournament_id: int) -> int:
                 return settled
             for hand in batch:
                 hand.tournament = tournament
-            settled += _settle_hands(tournament, batch)
+            done, stacks = _settle_hands(tournament, batch)
+            settled += done
             # In the same transaction: the hand that ends the game finishes the tournament.
-            tournament_finish_if_over(tournament=tournament)
+            # Only a batch that settled the last hand allowed, or left one player with chips,
+            # can have ended it (with no hand recorded after it, the settled stacks are the
+            # stacks), so the others skip reading the state of play again.
+            if done and is_over(
+                hands_played=batch[done - 1].number,
+                hand_limit=tournament.hand_limit,
+                stacks=stacks.values(),
+            ):
+                tournament_finish_if_over(tournament=tournament)
 
 
-def _settle_hands(tournament: Tournament, hands: list[Hand]) -> int:
+def _settle_hands(tournament: Tournament, hands: list[Hand]) -> tuple[int, dict[int, int]]:
     """Settle ``hands`` (consecutive, recorded) in order, stopping at the first the stacks do
-    not allow (marked invalid); returns how many were settled."""
+    not allow (marked invalid); returns how many were settled and the stacks after them (by
+    player id)."""
     ledger = tournament_stacks(tournament)
     settled: list[SettledHand] = []
     for hand in hands:
@@ -183,13 +194,13 @@ def _settle_hands(tournament: Tournament, hands: list[Hand]) -> int:
         except DomainError as exc:
             _write_settled(tournament, settled)
             _mark_invalid(hand, stacks, exc)
-            return len(settled)
+            return len(settled), ledger
         for pid, chips in outcome.net().items():
             ledger[pid] += chips
         facts = facts_for_hand(hand, outcome.result.to_dict())
         settled.append(SettledHand(hand=hand, stacks=stacks, outcome=outcome, facts=facts))
     _write_settled(tournament, settled)
-    return len(settled)
+    return len(settled), ledger
 
 
 def _mark_invalid(hand: Hand, stacks: list[int], exc: DomainError) -> None:
