@@ -117,12 +117,14 @@ def test_a_token_made_on_the_profile_works_once_shown_and_is_revoked_there(clien
     user = make_user("ann")
     client.force_login(user)
     r = client.post("/accounts/profile/tokens/", {"label": "scoring laptop"})
-    assert r.status_code == 201
+    assert r.status_code == 303 and r["Location"] == "/accounts/profile/"
+    r = client.get(r["Location"])
+    assert r.status_code == 200 and r["Cache-Control"] == "no-store"
     key = r.context["new_key"]
     assert key in r.content.decode()
     token = ApiToken.objects.get(user=user)
     assert token.label == "scoring laptop" and key not in token.digest
-    # The key is shown only on that answer.
+    # The key is shown only on that page, once.
     assert key not in client.get("/accounts/profile/").content.decode()
 
     api = APIClient()
@@ -144,11 +146,51 @@ def test_a_token_made_on_the_profile_works_once_shown_and_is_revoked_there(clien
     assert sorted(entries) == ["token.create", "token.revoke"]
 
 
+def test_a_new_token_is_shown_once_after_the_redirect_and_a_reload_makes_no_other(client):
+    user = make_user("ann")
+    client.force_login(user)
+    r = client.post("/accounts/profile/tokens/", {"label": "script"})
+    assert r.status_code == 303 and r["Location"] == "/accounts/profile/"
+    assert ApiToken.objects.filter(user=user).count() == 1
+    assert "shown_once.token" in client.session
+    first = client.get("/accounts/profile/")
+    key = first.context["new_key"]
+    assert first["Cache-Control"] == "no-store" and key in first.content.decode()
+    assert first.context["new_token"] == ApiToken.objects.get(user=user)
+    # Taken out of the session: the reload (a GET) shows it no more and makes no other token.
+    assert "shown_once.token" not in client.session
+    again = client.get("/accounts/profile/")
+    assert again.context["new_key"] is None and key not in again.content.decode()
+    assert again.get("Cache-Control") != "no-store"
+    assert ApiToken.objects.filter(user=user).count() == 1
+    # No other page shows it.
+    client.post("/accounts/profile/tokens/", {"label": "another"})
+    (new,) = ApiToken.objects.filter(user=user, label="another")
+    for other in ("/", "/calculator/", "/accounts/password_change/"):
+        assert 'id="new-token-key"' not in client.get(other).content.decode()
+    assert client.get("/accounts/profile/").context["new_token"] == new
+
+
+def test_a_token_revoked_before_the_redirect_is_not_shown(client):
+    user = make_user("ann")
+    client.force_login(user)
+    assert client.post("/accounts/profile/tokens/", {"label": "script"}).status_code == 303
+    token = ApiToken.objects.get(user=user)
+    assert client.post(f"/accounts/profile/tokens/{token.pk}/revoke/").status_code == 302
+    r = client.get("/accounts/profile/")
+    assert r.status_code == 200 and r.context["new_key"] is None
+    assert 'id="new-token-key"' not in r.content.decode()
+    assert r.get("Cache-Control") != "no-store" and "shown_once.token" not in client.session
+
+
 def test_a_token_needs_a_label_and_others_cannot_revoke_it(client):
     ann, bob = make_user("ann"), make_user("bob")
     client.force_login(ann)
     r = client.post("/accounts/profile/tokens/", {"label": "  "})
-    assert r.status_code == 400 and r.context["form"].errors["label"]
+    assert r.status_code == 400 and r.context["form"].errors["label"]  # shown in place
+    assert (
+        not ApiToken.objects.filter(user=ann).exists() and "shown_once.token" not in client.session
+    )
     client.post("/accounts/profile/tokens/", {"label": "script"})
     token = ApiToken.objects.get(user=ann)
     client.force_login(bob)

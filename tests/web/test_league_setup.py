@@ -95,11 +95,16 @@ def test_a_new_user_runs_a_league_from_the_site(site, browser, phone, shots):
     page.wait_for_load_state()
     link = page.locator("[data-testid=invite-link]").first.input_value()
     assert "/invites/" in link
+    # The post was answered with a redirect: the link is on the members page, read with a GET.
+    assert page.url == f"{site}/leagues/thursday-stud/members/"
     shots(page, "setup-members")
-    # Shown once: the page read again lists the invite without its link.
-    page.goto(f"{site}/leagues/thursday-stud/members/")
+    # Shown once: the page reloaded lists the invite without its link, and makes no other.
+    page.reload()
     assert page.locator("[data-testid=invite-link]").count() == 0
     assert link not in page.content() and "scorekeeper" in page.inner_text("[data-testid=invites]")
+    assert league.invites.count() == 1
+    page.goto(f"{site}/leagues/thursday-stud/members/")
+    assert page.locator("[data-testid=invite-link]").count() == 0
 
     # A second browser: the invite, sign-up, back to the invite, accept.
     other = new_phone(browser)
@@ -154,7 +159,12 @@ def test_a_new_user_runs_a_league_from_the_site(site, browser, phone, shots):
     page.wait_for_load_state()
     key = page.locator("#new-token-key").input_value()
     assert len(key) == 40
+    assert page.url == f"{site}/accounts/profile/"
     shots(page, "setup-profile-token")
+    # Shown once: a reload shows the token's fingerprint, not its key, and makes no other.
+    page.reload()
+    assert page.locator("#new-token-key").count() == 0 and key not in page.content()
+    assert page.locator("[data-testid=tokens] tbody tr").count() == 1
     page.click("button:text-is('Revoke')")
     page.wait_for_load_state()
     assert "revoked" in page.inner_text("[data-testid=tokens]")

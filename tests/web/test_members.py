@@ -14,6 +14,7 @@ from tracker.accounts.selectors import token_digest
 from tracker.audit.models import AuditEntry
 from tracker.core.permissions import capabilities
 from tracker.leagues.models import Invite, League, Player
+from tracker.leagues.services import invite_revoke
 
 pytestmark = pytest.mark.django_db
 
@@ -36,6 +37,17 @@ def new_link(response) -> str:
     found = re.findall(r'value="http://testserver(/invites/[^"]+/)"', response.content.decode())
     assert len(found) == 1, found
     return found[0]
+
+
+INVITE = {"action": "invite", "invite-role": "member", "invite-uses": "multi", "invite-days": "7"}
+
+
+def make_invite(client, league, **fields) -> str:
+    """Make an invite on the members page and follow its redirect: the new link's path."""
+    page = f"/leagues/{league.slug}/members/"
+    r = client.post(page, {**INVITE, **fields})
+    assert r.status_code == 303 and r["Location"] == page
+    return new_link(client.get(page))
 
 
 def test_new_league_page_creates_it_with_its_settings(client):
@@ -158,8 +170,11 @@ def test_an_invite_is_accepted_after_sign_up_and_then_used_up(client):
             "invite-days": "3",
         },
     )
-    # The answer that makes the invite shows its link, this once.
-    assert r.status_code == 201 and r["Cache-Control"] == "no-store"
+    # The post answers with a redirect to the page, which shows the link this once.
+    assert r.status_code == 303 and r["Location"] == f"/leagues/{league.slug}/members/"
+    assert "/invites/" not in r.content.decode()
+    r = c.get(r["Location"])
+    assert r.status_code == 200 and r["Cache-Control"] == "no-store"
     url = new_link(r)
     invite = Invite.objects.get(league=league)
     assert invite.digest == token_digest(url.split("/")[2])
@@ -197,11 +212,7 @@ def test_an_invite_is_accepted_after_sign_up_and_then_used_up(client):
 def test_a_multi_use_invite_serves_many_until_revoked():
     league, admin = make_league()
     c = as_user(admin)
-    r = c.post(
-        f"/leagues/{league.slug}/members/",
-        {"action": "invite", "invite-role": "member", "invite-uses": "multi", "invite-days": "7"},
-    )
-    url = new_link(r)
+    url = make_invite(c, league)
     invite = Invite.objects.get(league=league)
     for name in ("a1", "a2"):
         assert as_user(make_user(name)).post(url).status_code == 302
@@ -215,6 +226,69 @@ def test_a_multi_use_invite_serves_many_until_revoked():
     # The stored digest opens nothing: only the link's token does.
     assert Client().get(f"/invites/{invite.digest}/").status_code == 404
     assert as_user(make_user("a4")).post(f"/invites/{invite.digest}/").status_code == 404
+
+
+def test_a_new_invite_link_is_shown_once_after_the_redirect_and_a_reload_makes_no_other():
+    league, admin = make_league()
+    c = as_user(admin)
+    page = f"/leagues/{league.slug}/members/"
+    r = c.post(page, INVITE)
+    assert r.status_code == 303 and r["Location"] == page
+    assert Invite.objects.filter(league=league).count() == 1
+    assert "shown_once.invite" in c.session
+    first = c.get(page)
+    url = new_link(first)
+    assert first["Cache-Control"] == "no-store"
+    invite = Invite.objects.get(league=league)
+    assert invite.digest == token_digest(url.split("/")[2])
+    assert first.context["new_invite"] == invite
+    # Taken out of the session: the reload (a GET, not the post again) shows it no more,
+    # makes no second invite, and may be cached as usual.
+    assert "shown_once.invite" not in c.session
+    again = c.get(page)
+    assert url not in again.content.decode() and "/invites/" not in again.content.decode()
+    assert again.get("Cache-Control") != "no-store" and again.context["new_invite"] is None
+    assert Invite.objects.filter(league=league).count() == 1
+    # Nor does any other page show it.
+    c.post(page, INVITE)
+    for other in (f"/leagues/{league.slug}/", f"/leagues/{league.slug}/players/", "/"):
+        assert "/invites/" not in c.get(other).content.decode()
+    assert len(new_link(c.get(page))) > len("/invites/")
+
+
+def test_an_invite_revoked_before_the_redirect_is_not_shown():
+    league, admin = make_league()
+    c = as_user(admin)
+    page = f"/leagues/{league.slug}/members/"
+    assert c.post(page, INVITE).status_code == 303
+    invite = Invite.objects.get(league=league)
+    invite_revoke(invite=invite, by=admin)
+    r = c.get(page)
+    assert r.status_code == 200 and "/invites/" not in r.content.decode()
+    assert r.context["new_link"] is None and r.get("Cache-Control") != "no-store"
+    assert "shown_once.invite" not in c.session
+
+
+def test_an_invite_link_kept_for_one_league_is_not_shown_on_anothers_members_page():
+    league, admin = make_league()
+    other, _ = make_league(slug="sunday", admin=admin)
+    c = as_user(admin)
+    assert c.post(f"/leagues/{league.slug}/members/", INVITE).status_code == 303
+    r = c.get(f"/leagues/{other.slug}/members/")
+    assert r.status_code == 200 and "/invites/" not in r.content.decode()
+    assert r.context["new_link"] is None and r.get("Cache-Control") != "no-store"
+    # Dropped, not kept for later: its own page no longer shows it either.
+    assert "shown_once.invite" not in c.session
+    assert "/invites/" not in c.get(f"/leagues/{league.slug}/members/").content.decode()
+
+
+def test_a_bad_invite_form_is_shown_again_with_its_errors_and_no_redirect():
+    league, admin = make_league()
+    c = as_user(admin)
+    r = c.post(f"/leagues/{league.slug}/members/", {**INVITE, "invite-days": "0"})
+    assert r.status_code == 400 and r.context["invite_form"].errors["days"]
+    assert not Invite.objects.filter(league=league).exists()
+    assert "shown_once.invite" not in c.session
 
 
 def test_house_rules_page_uses_the_announcement_widgets_and_keeps_the_history():

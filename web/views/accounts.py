@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -16,6 +17,7 @@ from tracker.accounts.services import api_token_create, api_token_revoke, user_s
 from tracker.core.ratelimit import client_address, signup_attempted, signup_wait
 from tracker.engine.errors import DomainError
 from web.forms.accounts import SignupForm, TokenForm
+from web.views import shown_once
 from web.views.common import not_found_as_404
 
 
@@ -72,31 +74,38 @@ def signup(request):
     )
 
 
-def _profile(request, *, form=None, new_key=None, new_token=None, status=200):
-    return render(
+def _profile(request, *, form=None, status=200):
+    tokens = list(api_tokens_of(request.user))
+    new_token, new_key = None, None
+    if request.method == "GET":
+        kept = shown_once.take(request, shown_once.TOKEN)
+        if kept is not None:
+            # Not if it was revoked meanwhile.
+            new_token = next((t for t in tokens if t.pk == kept[0] and t.is_live), None)
+            new_key = kept[1] if new_token is not None else None
+    response = render(
         request,
         "registration/profile.html",
-        {
-            "tokens": list(api_tokens_of(request.user)),
-            "form": form or TokenForm(),
-            "new_key": new_key,
-            "new_token": new_token,
-        },
+        {"tokens": tokens, "form": form or TokenForm(), "new_key": new_key, "new_token": new_token},
         status=status,
     )
+    if new_key:
+        shown_once.no_store(response)  # the key is the token's secret
+    return response
 
 
 @login_required
 @require_http_methods(["GET"])
 def profile(request):
-    """The user's account: their API tokens (label, created, last used, revoke)."""
+    """The user's account: their API tokens (label, created, last used, revoke); a token just
+    made is shown once, here, right after the redirect from ``token_create``."""
     return _profile(request)
 
 
 @login_required
 @require_POST
 def token_create(request):
-    """A new token; its key is shown on this answer only (it is not stored)."""
+    """A new token: a 303 to the profile, which shows its key once (it is not stored)."""
     form = TokenForm(request.POST)
     if form.is_valid():
         try:
@@ -104,7 +113,9 @@ def token_create(request):
         except DomainError as exc:
             form.add_domain_error(exc)
         else:
-            return _profile(request, new_key=key, new_token=token, status=201)
+            return shown_once.keep_and_redirect(
+                request, shown_once.TOKEN, pk=token.pk, secret=key, to=reverse("profile")
+            )
     return _profile(request, form=form, status=400)
 
 

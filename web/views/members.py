@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from tracker.core.errors import Conflict, NotFound
@@ -43,6 +44,7 @@ from web.forms.leagues import (
     PlayerForm,
     RolesForm,
 )
+from web.views import shown_once
 from web.views.common import domain_errors_as_http
 
 
@@ -158,9 +160,10 @@ def roster(request, slug):
 @require_http_methods(["GET", "POST"])
 @domain_errors_as_http
 def members(request, slug):
-    """Admins: who holds which roles (change them), and the invites. A new invite's link is
-    shown on the answer that makes it (a 201), and never again: only its token's digest is
-    stored, so the list names each invite by its fingerprint, role, state and expiry."""
+    """Admins: who holds which roles (change them), and the invites. Making an invite answers
+    with a 303 back to this page, which then shows the new link once (kept in the session
+    meanwhile), and never again: only its token's digest is stored, so the list names each
+    invite by its fingerprint, role, state and expiry."""
     league, can = _league_for(request, slug, "manage_members", "the admins")
     if can is None:
         return redirect_to_login(request.get_full_path())
@@ -207,10 +210,15 @@ def members(request, slug):
                     except DomainError as exc:
                         invite_form.add_domain_error(exc)
                     else:
-                        # Shown on this answer only: the token is stored as its digest.
-                        new_link = request.build_absolute_uri(invite_path(new_token))
-                        invite_form = InviteForm(prefix="invite")
-                        status = 201
+                        # Shown once, on the page this redirects to: only its digest is stored.
+                        return shown_once.keep_and_redirect(
+                            request,
+                            shown_once.INVITE,
+                            pk=new_invite.pk,
+                            secret=request.build_absolute_uri(invite_path(new_token)),
+                            to=reverse("league-members", kwargs={"slug": league.slug}),
+                            league=league.slug,
+                        )
             elif action == "revoke":
                 invite = next(
                     (i for i in league_invites(league) if str(i.pk) == request.POST.get("invite")),
@@ -227,8 +235,14 @@ def members(request, slug):
             raise
         except DomainError as exc:
             errors[0] = exc.message
-        if new_invite is None:
-            status = 400
+        status = 400
+    invites = league_invites(league)
+    if request.method == "GET":
+        kept = shown_once.take(request, shown_once.INVITE, league=league.slug)
+        if kept is not None:
+            # Not if it was revoked meanwhile (nor if it is no invite of this league).
+            new_invite = next((i for i in invites if i.pk == kept[0] and not i.revoked), None)
+            new_link = kept[1] if new_invite is not None else None
     response = render(
         request,
         "tracker/members.html",
@@ -238,7 +252,7 @@ def members(request, slug):
             "members": [(m, errors.get(m.user_id)) for m in league_members(league)],
             "roles": [(r.value, r.label, ROLE_HELP[r]) for r in Role],
             "errors": errors,
-            "invites": league_invites(league),
+            "invites": invites,
             "invite_form": invite_form,
             "new_invite": new_invite,
             "new_link": new_link,
@@ -246,7 +260,7 @@ def members(request, slug):
         status=status,
     )
     if new_link:
-        response["Cache-Control"] = "no-store"  # the link is the invite's secret
+        shown_once.no_store(response)  # the link is the invite's secret
     return response
 
 
