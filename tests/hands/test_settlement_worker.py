@@ -155,3 +155,76 @@ def test_a_worker_killed_mid_settlement_loses_and_duplicates_nothing(monkeypatch
     # Settlement runs again (a redelivery or the next record) and pays exactly once.
     assert tournament_settle_task.delay(tournament.pk).get(timeout=60) == 1
     assert_settled_once(tournament, hands=1, players=len(players))
+
+
+def test_a_worker_whose_database_connection_was_cut_settles_the_next_task(monkeypatch, tmp_path):
+    """Workers keep their database connection from task to task (homegame/celery.py). If the
+    database drops it in between (a restart, a failover), the next task finds it broken
+    before it starts, opens a new one and settles at its first attempt (without that check
+    the task fails on the dead connection and only its retry settles)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs the PostgreSQL test database shared with worker processes")
+    admin, tournament, players = night()
+    monkeypatch.setattr(jobs, "send", lambda name, *args: None)  # settlement sent by hand
+    hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=walk(tournament))
+
+    def others() -> set[int]:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            return {row[0] for row in cursor.fetchall()}
+
+    before = others()  # other workers' connections, left alone
+    log = tmp_path / "worker.log"
+    queue = f"cut-{os.getpid()}"
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "homegame",
+            "worker",
+            "-Q",
+            queue,
+            "--pool=prefork",
+            "--concurrency=1",
+            "--without-gossip",
+            "--without-mingle",
+            "-n",
+            f"{queue}@%h",
+            "--loglevel=INFO",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": _test_database_url()},
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        wait_for(lambda: "ready" in log.read_text(), timeout=60, what="the worker to start")
+        first = tournament_settle_task.apply_async((tournament.pk,), queue=queue)
+        assert first.get(timeout=60) == 1
+        wait_for(lambda: others() - before, timeout=10, what="the worker's connection")
+        kept = others() - before
+        with connection.cursor() as cursor:  # the database drops the worker's connection
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", [list(kept)]
+            )
+        wait_for(lambda: not (others() & kept), timeout=10, what="the connection to close")
+
+        hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=walk(tournament))
+        second = tournament_settle_task.apply_async((tournament.pk,), queue=queue)
+        assert second.get(timeout=60) == 1
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(worker.pid, signal.SIGKILL)
+    text = log.read_text()
+    assert text.count("succeeded in") == 2, text
+    assert "retry" not in text.lower() and "OperationalError" not in text, text
+    assert_settled_once(tournament, hands=2, players=len(players))
