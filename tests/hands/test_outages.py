@@ -7,12 +7,9 @@ redis-server is not installed. Nothing here touches the machine's shared Redis.
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -23,6 +20,7 @@ from rest_framework.test import APIClient
 from homegame.celery import app as celery_app
 from tests.factories import fold_entry, make_league, make_tournament
 from tests.interchange.histories import FOLD, SHOWDOWN, night
+from tests.workers import worker_spawn, worker_stop
 from tracker.engine import phh
 from tracker.hands.models import Evaluation, Hand, HandStatus, JobStatus
 from tracker.hands.services.recording import hand_record
@@ -33,7 +31,6 @@ from tracker.tournaments.models import LedgerEntry, LedgerKind
 
 pytestmark = [pytest.mark.outage, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
 # The sweeps run with their defaults (20 s apart, a job silent 60 s is stale): what is
 # checked is that things finish; the deadline only stops a test that would hang.
 DEADLINE = 240
@@ -101,56 +98,28 @@ class Stack:
         wait_for(lambda: not self.ping(), 30, "our redis-server to stop")
 
     def worker_start(self, name: str, **env: str) -> subprocess.Popen:
-        s = connection.settings_dict
+        """A worker with beat on our Redis, its log in the test's folder; ``env`` on top."""
         log = self.tmp / f"{name}.log"
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "homegame",
-                "worker",
-                "-B",
-                "--schedule",
-                str(self.tmp / f"{name}-beat"),
-                "--concurrency=1",
-                "--without-gossip",
-                "--without-mingle",
-                "-n",
-                f"{name}-{os.getpid()}@%h",
-                "--loglevel=INFO",
-            ],
-            cwd=ROOT,
+        process = worker_spawn(
+            name,
+            log,
+            options=["-B", "--schedule", str(self.tmp / f"{name}-beat"), "--concurrency=1"],
             env={
-                **os.environ,
-                "DATABASE_URL": f"postgres://{s['USER'] or 'postgres'}@{s['HOST'] or '127.0.0.1'}"
-                f":{s['PORT'] or 5432}/{s['NAME']}",
                 "CELERY_BROKER_URL": f"{self.url}/0",
                 "CELERY_RESULT_BACKEND": f"{self.url}/1",
                 **env,
             },
-            stdout=log.open("w"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
         )
         self.workers.append(process)
         wait_for(lambda: "ready" in log.read_text(), 60, f"worker {name} to start")
         return process
 
     def kill(self, process: subprocess.Popen) -> None:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=30)
+        worker_stop(process, kill=True)
 
     def close(self) -> None:
         for process in self.workers:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-                try:
-                    process.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait(timeout=10)
+            worker_stop(process)
         if self.ping():
             self.redis_stop()
 

@@ -7,17 +7,14 @@ what the services recorded, and time out otherwise.
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 from django.db import connection
 
 from tests.factories import fold_entry as walk
 from tests.factories import make_league, make_tournament
+from tests.workers import worker_spawn, worker_stop
 from tracker.core import jobs
 from tracker.hands.models import Hand, HandStatus
 from tracker.hands.services.recording import hand_record
@@ -25,8 +22,6 @@ from tracker.hands.tasks import tournament_settle_task
 from tracker.tournaments.models import LedgerEntry, LedgerKind
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def wait_for(predicate, timeout: float = 45, what: str = "the worker") -> None:
@@ -92,11 +87,6 @@ def test_duplicated_and_retried_tasks_never_double_pay(monkeypatch):
     assert_settled_once(tournament, hands=5, players=len(players))
 
 
-def _test_database_url() -> str:
-    s = connection.settings_dict
-    return f"postgres://{s['USER'] or 'postgres'}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
-
-
 def test_a_worker_killed_mid_settlement_loses_and_duplicates_nothing(monkeypatch, tmp_path):
     if connection.vendor != "postgresql":
         pytest.skip("needs the PostgreSQL test database shared with worker processes")
@@ -107,44 +97,20 @@ def test_a_worker_killed_mid_settlement_loses_and_duplicates_nothing(monkeypatch
     # A worker of our own, on its own queue, that pauses inside the settlement transaction
     # (after writing the ledger entries, before committing) so that we can kill it there.
     log = tmp_path / "faulty-worker.log"
-    env = {
-        **os.environ,
-        "DATABASE_URL": _test_database_url(),
-        "HOMEGAME_SETTLE_FAULT_DELAY": "120",
-    }
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "homegame",
-            "worker",
-            "-Q",
-            "faulty",
-            "--pool=solo",
-            "--without-gossip",
-            "--without-mingle",
-            "-n",
-            f"faulty-{os.getpid()}@%h",
-            "--loglevel=INFO",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
+    worker = worker_spawn(
+        "faulty",
+        log,
+        options=["-Q", "faulty", "--pool=solo"],
+        env={"HOMEGAME_SETTLE_FAULT_DELAY": "120"},
     )
     try:
         wait_for(lambda: "ready" in log.read_text(), timeout=60, what="the faulty worker to start")
         tournament_settle_task.apply_async((tournament.pk,), queue="faulty")
         wait_for(lambda: "received" in log.read_text(), timeout=30, what="the task to arrive")
         time.sleep(2)  # the worker is now inside the transaction, paused after its writes
-        os.killpg(worker.pid, signal.SIGKILL)
-        worker.wait(timeout=10)
+        worker_stop(worker, kill=True)
     finally:
-        if worker.poll() is None:
-            os.killpg(worker.pid, signal.SIGKILL)
+        worker_stop(worker, kill=True)
     # Nothing the killed worker wrote survived; the hand is still waiting.
     assert unsettled(tournament) == 1
     assert (
@@ -179,30 +145,7 @@ def test_a_worker_whose_database_connection_was_cut_settles_the_next_task(monkey
     before = others()  # other workers' connections, left alone
     log = tmp_path / "worker.log"
     queue = f"cut-{os.getpid()}"
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "homegame",
-            "worker",
-            "-Q",
-            queue,
-            "--pool=prefork",
-            "--concurrency=1",
-            "--without-gossip",
-            "--without-mingle",
-            "-n",
-            f"{queue}@%h",
-            "--loglevel=INFO",
-        ],
-        cwd=ROOT,
-        env={**os.environ, "DATABASE_URL": _test_database_url()},
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    worker = worker_spawn(queue, log, options=["-Q", queue, "--concurrency=1"])
     try:
         wait_for(lambda: "ready" in log.read_text(), timeout=60, what="the worker to start")
         first = tournament_settle_task.apply_async((tournament.pk,), queue=queue)
@@ -219,11 +162,7 @@ def test_a_worker_whose_database_connection_was_cut_settles_the_next_task(monkey
         second = tournament_settle_task.apply_async((tournament.pk,), queue=queue)
         assert second.get(timeout=60) == 1
     finally:
-        os.killpg(worker.pid, signal.SIGTERM)
-        try:
-            worker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(worker.pid, signal.SIGKILL)
+        worker_stop(worker)
     text = log.read_text()
     assert text.count("succeeded in") == 2, text
     assert "retry" not in text.lower() and "OperationalError" not in text, text

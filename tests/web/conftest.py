@@ -28,6 +28,16 @@ from tracker.tournaments.selectors import tournament_state
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = Path("/usr/bin/chromium")
+# The marks of every browser test module (``pytestmark = BROWSER_TESTS``): a real Chromium on
+# a live server, each test in a transaction of its own, skipped where the browser is missing.
+BROWSER_TESTS = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
+    ),
+]
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

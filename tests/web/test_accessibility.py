@@ -20,7 +20,7 @@ from tests.factories import make_tournament, showdown_entry
 from tests.web.axe import axe_violations, describe
 from tests.web.conftest import (
     ACES,
-    CHROMIUM,
+    BROWSER_TESTS,
     DESKTOP,
     KINGS,
     PHONE,
@@ -38,14 +38,7 @@ from tracker.leagues.models import invite_path
 from tracker.leagues.services import invite_create
 from tracker.rulings.services import house_rules_set
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 KLO_ROB = ("K♦", "4♣", "4♠", "7♥", "9♥", "J♦", "2♣")
 KLO_OTHER = ("As", "Ah", "3d", "5c", "6c", "8s", "7c")

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from tests.factories import add_member, fold_entry, make_league, make_tournament
 from tests.web.conftest import (
-    CHROMIUM,
+    BROWSER_TESTS,
     DESKTOP,
     PASSWORD,
     PHONE,
@@ -30,14 +28,7 @@ from tests.web.conftest import (
 from tracker.hands.services.recording import hand_record
 from tracker.tournaments.selectors import tournament_state
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 
 # --------------------------------------------------------------------------

@@ -12,18 +12,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.web.axe import axe_violations, describe
-from tests.web.conftest import CHROMIUM, PHONE, log_in, make_game, record_walk
+from tests.web.conftest import BROWSER_TESTS, PHONE, log_in, make_game, record_walk
 from tracker.leagues.services import player_create
 from tracker.tournaments.models import Tournament
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 WIDE = {"width": 1280, "height": 800}
 SIZES = {"phone": PHONE, "desktop": WIDE}

@@ -7,21 +7,12 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from tests.factories import make_user
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: F401
+from tests.web.conftest import BROWSER_TESTS, CHROMIUM_ARGS, PHONE  # noqa: F401
 from tracker.core.permissions import capabilities
 from tracker.leagues.models import League, Player
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 PASSWORD = "a-long-pass-phrase"
 

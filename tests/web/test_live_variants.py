@@ -11,22 +11,13 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from tests.factories import ACES, KINGS, add_member, make_league, make_tournament, showdown_entry
-from tests.web.conftest import CHROMIUM, live_act, live_prompt, live_tap, log_in
+from tests.web.conftest import BROWSER_TESTS, live_act, live_prompt, live_tap, log_in
 from tracker.hands.models import Hand, HandSeat
 from tracker.hands.services.recording import hand_record
 from tracker.tournaments.selectors import tournament_state
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 DECK = [f"{r}{s}" for r in "23456789TJQKA" for s in "cdhs"]
 

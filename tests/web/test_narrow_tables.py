@@ -4,19 +4,10 @@ the "scroll →" hint with JavaScript (homegame.js) and without it (CSS alone)."
 
 from __future__ import annotations
 
-import pytest
-
-from tests.web.conftest import CHROMIUM, DESKTOP, PHONE, log_in, make_game, record_sample_hands
+from tests.web.conftest import BROWSER_TESTS, DESKTOP, PHONE, log_in, make_game, record_sample_hands
 from tests.web.targets import overflow_problems
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 # What the audit log's first row shows, cell by cell: its label, displayed or not, its width.
 AUDIT_ROW = """() => {

@@ -14,23 +14,15 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
-from tests.web.conftest import CHROMIUM, fill_results, new_phone
+from tests.web.conftest import BROWSER_TESTS, fill_results, new_phone
 from tracker.core.permissions import capabilities
 from tracker.hands.models import Hand
 from tracker.leagues.models import League
 from tracker.tournaments.models import Tournament
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 PASSWORD = "a-long-pass-phrase"
 PLAYERS = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
