@@ -34,6 +34,8 @@ ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"] if DEBUG else []
 )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
+# A refused form post says why (Secure cookies over plain HTTP, an untrusted origin).
+CSRF_FAILURE_VIEW = "homegame.errors.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
