@@ -173,7 +173,6 @@ LOGOUT_REDIRECT_URL = "home"
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_CONTENT_TYPE_NOSNIFF = True
 
 # --- Transport and browser security (README "Security headers") -------------
@@ -184,6 +183,10 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container health checks speak plain H
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=False)
+# X-Forwarded-Proto says the request came over HTTPS only behind proxies we trust (they must
+# set it); without TRUSTED_PROXY_COUNT anyone could send it, so the connection's scheme counts.
+if TRUSTED_PROXY_COUNT > 0:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
