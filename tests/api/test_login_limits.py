@@ -149,6 +149,7 @@ def test_the_admin_login_has_the_same_limits(user, settings):
     locked = client.post(
         "/admin/login/", {"username": "rob", "password": RIGHT}, REMOTE_ADDR="10.0.0.1"
     )
+    assert locked.status_code == 429  # as on the login page
     assert b"Too many failed log-ins" in locked.content
     assert "_auth_user_id" not in client.session
     other = Client().post(
