@@ -42,6 +42,11 @@ def test_token_300_wrong_passwords_are_refused_after_the_limit(user, settings):
     assert refused.status_code == 429
     assert refused.json()["error"]["code"] == "throttled"
     assert int(refused["Retry-After"]) > 0
+    # One sentence, as on the login page (not DRF's "... Expected available in 900 seconds.").
+    wait = settings.LOGIN_LOCKOUT_SECONDS // 60
+    assert refused.json()["error"]["message"] == (
+        f"Too many failed sign-ins; try again in {wait} minutes."
+    )
 
 
 def test_token_right_password_from_another_address_still_works(user):
@@ -89,7 +94,7 @@ def test_login_page_300_wrong_passwords_refused_after_the_limit(user, settings):
     assert set(codes[limit:]) == {429}
     locked = login(client, RIGHT)
     assert locked.status_code == 429
-    assert b"Too many failed log-ins" in locked.content
+    assert b"Too many failed sign-ins; try again in 15 minutes." in locked.content
     assert "_auth_user_id" not in client.session
 
 
@@ -150,7 +155,7 @@ def test_the_admin_login_has_the_same_limits(user, settings):
         "/admin/login/", {"username": "rob", "password": RIGHT}, REMOTE_ADDR="10.0.0.1"
     )
     assert locked.status_code == 429  # as on the login page
-    assert b"Too many failed log-ins" in locked.content
+    assert b"Too many failed sign-ins; try again in 15 minutes." in locked.content
     assert "_auth_user_id" not in client.session
     other = Client().post(
         "/admin/login/", {"username": "rob", "password": RIGHT}, REMOTE_ADDR="10.0.0.2"
@@ -164,3 +169,10 @@ def test_the_user_wide_lock_spares_an_address_the_user_signed_in_from(user, sett
         token(APIClient(), "nope", addr=f"10.1.{i // 250}.{i % 250}")
     assert token(APIClient(), RIGHT, addr="10.2.0.1").status_code == 429  # a new address
     assert token(APIClient(), RIGHT, addr="10.3.0.1").status_code == 201  # home still works
+
+
+def test_the_ratelimit_doctests():
+    import doctest
+
+    result = doctest.testmod(ratelimit)
+    assert result.attempted and not result.failed

@@ -3,6 +3,8 @@ minute are limited in size and number, on the API and the pages alike."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -74,6 +76,10 @@ def test_the_api_limits_uploads_a_minute_per_user(table, settings):
     assert r.status_code == 429
     assert r.json()["error"]["code"] == "throttled"
     assert int(r["Retry-After"]) >= 1
+    assert re.fullmatch(
+        r"At most 2 uploads and 16 MB a minute; try again in \d+ (seconds?|minutes?)\.",
+        r.json()["error"]["message"],
+    )
     assert ImportJob.objects.count() == 2
 
 

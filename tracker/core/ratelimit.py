@@ -36,6 +36,28 @@ from tracker.core.cache import failsafe_cache
 log = logging.getLogger(__name__)
 
 
+def wait_words(seconds: float) -> str:
+    """How long to wait, in words: seconds under a minute, else minutes (rounded up).
+
+    >>> wait_words(900), wait_words(61), wait_words(60), wait_words(37.2), wait_words(1)
+    ('15 minutes', '2 minutes', '1 minute', '38 seconds', '1 second')
+    """
+    whole = max(1, math.ceil(seconds))
+    if whole < 60:
+        return f"{whole} second{'s' if whole != 1 else ''}"
+    minutes = math.ceil(whole / 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def too_many(reason: str, seconds: float) -> str:
+    """The one sentence of every refusal for going over a limit (API body and pages alike).
+
+    >>> too_many("Too many failed sign-ins", 900)
+    'Too many failed sign-ins; try again in 15 minutes.'
+    """
+    return f"{reason}; try again in {wait_words(seconds)}."
+
+
 def _valid_address(text: str) -> str | None:
     try:
         return str(ipaddress.ip_address(text.strip()))

@@ -33,6 +33,7 @@ from django.utils import timezone
 from tracker.core.cache import failsafe_cache as cache
 from tracker.core.jobs import TRANSIENT, enqueue_on_commit, stale_jobs_restart
 from tracker.core.permissions import Capability, require
+from tracker.core.ratelimit import too_many
 from tracker.engine import phh
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand
@@ -76,8 +77,9 @@ class UploadRateExceeded(DomainError):
 
     code = "upload_rate_exceeded"
 
-    def __init__(self, message: str, retry_after: int):
-        super().__init__(message, code=self.code, field="files")
+    def __init__(self, reason: str, retry_after: int):
+        super().__init__(too_many(reason, retry_after), code=self.code, field="files")
+        self.reason = reason
         self.retry_after = retry_after
 
 
@@ -113,8 +115,7 @@ def phh_upload_admit(*, tournament: Tournament, by, size: int) -> None:
         count, total = cache.get(key) or (0, 0)
         if count + 1 > per_minute or total + size > bytes_per_minute:
             raise UploadRateExceeded(
-                f"at most {per_minute} uploads and {bytes_per_minute // (1024 * 1024)} MB "
-                "a minute: try again shortly",
+                f"At most {per_minute} uploads and {bytes_per_minute // (1024 * 1024)} MB a minute",
                 retry_after=max(1, int(60 - now % 60) + 1),
             )
         cache.set(key, (count + 1, total + size), timeout=120)
