@@ -136,6 +136,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule: once a new password is saved, the user's API tokens are revoked.
+    {"NAME": "tracker.accounts.passwords.ApiTokensRevokedOnPasswordChange"},
 ]
 
 LANGUAGE_CODE = "en-gb"
