@@ -115,7 +115,11 @@ CACHES = {
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
         if _CACHE_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            # Not Django's 300: a burst of sign-in attempts must not push the locks out.
+            "OPTIONS": {"MAX_ENTRIES": 50_000},
+        }
     )
 }
 
@@ -125,6 +129,8 @@ TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", default=0)
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)  # one username, one address
 LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", default=30)  # one address
 LOGIN_USER_FAILURE_LIMIT = env_int("LOGIN_USER_FAILURE_LIMIT", default=50)  # one username
+# One username, any addresses, in 24 hours from the first: then refused until they are over.
+LOGIN_USER_DAILY_FAILURE_LIMIT = env_int("LOGIN_USER_DAILY_FAILURE_LIMIT", default=100)
 LOGIN_WINDOW_SECONDS = env_int("LOGIN_WINDOW_SECONDS", default=900)
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", default=900)
 LOGIN_USER_LOCKOUT_SECONDS = env_int("LOGIN_USER_LOCKOUT_SECONDS", default=60)
