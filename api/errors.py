@@ -28,6 +28,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from api.idempotency import IdempotencyKeyReused
 from tracker.core.errors import Conflict, DomainError, NotFound, PermissionDenied
+from tracker.core.ratelimit import too_many
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +124,16 @@ def error_body(code: str, message: str, fields: dict | None = None) -> dict:
     return {"error": {"code": code, "message": message, "fields": fields or {}}}
 
 
+class TooMany(drf_exceptions.Throttled):
+    """A 429 (with ``Retry-After``) whose message is one sentence: the limit and when to try
+    again (``too_many``: "Too many failed sign-ins; try again in 15 minutes.")."""
+
+    def __init__(self, reason: str, wait: float | None):
+        super().__init__(wait=wait)
+        message = too_many(reason, wait) if wait is not None else f"{reason}; try again shortly."
+        self.detail = drf_exceptions.ErrorDetail(message, code=self.default_code)
+
+
 def exception_handler(exc, context):
     if isinstance(exc, DomainError):
         return Response(error_body(exc.code, exc.message, exc.fields), status=http_status(exc))
@@ -137,6 +148,8 @@ def exception_handler(exc, context):
         exc = drf_exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = drf_exceptions.PermissionDenied()
+    elif isinstance(exc, drf_exceptions.Throttled) and not isinstance(exc, TooMany):
+        exc = TooMany("Too many requests", exc.wait)  # the write allowance (DRF's throttle)
 
     response = drf_exception_handler(exc, context)
     if response is None:

@@ -38,7 +38,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
 CSRF_FAILURE_VIEW = "homegame.errors.csrf_failure"
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "web.apps.AdminConfig",  # django.contrib.admin, its login with the sign-in limits
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -117,7 +117,11 @@ CACHES = {
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
         if _CACHE_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            # Not Django's 300: a burst of sign-in attempts must not push the locks out.
+            "OPTIONS": {"MAX_ENTRIES": 50_000},
+        }
     )
 }
 
@@ -127,6 +131,8 @@ TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", default=0)
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)  # one username, one address
 LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", default=30)  # one address
 LOGIN_USER_FAILURE_LIMIT = env_int("LOGIN_USER_FAILURE_LIMIT", default=50)  # one username
+# One username, any addresses, in 24 hours from the first: then refused until they are over.
+LOGIN_USER_DAILY_FAILURE_LIMIT = env_int("LOGIN_USER_DAILY_FAILURE_LIMIT", default=100)
 LOGIN_WINDOW_SECONDS = env_int("LOGIN_WINDOW_SECONDS", default=900)
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", default=900)
 LOGIN_USER_LOCKOUT_SECONDS = env_int("LOGIN_USER_LOCKOUT_SECONDS", default=60)
@@ -138,6 +144,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule: once a new password is saved, the user's API tokens are revoked.
+    {"NAME": "tracker.accounts.passwords.ApiTokensRevokedOnPasswordChange"},
 ]
 
 LANGUAGE_CODE = "en-gb"
@@ -175,7 +183,6 @@ LOGOUT_REDIRECT_URL = "home"
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_CONTENT_TYPE_NOSNIFF = True
 
 # --- Transport and browser security (README "Security headers") -------------
@@ -186,6 +193,10 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container health checks speak plain H
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=False)
+# X-Forwarded-Proto says the request came over HTTPS only behind proxies we trust (they must
+# set it); without TRUSTED_PROXY_COUNT anyone could send it, so the connection's scheme counts.
+if TRUSTED_PROXY_COUNT > 0:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"

@@ -2,10 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from web.forms.auth import LimitedAdminAuthenticationForm
 from web.views.auth import LoginView
-
-admin.site.login_form = LimitedAdminAuthenticationForm  # the sign-in limits on /admin/ too
 
 urlpatterns = [
     path("api/v1/", include("api.urls")),

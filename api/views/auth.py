@@ -15,11 +15,12 @@ from django.contrib.auth import authenticate
 from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.exceptions import AuthenticationFailed, Throttled
+from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.errors import TooMany
 from api.serializers.rulings import TokenRequestSerializer, TokenSerializer
 from api.views.core import WriteThrottled
 from tracker.accounts.models import ApiToken
@@ -76,7 +77,7 @@ class TokenView(WriteThrottled, APIView):
         address = client_address(request)
         wait = login_wait(username, address)
         if wait:
-            raise Throttled(wait=wait, detail="too many failed sign-ins; try again later")
+            raise TooMany("Too many failed sign-ins", wait)
         user = authenticate(
             request._request, username=username, password=data.validated_data["password"]
         )

@@ -14,12 +14,13 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
-from rest_framework.exceptions import APIException, Throttled
+from rest_framework.exceptions import APIException
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.errors import TooMany
 from api.serializers.phh import ImportJobSerializer, ImportUploadSerializer
 from api.views.core import WriteThrottled
 from tracker.engine.errors import DomainError
@@ -135,7 +136,7 @@ class TournamentImportsView(WriteThrottled, APIView):
         except UploadTooLarge as exc:
             raise PayloadTooLarge(exc.message) from None
         except UploadRateExceeded as exc:
-            raise Throttled(wait=exc.retry_after, detail=exc.message) from None
+            raise TooMany(exc.reason, exc.retry_after) from None
         uploads = request.FILES.getlist("files")
         if not uploads:
             raise DomainError("upload at least one .phh or .phhs file as 'files'", field="files")

@@ -7,6 +7,7 @@ started by the test on another port and stopped halfway; never the shared one.""
 from __future__ import annotations
 
 import logging
+import re
 import shutil
 import socket
 import subprocess
@@ -228,5 +229,10 @@ def test_throttled_is_the_error_body_with_retry_after(monkeypatch):
     client.force_authenticate(make_user("quick"))
     client.post("/api/v1/leagues/", {"name": "A", "slug": "a"}, format="json")
     response = client.post("/api/v1/leagues/", {"name": "B", "slug": "b"}, format="json")
-    assert assert_error(response, 429)["code"] == "throttled"
-    assert response["Retry-After"]
+    error = assert_error(response, 429)
+    assert error["code"] == "throttled"
+    wait = int(response["Retry-After"])
+    assert 1 <= wait <= 60
+    assert re.fullmatch(
+        r"Too many requests; try again in \d+ (seconds?|minutes?)\.", error["message"]
+    )

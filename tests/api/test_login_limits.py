@@ -42,6 +42,11 @@ def test_token_300_wrong_passwords_are_refused_after_the_limit(user, settings):
     assert refused.status_code == 429
     assert refused.json()["error"]["code"] == "throttled"
     assert int(refused["Retry-After"]) > 0
+    # One sentence, as on the login page (not DRF's "... Expected available in 900 seconds.").
+    wait = settings.LOGIN_LOCKOUT_SECONDS // 60
+    assert refused.json()["error"]["message"] == (
+        f"Too many failed sign-ins; try again in {wait} minutes."
+    )
 
 
 def test_token_right_password_from_another_address_still_works(user):
@@ -89,7 +94,7 @@ def test_login_page_300_wrong_passwords_refused_after_the_limit(user, settings):
     assert set(codes[limit:]) == {429}
     locked = login(client, RIGHT)
     assert locked.status_code == 429
-    assert b"Too many failed log-ins" in locked.content
+    assert b"Too many failed sign-ins; try again in 15 minutes." in locked.content
     assert "_auth_user_id" not in client.session
 
 
@@ -149,7 +154,8 @@ def test_the_admin_login_has_the_same_limits(user, settings):
     locked = client.post(
         "/admin/login/", {"username": "rob", "password": RIGHT}, REMOTE_ADDR="10.0.0.1"
     )
-    assert b"Too many failed log-ins" in locked.content
+    assert locked.status_code == 429  # as on the login page
+    assert b"Too many failed sign-ins; try again in 15 minutes." in locked.content
     assert "_auth_user_id" not in client.session
     other = Client().post(
         "/admin/login/", {"username": "rob", "password": RIGHT}, REMOTE_ADDR="10.0.0.2"
@@ -163,3 +169,89 @@ def test_the_user_wide_lock_spares_an_address_the_user_signed_in_from(user, sett
         token(APIClient(), "nope", addr=f"10.1.{i // 250}.{i % 250}")
     assert token(APIClient(), RIGHT, addr="10.2.0.1").status_code == 429  # a new address
     assert token(APIClient(), RIGHT, addr="10.3.0.1").status_code == 201  # home still works
+
+
+def test_the_ratelimit_doctests():
+    import doctest
+
+    result = doctest.testmod(ratelimit)
+    assert result.attempted and not result.failed
+
+
+class Clock:
+    """The clock of the limits and of the (memory) cache that holds them."""
+
+    def __init__(self, monkeypatch):
+        self.now = ratelimit.time.time()
+        monkeypatch.setattr(ratelimit.time, "time", lambda: self.now)
+
+
+def guesses_in_a_day(username: str, clock: Clock, address) -> int:
+    """A guesser with a fresh address for every try, waiting out each lock: how many
+    passwords get checked in 24 hours."""
+    end, checked, n = clock.now + ratelimit.DAY, 0, 0
+    while clock.now < end:
+        wait = ratelimit.login_wait(username, address(n))
+        if wait:
+            clock.now += wait
+            continue
+        ratelimit.login_failed(username, address(n))
+        checked, n = checked + 1, n + 1
+        clock.now += 0.1
+    return checked
+
+
+def test_a_guesser_with_many_addresses_gets_the_daily_budget_at_most(settings, monkeypatch):
+    clock = Clock(monkeypatch)
+    checked = guesses_in_a_day(
+        "rob", clock, lambda n: f"10.{n // 65536}.{n // 256 % 256}.{n % 256}"
+    )
+    assert checked == settings.LOGIN_USER_DAILY_FAILURE_LIMIT == 100
+
+
+def test_the_daily_lock_lasts_until_the_day_is_over_but_spares_known_addresses(
+    user, settings, monkeypatch
+):
+    settings.LOGIN_USER_FAILURE_LIMIT = 10_000  # only the daily budget counts here
+    clock = Clock(monkeypatch)
+    assert token(APIClient(), RIGHT, addr="10.3.0.1").status_code == 201  # home
+    for i in range(settings.LOGIN_USER_DAILY_FAILURE_LIMIT):
+        assert token(APIClient(), "nope", addr=f"10.1.{i // 250}.{i % 250}").status_code == 401
+    refused = token(APIClient(), RIGHT, addr="10.2.0.1")  # a new address, the right password
+    assert refused.status_code == 429
+    assert 23 * 3600 < int(refused["Retry-After"]) <= ratelimit.DAY
+    clock.now += 23 * 3600
+    assert token(APIClient(), RIGHT, addr="10.2.0.1").status_code == 429
+    assert token(APIClient(), RIGHT, addr="10.3.0.1").status_code == 201  # home still works
+    clock.now += 3600 + 1  # the 24 hours from the first wrong password are over
+    assert token(APIClient(), RIGHT, addr="10.2.0.1").status_code == 201
+
+
+def test_an_ipv6_64_counts_as_one_address(user, settings):
+    client = APIClient()
+    for i in range(settings.LOGIN_FAILURE_LIMIT):
+        assert token(client, "nope", addr=f"2001:db8:1:2::{i + 1:x}").status_code == 401
+    assert token(client, RIGHT, addr="2001:db8:1:2:ffff:ffff:ffff:ffff").status_code == 429
+    assert token(client, RIGHT, addr="2001:db8:1:3::1").status_code == 201  # another /64
+    page = Client()
+    for i in range(settings.LOGIN_ADDRESS_FAILURE_LIMIT):
+        login(page, "nope", addr=f"2001:db8:9:9:{i + 1:x}::1", username=f"user{i}")
+    assert login(page, RIGHT, addr="2001:db8:9:9::abcd").status_code == 429
+
+
+def test_the_user_wide_locks_spare_the_whole_64_the_user_signed_in_from(user, settings):
+    assert token(APIClient(), RIGHT, addr="2001:db8:5:5::10").status_code == 201
+    for i in range(settings.LOGIN_USER_FAILURE_LIMIT):
+        token(APIClient(), "nope", addr=f"10.1.{i // 250}.{i % 250}")
+    assert token(APIClient(), RIGHT, addr="10.2.0.1").status_code == 429
+    # The same home network, a new privacy address: still home.
+    assert token(APIClient(), RIGHT, addr="2001:db8:5:5:1234::77").status_code == 201
+
+
+def test_a_burst_of_other_attempts_does_not_push_a_lock_out_of_the_memory_cache(settings):
+    for _ in range(settings.LOGIN_FAILURE_LIMIT):
+        ratelimit.login_failed("rob", "10.0.0.1")
+    assert ratelimit.login_wait("rob", "10.0.0.1") > 0
+    for n in range(1000):  # thousands of cache entries, more than Django's default 300
+        ratelimit.login_failed(f"user{n}", f"10.{n // 65536}.{n // 256 % 256}.{n % 256}")
+    assert ratelimit.login_wait("rob", "10.0.0.1") > 0

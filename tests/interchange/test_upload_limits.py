@@ -3,6 +3,8 @@ minute are limited in size and number, on the API and the pages alike."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -74,6 +76,10 @@ def test_the_api_limits_uploads_a_minute_per_user(table, settings):
     assert r.status_code == 429
     assert r.json()["error"]["code"] == "throttled"
     assert int(r["Retry-After"]) >= 1
+    assert re.fullmatch(
+        r"At most 2 uploads and 16 MB a minute; try again in \d+ (seconds?|minutes?)\.",
+        r.json()["error"]["message"],
+    )
     assert ImportJob.objects.count() == 2
 
 
@@ -109,3 +115,90 @@ def test_the_page_form_has_the_same_bounds(table, settings):
     for _ in range(5):
         page.post(url, {"files": [upload("1.phh", text)]})
     assert ImportJob.objects.count() == 3
+    refused = page.post(url, {"files": [upload("1.phh", text)]}, follow=True).content.decode()
+    assert "At most 3 uploads and 16 MB a minute; try again in " in refused
+
+
+class Clock:
+    """The time the upload allowance reads (tracker.interchange.services.imports.time)."""
+
+    def __init__(self, monkeypatch, start: float):
+        from tracker.interchange.services import imports
+
+        self.now = start
+        monkeypatch.setattr(imports.time, "time", lambda: self.now)
+
+
+def test_the_allowance_is_a_sliding_minute_not_a_calendar_one(table, settings, monkeypatch):
+    settings.PHH_UPLOADS_PER_MINUTE = 10
+    admin, tournament = table
+    api = client_for(admin)
+    text = phh.dumps(night([FOLD])[0])
+    clock = Clock(monkeypatch, start=60 * 1_000_000 + 57)  # 3 s before a minute turns
+
+    def send():
+        return api.post(
+            imports_url(tournament), {"files": [upload("1.phh", text)]}, format="multipart"
+        ).status_code
+
+    codes = [send() for _ in range(10)]
+    assert 429 not in codes
+    clock.now += 4  # the calendar minute turned: a fresh minute would allow 10 more
+    assert send() == 429
+    refused = api.post(
+        imports_url(tournament), {"files": [upload("1.phh", text)]}, format="multipart"
+    )
+    assert 1 <= int(refused["Retry-After"]) <= 57  # when the first upload leaves the minute
+    clock.now += 56 + 1  # a minute after the first ten: room again
+    assert send() != 429
+    assert ImportJob.objects.count() == 11
+
+
+def test_the_bytes_allowance_slides_too(table, settings, monkeypatch):
+    settings.PHH_UPLOAD_BYTES_PER_MINUTE = 100 * 1024
+    admin, tournament = table
+    api = client_for(admin)
+    pad = "# padding\n" * 4000  # 40 KB
+    clock = Clock(monkeypatch, start=60 * 1_000_000 + 50)
+
+    def send():
+        return api.post(
+            imports_url(tournament), {"files": [upload("a.phh", pad)]}, format="multipart"
+        )
+
+    assert send().status_code != 429
+    clock.now += 5
+    assert send().status_code != 429
+    clock.now += 10  # across the minute: still 80 KB in the last 60 s
+    refused = send()
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) == 60 - 15  # the first upload leaves then
+    clock.now += 45
+    assert send().status_code != 429
+
+
+def test_the_allowance_holds_per_process_while_the_cache_is_down(table, settings):
+    from tests.api.test_degraded import closed_port, redis_cache
+
+    settings.CACHES = redis_cache(closed_port())
+    settings.PHH_UPLOADS_PER_MINUTE = 2
+    admin, tournament = table
+    api = client_for(admin)
+    text = phh.dumps(night([FOLD])[0])
+    codes = [
+        api.post(
+            imports_url(tournament), {"files": [upload("1.phh", text)]}, format="multipart"
+        ).status_code
+        for _ in range(4)
+    ]
+    assert 429 not in codes[:2] and codes[2:] == [429, 429]
+    assert ImportJob.objects.count() == 2
+
+
+def test_the_upload_allowance_doctests():
+    import doctest
+
+    from tracker.interchange.services import imports
+
+    result = doctest.testmod(imports)
+    assert result.attempted and not result.failed

@@ -186,3 +186,28 @@ def test_check_around_and_a_muck_without_javascript(
     assert [a for a in hand.entry["actions"] if " sm" in a] == ["p1 sm", "p2 sm"]
     winner = hand.hand_seats.get(position=2)
     assert winner.won == hand.pots.get().amount
+
+
+@pytest.mark.parametrize("version", [10**30, -1, "1e3", "9" * 5000, 2**31])
+def test_a_version_out_of_range_is_refused_with_nothing_changed(client, table, version):
+    tournament, url = table
+    post(client, url, op="start")
+    before = DraftHand.objects.get().version
+    cards = {"card-0-2": "2c", "card-1-2": "Kd", "card-2-2": "Qh"}
+    response = post(client, url, op="deal", version=version, **cards)
+    assert response.status_code == 400
+    assert "version is a whole number from 0 to 2147483647" in response.context["error"]
+    draft = DraftHand.objects.get()
+    assert draft.version == before and draft.steps == []
+
+
+def test_a_version_ahead_of_the_draft_names_no_negative_count(client, table):
+    tournament, url = table
+    post(client, url, op="start")
+    ahead = DraftHand.objects.get().version + 5
+    cards = {"card-0-2": "2c", "card-1-2": "Kd", "card-2-2": "Qh"}
+    response = post(client, url, op="deal", version=ahead, **cards)
+    assert response.status_code == 400
+    error = response.context["error"]
+    assert "reload" in error and "-" not in error.split("(")[1]
+    assert DraftHand.objects.get().steps == []

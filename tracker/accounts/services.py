@@ -121,6 +121,25 @@ def api_token_sign_in(*, user) -> tuple[ApiToken, str, list[str]]:
     return token, key, [t.fingerprint for t in old]
 
 
+@transaction.atomic
+def api_tokens_revoke_all(*, user, reason: str) -> int:
+    """Revoke every live token of ``user`` at once (their password changed: a token made
+    with the old one must not outlive it). Each is audited as ``token.revoke`` with the
+    ``reason``. Returns how many were revoked."""
+    live = list(ApiToken.objects.select_for_update().filter(user=user, revoked_at__isnull=True))
+    if not live:
+        return 0
+    ApiToken.objects.filter(pk__in=[t.pk for t in live]).update(revoked_at=timezone.now())
+    for token in live:
+        audit_record(
+            action="token.revoke",
+            target=user,
+            actor=user,
+            data={"token_id": token.fingerprint, "label": token.label, "reason": reason},
+        )
+    return len(live)
+
+
 def api_token_used(token: ApiToken) -> None:
     """Note that ``token`` was just used: at most one write per token and
     LAST_USED_RESOLUTION, none while the time read with the token is newer than that. The

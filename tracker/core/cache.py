@@ -21,7 +21,11 @@ log = logging.getLogger(__name__)
 # What a cache outage raises: redis-py's errors, and socket errors from other backends.
 CACHE_DOWN = (RedisError, OSError)
 
-_WARN_EVERY = 60.0  # seconds between two warnings about the same outage
+_WARN_EVERY = 60.0
+# Entries a per-process memory cache holds before it drops the oldest third (Django's default,
+# 300, would let a burst of sign-in attempts push the locks out): the settings' own memory
+# cache (no CACHE_URL) and the fallback use it.
+MEMORY_MAX_ENTRIES = 50_000  # seconds between two warnings about the same outage
 
 
 class FailSafeCache:
@@ -29,7 +33,9 @@ class FailSafeCache:
 
     def __init__(self, alias: str = "default") -> None:
         self.alias = alias
-        self.fallback = LocMemCache("homegame-failsafe", {"TIMEOUT": 300})
+        self.fallback = LocMemCache(
+            "homegame-failsafe", {"TIMEOUT": 300, "OPTIONS": {"MAX_ENTRIES": MEMORY_MAX_ENTRIES}}
+        )
         self._warned_at = -_WARN_EVERY
 
     def _warn(self, operation: str, exc: Exception) -> None:

@@ -12,9 +12,17 @@ fail-safe cache over ``LOGIN_WINDOW_SECONDS``:
 - one address, any usernames: after ``LOGIN_ADDRESS_FAILURE_LIMIT`` wrong passwords;
 - one username, any addresses (a spread-out guesser): after ``LOGIN_USER_FAILURE_LIMIT``
   wrong passwords the username is refused everywhere, but only for
-  ``LOGIN_USER_LOCKOUT_SECONDS`` at a time, so the right user is not kept out for long; and
-  not at all from an address where that user signed in before (within
-  ``LOGIN_KNOWN_ADDRESS_SECONDS``), so the right user at home is never kept out by it.
+  ``LOGIN_USER_LOCKOUT_SECONDS`` at a time, so the right user is not kept out for long;
+- one username, any addresses, over a day: after ``LOGIN_USER_DAILY_FAILURE_LIMIT`` wrong
+  passwords within 24 hours of the first, the username is refused everywhere until those
+  24 hours are over, so a guesser with many addresses gets at most that many a day.
+
+The two username-wide locks do not apply at all from an address where that user signed in
+before (within ``LOGIN_KNOWN_ADDRESS_SECONDS``), so the right user at home is never kept
+out by them.
+
+Addresses are counted as ``limit_address`` says: an IPv6 address by its /64 (one
+household, or one attacker's whole allocation), an IPv4 address as it is.
 
 A refused attempt checks no password and counts nothing. A right password clears the
 count of its username and address.
@@ -34,6 +42,49 @@ from django.conf import settings
 from tracker.core.cache import failsafe_cache
 
 log = logging.getLogger(__name__)
+
+
+def wait_words(seconds: float) -> str:
+    """How long to wait, in words: seconds under a minute, else minutes (rounded up).
+
+    >>> wait_words(900), wait_words(61), wait_words(60), wait_words(37.2), wait_words(1)
+    ('15 minutes', '2 minutes', '1 minute', '38 seconds', '1 second')
+    """
+    whole = max(1, math.ceil(seconds))
+    if whole < 60:
+        return f"{whole} second{'s' if whole != 1 else ''}"
+    minutes = math.ceil(whole / 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def too_many(reason: str, seconds: float) -> str:
+    """The one sentence of every refusal for going over a limit (API body and pages alike).
+
+    >>> too_many("Too many failed sign-ins", 900)
+    'Too many failed sign-ins; try again in 15 minutes.'
+    """
+    return f"{reason}; try again in {wait_words(seconds)}."
+
+
+def limit_address(address: str) -> str:
+    """The address the limits count: an IPv6 address stands for its /64 (a home or a
+    server gets a whole /64, so its 2**64 addresses are one asker), an IPv4-mapped IPv6
+    address for its IPv4 address; anything else as it is.
+
+    >>> limit_address("2001:db8:1:2:aaaa::1"), limit_address("2001:db8:1:2:ffff::9")
+    ('2001:db8:1:2::/64', '2001:db8:1:2::/64')
+    >>> limit_address("::ffff:192.0.2.7"), limit_address("192.0.2.7"), limit_address("")
+    ('192.0.2.7', '192.0.2.7', '')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 def _valid_address(text: str) -> str | None:
@@ -61,6 +112,7 @@ class LoginLimits:
     failures_per_user_address: int
     failures_per_address: int
     failures_per_user: int
+    failures_per_user_day: int
     window: int
     lockout: int
     user_lockout: int
@@ -71,6 +123,7 @@ class LoginLimits:
             failures_per_user_address=settings.LOGIN_FAILURE_LIMIT,
             failures_per_address=settings.LOGIN_ADDRESS_FAILURE_LIMIT,
             failures_per_user=settings.LOGIN_USER_FAILURE_LIMIT,
+            failures_per_user_day=settings.LOGIN_USER_DAILY_FAILURE_LIMIT,
             window=settings.LOGIN_WINDOW_SECONDS,
             lockout=settings.LOGIN_LOCKOUT_SECONDS,
             user_lockout=settings.LOGIN_USER_LOCKOUT_SECONDS,
@@ -81,17 +134,22 @@ def _user(username: str) -> str:
     return hashlib.sha256((username or "").strip().casefold().encode()).hexdigest()[:32]
 
 
+DAY = 86400
+USER_WIDE = ("user", "user_day")  # the locks an address the user signed in from is spared
+
+
 def _keys(username: str, address: str) -> dict[str, str]:
-    user = _user(username)
+    user, address = _user(username), limit_address(address)
     return {
         "pair": f"login:pair:{user}:{address}",
         "address": f"login:addr:{address}",
         "user": f"login:user:{user}",
+        "user_day": f"login:userday:{user}",
     }
 
 
 def _known(username: str, address: str) -> str:
-    return f"login:known:{_user(username)}:{address}"
+    return f"login:known:{_user(username)}:{limit_address(address)}"
 
 
 def login_wait(username: str, address: str) -> int:
@@ -99,8 +157,8 @@ def login_wait(username: str, address: str) -> int:
     now = time.time()
     wait = 0.0
     for kind, key in _keys(username, address).items():
-        if kind == "user" and failsafe_cache.get(_known(username, address)):
-            continue  # the user signed in from here before: the user-wide lock is not for them
+        if kind in USER_WIDE and failsafe_cache.get(_known(username, address)):
+            continue  # the user signed in from here before: the user-wide locks are not for them
         until = failsafe_cache.get(f"{key}:locked")
         if until:
             wait = max(wait, until - now)
@@ -110,21 +168,28 @@ def login_wait(username: str, address: str) -> int:
 def login_failed(username: str, address: str) -> None:
     """Count a wrong password; lock what went over its limit."""
     limits = LoginLimits.from_settings()
+    # kind: (limit, counting window, lockout; None: until the window that counted is over)
     rules = {
-        "pair": (limits.failures_per_user_address, limits.lockout),
-        "address": (limits.failures_per_address, limits.lockout),
-        "user": (limits.failures_per_user, limits.user_lockout),
+        "pair": (limits.failures_per_user_address, limits.window, limits.lockout),
+        "address": (limits.failures_per_address, limits.window, limits.lockout),
+        "user": (limits.failures_per_user, limits.window, limits.user_lockout),
+        "user_day": (limits.failures_per_user_day, DAY, None),
     }
     now = time.time()
     for kind, key in _keys(username, address).items():
-        limit, lockout = rules[kind]
-        failsafe_cache.add(key, 0, limits.window)
+        limit, window, lockout = rules[kind]
+        fresh = failsafe_cache.add(key, 0, window)
         try:
             count = failsafe_cache.incr(key)
         except ValueError:  # expired between add and incr
-            failsafe_cache.set(key, 1, limits.window)
-            count = 1
+            failsafe_cache.set(key, 1, window)
+            fresh, count = True, 1
+        if fresh and lockout is None:  # a lock until the window is over: note its start
+            failsafe_cache.set(f"{key}:since", now, window)
         if count >= limit:
+            if lockout is None:
+                since = failsafe_cache.get(f"{key}:since") or now
+                lockout = max(1, math.ceil(since + window - now))
             failsafe_cache.set(f"{key}:locked", now + lockout, lockout)
             log.warning(
                 "sign-in locked",
@@ -145,7 +210,7 @@ def login_succeeded(username: str, address: str) -> None:
 
 
 def _signup_key(address: str) -> str:
-    return f"signup:addr:{address}"
+    return f"signup:addr:{limit_address(address)}"
 
 
 def signup_wait(address: str) -> int:

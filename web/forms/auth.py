@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-import math
-
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 
-from tracker.core.ratelimit import client_address, login_failed, login_succeeded, login_wait
+from tracker.core.ratelimit import (
+    client_address,
+    login_failed,
+    login_succeeded,
+    login_wait,
+    too_many,
+)
 
 
 class SignInLimits:
     """For a Django login form: a locked username or address is refused before any
     password is checked, and every wrong password is counted."""
 
-    locked_message = "Too many failed log-ins. Try again in %(minutes)s minute(s)."
     locked = False
 
     def clean(self):
@@ -25,11 +28,7 @@ class SignInLimits:
         wait = login_wait(username, address)
         if wait:
             self.locked = True
-            raise ValidationError(
-                self.locked_message,
-                code="locked",
-                params={"minutes": max(1, math.ceil(wait / 60))},
-            )
+            raise ValidationError(too_many("Too many failed sign-ins", wait), code="locked")
         try:
             cleaned = super().clean()
         except ValidationError:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -14,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tracker.accounts.selectors import api_tokens_of
 from tracker.accounts.services import api_token_create, api_token_revoke, user_signup
-from tracker.core.ratelimit import client_address, signup_attempted, signup_wait
+from tracker.core.ratelimit import client_address, signup_attempted, signup_wait, too_many
 from tracker.engine.errors import DomainError
 from web.forms.accounts import SignupForm, TokenForm
 from web.views import shown_once
@@ -44,11 +42,7 @@ def signup(request):
         wait = signup_wait(address)
         if wait:
             form.is_valid()
-            form.add_error(
-                None,
-                f"Too many sign-ups from your address. Try again in "
-                f"{max(1, math.ceil(wait / 60))} minute(s).",
-            )
+            form.add_error(None, too_many("Too many sign-ups from your address", wait))
             status = 429
         else:
             signup_attempted(address)

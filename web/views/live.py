@@ -22,15 +22,9 @@ from tracker.hands.services.live import (
 )
 from tracker.tournaments.selectors import tournament_state
 from web.forms.cards import AnnouncementsForm
+from web.forms.drafts import posted_version
 from web.presenters.live import live_page, steps_from_post, table_result_from_post
 from web.views.common import not_found_as_404, records_hands
-
-
-def _int(text: str | None) -> int | None:
-    try:
-        return int(text or "")
-    except ValueError:
-        return None
 
 
 def _announcements(tournament, data) -> AnnouncementsForm:
@@ -51,8 +45,8 @@ def live_hand(request, tournament):
     announcements = _announcements(tournament, request.POST if request.method == "POST" else None)
     if request.method == "POST":
         op = request.POST.get("op", "")
-        version = _int(request.POST.get("version")) or 0
         try:
+            version = posted_version(request.POST)
             if op == "start":
                 variant = request.POST.get("variant") or tournament.default_variant
                 options = None

@@ -80,9 +80,14 @@ def _locked(draft: DraftHand, by, version: int) -> DraftHand:
             code="draft_closed",
         )
     if version != draft.version:
+        since = (
+            f"{draft.version - version} step(s) since yours"
+            if version < draft.version
+            else "yours is not one it had"  # a version from the future: never a negative count
+        )
         raise Conflict(
-            f"hand {draft.number} changed on another screen ({draft.version - version} "
-            "step(s) since yours): reload to see it, then go on",
+            f"hand {draft.number} changed on another screen ({since}): reload to see it, "
+            "then go on",
             code="stale_draft",
             field="version",
         )

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -33,6 +34,7 @@ from django.utils import timezone
 from tracker.core.cache import failsafe_cache as cache
 from tracker.core.jobs import TRANSIENT, enqueue_on_commit, stale_jobs_restart
 from tracker.core.permissions import Capability, require
+from tracker.core.ratelimit import too_many
 from tracker.engine import phh
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand
@@ -50,7 +52,10 @@ MAX_FILE_BYTES = 2 * 1024 * 1024
 DEFAULT_UPLOAD_MAX_BYTES = 8 * 1024 * 1024
 DEFAULT_UPLOAD_BYTES_PER_MINUTE = 16 * 1024 * 1024
 DEFAULT_UPLOADS_PER_MINUTE = 10
-UPLOAD_WINDOW_KEY = "homegame:phh-upload:{user}:{window}"
+# Each user's uploads of the last UPLOAD_WINDOW seconds: a log of (time, bytes), a sliding
+# minute (no calendar minute to straddle), in the fail-safe cache.
+UPLOAD_WINDOW = 60
+UPLOAD_LOG_KEY = "homegame:phh-uploads:{user}"
 DEFAULT_INLINE_MAX = 20
 PROGRESS_KEY = "homegame:phh-import:{}"
 
@@ -76,8 +81,9 @@ class UploadRateExceeded(DomainError):
 
     code = "upload_rate_exceeded"
 
-    def __init__(self, message: str, retry_after: int):
-        super().__init__(message, code=self.code, field="files")
+    def __init__(self, reason: str, retry_after: int):
+        super().__init__(too_many(reason, retry_after), code=self.code, field="files")
+        self.reason = reason
         self.retry_after = retry_after
 
 
@@ -90,13 +96,54 @@ def upload_limits() -> tuple[int, int, int]:
     )
 
 
+def upload_wait(
+    uploads: Sequence[tuple[float, int]],
+    *,
+    now: float,
+    size: int,
+    per_minute: int,
+    bytes_per_minute: int,
+    window: int = UPLOAD_WINDOW,
+) -> float:
+    """Seconds until an upload of ``size`` bytes fits the allowance, given the
+    ``uploads`` (time, bytes) of the last ``window`` seconds; 0: now. It fits when the uploads
+    and bytes of the ``window`` seconds up to it stay within ``per_minute`` and
+    ``bytes_per_minute``; else it waits for the oldest uploads to leave the window.
+
+    >>> uploads = [(100.0, 10), (130.0, 10)]
+    >>> upload_wait(uploads, now=140.0, size=10, per_minute=3, bytes_per_minute=100)
+    0
+    >>> upload_wait(uploads, now=140.0, size=10, per_minute=2, bytes_per_minute=100)
+    20.0
+    >>> upload_wait(uploads, now=140.0, size=95, per_minute=3, bytes_per_minute=100)
+    50.0
+    """
+    recent = sorted((t, b) for t, b in uploads if t > now - window)
+    count, total = len(recent), sum(b for _, b in recent)
+    if count + 1 <= per_minute and total + size <= bytes_per_minute:
+        return 0
+    for t, b in recent:  # oldest first: how long until enough of them have left the window
+        count, total = count - 1, total - b
+        if count + 1 <= per_minute and total + size <= bytes_per_minute:
+            return t + window - now
+    return float(window)  # larger than a minute's bytes on its own: it never fits
+
+
+def _upload_log(value) -> list[tuple[float, int]]:
+    """The stored log, or none if the cache holds something else."""
+    try:
+        return [(float(t), int(b)) for t, b in value or ()]
+    except (TypeError, ValueError):
+        return []
+
+
 def phh_upload_admit(*, tournament: Tournament, by, size: int) -> None:
     """Admit an upload of ``size`` bytes (the request's Content-Length) before anything of it
     is read: the user may import into the tournament, the upload is at most
-    ``PHH_UPLOAD_MAX_BYTES``, and the user's uploads of the last minute stay within
-    ``PHH_UPLOADS_PER_MINUTE`` and ``PHH_UPLOAD_BYTES_PER_MINUTE``. The allowance is counted
-    in the cache (shared between web processes when ``CACHE_URL`` is set); an unreachable
-    cache admits the upload (the per-upload bound still holds)."""
+    ``PHH_UPLOAD_MAX_BYTES``, and the user's uploads of the last 60 seconds, this one
+    included, stay within ``PHH_UPLOADS_PER_MINUTE`` and ``PHH_UPLOAD_BYTES_PER_MINUTE``
+    (a sliding minute: :func:`upload_wait`). The allowance is counted in the fail-safe cache,
+    shared between web processes when ``CACHE_URL`` is set, per process while it is down."""
     require(by, tournament.league, Capability.RECORD_HAND, "import hands")
     max_bytes, bytes_per_minute, per_minute = upload_limits()
     if size > max_bytes:
@@ -106,22 +153,17 @@ def phh_upload_admit(*, tournament: Tournament, by, size: int) -> None:
             field="files",
         )
     now = time.time()
-    window = int(now // 60)
-    key = UPLOAD_WINDOW_KEY.format(user=getattr(by, "pk", None), window=window)
-    try:
-        cache.add(key, (0, 0), timeout=120)
-        count, total = cache.get(key) or (0, 0)
-        if count + 1 > per_minute or total + size > bytes_per_minute:
-            raise UploadRateExceeded(
-                f"at most {per_minute} uploads and {bytes_per_minute // (1024 * 1024)} MB "
-                "a minute: try again shortly",
-                retry_after=max(1, int(60 - now % 60) + 1),
-            )
-        cache.set(key, (count + 1, total + size), timeout=120)
-    except UploadRateExceeded:
-        raise
-    except Exception as exc:  # the cache is away: admit, and say so in the log
-        log.warning("upload allowance not counted", extra={"error": f"{type(exc).__name__}"})
+    key = UPLOAD_LOG_KEY.format(user=getattr(by, "pk", None))
+    recent = [(t, b) for t, b in _upload_log(cache.get(key)) if t > now - UPLOAD_WINDOW]
+    wait = upload_wait(
+        recent, now=now, size=size, per_minute=per_minute, bytes_per_minute=bytes_per_minute
+    )
+    if wait > 0:
+        raise UploadRateExceeded(
+            f"At most {per_minute} uploads and {bytes_per_minute // (1024 * 1024)} MB a minute",
+            retry_after=max(1, math.ceil(wait)),
+        )
+    cache.set(key, [*recent, (now, size)], timeout=UPLOAD_WINDOW)
 
 
 # --------------------------------------------------------------------------
