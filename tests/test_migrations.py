@@ -1,6 +1,7 @@
 """Migration 0012 moves the API tokens of the earlier one-per-user table over: same key,
 stored as its digest, labelled "API sign-in". Migration 0018 stores each invite's token as
-its digest: the links sent before keep working."""
+its digest: the links sent before keep working. Migration 0021 claims every existing
+username (AccountName), the later of two colliding names left without a claim."""
 
 from __future__ import annotations
 
@@ -97,3 +98,33 @@ def test_invites_made_before_0018_keep_their_links_and_lose_their_plain_tokens()
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())  # back to the latest
     assert client.get(f"/invites/{tokens[1]}/").status_code == 404
+
+
+def test_0021_claims_every_existing_name_in_order_and_reports_a_collision(capsys):
+    before, after = [("tracker", "0019_invite_token_hash")], [("tracker", "0021_account_names")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    User = old.get_model("auth", "User")
+    rob, bill = User.objects.create(username="rob"), User.objects.create(username="bill")
+    # Made before the rule: the same as rob ignoring case, and a look-alike of bill.
+    big, bi11 = User.objects.create(username="ROB"), User.objects.create(username="bi11")
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(after)
+    new = executor.loader.project_state(after).apps
+    claims = dict(new.get_model("tracker", "AccountName").objects.values_list("pk", "canonical"))
+    assert claims == {rob.pk: "rob", bill.pk: "bill", big.pk: None, bi11.pk: None}
+    printed = capsys.readouterr().out
+    assert "'ROB' collides with the earlier 'rob'" in printed
+    assert "'bi11' collides with the earlier 'bill'" in printed
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())  # the latest
+    from tracker.accounts.services import user_signup
+    from tracker.core.errors import Conflict
+
+    with pytest.raises(Conflict):  # ROB keeps no claim, and rob's still holds
+        user_signup(username="Rob", password="a-long-pass-phrase")

@@ -39,3 +39,29 @@ class ApiToken(models.Model):
     @property
     def is_live(self) -> bool:
         return self.revoked_at is None
+
+
+class AccountName(models.Model):
+    """The username of an account as the uniqueness rules see it (tracker/accounts/names.py).
+
+    ``canonical`` (NFKC, case-folded) and ``skeleton`` (the UTS #39 confusable skeleton) are
+    each unique, so no two accounts are the same name ignoring case, nor names a reader
+    takes for one another, even when two sign-ups race (the database refuses the second).
+    Kept in step with the username on every save of a user (tracker/accounts/signals.py).
+    Both are empty (NULL) for an account older than the rule whose name collides with an
+    earlier account's (migration 0021 reports them): it keeps working, and its name stays
+    reserved by the earlier one.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="account_name",
+    )
+    # NULL, not "": several accounts may hold no claim under the unique indexes.
+    canonical = models.CharField(max_length=150, unique=True, null=True)  # noqa: DJ001
+    skeleton = models.CharField(max_length=600, unique=True, null=True)  # noqa: DJ001
+
+    def __str__(self) -> str:
+        return f"{self.canonical} ({self.user_id})"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import hashlib
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
-from tracker.accounts.models import ApiToken
+from tracker.accounts.models import AccountName, ApiToken
+from tracker.accounts.names import canonical_username, username_skeleton
 
 
 def token_digest(key: str) -> str:
@@ -30,5 +31,17 @@ def api_token_for_key(key: str) -> ApiToken | None:
     return (
         ApiToken.objects.select_related("user")
         .filter(digest=token_digest(key), revoked_at__isnull=True)
+        .first()
+    )
+
+
+def name_holder(username: str) -> str | None:
+    """The canonical name of the account that ``username`` would collide with: the same
+    canonical form (taken) or the same confusable skeleton (a look-alike); None if free. One
+    lookup on the two unique indexes of ``AccountName``."""
+    canonical = canonical_username(username)
+    return (
+        AccountName.objects.filter(Q(canonical=canonical) | Q(skeleton=username_skeleton(username)))
+        .values_list("canonical", flat=True)
         .first()
     )

@@ -8,12 +8,13 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from tracker.accounts.models import ApiToken
-from tracker.accounts.selectors import token_digest
+from tracker.accounts.models import AccountName, ApiToken
+from tracker.accounts.names import canonical_username
+from tracker.accounts.selectors import name_holder, token_digest
 from tracker.audit.services import audit_record
 from tracker.core.errors import Conflict, NotFound
 from tracker.engine.errors import DomainError
@@ -26,23 +27,34 @@ SIGN_IN_LABEL = "API sign-in"
 LAST_USED_RESOLUTION = timedelta(hours=1)
 
 
+TAKEN = "that username is taken"
+LOOKS_ALIKE = "that username looks too much like an existing one: choose another"
+
+
 @transaction.atomic
 def user_signup(*, username: str, password: str, email: str = ""):
-    """A new account. The username must be valid and free (case-insensitively), the password
-    pass Django's validators (AUTH_PASSWORD_VALIDATORS) and the email, if any, be one.
-    Every problem is reported at once (one DomainError naming each field; a Conflict when
-    the only one is a taken username)."""
+    """A new account. The username must be valid and free, the password pass Django's
+    validators (AUTH_PASSWORD_VALIDATORS) and the email, if any, be one. Every problem is
+    reported at once (one DomainError naming each field; a Conflict when the only one is a
+    taken username).
+
+    The username is normalised (NFKC, as Django stores it) before any check. It is taken when
+    an account has the same canonical form (case-folded: ``ＲＯＢ`` is ``rob``), and refused as
+    a look-alike when one has the same confusable skeleton (``rоb`` with a Cyrillic о):
+    tracker/accounts/names.py. The database holds both unique (``AccountName``), so of two
+    sign-ups racing for one name the second is refused like the first check would."""
     User = get_user_model()
-    username = (username or "").strip()
+    username = User.normalize_username((username or "").strip())
     email = (email or "").strip()
     problems: dict[str, list[str]] = {}
     try:
         User._meta.get_field(User.USERNAME_FIELD).clean(username, None)
     except ValidationError as exc:
         problems["username"] = list(exc.messages)
-    taken = User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": username}).exists()
-    if taken:
-        problems.setdefault("username", []).append("that username is taken")
+    holder = name_holder(username)
+    taken = holder == canonical_username(username)
+    if holder is not None:
+        problems.setdefault("username", []).append(TAKEN if taken else LOOKS_ALIKE)
     candidate = User(username=username, email=email)
     try:
         validate_password(password, user=candidate)
@@ -55,10 +67,18 @@ def user_signup(*, username: str, password: str, email: str = ""):
             problems["email"] = list(exc.messages)
     if problems:
         if taken and list(problems) == ["username"] and len(problems["username"]) == 1:
-            raise Conflict("that username is taken", code="duplicate", field="username")
+            raise Conflict(TAKEN, code="duplicate", field="username")
         first = next(iter(problems.values()))[0]
         raise DomainError(first, code="invalid_signup", fields=problems)
-    user = User.objects.create_user(username=username, email=email, password=password)
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(username=username, email=email, password=password)
+    except IntegrityError:  # the same username, committed since the check
+        raise Conflict(TAKEN, code="duplicate", field="username") from None
+    # The claim is written with the user (tracker/accounts/signals.py); it is empty when a
+    # sign-up that raced this one committed the name (or a look-alike) first.
+    if AccountName.objects.get(user=user).canonical is None:
+        raise Conflict(TAKEN, code="duplicate", field="username")
     audit_record(action="user.signup", target=user, actor=user, data={"username": username})
     return user
 

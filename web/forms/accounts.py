@@ -12,7 +12,7 @@ class SignupForm(forms.Form):
     username = forms.CharField(
         max_length=150,
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "off"}),
-        help_text="Letters, digits and @ . + - _ only.",
+        help_text="Letters, digits and @ . + - _ only; not one that reads like another account’s.",
     )
     # Checked by the service (user_signup), with the username and password, all at once.
     email = forms.CharField(
