@@ -3,7 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from web.forms.auth import LimitedAdminAuthenticationForm
-from web.views.auth import LoginView
+from web.views.auth import LoginView, PasswordResetView
 
 admin.site.login_form = LimitedAdminAuthenticationForm  # the sign-in limits on /admin/ too
 
@@ -13,6 +13,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("admin/", admin.site.urls),
     path("accounts/login/", LoginView.as_view(), name="login"),  # with the sign-in limits
+    # Only verified addresses, within the reset limits.
+    path("accounts/password_reset/", PasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("web.urls")),
 ]

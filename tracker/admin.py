@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from tracker.accounts.models import AccountName, ApiToken
+from tracker.accounts.models import AccountName, ApiToken, EmailAddress
 from tracker.audit.models import AuditEntry
 from tracker.hands.models import (
     Dispute,
@@ -129,6 +129,22 @@ class AccountNameAdmin(admin.ModelAdmin):
     list_display = ["user", "canonical", "skeleton"]
     list_filter = [("canonical", admin.EmptyFieldListFilter)]
     search_fields = ["user__username", "canonical"]
+
+
+@admin.register(EmailAddress)
+class EmailAddressAdmin(admin.ModelAdmin):
+    """Addresses and whether they are verified. Only the owner verifies one (the mailed link);
+    an operator may delete one (its account then has no address of that kind)."""
+
+    list_display = ["address", "user", "verified_at", "created_at", "mail_sent_at"]
+    list_filter = [("verified_at", admin.EmptyFieldListFilter)]
+    search_fields = ["address", "user__username"]
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
 
 
 # --- Game nights ------------------------------------------------------------

@@ -4,7 +4,7 @@ The app label is ``tracker`` for all of them (table names ``tracker_<model>``), 
 the class lives. Import models from their feature package, not from here.
 """
 
-from tracker.accounts.models import AccountName, ApiToken
+from tracker.accounts.models import AccountName, ApiToken, EmailAddress
 from tracker.audit.models import AuditEntry
 from tracker.hands.models import (
     Dispute,
@@ -25,6 +25,7 @@ __all__ = [
     "AccountName",
     "ApiToken",
     "AuditEntry",
+    "EmailAddress",
     "Dispute",
     "DraftHand",
     "Evaluation",

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import hashlib
 
+from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 
-from tracker.accounts.models import AccountName, ApiToken
+from tracker.accounts.models import AccountName, ApiToken, EmailAddress
 from tracker.accounts.names import canonical_username, username_skeleton
 
 
@@ -45,3 +46,23 @@ def name_holder(username: str) -> str | None:
         .values_list("canonical", flat=True)
         .first()
     )
+
+
+def email_addresses_of(user) -> list[EmailAddress]:
+    """``user``'s addresses: the verified one first, then the one waiting (at most one each)."""
+    return list(EmailAddress.objects.filter(user=user).order_by("-verified_at", "-created_at"))
+
+
+def password_reset_users(address: str):
+    """The active accounts with a usable password that verified ``address`` (compared
+    lower-cased): the only ones a password reset mails. An address another account merely
+    typed, or one set in the admin without verification, finds nobody; the user's ``email``
+    (where Django's reset form sends) must be that address."""
+    canonical = (address or "").strip().lower()
+    users = get_user_model().objects.filter(
+        is_active=True,
+        email__iexact=canonical,  # the address the reset mail goes to (Django's form)
+        email_addresses__canonical=canonical,
+        email_addresses__verified_at__isnull=False,
+    )
+    return [u for u in users if u.has_usable_password()]

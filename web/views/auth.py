@@ -1,10 +1,14 @@
-"""The login page: Django's, with the sign-in limits (a locked attempt answers 429)."""
+"""The login page: Django's, with the sign-in limits (a locked attempt answers 429); the
+password reset page: Django's, mailing only verified addresses, within its limits."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import views as auth_views
+from django.shortcuts import redirect
 
-from web.forms.auth import LimitedAuthenticationForm
+from tracker.core.ratelimit import allowance_take, client_address, email_key
+from web.forms.auth import LimitedAuthenticationForm, VerifiedPasswordResetForm
 
 
 class LoginView(auth_views.LoginView):
@@ -15,3 +19,33 @@ class LoginView(auth_views.LoginView):
         if form.locked:
             response.status_code = 429
         return response
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Every request counts against its client address (PASSWORD_RESET_ADDRESS_LIMIT: past it,
+    429 and the form) and against the address asked for (PASSWORD_RESET_EMAIL_LIMIT: past
+    it, the same "check your email" answer and no mail), whether or not an account verified
+    that address, so the answers tell nothing of which addresses have accounts."""
+
+    form_class = VerifiedPasswordResetForm
+
+    def form_valid(self, form):
+        window = settings.PASSWORD_RESET_WINDOW_SECONDS
+        address = client_address(self.request)
+        if not allowance_take(
+            "reset-client", address, limit=settings.PASSWORD_RESET_ADDRESS_LIMIT, window=window
+        ):
+            form.add_error(
+                None, "Too many password resets from your address. Try again in an hour."
+            )
+            response = self.form_invalid(form)
+            response.status_code = 429
+            return response
+        if not allowance_take(
+            "reset-email",
+            email_key(form.cleaned_data["email"]),
+            limit=settings.PASSWORD_RESET_EMAIL_LIMIT,
+            window=window,
+        ):
+            return redirect(self.get_success_url())  # as if sent: nothing is
+        return super().form_valid(form)
