@@ -252,3 +252,20 @@ def test_password_resets_are_limited_per_email_address_answering_alike(
     for r in known + unknown:  # the same answer, whether the address has an account or not
         assert r.status_code == 302 and r["Location"] == "/accounts/password_reset/done/"
     assert len(mail.outbox) == 3
+
+
+def test_mail_to_a_user_goes_only_to_the_verified_address(django_capture_on_commit_callbacks):
+    from tracker.accounts.services import user_mail_send
+
+    ann = make_user("ann")
+    ann.email = "typed@example.org"  # written without verification (the admin's form)
+    ann.save()
+    assert user_mail_send(user=ann, subject="Results", body="...") is False
+    email_address_set(user=ann, address="waiting@example.org", base_url=SITE)
+    assert user_mail_send(user=ann, subject="Results", body="...") is False
+    assert mail.outbox == []
+    _verified(ann, "ann@example.org", django_capture_on_commit_callbacks)
+    mail.outbox.clear()
+    assert user_mail_send(user=ann, subject="Results", body="...") is True
+    (message,) = mail.outbox
+    assert message.to == ["ann@example.org"]

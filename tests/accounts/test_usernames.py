@@ -180,3 +180,13 @@ def test_the_name_rules_docstring_examples():
     from tracker.accounts import names
 
     assert doctest.testmod(names).failed == 0
+
+
+@pytest.mark.django_db
+def test_a_save_that_leaves_the_name_alone_writes_no_claim(django_assert_num_queries):
+    user = make_user("ann")
+    with django_assert_num_queries(1):  # the user's own UPDATE, nothing for the claim
+        user.save(update_fields=["last_login"])
+    user.username = "anne"
+    user.save(update_fields=["username"])
+    assert AccountName.objects.get(user=user).canonical == "anne"

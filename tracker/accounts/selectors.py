@@ -66,3 +66,12 @@ def password_reset_users(address: str):
         email_addresses__verified_at__isnull=False,
     )
     return [u for u in users if u.has_usable_password()]
+
+
+def verified_email_of(user) -> str | None:
+    """``user``'s verified address, the only one mail may go to; None without one."""
+    return (
+        EmailAddress.objects.filter(user=user, verified_at__isnull=False)
+        .values_list("address", flat=True)
+        .first()
+    )

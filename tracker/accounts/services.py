@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from tracker.accounts.models import AccountName, ApiToken, EmailAddress
 from tracker.accounts.names import canonical_username
-from tracker.accounts.selectors import name_holder, token_digest
+from tracker.accounts.selectors import name_holder, token_digest, verified_email_of
 from tracker.audit.services import audit_record
 from tracker.core.errors import Conflict, NotFound
 from tracker.core.jobs import enqueue_on_commit
@@ -186,6 +186,18 @@ def email_verification_resend(*, user, base_url: str) -> EmailAddress:
             field="email",
         )
     return email
+
+
+def user_mail_send(*, user, subject: str, body: str) -> bool:
+    """Mail ``user`` at their verified address; nothing (False) without one. Every mail the
+    site sends to a user goes through here (or, for a password reset, finds only verified
+    addresses itself: ``password_reset_users``); the verification mail alone goes to an
+    address that waits."""
+    address = verified_email_of(user)
+    if address is None:
+        return False
+    send_mail(subject, body, None, [address])
+    return True
 
 
 def verification_token(email: EmailAddress) -> str:

@@ -17,9 +17,11 @@ log = logging.getLogger(__name__)
 
 
 @receiver(post_save, sender=get_user_model(), dispatch_uid="tracker.account_name_claim")
-def _claim_name(sender, instance, raw=False, **kwargs) -> None:
+def _claim_name(sender, instance, raw=False, update_fields=None, **kwargs) -> None:
     if raw:
         return  # fixtures load their own rows
+    if update_fields is not None and instance.USERNAME_FIELD not in update_fields:
+        return  # e.g. the last login noted at each sign-in: the name did not change
     name = instance.get_username()
     canonical, skeleton = canonical_username(name), username_skeleton(name)
     try:
