@@ -174,12 +174,16 @@ def test_the_admin_shows_the_claims_and_still_deletes_a_user():
     assert user_signup(username="Gone", password=GOOD)  # the name is free again
 
 
-def test_the_name_rules_docstring_examples():
+@pytest.mark.parametrize(
+    "module",
+    ["tracker.accounts.names", "tracker.accounts.services", "tracker.core.ratelimit"],
+)
+def test_the_docstring_examples(module):
     import doctest
+    import importlib
 
-    from tracker.accounts import names
-
-    assert doctest.testmod(names).failed == 0
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0 and result.attempted > 0
 
 
 @pytest.mark.django_db
