@@ -12,7 +12,7 @@ import time
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail, signing
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.test import Client
 
 from tests.factories import make_user
@@ -269,3 +269,40 @@ def test_mail_to_a_user_goes_only_to_the_verified_address(django_capture_on_comm
     assert user_mail_send(user=ann, subject="Results", body="...") is True
     (message,) = mail.outbox
     assert message.to == ["ann@example.org"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent writers: PostgreSQL")
+def test_a_double_submit_of_a_new_address_leaves_one_waiting(monkeypatch):
+    """Both requests are past their checks at once (a barrier): the account's row lock lets
+    one replace the other's address, never two waiting nor an IntegrityError."""
+    import threading
+
+    from tracker.accounts import services
+
+    ann = make_user("ann")
+    barrier = threading.Barrier(2, timeout=30)
+    canonical = services.canonical_email
+
+    def canonical_then_wait(address):
+        barrier.wait()
+        return canonical(address)
+
+    monkeypatch.setattr(services, "canonical_email", canonical_then_wait)
+    failures: list[Exception] = []
+
+    def submit(address):
+        try:
+            email_address_set(user=ann, address=address, base_url=SITE)
+        except Exception as exc:  # noqa: BLE001 - the outcome is what is checked
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit, args=(a,)) for a in ("a@x.org", "b@x.org")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+    assert EmailAddress.objects.filter(user=ann, verified_at__isnull=True).count() == 1

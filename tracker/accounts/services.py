@@ -131,7 +131,9 @@ def _email_pending(*, user, address: str) -> EmailAddress:
     except ValidationError as exc:
         raise DomainError(exc.messages[0], code="invalid_email", field="email") from None
     canonical = canonical_email(address)
-    waiting = EmailAddress.objects.select_for_update().filter(user=user, verified_at__isnull=True)
+    # One at a time per account (a double submit of the profile form): the user row is locked.
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    waiting = EmailAddress.objects.filter(user=user, verified_at__isnull=True)
     if EmailAddress.objects.filter(
         user=user, canonical=canonical, verified_at__isnull=False
     ).exists():
