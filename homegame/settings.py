@@ -170,7 +170,17 @@ WHITENOISE_USE_FINDERS = DEBUG
 # Sign-up: attempts per address in a window (tracker/core/ratelimit.py).
 SIGNUP_ADDRESS_LIMIT = env_int("SIGNUP_ADDRESS_LIMIT", default=10)
 SIGNUP_WINDOW_SECONDS = env_int("SIGNUP_WINDOW_SECONDS", default=3600)
-# Password reset mails: printed on the console unless EMAIL_BACKEND names another backend.
+# Password reset: requests from one client address, and for one e-mail address, in a window
+# (each request counts; past the limit nothing is sent, tracker/core/ratelimit.py).
+PASSWORD_RESET_ADDRESS_LIMIT = env_int("PASSWORD_RESET_ADDRESS_LIMIT", default=5)
+PASSWORD_RESET_EMAIL_LIMIT = env_int("PASSWORD_RESET_EMAIL_LIMIT", default=3)
+PASSWORD_RESET_WINDOW_SECONDS = env_int("PASSWORD_RESET_WINDOW_SECONDS", default=3600)
+# E-mail verification: how long a link works, and how many verification mails one account,
+# or one address, is sent in a window (sign-up and the profile's "send the link again").
+EMAIL_VERIFY_MAX_AGE_SECONDS = env_int("EMAIL_VERIFY_MAX_AGE_SECONDS", default=3 * 24 * 3600)
+EMAIL_VERIFY_MAIL_LIMIT = env_int("EMAIL_VERIFY_MAIL_LIMIT", default=3)
+EMAIL_VERIFY_WINDOW_SECONDS = env_int("EMAIL_VERIFY_WINDOW_SECONDS", default=3600)
+# Mails: printed on the console unless EMAIL_BACKEND names another backend.
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = env_str("EMAIL_HOST", default="localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", default=25)

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from web.views.auth import LoginView
+from web.views.auth import LoginView, PasswordResetView
 
 urlpatterns = [
     path("api/v1/", include("api.urls")),
@@ -10,6 +10,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("admin/", admin.site.urls),
     path("accounts/login/", LoginView.as_view(), name="login"),  # with the sign-in limits
+    # Only verified addresses, within the reset limits.
+    path("accounts/password_reset/", PasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("web.urls")),
 ]

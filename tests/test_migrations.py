@@ -1,6 +1,8 @@
 """Migration 0012 moves the API tokens of the earlier one-per-user table over: same key,
 stored as its digest, labelled "API sign-in". Migration 0018 stores each invite's token as
-its digest: the links sent before keep working."""
+its digest: the links sent before keep working. Migration 0021 claims every existing
+username (AccountName), the later of two colliding names left without a claim; 0022 makes every
+typed address wait for verification."""
 
 from __future__ import annotations
 
@@ -97,3 +99,67 @@ def test_invites_made_before_0018_keep_their_links_and_lose_their_plain_tokens()
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())  # back to the latest
     assert client.get(f"/invites/{tokens[1]}/").status_code == 404
+
+
+def test_0021_claims_every_existing_name_in_order_and_reports_a_collision(capsys):
+    before, after = [("tracker", "0019_invite_token_hash")], [("tracker", "0021_account_names")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    User = old.get_model("auth", "User")
+    rob, bill = User.objects.create(username="rob"), User.objects.create(username="bill")
+    # Made before the rule: the same as rob ignoring case, and a look-alike of bill.
+    big, bi11 = User.objects.create(username="ROB"), User.objects.create(username="bi11")
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(after)
+    new = executor.loader.project_state(after).apps
+    claims = dict(new.get_model("tracker", "AccountName").objects.values_list("pk", "canonical"))
+    assert claims == {rob.pk: "rob", bill.pk: "bill", big.pk: None, bi11.pk: None}
+    printed = capsys.readouterr().out
+    assert "'ROB' collides with the earlier 'rob'" in printed
+    assert "'bi11' collides with the earlier 'bill'" in printed
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())  # the latest
+    from tracker.accounts.services import user_signup
+    from tracker.core.errors import Conflict
+
+    with pytest.raises(Conflict):  # ROB keeps no claim, and rob's still holds
+        user_signup(username="Rob", password="a-long-pass-phrase")
+
+
+def test_0022_makes_every_typed_address_wait_for_verification_and_back_restores_them():
+    before, after = [("tracker", "0021_account_names")], [("tracker", "0022_email_addresses")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    User = old.get_model("auth", "User")
+    ann = User.objects.create(username="ann", email="shared@example.org")
+    bob = User.objects.create(username="bob", email="Shared@Example.org")  # the same one
+    cy = User.objects.create(username="cy", email="")
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(after)
+    new = executor.loader.project_state(after).apps
+    rows = new.get_model("tracker", "EmailAddress").objects.order_by("user_id")
+    assert [(r.user_id, r.address, r.canonical, r.verified_at) for r in rows] == [
+        (ann.pk, "shared@example.org", "shared@example.org", None),
+        (bob.pk, "Shared@Example.org", "shared@example.org", None),
+    ]
+    users = new.get_model("auth", "User").objects
+    assert set(users.values_list("email", flat=True)) == {""}  # no mail until verified
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    emails = dict(old.get_model("auth", "User").objects.values_list("pk", "email"))
+    assert emails == {ann.pk: "shared@example.org", bob.pk: "Shared@Example.org", cy.pk: ""}
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())  # the latest

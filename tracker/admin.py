@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from tracker.accounts.models import ApiToken
+from tracker.accounts.models import AccountName, ApiToken, EmailAddress
 from tracker.audit.models import AuditEntry
 from tracker.hands.models import (
     Dispute,
@@ -111,6 +111,40 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False  # a key is shown once to its owner: tokens are made on the profile page
+
+
+@admin.register(AccountName)
+class AccountNameAdmin(admin.ModelAdmin):
+    """Each account's name as the uniqueness rules see it; written on every save of a user
+    (rename the user to change it). An empty claim is a name that collides with an older
+    account's. Never added or changed here; deleted with its user (so deleting a user is not
+    blocked by it)."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    list_display = ["user", "canonical", "skeleton"]
+    list_filter = [("canonical", admin.EmptyFieldListFilter)]
+    search_fields = ["user__username", "canonical"]
+
+
+@admin.register(EmailAddress)
+class EmailAddressAdmin(admin.ModelAdmin):
+    """Addresses and whether they are verified. Only the owner verifies one (the mailed link);
+    an operator may delete one (its account then has no address of that kind)."""
+
+    list_display = ["address", "user", "verified_at", "created_at", "mail_sent_at"]
+    list_filter = [("verified_at", admin.EmptyFieldListFilter)]
+    search_fields = ["address", "user__username"]
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
 
 
 # --- Game nights ------------------------------------------------------------

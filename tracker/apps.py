@@ -9,3 +9,6 @@ class TrackerConfig(AppConfig):
     def ready(self) -> None:
         # Register every Celery task, so services can send them by name (tracker/core/jobs.py).
         from tracker import tasks  # noqa: F401
+
+        # Every account's name claimed for the uniqueness rules (tracker/accounts/names.py).
+        from tracker.accounts import signals  # noqa: F401

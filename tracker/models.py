@@ -4,7 +4,7 @@ The app label is ``tracker`` for all of them (table names ``tracker_<model>``), 
 the class lives. Import models from their feature package, not from here.
 """
 
-from tracker.accounts.models import ApiToken
+from tracker.accounts.models import AccountName, ApiToken, EmailAddress
 from tracker.audit.models import AuditEntry
 from tracker.hands.models import (
     Dispute,
@@ -22,8 +22,10 @@ from tracker.stats.models import MonthTally, TournamentTally
 from tracker.tournaments.models import FinalStanding, LedgerEntry, Seat, StandingTally, Tournament
 
 __all__ = [
+    "AccountName",
     "ApiToken",
     "AuditEntry",
+    "EmailAddress",
     "Dispute",
     "DraftHand",
     "Evaluation",

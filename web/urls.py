@@ -21,6 +21,9 @@ urlpatterns = [
     # Accounts (login, logout and password reset are Django's, under /accounts/)
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/profile/", accounts.profile, name="profile"),
+    path("accounts/profile/email/", accounts.email_set, name="email-set"),
+    path("accounts/profile/email/resend/", accounts.email_resend, name="email-resend"),
+    path("accounts/email/verify/<str:token>/", accounts.email_verify_page, name="email-verify"),
     path("accounts/profile/tokens/", accounts.token_create, name="token-create"),
     path("accounts/profile/tokens/<int:pk>/revoke/", accounts.token_revoke, name="token-revoke"),
     # Leagues and players

@@ -34,6 +34,7 @@ from tests.web.conftest import (
     record_sample_hands,
 )
 from tests.web.targets import overflow_problems, small_targets
+from tracker.accounts.services import email_address_set, verification_token
 from tracker.leagues.models import invite_path
 from tracker.leagues.services import invite_create
 from tracker.rulings.services import house_rules_set
@@ -207,6 +208,9 @@ def test_every_page_passes_axe(site, browser, shots, size):
     overridden = rule_against_the_engine(game, authority)
     finish_a_night(game)
     _, invite_token = invite_create(league=league, role="scorekeeper", by=game.admin)
+    # The member's address waits for verification: the profile shows it, the link's page asks.
+    waiting, _ = email_address_set(user=game.member, address="jo@example.org", base_url=site)
+    verify_path = f"/accounts/email/verify/{verification_token(waiting)}/"
     house_rules_set(
         league=league,
         house_rules={"kings_and_little_ones": {"king_required": False}},
@@ -273,6 +277,7 @@ def test_every_page_passes_axe(site, browser, shots, size):
         (None, "invite", invite_path(invite_token), 200, None),
         (game.member, "profile", "/accounts/profile/", 200, make_a_token),
         (game.member, "password-change", "/accounts/password_change/", 200, None),
+        (None, "email-verify", verify_path, 200, None),
         (game.member, "league-new", "/leagues/new/", 200, None),
         (game.member, "invite-accept", invite_path(invite_token), 200, None),
         (game.keeper, "roster", f"/leagues/{slug}/players/", 200, None),

@@ -10,10 +10,11 @@ import pytest
 from django.contrib.auth.hashers import make_password
 from django.core import mail
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.factories import make_user
-from tracker.accounts.models import ApiToken
+from tracker.accounts.models import ApiToken, EmailAddress
 from tracker.accounts.services import api_token_create
 from tracker.audit.models import AuditEntry
 
@@ -33,8 +34,11 @@ def works(key: str) -> bool:
 @pytest.fixture
 def ann():
     user = make_user("ann", password=OLD)
-    user.email = "ann@example.org"
+    user.email = "ann@example.org"  # verified: only a verified address receives a reset
     user.save()
+    EmailAddress.objects.create(
+        user=user, address=user.email, canonical=user.email, verified_at=timezone.now()
+    )
     keys = [api_token_create(user=user, label=label)[1] for label in ("laptop", "phone")]
     assert all(works(k) for k in keys)
     return user, keys

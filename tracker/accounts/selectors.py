@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import hashlib
 
-from django.db.models import QuerySet
+from django.contrib.auth import get_user_model
+from django.db.models import Q, QuerySet
 
-from tracker.accounts.models import ApiToken
+from tracker.accounts.models import AccountName, ApiToken, EmailAddress
+from tracker.accounts.names import canonical_username, username_skeleton
 
 
 def token_digest(key: str) -> str:
@@ -30,5 +32,46 @@ def api_token_for_key(key: str) -> ApiToken | None:
     return (
         ApiToken.objects.select_related("user")
         .filter(digest=token_digest(key), revoked_at__isnull=True)
+        .first()
+    )
+
+
+def name_holder(username: str) -> str | None:
+    """The canonical name of the account that ``username`` would collide with: the same
+    canonical form (taken) or the same confusable skeleton (a look-alike); None if free. One
+    lookup on the two unique indexes of ``AccountName``."""
+    canonical = canonical_username(username)
+    return (
+        AccountName.objects.filter(Q(canonical=canonical) | Q(skeleton=username_skeleton(username)))
+        .values_list("canonical", flat=True)
+        .first()
+    )
+
+
+def email_addresses_of(user) -> list[EmailAddress]:
+    """``user``'s addresses: the verified one first, then the one waiting (at most one each)."""
+    return list(EmailAddress.objects.filter(user=user).order_by("-verified_at", "-created_at"))
+
+
+def password_reset_users(address: str):
+    """The active accounts with a usable password that verified ``address`` (compared
+    lower-cased): the only ones a password reset mails. An address another account merely
+    typed, or one set in the admin without verification, finds nobody; the user's ``email``
+    (where Django's reset form sends) must be that address."""
+    canonical = (address or "").strip().lower()
+    users = get_user_model().objects.filter(
+        is_active=True,
+        email__iexact=canonical,  # the address the reset mail goes to (Django's form)
+        email_addresses__canonical=canonical,
+        email_addresses__verified_at__isnull=False,
+    )
+    return [u for u in users if u.has_usable_password()]
+
+
+def verified_email_of(user) -> str | None:
+    """``user``'s verified address, the only one mail may go to; None without one."""
+    return (
+        EmailAddress.objects.filter(user=user, verified_at__isnull=False)
+        .values_list("address", flat=True)
         .first()
     )

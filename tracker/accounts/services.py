@@ -1,21 +1,30 @@
-"""Accounts: sign-up and API tokens (create with a label, revoke, note their use)."""
+"""Accounts: sign-up, e-mail addresses and their verification, and API tokens (create with
+a label, revoke, note their use)."""
 
 from __future__ import annotations
 
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
+from django.core import signing
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
-from tracker.accounts.models import ApiToken
-from tracker.accounts.selectors import token_digest
+from tracker.accounts.models import AccountName, ApiToken, EmailAddress
+from tracker.accounts.names import canonical_username
+from tracker.accounts.selectors import name_holder, token_digest, verified_email_of
 from tracker.audit.services import audit_record
 from tracker.core.errors import Conflict, NotFound
+from tracker.core.jobs import enqueue_on_commit
+from tracker.core.ratelimit import allowance_take, email_key
 from tracker.engine.errors import DomainError
 
 # The label of the token that POST /api/v1/auth/token/ issues (one at a time: a new one
@@ -26,23 +35,37 @@ SIGN_IN_LABEL = "API sign-in"
 LAST_USED_RESOLUTION = timedelta(hours=1)
 
 
+TAKEN = "that username is taken"
+LOOKS_ALIKE = "that username looks too much like an existing one: choose another"
+
+
 @transaction.atomic
-def user_signup(*, username: str, password: str, email: str = ""):
-    """A new account. The username must be valid and free (case-insensitively), the password
-    pass Django's validators (AUTH_PASSWORD_VALIDATORS) and the email, if any, be one.
-    Every problem is reported at once (one DomainError naming each field; a Conflict when
-    the only one is a taken username)."""
+def user_signup(*, username: str, password: str, email: str = "", base_url: str = ""):
+    """A new account. The username must be valid and free, the password pass Django's
+    validators (AUTH_PASSWORD_VALIDATORS) and the email, if any, be one. Every problem is
+    reported at once (one DomainError naming each field; a Conflict when the only one is a
+    taken username).
+
+    The username is normalised (NFKC, as Django stores it) before any check. It is taken when
+    an account has the same canonical form (case-folded: ``ＲＯＢ`` is ``rob``), and refused as
+    a look-alike when one has the same confusable skeleton (``rоb`` with a Cyrillic о):
+    tracker/accounts/names.py. The database holds both unique (``AccountName``), so of two
+    sign-ups racing for one name the second is refused like the first check would.
+
+    An ``email`` is kept waiting for verification (``email_address_set``): its link is mailed
+    (to ``base_url``'s site) within the verification mail allowance."""
     User = get_user_model()
-    username = (username or "").strip()
+    username = User.normalize_username((username or "").strip())
     email = (email or "").strip()
     problems: dict[str, list[str]] = {}
     try:
         User._meta.get_field(User.USERNAME_FIELD).clean(username, None)
     except ValidationError as exc:
         problems["username"] = list(exc.messages)
-    taken = User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": username}).exists()
-    if taken:
-        problems.setdefault("username", []).append("that username is taken")
+    holder = name_holder(username)
+    taken = holder == canonical_username(username)
+    if holder is not None:
+        problems.setdefault("username", []).append(TAKEN if taken else LOOKS_ALIKE)
     candidate = User(username=username, email=email)
     try:
         validate_password(password, user=candidate)
@@ -55,12 +78,220 @@ def user_signup(*, username: str, password: str, email: str = ""):
             problems["email"] = list(exc.messages)
     if problems:
         if taken and list(problems) == ["username"] and len(problems["username"]) == 1:
-            raise Conflict("that username is taken", code="duplicate", field="username")
+            raise Conflict(TAKEN, code="duplicate", field="username")
         first = next(iter(problems.values()))[0]
         raise DomainError(first, code="invalid_signup", fields=problems)
-    user = User.objects.create_user(username=username, email=email, password=password)
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(username=username, password=password)
+    except IntegrityError:  # the same username, committed since the check
+        raise Conflict(TAKEN, code="duplicate", field="username") from None
+    # The claim is written with the user (tracker/accounts/signals.py); it is empty when a
+    # sign-up that raced this one committed the name (or a look-alike) first.
+    if AccountName.objects.get(user=user).canonical is None:
+        raise Conflict(TAKEN, code="duplicate", field="username")
     audit_record(action="user.signup", target=user, actor=user, data={"username": username})
+    if email:
+        pending = _email_pending(user=user, address=email)
+        _verification_mail_ask(pending, base_url=base_url)
     return user
+
+
+# --------------------------------------------------------------------------
+# E-mail addresses. Only a verified address receives mail, except the verification mail.
+
+VERIFY_SALT = "tracker.accounts.email-verify"
+VERIFY_TASK = "tracker.email_verification_send"
+VERIFIED_ELSEWHERE = "that address is verified by another account (an address belongs to one)"
+
+
+def canonical_email(address: str) -> str:
+    """The form in which two addresses are one (the whole address lower-cased, as the
+    password reset compares them).
+
+    >>> canonical_email(" Ann@Example.ORG ")
+    'ann@example.org'
+    """
+    return (address or "").strip().lower()
+
+
+def _verified_elsewhere(email: EmailAddress) -> bool:
+    return (
+        EmailAddress.objects.filter(canonical=email.canonical, verified_at__isnull=False)
+        .exclude(user_id=email.user_id)
+        .exists()
+    )
+
+
+def _email_pending(*, user, address: str) -> EmailAddress:
+    """``address`` as ``user``'s one address waiting for verification (replacing any)."""
+    address = (address or "").strip()
+    try:
+        get_user_model()._meta.get_field("email").clean(address, None)
+    except ValidationError as exc:
+        raise DomainError(exc.messages[0], code="invalid_email", field="email") from None
+    canonical = canonical_email(address)
+    # One at a time per account (a double submit of the profile form): the user row is locked.
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    waiting = EmailAddress.objects.filter(user=user, verified_at__isnull=True)
+    if EmailAddress.objects.filter(
+        user=user, canonical=canonical, verified_at__isnull=False
+    ).exists():
+        raise DomainError("that is already your verified address", code="unchanged", field="email")
+    waiting.delete()  # one address waiting per account: its earlier links stop working
+    return EmailAddress.objects.create(user=user, address=address, canonical=canonical)
+
+
+def _verification_mail_ask(email: EmailAddress, *, base_url: str) -> bool:
+    """Ask for ``email``'s verification mail, within the allowance of its account and of its
+    address (EMAIL_VERIFY_MAIL_LIMIT in EMAIL_VERIFY_WINDOW_SECONDS); none for an address
+    another account verified. True if one is on its way."""
+    if _verified_elsewhere(email):
+        return False
+    limits = {
+        "limit": settings.EMAIL_VERIFY_MAIL_LIMIT,
+        "window": settings.EMAIL_VERIFY_WINDOW_SECONDS,
+    }
+    if not (
+        allowance_take("verify-user", str(email.user_id), **limits)
+        and allowance_take("verify-email", email_key(email.canonical), **limits)
+    ):
+        return False
+    email.mail_requested_at = timezone.now()
+    email.save(update_fields=["mail_requested_at"])
+    enqueue_on_commit(VERIFY_TASK, email.pk, base_url)
+    return True
+
+
+@transaction.atomic
+def email_address_set(*, user, address: str, base_url: str) -> tuple[EmailAddress, bool]:
+    """``user``'s new address, waiting for verification; the one that waited is replaced
+    (its links stop working) and a verified one stays in use until this one is verified.
+    Returns the address and whether its verification mail is on its way."""
+    email = _email_pending(user=user, address=address)
+    audit_record(action="email.add", target=user, actor=user, data={"email_id": email.pk})
+    return email, _verification_mail_ask(email, base_url=base_url)
+
+
+@transaction.atomic
+def email_verification_resend(*, user, base_url: str) -> EmailAddress:
+    """The verification mail again for ``user``'s waiting address, within the allowance."""
+    email = EmailAddress.objects.filter(user=user, verified_at__isnull=True).first()
+    if email is None:
+        raise NotFound("No address is waiting for verification.")
+    if _verified_elsewhere(email):
+        raise Conflict(VERIFIED_ELSEWHERE, code="verified_elsewhere", field="email")
+    if not _verification_mail_ask(email, base_url=base_url):
+        raise DomainError(
+            "enough verification mails for now: try again in an hour, or check your spam folder",
+            code="throttled",
+            field="email",
+        )
+    return email
+
+
+def user_mail_send(*, user, subject: str, body: str) -> bool:
+    """Mail ``user`` at their verified address; nothing (False) without one. Every mail the
+    site sends to a user goes through here (or, for a password reset, finds only verified
+    addresses itself: ``password_reset_users``); the verification mail alone goes to an
+    address that waits."""
+    address = verified_email_of(user)
+    if address is None:
+        return False
+    send_mail(subject, body, None, [address])
+    return True
+
+
+def verification_token(email: EmailAddress) -> str:
+    """The signed token of ``email``'s verification link (it expires with its timestamp)."""
+    signer = signing.TimestampSigner(salt=VERIFY_SALT)
+    return signer.sign_object({"e": email.pk, "a": email.canonical})
+
+
+@transaction.atomic
+def email_verification_send(*, email_id: int, base_url: str) -> bool:
+    """Mail the verification link of one address (the task's work). Only what was asked for
+    since the last mail is sent, so a task delivered twice mails once; nothing for an address
+    verified meanwhile or replaced. True if a mail went out."""
+    email = (
+        EmailAddress.objects.select_for_update()
+        .select_related("user")
+        .filter(pk=email_id, verified_at__isnull=True)
+        .first()
+    )
+    if email is None or email.mail_requested_at is None:
+        return False
+    if email.mail_sent_at is not None and email.mail_sent_at >= email.mail_requested_at:
+        return False
+    path = reverse("email-verify", kwargs={"token": verification_token(email)})
+    context = {
+        "user": email.user,
+        "address": email.address,
+        "link": base_url.rstrip("/") + path,
+        "days": max(1, settings.EMAIL_VERIFY_MAX_AGE_SECONDS // 86400),
+    }
+    send_mail(
+        render_to_string("registration/email_verify_subject.txt", context).strip(),
+        render_to_string("registration/email_verify_email.txt", context),
+        None,
+        [email.address],
+    )
+    email.mail_sent_at = timezone.now()
+    email.save(update_fields=["mail_sent_at"])
+    return True
+
+
+def email_for_token(token: str) -> EmailAddress:
+    """The address a verification link names, if the link is still good: signed by us, not
+    older than EMAIL_VERIFY_MAX_AGE_SECONDS, and naming the address still waiting (or just
+    verified) on its account."""
+    signer = signing.TimestampSigner(salt=VERIFY_SALT)
+    try:
+        data = signer.unsign_object(token, max_age=settings.EMAIL_VERIFY_MAX_AGE_SECONDS)
+    except signing.SignatureExpired:
+        raise DomainError(
+            "this link has expired: send a new one from your profile", code="link_expired"
+        ) from None
+    except signing.BadSignature:
+        raise DomainError(
+            "this link is not a valid verification link", code="link_invalid"
+        ) from None
+    email = (
+        EmailAddress.objects.select_related("user")
+        .filter(pk=data.get("e"), canonical=data.get("a"))
+        .first()
+    )
+    if email is None:
+        raise DomainError(
+            "this link is no longer valid: another address replaced it", code="link_replaced"
+        )
+    return email
+
+
+@transaction.atomic
+def email_verify(*, token: str) -> EmailAddress:
+    """Verify the address a link names: it becomes the account's verified address (the user's
+    ``email``), replacing the one verified before. Refused for an address another account
+    verified first (one account per address, held by a unique index). Verifying twice
+    changes nothing."""
+    email = email_for_token(token)
+    email = EmailAddress.objects.select_for_update().select_related("user").get(pk=email.pk)
+    if email.verified_at is not None:
+        return email
+    if _verified_elsewhere(email):
+        raise Conflict(VERIFIED_ELSEWHERE, code="verified_elsewhere", field="email")
+    EmailAddress.objects.filter(user_id=email.user_id, verified_at__isnull=False).delete()
+    email.verified_at = timezone.now()
+    try:
+        with transaction.atomic():
+            email.save(update_fields=["verified_at"])
+    except IntegrityError:  # another account verified it since the check
+        raise Conflict(VERIFIED_ELSEWHERE, code="verified_elsewhere", field="email") from None
+    get_user_model().objects.filter(pk=email.user_id).update(email=email.address)
+    audit_record(
+        action="email.verify", target=email.user, actor=email.user, data={"email_id": email.pk}
+    )
+    return email
 
 
 def _new_key() -> str:

@@ -232,3 +232,39 @@ def signup_attempted(address: str) -> None:
     if count >= settings.SIGNUP_ADDRESS_LIMIT:
         failsafe_cache.set(f"{key}:locked", time.time() + window, window)
         log.warning("sign-up locked", extra={"address": address, "attempts": count})
+
+
+# --------------------------------------------------------------------------
+# Allowances for mail: each request counts, in the fail-safe cache, under a key naming what
+# is limited (a client address, an e-mail address, an account); past ``limit`` in
+# ``window`` seconds the request is refused (or served without sending) until the window of
+# its first count has passed. An e-mail address is counted by its digest, never stored.
+
+
+def _count(key: str, window: int) -> int:
+    failsafe_cache.add(key, 0, window)
+    try:
+        return failsafe_cache.incr(key)
+    except ValueError:  # expired between add and incr
+        failsafe_cache.set(key, 1, window)
+        return 1
+
+
+def email_key(address: str) -> str:
+    """The name under which an e-mail address is counted (its digest, case-insensitive).
+
+    >>> email_key("Ann@Example.org") == email_key("ann@example.org")
+    True
+    """
+    return hashlib.sha256((address or "").strip().lower().encode()).hexdigest()[:32]
+
+
+def allowance_take(kind: str, key: str, *, limit: int, window: int) -> bool:
+    """Count one request of ``kind`` for ``key``; False when it is over ``limit`` within
+    ``window`` seconds (it is counted all the same, so hammering does not reset the window)."""
+    count = _count(f"allow:{kind}:{key}", window)
+    if count > limit:
+        if count == limit + 1:
+            log.warning("allowance used up", extra={"allowance": kind, "limit": limit})
+        return False
+    return True

@@ -1,4 +1,4 @@
-"""Forms of the account pages: sign-up and a new API token."""
+"""Forms of the account pages: sign-up, a new e-mail address and a new API token."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ class SignupForm(forms.Form):
     username = forms.CharField(
         max_length=150,
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "off"}),
-        help_text="Letters, digits and @ . + - _ only.",
+        help_text="Letters, digits and @ . + - _ only; not one that reads like another account’s.",
     )
     # Checked by the service (user_signup), with the username and password, all at once.
     email = forms.CharField(
@@ -20,7 +20,7 @@ class SignupForm(forms.Form):
         required=False,
         label="Email (optional)",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
-        help_text="Only to reset a forgotten password.",
+        help_text="Only to reset a forgotten password, once verified: we mail you a link.",
     )
     password1 = forms.CharField(
         label="Password",
@@ -62,3 +62,16 @@ class TokenForm(forms.Form):
 
     def add_domain_error(self, exc: DomainError) -> None:
         add_form_errors(self, exc, [field_route(self, "label")])
+
+
+class EmailForm(forms.Form):
+    # Checked by the service (email_address_set).
+    email = forms.CharField(
+        max_length=254,
+        label="New email address",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+        help_text="We mail it a link; it is used once you have opened that link.",
+    )
+
+    def add_domain_error(self, exc: DomainError) -> None:
+        add_form_errors(self, exc, [field_route(self, "email")])

@@ -1,11 +1,13 @@
-"""The login form, with the sign-in limits of tracker/core/ratelimit.py."""
+"""The login form, with the sign-in limits of tracker/core/ratelimit.py; the password reset
+form, which mails only verified addresses."""
 
 from __future__ import annotations
 
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.core.exceptions import ValidationError
 
+from tracker.accounts.selectors import password_reset_users
 from tracker.core.ratelimit import (
     client_address,
     login_failed,
@@ -46,3 +48,10 @@ class LimitedAuthenticationForm(SignInLimits, AuthenticationForm):
 
 class LimitedAdminAuthenticationForm(SignInLimits, AdminAuthenticationForm):
     """The admin site's login form: the same limits (the same counters)."""
+
+
+class VerifiedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, finding only the accounts that verified the address given."""
+
+    def get_users(self, email):
+        return iter(password_reset_users(email))

@@ -1,4 +1,5 @@
-"""Account pages: sign-up (with the sign-up limits) and the profile with the API tokens."""
+"""Account pages: sign-up (with the sign-up limits), the profile with the e-mail address and
+the API tokens, and the e-mail verification link."""
 
 from __future__ import annotations
 
@@ -10,11 +11,19 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tracker.accounts.selectors import api_tokens_of
-from tracker.accounts.services import api_token_create, api_token_revoke, user_signup
+from tracker.accounts.selectors import api_tokens_of, email_addresses_of
+from tracker.accounts.services import (
+    api_token_create,
+    api_token_revoke,
+    email_address_set,
+    email_for_token,
+    email_verification_resend,
+    email_verify,
+    user_signup,
+)
 from tracker.core.ratelimit import client_address, signup_attempted, signup_wait, too_many
 from tracker.engine.errors import DomainError
-from web.forms.accounts import SignupForm, TokenForm
+from web.forms.accounts import EmailForm, SignupForm, TokenForm
 from web.views import shown_once
 from web.views.common import not_found_as_404
 
@@ -52,12 +61,16 @@ def signup(request):
                         username=form.cleaned_data["username"],
                         password=form.cleaned_data["password1"],
                         email=form.cleaned_data["email"],
+                        base_url=request.build_absolute_uri("/"),
                     )
                 except DomainError as exc:
                     form.add_domain_error(exc)
                 else:
                     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-                    messages.success(request, f"Welcome, {user.get_username()}.")
+                    welcome = f"Welcome, {user.get_username()}."
+                    if form.cleaned_data["email"]:
+                        welcome += " To use your email address, open the link we mailed it."
+                    messages.success(request, welcome)
                     return redirect(next_url)
             status = 400
     return render(
@@ -68,8 +81,9 @@ def signup(request):
     )
 
 
-def _profile(request, *, form=None, status=200):
+def _profile(request, *, form=None, email_form=None, email_error="", status=200):
     tokens = list(api_tokens_of(request.user))
+    addresses = email_addresses_of(request.user)
     new_token, new_key = None, None
     if request.method == "GET":
         kept = shown_once.take(request, shown_once.TOKEN)
@@ -80,7 +94,16 @@ def _profile(request, *, form=None, status=200):
     response = render(
         request,
         "registration/profile.html",
-        {"tokens": tokens, "form": form or TokenForm(), "new_key": new_key, "new_token": new_token},
+        {
+            "tokens": tokens,
+            "form": form or TokenForm(),
+            "new_key": new_key,
+            "new_token": new_token,
+            "email_form": email_form or EmailForm(),
+            "email_error": email_error,
+            "verified_email": next((a for a in addresses if a.is_verified), None),
+            "waiting_email": next((a for a in addresses if not a.is_verified), None),
+        },
         status=status,
     )
     if new_key:
@@ -91,8 +114,9 @@ def _profile(request, *, form=None, status=200):
 @login_required
 @require_http_methods(["GET"])
 def profile(request):
-    """The user's account: their API tokens (label, created, last used, revoke); a token just
-    made is shown once, here, right after the redirect from ``token_create``."""
+    """The user's account: their e-mail address and its state (verified, or waiting with a
+    "send the link again"), and their API tokens (label, created, last used, revoke); a token
+    just made is shown once, here, right after the redirect from ``token_create``."""
     return _profile(request)
 
 
@@ -120,3 +144,61 @@ def token_revoke(request, pk: int):
     token = api_token_revoke(user=request.user, token_id=pk)
     messages.success(request, f"The token “{token.label}” is revoked: it no longer works.")
     return redirect("profile")
+
+
+@login_required
+@require_POST
+def email_set(request):
+    """A new address, waiting for verification: its link is mailed; a 303 to the profile."""
+    form = EmailForm(request.POST)
+    if form.is_valid():
+        try:
+            email, sent = email_address_set(
+                user=request.user,
+                address=form.cleaned_data["email"],
+                base_url=request.build_absolute_uri("/"),
+            )
+        except DomainError as exc:
+            form.add_domain_error(exc)
+        else:
+            if sent:
+                messages.success(
+                    request, f"We mailed a link to {email.address}: open it to verify the address."
+                )
+            else:
+                messages.warning(
+                    request, f"{email.address} is kept, but no link could be sent to it now."
+                )
+            return redirect(reverse("profile"), permanent=False)
+    return _profile(request, email_form=form, status=400)
+
+
+@login_required
+@require_POST
+@not_found_as_404
+def email_resend(request):
+    """The verification link again (within the allowance); a 303 to the profile."""
+    try:
+        email = email_verification_resend(
+            user=request.user, base_url=request.build_absolute_uri("/")
+        )
+    except DomainError as exc:
+        if exc.code == "not_found":
+            raise
+        status = 429 if exc.code == "throttled" else 400
+        return _profile(request, email_error=exc.message, status=status)
+    messages.success(request, f"We mailed the link to {email.address} again.")
+    return redirect(reverse("profile"))
+
+
+@require_http_methods(["GET", "POST"])
+def email_verify_page(request, token: str):
+    """The link from the verification mail: GET shows what it verifies, POST verifies (a mail
+    scanner that opens links verifies nothing). No login needed: the link is the proof."""
+    try:
+        email = email_verify(token=token) if request.method == "POST" else email_for_token(token)
+    except DomainError as exc:
+        return render(request, "registration/email_verify.html", {"error": exc.message}, status=400)
+    if request.method == "POST":
+        messages.success(request, f"{email.address} is verified.")
+    return render(request, "registration/email_verify.html", {"email": email})

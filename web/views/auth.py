@@ -1,12 +1,20 @@
 """The login pages: the site's and the admin's, Django's with the sign-in limits (a locked
-attempt answers 429 on both)."""
+attempt answers 429 on both); the password reset page: Django's, mailing only verified
+addresses, within its limits."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.shortcuts import redirect
 
-from web.forms.auth import LimitedAdminAuthenticationForm, LimitedAuthenticationForm
+from tracker.core.ratelimit import allowance_take, client_address, email_key, too_many
+from web.forms.auth import (
+    LimitedAdminAuthenticationForm,
+    LimitedAuthenticationForm,
+    VerifiedPasswordResetForm,
+)
 
 
 class LoginView(auth_views.LoginView):
@@ -32,3 +40,31 @@ class AdminSite(admin.AdminSite):
         if getattr(form, "locked", False):
             response.status_code = 429
         return response
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Every request counts against its client address (PASSWORD_RESET_ADDRESS_LIMIT: past it,
+    429 and the form) and against the address asked for (PASSWORD_RESET_EMAIL_LIMIT: past
+    it, the same "check your email" answer and no mail), whether or not an account verified
+    that address, so the answers tell nothing of which addresses have accounts."""
+
+    form_class = VerifiedPasswordResetForm
+
+    def form_valid(self, form):
+        window = settings.PASSWORD_RESET_WINDOW_SECONDS
+        address = client_address(self.request)
+        if not allowance_take(
+            "reset-client", address, limit=settings.PASSWORD_RESET_ADDRESS_LIMIT, window=window
+        ):
+            form.add_error(None, too_many("Too many password resets from your address", window))
+            response = self.form_invalid(form)
+            response.status_code = 429
+            return response
+        if not allowance_take(
+            "reset-email",
+            email_key(form.cleaned_data["email"]),
+            limit=settings.PASSWORD_RESET_EMAIL_LIMIT,
+            window=window,
+        ):
+            return redirect(self.get_success_url())  # as if sent: nothing is
+        return super().form_valid(form)
