@@ -192,7 +192,7 @@ def pots_taken(hand: Hand, pots: Iterable[Pot]) -> list[PotTaken]:
         for seat, _ in shares:
             high = seat in paid.get("high_winners", ()) and words(seat, "high")
             low = seat in paid.get("low_winners", ()) and words(seat, "low")
-            text = " and ".join(t for t in (high, low and f"{low} for low") if t)
+            text = " and ".join(t for t in (high, low) if t)  # "8-6-4-3-2 low"
             if text:
                 why.append((seat, text))
         out.append(PotTaken(pot.index, pot.amount, shares, tuple(why)))
