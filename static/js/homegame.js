@@ -2,7 +2,9 @@
  *
  * 1. Forms with a variant select show only that variant's fields ([data-variants]).
  * 2. Card inputs ([data-card]) get a tap-to-pick panel that greys out cards
- *    already entered elsewhere in the same form, so no card can be picked twice.
+ *    already entered elsewhere in the same form, so no card can be picked twice; in the
+ *    live logger also every card already seen in the hand ([data-seen-up]/[data-seen-down]
+ *    around the form: face up on the table, or entered face down), each with its reason.
  *    The results form's seats: "folded on 3rd street" fills the ante and hides the cards;
  *    showdown chips follow the first typed.
  * 3. The hand replayer ([data-replayer]) steps between streets and actions without reloading.
@@ -68,6 +70,19 @@
     });
     return out;
   }
+  /* The cards the page says were already seen in the hand, with the reason in words. */
+  var SEEN = [["data-seen-up", "face up on the table"], ["data-seen-down", "already entered in this hand"]];
+  function seenOf(form) {
+    var out = {};
+    var box = form.closest("[data-seen-up], [data-seen-down]");
+    if (!box) return out;
+    SEEN.forEach(function (pair) {
+      (box.getAttribute(pair[0]) || "").split(/\s+/).forEach(function (code) {
+        if (code) out[code] = pair[1];
+      });
+    });
+    return out;
+  }
   function paint(input) {
     var c = parseCard(input.value);
     input.classList.toggle("red", !!c && (c[1] === "h" || c[1] === "d"));
@@ -92,7 +107,8 @@
         var code = (r === "10" ? "T" : r) + s[0];
         var red = s[0] === "h" || s[0] === "d";
         html += '<button type="button" data-code="' + code + '" class="' + (red ? "red" : "") +
-          '" aria-label="' + r + s[1] + '">' + r + '<span class="s">' + s[1] + "</span></button>";
+          '" data-name="' + r + s[1] + '" aria-label="' + r + s[1] + '">' + r +
+          '<span class="s" aria-hidden="true">' + s[1] + "</span></button>";
       });
       html += "</div>";
     });
@@ -130,10 +146,16 @@
   function refresh() {
     if (!current) return;
     var taken = used(currentForm, current);
+    var seen = seenOf(currentForm);
     var mine = parseCard(current.value);
     picker.querySelectorAll("button[data-code]").forEach(function (b) {
       var code = b.getAttribute("data-code");
-      b.disabled = !!taken[code];
+      var why = seen[code] || (taken[code] ? "picked for another card here" : "");
+      b.disabled = !!why;
+      // The reason is read out with the card, and shown on hover.
+      b.setAttribute("aria-label", b.getAttribute("data-name") + (why ? ": " + why : ""));
+      if (why) b.title = why; else b.removeAttribute("title");
+      b.classList.toggle("seen", !!seen[code]);
       b.classList.toggle("chosen", code === mine);
     });
     var label = current.getAttribute("aria-label") || "card";

@@ -230,7 +230,8 @@ def log_in(page, site, username, next_url="/"):
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit]")
     page.wait_for_load_state()
-    assert f"Logged in as {username}" in page.inner_text("[data-testid=who]")
+    # The text, shown or not: the live logger's compact top bar folds it behind "Menu".
+    assert f"Logged in as {username}" in page.text_content("[data-testid=who]")
 
 
 # --------------------------------------------------------------------------

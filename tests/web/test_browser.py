@@ -433,7 +433,11 @@ def test_live_logger_on_a_phone(site, browser, phone, shots):
         steps += 1
         assert steps < 100
     text = page.inner_text("section.street.step:not([hidden]) [data-testid=step-text]")
-    assert f"{first} mucks" in text, text
+    pot = hand.pots.get().amount
+    assert text == f"{second} takes the pot ({pot}).", text  # who took it, and how much
+    page.locator("section.street.step:not([hidden]) a[rel=prev]").click()
+    text = page.inner_text("section.street.step:not([hidden]) [data-testid=step-text]")
+    assert f"{first} mucks" in text, text  # the step before: the muck, told once
     hand_taps = sum(v for k, v in taps.items() if k != "undo")
     # 1 to start, 11 face-up cards, 10 actions (bring-in, call, 3 folds, 4 check-arounds,
     # 1 muck), 1 to record; the undo and the fold again apart.

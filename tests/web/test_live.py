@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import make_league, make_tournament
+from tracker.engine.cards import format_card
 from tracker.hands.models import DraftHand, Hand, HandStatus
 from tracker.hands.services.recording import variant_resolve
 
@@ -72,6 +73,33 @@ def test_errors_are_shown_and_nothing_is_lost(client, table):
     assert DraftHand.objects.get().steps == []  # the street went in as one change: all back
     page = client.get(url).context["page"]
     assert [d.seat for d in page.deals] == [0, 1, 2]  # every door card is asked again
+
+
+def test_the_cards_seen_in_the_hand_are_handed_to_the_picker(client, table):
+    """Every card face up on the table and every face-down card entered is in the page's
+    seen lists (the picker greys them out): exactly the cards the engine would refuse as
+    dealt already. Each step's answer lands on the prompt."""
+    tournament, url = table
+    post(client, url, op="start")
+    page = client.get(url).context["page"]
+    assert page.seen_up == [] and page.seen_down == []
+    cards = {"card-0-0": "As", "card-0-2": "2c", "card-1-2": "Kd", "card-2-2": "Qh"}
+    response = post(client, url, op="deal", **cards)
+    assert response.status_code == 302 and response.url == f"{url}#prompt"
+    response = client.get(url)
+    page = response.context["page"]
+    assert page.seen_up == ["2c", "Kd", "Qh"]  # the door cards
+    assert page.seen_down == ["As"]  # Ann's first face-down card, seen and entered
+    known = {format_card(c) for c in page.state.hand.known}  # what the engine refuses again
+    assert set(page.seen_up) | set(page.seen_down) == known
+    body = response.content.decode()
+    assert 'data-seen-up="2c Kd Qh" data-seen-down="As"' in body
+    assert 'id="prompt"' in body
+    # A card seen is refused a street later, as the picker says.
+    for seat, verb in ((0, "bring_in"), (1, "call"), (2, "call")):
+        assert post(client, url, op="act", seat=seat, verb=verb).status_code == 302
+    again = post(client, url, op="deal", **{"card-0-0": "Kd", "card-1-0": "3d", "card-2-0": "4d"})
+    assert again.status_code == 400 and "Kd has already been dealt" in again.context["error"]
 
 
 def test_the_start_form_takes_the_announcements(client, table):

@@ -453,6 +453,7 @@ def test_live_stud_all_in_runout_shows_while_dealing(site, phone, shots):
     show = table.page.locator(
         f"[data-testid^=show-]:has(h3:text-is('{short}')) input[data-card]"
     ).first
+    table.page.keyboard.press("Escape")  # the picker, open for the street, covers the shows
     show.click()
     count = table.page.locator(
         f"[data-testid^=show-]:has(h3:text-is('{short}')) input[data-card]"

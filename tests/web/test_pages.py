@@ -238,6 +238,53 @@ def test_replayer_walks_a_full_history_street_by_street(client, game):
     assert "hidden" in third_tag
 
 
+def test_the_replayers_last_step_says_who_took_the_pot_and_repeats_nothing(client, game):
+    hand = game.hands["full"]
+    response = client.get(reverse("hand", kwargs={"pk": hand.pk}) + "?step=0")
+    replay = response.context["replay"]
+    last = replay.steps[-1]
+    pot = hand.pots.get()
+    (winner_id,) = [pid for pid, chips in pot.award_chips.items() if chips]
+    winner = {s.player_id: s.name for s in last.seats}[winner_id]
+    assert last.actions == [
+        f"{winner} takes the pot ({pot.amount}) with four fours, jack kicker (K♦ as 4♥, 2♣ as 4♦)."
+    ]
+    assert {s.name: s.last_action for s in last.seats if s.last_action} == {
+        winner: f"takes {pot.amount}"
+    }
+    assert replay.streets[-1].actions[-1] == last.actions[0]  # the end of the hand, the same
+    for before, after in zip(replay.steps, replay.steps[1:], strict=False):
+        assert before.actions != after.actions, after.actions
+    body = html(response)
+    assert f"{winner} takes the pot ({pot.amount})" in body
+    assert body.count(f"{winner} takes the pot ({pot.amount})") == 2  # the step and the street
+
+
+def test_the_last_step_names_the_result_that_stands(client, settle):
+    """The table paid the pot otherwise: the replayer says what stands (the table's result
+    until the authority rules), without the engine's hand for a winner it does not name."""
+    g = make_game()
+    t = g.tournament
+    with settle():
+        hand = hand_record(
+            tournament=t,
+            by=g.admin,
+            entry_mode="full",
+            entry={"actions": KLO_ACTIONS},
+            variant="kings_and_little_ones",
+            table_result={"winners": [tournament_state(t).next_positions()[1].player_id]},
+        )
+    hand.refresh_from_db()
+    assert hand.status == HandStatus.DISPUTED
+    replay = hand_replay(g.admin, hand.pk)
+    pot = hand.pots.get()
+    (stands,) = [pid for pid, chips in pot.award_chips.items() if chips]
+    (engine,) = [pid for pid, chips in pot.engine_chips.items() if chips]
+    assert stands != engine
+    names = {s.player_id: s.name for s in replay.steps[-1].seats}
+    assert replay.steps[-1].actions == [f"{names[stands]} takes the pot ({pot.amount})."]
+
+
 def test_hand_page_shows_wild_cards_and_both_readings(client, game):
     page = text(client.get(reverse("hand", kwargs={"pk": game.hands["full"].pk})))
     assert "four fours, jack kicker" in page

@@ -7,8 +7,10 @@ chips put in on the street and in all, the stack behind, the seat's last
 action, and the street's log in words ("Bob completes to 20."). A last frame
 (number 8) shows the end of the hand. ``steps`` holds the same table after
 every action (a street's cards dealt, a bet, a buy, a show), each with its
-line of words, for the replayer's action-by-action view. Pots, showdown and payouts are not
-worked out here: the settlement's reading holds them.
+line of words, for the replayer's action-by-action view; its last step is the end of the
+hand, saying who took each pot and how much. Pots, showdown and payouts are not worked out
+here: the settlement's reading holds them, and :meth:`FramesObserver.finish` is given the
+pots as settled (:class:`PotTaken`). Without them only an uncontested pot can be told.
 
 >>> from tracker.engine.procedure import walk_history
 >>> frames = FramesObserver(["Ann", "Bob"])
@@ -24,7 +26,7 @@ worked out here: the settlement's reading holds them.
 [(3, 97, 'folds'), (3, 97, 'completes to 5')]
 >>> [step.actions for step in frames.steps]  # doctest: +NORMALIZE_WHITESPACE
 [['Third street is dealt: Ann 2♣, Bob 3♣.'], ['Ann brings in 2.'], ['Bob completes to 5.'],
- ['Ann folds. 3 uncalled, returned to Bob.'], ['Everyone else folded: Bob takes the pot.']]
+ ['Ann folds. 3 uncalled, returned to Bob.'], ['Everyone else folded: Bob takes the pot (6).']]
 """
 
 from __future__ import annotations
@@ -36,7 +38,16 @@ from .cards import card_symbol, format_card
 from .stud import Event, HandObserver, StudHand, Verb
 from .variants import STREETS, Face
 
-__all__ = ["END", "STREET_TITLES", "FrameCard", "FrameSeat", "FramesObserver", "StreetFrame"]
+__all__ = [
+    "END",
+    "STREET_TITLES",
+    "FrameCard",
+    "FrameSeat",
+    "FramesObserver",
+    "PotTaken",
+    "StreetFrame",
+    "pot_words",
+]
 
 END = 8  # the frame after seventh street: the end of the hand
 STREET_TITLES = {3: "Third street", 4: "Fourth street", 5: "Fifth street",
@@ -69,6 +80,57 @@ class StreetFrame:
     actions: list[str]
     pot: int
     community: str | None = None
+
+
+@dataclass(frozen=True)
+class PotTaken:
+    """One pot at the end of the hand, as settled: ``shares`` pairs (seat, chips) of the
+    result that stands; ``why`` pairs (seat, the hand it won with, in words)."""
+
+    pot: int  # 0: the main pot, k: side pot k
+    amount: int
+    shares: tuple[tuple[int, int], ...]
+    why: tuple[tuple[int, str], ...] = ()
+
+
+def pot_words(
+    pots: Sequence[PotTaken], names: Sequence[str], uncontested: bool = False
+) -> list[str]:
+    """Who took each pot and how much, one line per pot.
+
+    >>> pot_words([PotTaken(0, 48, ((1, 48),), ((1, "three sevens"),))], ["Ann", "Bob"])
+    ['Bob takes the pot (48) with three sevens.']
+    >>> pot_words([PotTaken(0, 6, ((0, 6),))], ["Ann", "Bob"], uncontested=True)
+    ['Everyone else folded: Ann takes the pot (6).']
+    >>> pot_words([PotTaken(0, 49, ((0, 25), (1, 24)))], ["Ann", "Bob"])
+    ['The pot (49) is split: Ann 25, Bob 24.']
+    >>> pot_words([PotTaken(0, 90, ((0, 90),)), PotTaken(1, 40, ((1, 20), (2, 20)))],
+    ...           ["Ann", "Bob", "Cat"])
+    ['Ann takes the main pot (90).', 'Side pot 1 (40) is split: Bob 20, Cat 20.']
+    """
+    lines = []
+    for pot in pots:
+        why = dict(pot.why)
+        title = (
+            "the pot"
+            if len(pots) == 1
+            else ("the main pot" if pot.pot == 0 else f"side pot {pot.pot}")
+        )
+        shares = [(seat, chips) for seat, chips in pot.shares if chips]
+        if not shares:
+            lines.append(f"{title[0].upper()}{title[1:]} ({pot.amount}): nobody takes it.")
+        elif len(shares) == 1:
+            seat = shares[0][0]
+            with_ = f" with {why[seat]}" if seat in why else ""
+            line = f"{names[seat]} takes {title} ({pot.amount}){with_}."
+            lines.append(f"Everyone else folded: {line}" if uncontested else line)
+        else:
+            each = ", ".join(
+                f"{names[seat]} {chips}" + (f" with {why[seat]}" if seat in why else "")
+                for seat, chips in shares
+            )
+            lines.append(f"{title[0].upper()}{title[1:]} ({pot.amount}) is split: {each}.")
+    return lines
 
 
 def _sym(card: int | None) -> str:
@@ -241,20 +303,40 @@ class FramesObserver(HandObserver):
         self.log.append(f"{self.name(seat)} {text}.")
         self.step(hand, f"{self.name(seat)} {text}.")
 
-    def finish(self, hand: StudHand) -> list[StreetFrame]:
-        """After the walk: the last street's frame and the end of the hand."""
+    def finish(self, hand: StudHand, pots: Sequence[PotTaken] = ()) -> list[StreetFrame]:
+        """After the walk: the last street's frame and the end of the hand. ``pots``: the
+        pots as settled; the last step says who took each and how much (without them, an
+        uncontested pot still can be told, a showdown's cannot).
+
+        The last step never repeats the one before: the shows and mucks of the showdown had
+        their own steps; the end of the hand says who took the pots.
+        """
         self.frames.append(self.snapshot(self.number, hand))
-        self.log = list(self.shows)
+        shows = list(self.shows)
         self.shows = []
         for i in range(len(self.names)):
             self.last[i] = ""
             for c in self.cards[i]:
                 c.new = False
-        if hand.n_in == 1:
+        uncontested = hand.n_in == 1 and not hand.at_showdown  # (a muck is no fold)
+        if not pots and hand.n_in == 1:
             winner = hand.in_hand.index(True)
-            self.log.append(f"Everyone else folded: {self.name(winner)} takes the pot.")
+            pots = [PotTaken(0, sum(self.total), ((winner, sum(self.total)),))]
+        taken: dict[int, int] = {}
+        for pot in pots:
+            for seat, chips in pot.shares:
+                taken[seat] = taken.get(seat, 0) + chips
+        for seat, chips in taken.items():
+            if chips:
+                self.last[seat] = f"takes {chips}"
+        ending = pot_words(pots, self.names, uncontested)
+        if not ending and hand.at_showdown:
+            ending = ["Showdown: who takes the pot is known once the engine has settled the hand."]
+        self.log = shows + ending
         end = self.snapshot(END, hand)
         self.frames.append(end)
-        if end.actions:
-            self.steps.append(self.snapshot(END, hand))
+        if ending:
+            last = self.snapshot(END, hand)
+            last.actions = [" ".join(ending)]
+            self.steps.append(last)
         return self.frames

@@ -214,10 +214,11 @@ def hand_replay(user, pk: int, street: int | None = None, step: int | None = Non
     raw_actions: list[str] = []
     entry_seats: list[EntrySeat] = []
     n = len(hand.positions)
+    pot_rows = list(hand.pots.all())
     if hand.entry_mode == EntryMode.FULL:
         raw_actions = [str(a) for a in (hand.entry or {}).get("actions") or []]
         try:
-            frames = replay_frames(hand, names, seat_numbers, raw_actions)
+            frames = replay_frames(hand, names, seat_numbers, raw_actions, pots=pot_rows)
             streets, steps = frames.streets, frames.steps
         except DomainError as exc:  # a history the engine refuses (an invalid hand)
             walk_error = f"This history cannot be shown street by street ({exc})."
@@ -285,20 +286,10 @@ def hand_replay(user, pk: int, street: int | None = None, step: int | None = Non
                         if c.code == s.code:
                             c.wild_as, c.wild_low_as = s.wild_as, s.wild_low_as
 
-    # The end of the hand in the replayer: who took what, as settled.
-    if streets and streets[-1].number == END and hand.status != HandStatus.RECORDED:
-        texts = {s.player_id: s.high.text for s in show_seats if s.high and s.high_winner}
-        for seat in streets[-1].seats:
-            row = seat_rows.get(seat.player_id)
-            if row is not None and row.won:
-                seat.last_action = f"takes {row.won}"
-                why = f" with {texts[seat.player_id]}" if seat.player_id in texts else ""
-                streets[-1].actions.append(f"{seat.name} takes {row.won}{why}.")
-
     payouts = (reading or {}).get("payouts") or []
     pots = []
     verdict = ""
-    for pot in hand.pots.all():
+    for pot in pot_rows:
         if pot.overridden:
             verdict = "overruled"
         elif pot.disputed and _paid(pot.award_chips) != _paid(pot.engine_chips) and not verdict:

@@ -10,7 +10,7 @@ from typing import Any
 from tracker.engine.announcements import VARIANT_TITLES, has_high, has_low
 from tracker.engine.cards import format_card, parse_card
 from tracker.engine.errors import DomainError
-from tracker.engine.frames import FrameSeat
+from tracker.engine.frames import FrameSeat, StreetFrame
 from tracker.engine.live import checks_around
 from tracker.engine.stud import ProcedureError, Verb, declaring
 from tracker.engine.variants import STREETS, Face
@@ -90,6 +90,9 @@ class LivePage:
     # results each may be given ("won", or "high"/"low"/"both" in a high-low game).
     result_seats: list[tuple[int, str]] = field(default_factory=list)
     result_choices: list[tuple[str, str]] = field(default_factory=list)
+    # The cards already seen in the hand (codes, "Kd"): the card picker greys them out.
+    seen_up: list[str] = field(default_factory=list)  # face up on the table
+    seen_down: list[str] = field(default_factory=list)  # entered face down (or shown)
 
     @property
     def version(self) -> int:
@@ -215,6 +218,7 @@ def live_page(state: DraftState) -> LivePage:
         )
         for s in table.seats
     ]
+    seen_up, seen_down = seen_cards(table)
     return LivePage(
         state=state,
         title=f"Hand {draft.number} · {VARIANT_TITLES.get(draft.variant, draft.variant)}",
@@ -235,7 +239,22 @@ def live_page(state: DraftState) -> LivePage:
         log=state.log,
         result_seats=result_seats,
         result_choices=result_choices,
+        seen_up=seen_up,
+        seen_down=seen_down,
     )
+
+
+def seen_cards(table: StreetFrame) -> tuple[list[str], list[str]]:
+    """The cards already seen in the hand, as the table now shows them: those face up on
+    the table (the community card too) and those entered face down, each sorted. No card of
+    either list can be dealt again (the engine refuses it as ``duplicate_card``)."""
+    up: list[str] = [table.community] if table.community else []
+    down: list[str] = []
+    for seat in table.seats:
+        for card in seat.cards:
+            if card.code:
+                (up if card.up else down).append(card.code)
+    return sorted(up), sorted(down)
 
 
 def _can_muck(hand, seat: int) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from tracker.core.errors import PermissionDenied as DomainPermissionDenied
@@ -80,8 +81,8 @@ def live_hand(request, tournament):
             raise PermissionDenied(exc.message) from None
         except DomainError as exc:
             error = exc.message
-        if not error:
-            return redirect("live-hand", pk=tournament.pk)
+        if not error:  # to the prompt of the next step, in view
+            return redirect(reverse("live-hand", kwargs={"pk": tournament.pk}) + "#prompt")
         draft = open_draft(tournament)
     state = tournament_state(tournament)
     context = {

@@ -6,7 +6,9 @@ frames observer (``tracker.engine.frames``) notes each street: cards dealt face
 up or down, the antes, bring-in, bets, calls, raises and folds, the uncalled
 chips given back, Low Hold buys, and the pot as it grows. The pots, the showdown
 and the payouts shown come from the engine's stored reading
-(``Hand.engine_reading``).
+(``Hand.engine_reading``); the end of the hand (its street frame and its last step)
+says who took each pot and how much in the result that stands (the ``Pot`` rows,
+:func:`pots_taken`), with the hand the engine read for a winner it agrees with.
 
 A quick-entry hand has no history: the hand page (web/presenters/hands.py) shows
 what was entered (chips in, the street each seat folded on, the cards shown).
@@ -17,13 +19,14 @@ street); 8 is the end of the hand (the showdown, or the uncontested result).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tracker.engine.cards import card_symbol, format_card, parse_card
 from tracker.engine.errors import DomainError
-from tracker.engine.frames import FramesObserver, StreetFrame
+from tracker.engine.frames import FramesObserver, PotTaken, StreetFrame
 from tracker.engine.procedure import history_from_entry, walk_history
-from tracker.hands.models import Hand
+from tracker.hands.models import Hand, Pot
 
 STREET_TITLES = {
     3: "Third street",
@@ -163,11 +166,50 @@ class ReplayFrames:
     steps: list[StreetView]  # the table after each action
 
 
+def pots_taken(hand: Hand, pots: Iterable[Pot]) -> list[PotTaken]:
+    """The settled pots of ``hand`` by seat position: the chips of the result that stands
+    and, for a taker the engine also names in that pot, the hand it won with in words."""
+    position = {pid: k for k, pid in enumerate(hand.positions)}
+    reading = hand.engine_reading or {}
+    payouts = reading.get("payouts") or []
+    players = (reading.get("showdown") or {}).get("players") or []
+
+    def words(seat: int, half: str) -> str:
+        data = players[seat] if seat < len(players) else None
+        return ((data or {}).get(half) or {}).get("text", "")
+
+    out = []
+    for pot in pots:
+        shares = tuple(
+            (position[pid], chips)
+            for pid, chips in sorted(
+                pot.award_chips.items(), key=lambda kv: position.get(kv[0], 99)
+            )
+            if chips and pid in position
+        )
+        paid = payouts[pot.index] if pot.index < len(payouts) else {}
+        why = []
+        for seat, _ in shares:
+            high = seat in paid.get("high_winners", ()) and words(seat, "high")
+            low = seat in paid.get("low_winners", ()) and words(seat, "low")
+            text = " and ".join(t for t in (high, low) if t)  # "8-6-4-3-2 low"
+            if text:
+                why.append((seat, text))
+        out.append(PotTaken(pot.index, pot.amount, shares, tuple(why)))
+    return out
+
+
 def replay_frames(
-    hand: Hand, names: dict[int, str], seats: dict[int, int], actions: list[str]
+    hand: Hand,
+    names: dict[int, str],
+    seats: dict[int, int],
+    actions: list[str],
+    *,
+    pots: Iterable[Pot] = (),
 ) -> ReplayFrames:
     """The table street by street and action by action of a full history (raises
-    ProcedureError on a history the engine refuses)."""
+    ProcedureError on a history the engine refuses); ``pots``: the hand's settled pots,
+    for the end of the hand (who took each and how much)."""
     players = list(hand.positions)
     frames = FramesObserver([names.get(pid, f"player {pid}") for pid in players])
     history = history_from_entry(
@@ -211,7 +253,7 @@ def replay_frames(
             step=step,
         )
 
-    streets = [view(frame) for frame in frames.finish(walked)]
+    streets = [view(frame) for frame in frames.finish(walked, pots_taken(hand, pots))]
     steps = [view(frame, k) for k, frame in enumerate(frames.steps)]
     first = {}
     for k, step in enumerate(steps):
