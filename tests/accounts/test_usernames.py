@@ -194,3 +194,16 @@ def test_a_save_that_leaves_the_name_alone_writes_no_claim(django_assert_num_que
     user.username = "anne"
     user.save(update_fields=["username"])
     assert AccountName.objects.get(user=user).canonical == "anne"
+
+
+def test_the_migrations_frozen_copy_agrees_with_the_live_rules():
+    # Migration 0021 keeps its own copy of names.py (migrations import no live code); the two
+    # give the same forms today, so the claimed rows match what sign-up checks.
+    import importlib
+
+    from tracker.accounts.names import canonical_username, username_skeleton
+
+    frozen = importlib.import_module("tracker.migrations.0021_account_names")
+    for name in ("rob", "ＲＯＢ", "rоb", "bi11", "Straße", "r𝐨b", "José", "m", "rn", "ǅ"):
+        assert frozen.canonical_username(name) == canonical_username(name)
+        assert frozen.username_skeleton(name) == username_skeleton(name)

@@ -8,10 +8,35 @@ empty claim, and is named on the console so that an admin can rename it (a renam
 new name). Going back drops the table.
 """
 
+import unicodedata
+
+from confusable_homoglyphs.confusables import confusables_data
 from django.conf import settings
 from django.db import migrations, models
 
-from tracker.accounts.names import canonical_username, username_skeleton
+# A frozen copy of tracker/accounts/names.py as it was when this migration was written:
+# migrations do not import live code, so a later change there cannot change what this one
+# computes on a fresh database.
+
+
+def canonical_username(name):
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def _prototype(char):
+    entries = confusables_data.get(char)
+    if not entries or len(entries) != 1:
+        return char
+    target = entries[0]["c"]
+    back = [e["c"] for e in confusables_data.get(target, [])]
+    if back == [char]:
+        return min(char, target)
+    return target
+
+
+def username_skeleton(name):
+    decomposed = unicodedata.normalize("NFD", canonical_username(name))
+    return unicodedata.normalize("NFD", "".join(_prototype(c) for c in decomposed))
 
 
 def claim_names(apps, schema_editor):
