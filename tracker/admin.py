@@ -29,6 +29,7 @@ from tracker.tournaments.models import (
     LedgerEntry,
     Seat,
     StandingTally,
+    TableLink,
     Tournament,
 )
 from tracker.tournaments.services import tournament_counting_set
@@ -142,6 +143,20 @@ class TournamentAdmin(admin.ModelAdmin):
         if rest:
             Tournament.objects.filter(pk=obj.pk).update(**{f: getattr(obj, f) for f in rest})
         tournament_counting_set(tournament=obj, **counting)
+
+
+@admin.register(TableLink)
+class TableLinkAdmin(admin.ModelAdmin):
+    """Operators may revoke a live view link (set ``revoked_at``); links are made on the
+    table screen."""
+
+    list_display = ["tournament", "created_by", "created_at", "expires_at", "revoked_at"]
+    list_filter = [("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["tournament__name", "tournament__league__slug"]
+    readonly_fields = ["tournament", "created_by", "created_at", "revoked_by"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
 
 
 @admin.register(Seat)

@@ -19,7 +19,14 @@ from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import Invite, League, Membership, Player
 from tracker.rulings.models import Ruling
 from tracker.stats.models import MonthTally, TournamentTally
-from tracker.tournaments.models import FinalStanding, LedgerEntry, Seat, StandingTally, Tournament
+from tracker.tournaments.models import (
+    FinalStanding,
+    LedgerEntry,
+    Seat,
+    StandingTally,
+    TableLink,
+    Tournament,
+)
 
 __all__ = [
     "ApiToken",
@@ -43,6 +50,7 @@ __all__ = [
     "Ruling",
     "Seat",
     "StandingTally",
+    "TableLink",
     "Tournament",
     "TournamentTally",
 ]

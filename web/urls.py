@@ -42,6 +42,15 @@ urlpatterns = [
         tournaments.table_screen_fragment,
         name="table-screen-fragment",
     ),
+    path("tournaments/<int:pk>/table/links/", tournaments.table_link_new, name="table-link-new"),
+    path(
+        "tournaments/<int:pk>/table/links/<int:link>/revoke/",
+        tournaments.table_link_revoke_page,
+        name="table-link-revoke",
+    ),
+    # The read-only live view of a night's table screen (its QR code's link)
+    path("live/<str:token>/", tournaments.live_view, name="live-view"),
+    path("live/<str:token>/state/", tournaments.live_view_state, name="live-view-state"),
     path("tournaments/<int:pk>/hands/new/", hands.hand_new, name="hand-new"),
     path("tournaments/<int:pk>/live/", live.live_hand, name="live-hand"),
     path("hands/<int:pk>/", hands.hand, name="hand"),
