@@ -16,7 +16,7 @@ from tracker.hands.models import (
     ReevaluationJob,
 )
 from tracker.interchange.models import ImportFile, ImportJob
-from tracker.leagues.models import Invite, League, Membership, Player
+from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
 from tracker.rulings.models import Ruling
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.tournaments.models import (
@@ -31,6 +31,7 @@ from tracker.tournaments.models import (
 __all__ = [
     "ApiToken",
     "AuditEntry",
+    "CalendarFeed",
     "Dispute",
     "DraftHand",
     "Evaluation",

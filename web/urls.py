@@ -5,6 +5,7 @@ from django.urls import path
 from web.views import (
     accounts,
     calculator,
+    calendars,
     hands,
     health,
     interchange,
@@ -33,6 +34,10 @@ urlpatterns = [
     path("leagues/<slug:slug>/members/", members.members, name="league-members"),
     path("leagues/<slug:slug>/house-rules/", members.house_rules, name="house-rules"),
     path("invites/<str:token>/", members.invite, name="invite"),
+    # Calendars: the league's feed at a secret address, a night's file, the admins' page
+    path("leagues/<slug:slug>/calendar/", calendars.league_calendar, name="league-calendar"),
+    path("calendars/<str:token>.ics", calendars.calendar_feed, name="calendar-feed"),
+    path("tournaments/<int:pk>/calendar.ics", calendars.night_ics, name="night-ics"),
     # Tournaments and hands
     path("leagues/<slug:slug>/nights/new/", tournaments.tournament_new, name="tournament-new"),
     path("tournaments/<int:pk>/", tournaments.tournament, name="tournament"),

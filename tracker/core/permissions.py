@@ -41,6 +41,7 @@ class Capability(StrEnum):
     REEVALUATE = "reevaluate"  # re-run the engine over settled hands
     SHARE_TABLE = "share_table"  # put a night's read-only live view link (QR code) on its screen
     REVOKE_TABLE_LINK = "revoke_table_link"  # stop a live view link from working
+    CALENDAR = "calendar"  # the league's time zone and its calendar feed links
 
 
 C = Capability
@@ -60,6 +61,7 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.REEVALUATE,
             C.SHARE_TABLE,
             C.REVOKE_TABLE_LINK,
+            C.CALENDAR,
         }
     ),
     SCOREKEEPER: frozenset({C.RECORD_HAND, C.DISPUTE, C.SHARE_TABLE}),
