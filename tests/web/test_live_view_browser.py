@@ -2,7 +2,7 @@
 (Debian's Chromium) at phone size (375x740).
 
 Screenshots land in test-artifacts/web/: live-qr-phone, live-view-phone, live-view-after-phone,
-live-view-revoked-phone.
+live-view-revoked-phone, and league-calendar-phone (the admins' calendar page, checked too).
 """
 
 from __future__ import annotations
@@ -87,6 +87,14 @@ def test_the_qr_link_opens_a_read_only_screen_on_a_phone_until_revoked(site, bro
         )
         assert guest.goto(url).status == 404
         shots(guest, "live-view-revoked-phone")
+
+        # The admin's calendar page (docs/nights.md, "Calendars") with a new feed address.
+        admin.goto(f"{site}/leagues/{game.league.slug}/calendar/")
+        admin.click("[data-testid=calendar-new]")
+        admin.wait_for_load_state()
+        expect(admin.locator("[data-testid=calendar-address]")).to_be_visible()
+        shots(admin, "league-calendar-phone")
+        found += checked(admin, "league calendar (phone)")
     finally:
         admin.context.close()
         guest.context.close()
