@@ -1,9 +1,9 @@
 /* The table screen (and its read-only live view) updates itself: it fetches the screen's
    fragment every few seconds while the page is visible, and every half-minute while it is
    hidden (another tab, a phone's screen off), through the Page Visibility API; coming back
-   into view polls at once. Each poll sends the last ETag, and the site answers 304 while
-   nothing changed, so an unchanged night costs the site one cheap read and nothing is
-   redrawn. No framework; without JavaScript the page still shows the state as of its
+   into view polls at once. Each poll sends the last ETag (the first poll, the page's own),
+   and the site answers 304 while nothing changed, so an unchanged night costs the site one
+   cheap read and nothing is redrawn. No framework; without JavaScript the page still shows the state as of its
    loading, with a reload link. */
 (function () {
   "use strict";
@@ -14,7 +14,7 @@
   var reload = document.querySelector("[data-ts-reload]");
   var VISIBLE = 3000;
   var HIDDEN = 30000;
-  var etag = null;
+  var etag = box.getAttribute("data-etag") || null; // the version the page was drawn from
   var busy = false;
   var timer = null;
   var gone = false;

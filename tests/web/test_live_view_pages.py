@@ -150,6 +150,25 @@ def test_the_poll_answers_304_until_the_night_changes(
     assert client.get(url, headers={"if_none_match": fresh["ETag"]}).status_code == 304
 
 
+@pytest.mark.parametrize("where", ["screen", "live"])
+def test_the_first_poll_is_a_304_when_nothing_changed_since_the_page(
+    client, django_capture_on_commit_callbacks, where
+):
+    game = make_game()
+    t = game.tournament
+    if where == "screen":
+        page, poll = f"/tournaments/{t.pk}/table/", f"/tournaments/{t.pk}/table/live/"
+    else:
+        page = live_path(table_link_create(tournament=t, by=game.keeper))
+        poll = page + "state/"
+    etag = re.search(r'data-etag="([^"]+)"', client.get(page).content.decode()).group(1)
+    etag = etag.replace("&quot;", '"')
+    assert client.get(poll, headers={"if_none_match": etag}).status_code == 304
+    with django_capture_on_commit_callbacks(execute=True):
+        record_walk(game)
+    assert client.get(poll, headers={"if_none_match": etag}).status_code == 200
+
+
 def test_a_poll_of_a_hidden_night_is_404_whatever_its_etag(client, secret):
     url = f"/tournaments/{secret.tournament.pk}/table/live/"
     client.force_login(secret.member)

@@ -9,6 +9,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import quote_etag
 from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
 
 from tracker.core.permissions import capabilities
@@ -81,9 +82,14 @@ POLL_CACHE = "private, no-cache"
 def table_screen(request, pk):
     """The table screen: large type for a TV or tablet at the table, with the night's live
     view link as a QR code for the league's members (docs/nights.md)."""
+    etag = table_screen_etag(request.user, pk)  # read first: the first poll can be a 304
     screen = table_screen_page(request.user, pk)
     share = table_share(request, screen.tournament, capabilities(request.user, screen.league))
-    return render(request, "tracker/table_screen.html", {"screen": screen, "share": share})
+    return render(
+        request,
+        "tracker/table_screen.html",
+        {"screen": screen, "share": share, "etag": quote_etag(etag)},
+    )
 
 
 def _screen_etag(request, pk):
@@ -153,11 +159,12 @@ def _private(response):
 def live_view(request, token):
     """The night's table screen on a phone, with no account and nothing to change."""
     link = table_link_open(token)
-    screen = table_screen_page(request.user, link.tournament_id, among=link_tournaments(link))
+    among = link_tournaments(link)
+    etag = table_screen_etag(request.user, link.tournament_id, among=among)
+    screen = table_screen_page(request.user, link.tournament_id, among=among)
     live_url = reverse("live-view-state", kwargs={"token": token})
-    return _private(
-        render(request, "tracker/live_view.html", {"screen": screen, "live_url": live_url})
-    )
+    context = {"screen": screen, "live_url": live_url, "etag": quote_etag(etag)}
+    return _private(render(request, "tracker/live_view.html", context))
 
 
 def _live_etag(request, token):
