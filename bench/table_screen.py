@@ -1,6 +1,8 @@
-"""What the table screen costs the site: one poll of its fragment against one load of the
-tournament page (what a TV would otherwise reload), on the same night, measured in the same
-run.
+"""What the table screen's poll costs the site, before and after the 304: one poll that
+renders the fragment (every poll did, before the ETag), one poll that finds nothing changed
+(304, the night's cheap version only), next to Django's cheapest view (a view answering "ok"
+through the same middleware) and one load of the tournament page (what a TV would otherwise
+reload), on the same night, measured in the same run.
 
     .venv/bin/python bench/table_screen.py [--hands 40] [--repeat 21]
 
@@ -8,7 +10,8 @@ Creates a SQLite database in a temporary folder (or uses ``BENCH_DATABASE_URL``,
 PostgreSQL database you made for it: it is migrated and filled, never dropped), seeds a
 league and a seven-player night through the services (quick entries, settled in-process as
 the worker would), then times through Django's test client (templates and middleware count)
-the median of ``--repeat`` requests each, with their query counts, and prints the ratio.
+the median of ``--repeat`` requests each, with their query counts and bytes, and prints the
+ratios.
 """
 
 from __future__ import annotations
@@ -72,8 +75,17 @@ def main() -> None:
 
     client = Client()
 
-    def measure(url: str) -> tuple[float, int]:
-        assert client.get(url).status_code == 200
+    from django.http import HttpResponse
+    from django.urls import clear_url_caches, path
+
+    import homegame.urls
+
+    # Django's cheapest view, routed through the same middleware: the floor of any answer.
+    homegame.urls.urlpatterns.append(path("bench-peer/", lambda request: HttpResponse("ok")))
+    clear_url_caches()
+
+    def measure(url: str, status: int = 200, **headers) -> tuple[float, int, int]:
+        assert client.get(url, headers=headers).status_code == status
         queries: list[str] = []
 
         def count(execute, sql, params, many, context):
@@ -81,22 +93,35 @@ def main() -> None:
             return execute(sql, params, many, context)
 
         with connection.execute_wrapper(count):
-            client.get(url)
+            client.get(url, headers=headers)
         times = []
         for _ in range(args.repeat):
             start = time.perf_counter()
-            response = client.get(url)
+            response = client.get(url, headers=headers)
             times.append(time.perf_counter() - start)
-            assert response.status_code == 200
-        return statistics.median(times) * 1000, len(queries)
+            assert response.status_code == status, (url, response.status_code)
+        return statistics.median(times) * 1000, len(queries), len(response.content)
 
-    ours, ours_q = measure(f"/tournaments/{t.pk}/table/live/")
-    peer, peer_q = measure(f"/tournaments/{t.pk}/")
+    poll = f"/tournaments/{t.pk}/table/live/"
+    etag = client.get(poll)["ETag"]
+    full = measure(poll)
+    same = measure(poll, 304, if_none_match=etag)
+    floor = measure("/bench-peer/")
+    page = measure(f"/tournaments/{t.pk}/")
     engine = connection.vendor
     print(f"{len(names)} players, {args.hands} hands, {engine}, median of {args.repeat}")
-    print(f"table screen fragment (one poll): {ours:7.2f} ms, {ours_q} queries")
-    print(f"tournament page (one reload):     {peer:7.2f} ms, {peer_q} queries")
-    print(f"ratio: a poll costs {ours / peer:.2f}x a reload ({peer / ours:.1f}x cheaper)")
+    for label, (ms, q, size) in (
+        ("poll, fragment rendered (200)", full),
+        ("poll, nothing changed (304)  ", same),
+        ("Django's cheapest view       ", floor),
+        ("tournament page (a reload)   ", page),
+    ):
+        print(f"{label}: {ms:7.2f} ms, {q:2d} queries, {size:6d} bytes")
+    print(
+        f"ratio: a 304 poll costs {same[0] / full[0]:.2f}x a rendered one ({full[0] / same[0]:.1f}x cheaper)"
+    )
+    print(f"ratio: a 304 poll costs {same[0] / floor[0]:.2f}x Django's cheapest view")
+    print(f"ratio: a rendered poll costs {full[0] / page[0]:.2f}x a reload of the tournament page")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from tracker.hands.models import (
     ReevaluationJob,
 )
 from tracker.interchange.models import ImportFile, ImportJob
-from tracker.leagues.models import Invite, League, Membership, Player
+from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
 from tracker.rulings.models import Ruling
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.tournaments.models import (
@@ -29,6 +29,7 @@ from tracker.tournaments.models import (
     LedgerEntry,
     Seat,
     StandingTally,
+    TableLink,
     Tournament,
 )
 from tracker.tournaments.services import tournament_counting_set
@@ -98,6 +99,21 @@ class InviteAdmin(admin.ModelAdmin):
     search_fields = ["league__name", "league__slug", "created_by__username"]
     readonly_fields = ["fingerprint", "uses", "created_by", "created_at"]
     exclude = ["digest"]
+
+
+@admin.register(CalendarFeed)
+class CalendarFeedAdmin(admin.ModelAdmin):
+    """Operators may revoke a calendar feed link (set ``revoked_at``); its token is never
+    stored (only its digest)."""
+
+    list_display = ["league", "fingerprint", "created_by", "created_at", "revoked_at"]
+    list_filter = [("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["league__name", "league__slug"]
+    readonly_fields = ["league", "fingerprint", "created_by", "created_at"]
+    exclude = ["digest"]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # a link is shown once to the admin who makes it, on the league's page
 
 
 @admin.register(ApiToken)
@@ -176,6 +192,20 @@ class TournamentAdmin(admin.ModelAdmin):
         if rest:
             Tournament.objects.filter(pk=obj.pk).update(**{f: getattr(obj, f) for f in rest})
         tournament_counting_set(tournament=obj, **counting)
+
+
+@admin.register(TableLink)
+class TableLinkAdmin(admin.ModelAdmin):
+    """Operators may revoke a live view link (set ``revoked_at``); links are made on the
+    table screen."""
+
+    list_display = ["tournament", "created_by", "created_at", "expires_at", "revoked_at"]
+    list_filter = [("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["tournament__name", "tournament__league__slug"]
+    readonly_fields = ["tournament", "created_by", "created_at", "revoked_by"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
 
 
 @admin.register(Seat)

@@ -16,18 +16,26 @@ from tracker.hands.models import (
     ReevaluationJob,
 )
 from tracker.interchange.models import ImportFile, ImportJob
-from tracker.leagues.models import Invite, League, Membership, Player
+from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
 from tracker.rulings.models import Ruling
 from tracker.stats.models import MonthTally, TournamentTally
-from tracker.tournaments.models import FinalStanding, LedgerEntry, Seat, StandingTally, Tournament
+from tracker.tournaments.models import (
+    FinalStanding,
+    LedgerEntry,
+    Seat,
+    StandingTally,
+    TableLink,
+    Tournament,
+)
 
 __all__ = [
     "AccountName",
     "ApiToken",
     "AuditEntry",
-    "EmailAddress",
+    "CalendarFeed",
     "Dispute",
     "DraftHand",
+    "EmailAddress",
     "Evaluation",
     "FinalStanding",
     "Hand",
@@ -45,6 +53,7 @@ __all__ = [
     "Ruling",
     "Seat",
     "StandingTally",
+    "TableLink",
     "Tournament",
     "TournamentTally",
 ]

@@ -5,6 +5,7 @@ from django.urls import path
 from web.views import (
     accounts,
     calculator,
+    calendars,
     hands,
     health,
     interchange,
@@ -36,6 +37,10 @@ urlpatterns = [
     path("leagues/<slug:slug>/members/", members.members, name="league-members"),
     path("leagues/<slug:slug>/house-rules/", members.house_rules, name="house-rules"),
     path("invites/<str:token>/", members.invite, name="invite"),
+    # Calendars: the league's feed at a secret address, a night's file, the admins' page
+    path("leagues/<slug:slug>/calendar/", calendars.league_calendar, name="league-calendar"),
+    path("calendars/<str:token>.ics", calendars.calendar_feed, name="calendar-feed"),
+    path("tournaments/<int:pk>/calendar.ics", calendars.night_ics, name="night-ics"),
     # Tournaments and hands
     path("leagues/<slug:slug>/nights/new/", tournaments.tournament_new, name="tournament-new"),
     path("tournaments/<int:pk>/", tournaments.tournament, name="tournament"),
@@ -45,6 +50,15 @@ urlpatterns = [
         tournaments.table_screen_fragment,
         name="table-screen-fragment",
     ),
+    path("tournaments/<int:pk>/table/links/", tournaments.table_link_new, name="table-link-new"),
+    path(
+        "tournaments/<int:pk>/table/links/<int:link>/revoke/",
+        tournaments.table_link_revoke_page,
+        name="table-link-revoke",
+    ),
+    # The read-only live view of a night's table screen (its QR code's link)
+    path("live/<str:token>/", tournaments.live_view, name="live-view"),
+    path("live/<str:token>/state/", tournaments.live_view_state, name="live-view-state"),
     path("tournaments/<int:pk>/hands/new/", hands.hand_new, name="hand-new"),
     path("tournaments/<int:pk>/live/", live.live_hand, name="live-hand"),
     path("hands/<int:pk>/", hands.hand, name="hand"),

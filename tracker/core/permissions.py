@@ -39,6 +39,9 @@ class Capability(StrEnum):
     EDIT_HOUSE_RULES = "edit_house_rules"  # default announcements per variant
     SET_POINTS = "set_points"  # choose the league's points formula
     REEVALUATE = "reevaluate"  # re-run the engine over settled hands
+    SHARE_TABLE = "share_table"  # put a night's read-only live view link (QR code) on its screen
+    REVOKE_TABLE_LINK = "revoke_table_link"  # stop a live view link from working
+    CALENDAR = "calendar"  # the league's time zone and its calendar feed links
 
 
 C = Capability
@@ -56,9 +59,12 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.EDIT_HOUSE_RULES,
             C.SET_POINTS,
             C.REEVALUATE,
+            C.SHARE_TABLE,
+            C.REVOKE_TABLE_LINK,
+            C.CALENDAR,
         }
     ),
-    SCOREKEEPER: frozenset({C.RECORD_HAND, C.DISPUTE}),
+    SCOREKEEPER: frozenset({C.RECORD_HAND, C.DISPUTE, C.SHARE_TABLE}),
     # The authority reads the audit log too: a ruling is judged against what was recorded.
     AUTHORITY: frozenset(
         {
@@ -98,8 +104,11 @@ def roles_sorted(roles) -> tuple[str, ...]:
 def capabilities_of(roles) -> frozenset[Capability]:
     """The union of the capabilities of ``roles``.
 
-    >>> sorted(capabilities_of({"scorekeeper", "member"}))
-    [<Capability.DISPUTE: 'dispute'>, <Capability.RECORD_HAND: 'record_hand'>]
+    >>> sorted(capabilities_of({"authority", "member"}) - capabilities_of({"authority"}))
+    []
+    >>> sorted(capabilities_of({"scorekeeper", "member"}))  # doctest: +NORMALIZE_WHITESPACE
+    [<Capability.DISPUTE: 'dispute'>, <Capability.RECORD_HAND: 'record_hand'>,
+     <Capability.SHARE_TABLE: 'share_table'>]
     """
     out: frozenset[Capability] = frozenset()
     for role in roles:

@@ -10,6 +10,11 @@ from django.utils import timezone
 from tracker.leagues.seasons import DEFAULT_MIN_PLAYERS, DEFAULT_SEASON_LENGTH, SEASON_LENGTHS
 
 
+def default_time_zone() -> str:
+    """A new league's time zone: the site's (``TIME_ZONE``)."""
+    return settings.TIME_ZONE
+
+
 class League(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=60, unique=True)
@@ -24,6 +29,8 @@ class League(models.Model):
     )
     # A finished night counts toward the standings only with at least this many players.
     min_players = models.PositiveSmallIntegerField(default=DEFAULT_MIN_PLAYERS)
+    # Where the league plays: an IANA name (``Europe/Paris``), the zone of its calendar's times.
+    time_zone = models.CharField(max_length=64, default=default_time_zone)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -142,3 +149,29 @@ class Invite(models.Model):
         if now >= self.expires_at:
             return "expired"
         return "open"
+
+
+class CalendarFeed(models.Model):
+    """A secret address of the league's iCalendar feed (its game nights), for a calendar app
+    to subscribe to without an account, until an admin revokes it.
+
+    As for invites, the token itself is never stored: ``digest`` is its SHA-256 (hex), and
+    the address is shown once, when the feed link is made; ``fingerprint`` names it."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="calendar_feeds")
+    digest = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"calendar feed of {self.league}"
+
+    @property
+    def fingerprint(self) -> str:
+        return "cal_" + self.digest[:12]

@@ -21,7 +21,7 @@ from tracker.engine.points import (
     tournament_points,
 )
 from tracker.hands.models import Hand, HandSeat
-from tracker.leagues.models import Invite, League, Membership, Player
+from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
 from tracker.leagues.seasons import Season, season_from_key, season_of, seasons_between
 from tracker.tournaments.models import (
     FinalStanding,
@@ -612,3 +612,42 @@ def invite_by_token(token: str) -> Invite:
     if invite is None:
         raise NotFound("No such invite.")
     return invite
+
+
+# --------------------------------------------------------------------------
+# The league's calendar
+
+
+def calendar_feed_open(token: str) -> CalendarFeed:
+    """The working calendar feed link ``token`` names, with its league; NotFound when no
+    link has that token (made up, changed) or it was revoked."""
+    feed = (
+        CalendarFeed.objects.select_related("league")
+        .filter(digest=token_digest(token or ""), revoked_at__isnull=True)
+        .first()
+    )
+    if feed is None:
+        raise NotFound("No such calendar.")
+    return feed
+
+
+def league_calendar_feeds(league: League) -> list[CalendarFeed]:
+    """The league's calendar feed links, newest first (revoked ones too)."""
+    return list(league.calendar_feeds.order_by("-created_at", "-id"))
+
+
+def league_calendar_feed(league: League, pk: object) -> CalendarFeed:
+    feed = league.calendar_feeds.filter(pk=pk).first() if str(pk).isdigit() else None
+    if feed is None:
+        raise NotFound("No such calendar link.")
+    feed.league = league
+    return feed
+
+
+def league_nights(league: League, *, limit: int = 500) -> list[Tournament]:
+    """The league's game nights for its calendar, latest first (at most ``limit``)."""
+    return list(
+        Tournament.objects.filter(league=league)
+        .order_by("-date", "-id")
+        .only("id", "name", "date", "status", "created_at", "finished_at", "league_id")[:limit]
+    )

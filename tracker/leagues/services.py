@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -18,7 +19,7 @@ from tracker.engine.announcements import VARIANTS, normalize_announcements
 from tracker.engine.errors import DomainError
 from tracker.engine.points import normalize_formula
 from tracker.engine.tournament import MAX_SEATS as MAX_PLAYERS
-from tracker.leagues.models import Invite, League, Membership, Player, Role
+from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player, Role
 from tracker.leagues.seasons import DEFAULT_MIN_PLAYERS, DEFAULT_SEASON_LENGTH, SEASON_LENGTHS
 
 
@@ -328,3 +329,84 @@ def invite_accept(*, token: str, user) -> Membership:
         data={"user": user.get_username(), "role": invite.role, "new_role": created},
     )
     return membership
+
+
+# --------------------------------------------------------------------------
+# The league's calendar: its time zone and its feed links (docs/nights.md, "Calendars")
+
+
+def time_zone_check(name: object) -> str:
+    """``name`` if it is an IANA time zone name zoneinfo knows (``Europe/Paris``, ``UTC``),
+    else a DomainError naming the field."""
+    if not isinstance(name, str) or not name.strip():
+        raise DomainError("choose a time zone", field="time_zone", code="invalid_time_zone")
+    name = name.strip()
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise DomainError(
+            f"{name[:64]!r} is not a time zone (an IANA name such as Europe/Paris)",
+            field="time_zone",
+            code="invalid_time_zone",
+        ) from None
+    if name not in available_timezones() and name != "UTC":
+        raise DomainError(
+            f"{name[:64]!r} is not a time zone (an IANA name such as Europe/Paris)",
+            field="time_zone",
+            code="invalid_time_zone",
+        )
+    return name
+
+
+@transaction.atomic
+def league_time_zone_set(*, league: League, time_zone: str, by) -> League:
+    """Where the league plays (admins): its calendar's times are in this zone."""
+    require(by, league, Capability.CALENDAR, "set the league's time zone")
+    name = time_zone_check(time_zone)
+    if name != league.time_zone:
+        before = league.time_zone
+        league.time_zone = name
+        league.save(update_fields=["time_zone"])
+        audit_record(
+            action="league.time_zone",
+            target=league,
+            league=league,
+            actor=by,
+            data={"from": before, "to": name},
+        )
+    return league
+
+
+@transaction.atomic
+def calendar_feed_create(*, league: League, by) -> tuple[CalendarFeed, str]:
+    """A secret address of the league's calendar feed (admins). Returns the feed and its
+    token: only the token's digest is stored, so this is the one time it can be shown."""
+    require(by, league, Capability.CALENDAR, "make a calendar link")
+    token = secrets.token_urlsafe(32)
+    feed = CalendarFeed.objects.create(league=league, digest=token_digest(token), created_by=by)
+    audit_record(
+        action="calendar_feed.create",
+        target=feed,
+        league=league,
+        actor=by,
+        data={"fingerprint": feed.fingerprint},
+    )
+    return feed, token
+
+
+@transaction.atomic
+def calendar_feed_revoke(*, feed: CalendarFeed, by) -> CalendarFeed:
+    """Stop a calendar feed link from working (admins): it answers 404 from now on."""
+    require(by, feed.league, Capability.CALENDAR, "revoke a calendar link")
+    feed = CalendarFeed.objects.select_for_update().select_related("league").get(pk=feed.pk)
+    if feed.revoked_at is None:
+        feed.revoked_at = timezone.now()
+        feed.save(update_fields=["revoked_at"])
+        audit_record(
+            action="calendar_feed.revoke",
+            target=feed,
+            league=feed.league,
+            actor=by,
+            data={"fingerprint": feed.fingerprint},
+        )
+    return feed

@@ -209,3 +209,38 @@ class StandingTally(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}: place {self.place} of {self.entrants}, {self.month:%Y-%m}"
+
+
+class TableLink(models.Model):
+    """A link that opens one night's table screen read-only, without an account: the QR code
+    on the table screen (docs/nights.md, "The live view").
+
+    The link carries a value signed with the site's ``SECRET_KEY`` (``django.core.signing``,
+    salted for this use) that names this row; the row says whether it still works. It opens
+    that night's table screen alone, until ``expires_at`` (the night's length,
+    ``LINK_HOURS``) or until an admin revokes it; then it answers 404. Nothing else is
+    reachable through it.
+    """
+
+    LINK_HOURS = 12
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="links")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["tournament", "expires_at"], name="table_link_open")]
+
+    def __str__(self) -> str:
+        return f"live view of {self.tournament_id}"
+
+    def is_open(self, now=None) -> bool:
+        return self.revoked_at is None and (now or timezone.now()) < self.expires_at

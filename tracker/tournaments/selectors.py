@@ -3,17 +3,30 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from django.db.models import Prefetch, Q, QuerySet, Subquery, Sum, prefetch_related_objects
+from django.core import signing
+from django.db.models import (
+    Count,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    prefetch_related_objects,
+)
+from django.utils import timezone
 
 from tracker.core.errors import NotFound
 from tracker.core.snapshot import read_snapshot
 from tracker.engine import tournament as rules
 from tracker.hands.models import Hand, HandSeat, HandStatus, Pot
-from tracker.tournaments.models import FinalStanding, LedgerEntry, Seat, Tournament
+from tracker.tournaments.models import FinalStanding, LedgerEntry, Seat, TableLink, Tournament
 
 SETTLED = (HandStatus.VERIFIED, HandStatus.DISPUTED)
 
@@ -284,6 +297,111 @@ def tournament_live(
             pots = Prefetch("pots", queryset=Pot.objects.order_by("index"))
             prefetch_related_objects([state.latest], pots)
         return LiveTournament(tournament=fresh, state=state, standings=standings)
+
+
+# --------------------------------------------------------------------------
+# The table screen: what its poll compares, and its read-only live view links
+
+#: Part of every version: change it when the table screen's fragment shows something new,
+#: so that screens polling across a deployment fetch the new markup once.
+SCREEN_VERSION = "1"
+
+
+def table_screen_version(pk: int, *, among: QuerySet[Tournament] | None = None) -> str:
+    """A short string that changes whenever what the table screen shows of tournament ``pk``
+    can have changed, read far more cheaply than the screen itself (three small queries,
+    whatever the number of hands; the screen's poll answers 304 while it stays the same).
+
+    It covers the night's row (its status, limits, schedule and game), its seats with the
+    players' names, its hands per status (how many, the latest id, the latest settlement:
+    a hand recorded, settled, disputed, ruled on or voided moves one of them) and its chip
+    ledger (how many entries, the latest id: every settlement and ruling correction adds
+    entries, and entries are never changed). With ``among`` the tournament must be one of
+    those (the viewer's), else NotFound, as for :func:`tournament_live`."""
+    rows = Tournament.objects.all() if among is None else among
+    ledger = LedgerEntry.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament")
+    row = (
+        rows.filter(pk=pk)
+        .annotate(
+            entries=Subquery(ledger.annotate(n=Count("id")).values("n")[:1]),
+            last_entry=Subquery(ledger.annotate(m=Max("id")).values("m")[:1]),
+        )
+        .values_list(
+            "status",
+            "entrants",
+            "hand_limit",
+            "hands_per_level",
+            "starting_chips",
+            "stakes_schedule",
+            "default_variant",
+            "first_dealer_seat",
+            "entries",
+            "last_entry",
+        )
+        .first()
+    )
+    if row is None:
+        raise NotFound("No such tournament.")
+    hands = list(
+        Hand.objects.filter(tournament_id=pk)
+        .order_by("status")
+        .values("status")
+        .annotate(n=Count("id"), last=Max("id"), settled=Max("settled_at"))
+        .values_list("status", "n", "last", "settled")
+    )
+    seats = list(
+        Seat.objects.filter(tournament_id=pk)
+        .order_by("number")
+        .values_list("number", "player_id", "player__name")
+    )
+    text = repr((SCREEN_VERSION, row, hands, seats))
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+_LINK_SALT = "tracker.tournaments.table-link"
+
+
+def table_link_token(link: TableLink) -> str:
+    """The value a live view link carries: the row's id signed with the site's key (so it
+    cannot be made up or changed); the row says whether it still opens anything."""
+    return signing.Signer(salt=_LINK_SALT).sign(str(link.pk))
+
+
+def table_link_open(token: str) -> TableLink:
+    """The live view link ``token`` names, with its tournament, if it still works; NotFound
+    when the token was tampered with, or its link was revoked or has expired."""
+    try:
+        pk = int(signing.Signer(salt=_LINK_SALT).unsign(token))
+    except (signing.BadSignature, ValueError):
+        raise NotFound("No such live view.") from None
+    link = (
+        TableLink.objects.select_related("tournament")
+        .filter(pk=pk, revoked_at__isnull=True, expires_at__gt=timezone.now())
+        .first()
+    )
+    if link is None:
+        raise NotFound("This live view was revoked or has expired.")
+    return link
+
+
+def table_link_current(tournament: Tournament) -> TableLink | None:
+    """The night's live view link that works now, if any (the latest made)."""
+    return (
+        TableLink.objects.filter(
+            tournament=tournament, revoked_at__isnull=True, expires_at__gt=timezone.now()
+        )
+        .order_by("-created_at", "-id")
+        .first()
+    )
+
+
+def table_link_of(tournament: Tournament, pk: int) -> TableLink:
+    """One of the night's live view links (any state), else NotFound."""
+    link = TableLink.objects.filter(tournament=tournament, pk=pk).first()
+    if link is None:
+        raise NotFound("No such live view link.")
+    link.tournament = tournament
+    return link
 
 
 def stack_history(tournament: Tournament) -> dict[int, list[int]]:

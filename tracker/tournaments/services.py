@@ -24,12 +24,14 @@ from tracker.tournaments.models import (
     LedgerKind,
     Seat,
     StandingTally,
+    TableLink,
     Tournament,
     TournamentStatus,
 )
 from tracker.tournaments.selectors import (
     StandingKey,
     standing_contributions,
+    table_link_current,
     tournament_standings,
     tournament_state,
 )
@@ -329,3 +331,55 @@ def standings_tallies_rebuild(*, league: League | None = None) -> int:
         batch_size=1000,
     )
     return len(sums)
+
+
+# --------------------------------------------------------------------------
+# The table screen's read-only live view (docs/nights.md)
+
+
+@transaction.atomic
+def table_link_create(*, tournament: Tournament, by) -> TableLink:
+    """The night's live view link (a scorekeeper or an admin): the one that works now if
+    there is one, else a new one, which works for ``TableLink.LINK_HOURS`` hours unless an
+    admin revokes it first."""
+    require(by, tournament.league, Capability.SHARE_TABLE, "show a live view link")
+    # One link at a time per night: two taps at once make one link, not two.
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    current = table_link_current(tournament)
+    if current is not None:
+        return current
+    now = timezone.now()
+    link = TableLink.objects.create(
+        tournament=tournament,
+        created_by=by,
+        created_at=now,
+        expires_at=now + dt.timedelta(hours=TableLink.LINK_HOURS),
+    )
+    audit_record(
+        action="table_link.create",
+        target=link,
+        league=tournament.league,
+        actor=by,
+        data={"tournament": tournament.pk, "expires_at": link.expires_at},
+    )
+    return link
+
+
+@transaction.atomic
+def table_link_revoke(*, link: TableLink, by) -> TableLink:
+    """Stop a live view link from working (admins only): it answers 404 from now on."""
+    league = link.tournament.league
+    require(by, league, Capability.REVOKE_TABLE_LINK, "revoke a live view link")
+    link = TableLink.objects.select_for_update().get(pk=link.pk)
+    if link.revoked_at is None:
+        link.revoked_at = timezone.now()
+        link.revoked_by = by
+        link.save(update_fields=["revoked_at", "revoked_by"])
+        audit_record(
+            action="table_link.revoke",
+            target=link,
+            league=league,
+            actor=by,
+            data={"tournament": link.tournament_id},
+        )
+    return link

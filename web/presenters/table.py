@@ -4,20 +4,34 @@ One page object, read at one moment (the tournament, its state of play, its stan
 latest hand with its pots, from :func:`~tracker.tournaments.selectors.tournament_live`): the level
 and stakes of the hand being dealt, "hand N of 50", the hands to the next level, the dealer,
 who is in with their chips, and the last hand's result. The page polls a fragment of it.
+
+The read-only live view (``/live/<token>/``) shows the same fragment to whoever holds a
+night's live view link; the table screen shows that link as a QR code (:func:`table_share`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import segno
+from django.db.models import QuerySet
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+
+from tracker.core.permissions import Capabilities
 from tracker.engine import tournament as rules
 from tracker.engine.announcements import VARIANT_TITLES
 from tracker.hands.models import HandStatus
 from tracker.hands.selectors.wording import STATUS_LABELS
 from tracker.leagues.models import League
 from tracker.leagues.selectors import tournaments_visible_to
-from tracker.tournaments.models import Tournament, TournamentStatus
-from tracker.tournaments.selectors import tournament_live
+from tracker.tournaments.models import TableLink, Tournament, TournamentStatus
+from tracker.tournaments.selectors import (
+    table_link_current,
+    table_link_token,
+    table_screen_version,
+    tournament_live,
+)
 
 
 @dataclass(frozen=True)
@@ -60,8 +74,10 @@ class TableScreen:
     last: LastHand | None
 
 
-def table_screen(user, pk: int) -> TableScreen:
-    live = tournament_live(pk, among=tournaments_visible_to(user), last_pots=True)
+def table_screen(user, pk: int, *, among: QuerySet[Tournament] | None = None) -> TableScreen:
+    """The screen of tournament ``pk`` as ``user`` may see it (or one of ``among``)."""
+    rows = tournaments_visible_to(user) if among is None else among
+    live = tournament_live(pk, among=rows, last_pots=True)
     t, state = live.tournament, live.state
     places = {r.player_id: r.place for r in live.standings}
     dealer_seat = state.next_dealer
@@ -130,4 +146,56 @@ def table_screen(user, pk: int) -> TableScreen:
         players_in=sum(1 for s in seats if not s.is_out),
         pending=state.pending,
         last=last,
+    )
+
+
+def table_screen_etag(user, pk: int, *, among: QuerySet[Tournament] | None = None) -> str:
+    """The poll's ETag: the night's cheap version (NotFound when ``user`` may not see it)."""
+    rows = tournaments_visible_to(user) if among is None else among
+    return table_screen_version(pk, among=rows)
+
+
+def link_tournaments(link: TableLink) -> QuerySet[Tournament]:
+    """What a live view link opens: its own night, nothing else."""
+    return Tournament.objects.filter(pk=link.tournament_id)
+
+
+def live_view_path(link: TableLink) -> str:
+    return reverse("live-view", kwargs={"token": table_link_token(link)})
+
+
+def qr_svg(text: str) -> SafeString:
+    """``text`` as a QR code in inline SVG (no script, no style: the page's CSP holds), black
+    on white whatever the page's colours, with the quiet zone the standard asks for."""
+    code = segno.make(text, error="m")
+    svg = code.svg_inline(
+        scale=4, border=4, svgclass="qr-code", dark="#000", light="#fff", omitsize=True
+    )
+    return mark_safe(svg)  # segno writes the markup; the text is only in the path data
+
+
+@dataclass(frozen=True)
+class TableShare:
+    """The table screen's live view box: the link as a QR code, and what the viewer may do."""
+
+    link: TableLink | None
+    url: str  # absolute, for phones; "" without a link
+    qr: SafeString | None
+    may_create: bool
+    may_revoke: bool
+
+
+def table_share(request, tournament: Tournament, can: Capabilities) -> TableShare | None:
+    """What the table screen shows of the night's live view link: to the league's members
+    only (a public league's visitors read the screen itself); None for anyone else."""
+    if not can.roles:
+        return None
+    link = table_link_current(tournament)
+    url = request.build_absolute_uri(live_view_path(link)) if link else ""
+    return TableShare(
+        link=link,
+        url=url,
+        qr=qr_svg(url) if link else None,
+        may_create=can.share_table,
+        may_revoke=can.revoke_table_link,
     )

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+from functools import wraps
+
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.urls import reverse
+from django.utils.http import quote_etag
+from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
 
 from tracker.core.permissions import capabilities
 from tracker.engine.errors import DomainError
-from tracker.leagues.selectors import league_roster, visible_league
-from tracker.tournaments.services import tournament_create
+from tracker.leagues.selectors import league_roster, visible_league, visible_tournament
+from tracker.tournaments.selectors import table_link_of, table_link_open
+from tracker.tournaments.services import table_link_create, table_link_revoke, tournament_create
 from web.forms.tournaments import TournamentForm
 from web.presenters.pages import tournament_page
+from web.presenters.table import link_tournaments, table_screen_etag, table_share
 from web.presenters.table import table_screen as table_screen_page
 from web.views.common import domain_errors_as_http, not_found_as_404
 
@@ -64,21 +71,112 @@ def tournament_new(request, slug):
     )
 
 
+# The table screen polls its fragment: "fast while visible, slow while hidden"
+# (static/js/table.js), and the fragment answers 304 while the night's cheap version stays
+# the same (``condition`` compares it with the poll's If-None-Match before rendering).
+POLL_CACHE = "private, no-cache"
+
+
 @require_GET
 @not_found_as_404
 def table_screen(request, pk):
-    """The table screen: large type for a TV or tablet at the table."""
+    """The table screen: large type for a TV or tablet at the table, with the night's live
+    view link as a QR code for the league's members (docs/nights.md)."""
+    etag = table_screen_etag(request.user, pk)  # read first: the first poll can be a 304
+    screen = table_screen_page(request.user, pk)
+    share = table_share(request, screen.tournament, capabilities(request.user, screen.league))
     return render(
-        request, "tracker/table_screen.html", {"screen": table_screen_page(request.user, pk)}
+        request,
+        "tracker/table_screen.html",
+        {"screen": screen, "share": share, "etag": quote_etag(etag)},
     )
+
+
+def _screen_etag(request, pk):
+    return table_screen_etag(request.user, pk)
 
 
 @require_GET
 @not_found_as_404
+@condition(etag_func=_screen_etag)
 def table_screen_fragment(request, pk):
     """The table screen's changing part, which the page fetches every few seconds."""
     response = render(
         request, "tracker/_table_screen.html", {"screen": table_screen_page(request.user, pk)}
     )
-    response["Cache-Control"] = "no-store"
+    response["Cache-Control"] = POLL_CACHE
     return response
+
+
+@require_POST
+@domain_errors_as_http
+def table_link_new(request, pk):
+    """A scorekeeper or admin puts the night's live view link (a QR code) on its screen."""
+    tournament = visible_tournament(request.user, pk)
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("table-screen", kwargs={"pk": pk}))
+    table_link_create(tournament=tournament, by=request.user)
+    return redirect("table-screen", pk=pk)
+
+
+@require_POST
+@domain_errors_as_http
+def table_link_revoke_page(request, pk, link):
+    """An admin stops the night's live view link: it answers 404 from now on."""
+    tournament = visible_tournament(request.user, pk)
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("table-screen", kwargs={"pk": pk}))
+    table_link_revoke(link=table_link_of(tournament, link), by=request.user)
+    messages.success(request, "Live view link revoked: it opens nothing now.")
+    return redirect("table-screen", pk=pk)
+
+
+# --------------------------------------------------------------------------
+# The read-only live view: a night's table screen for whoever holds its link
+
+
+def read_only(view):
+    """A live view answers GET and HEAD alone; any write is refused (403), whoever asks."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if request.method not in ("GET", "HEAD"):
+            raise PermissionDenied("This live view is read-only: it changes nothing.")
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _private(response):
+    response["Cache-Control"] = POLL_CACHE
+    response["Referrer-Policy"] = "no-referrer"  # the link is the key: never sent on
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+@read_only
+@not_found_as_404
+def live_view(request, token):
+    """The night's table screen on a phone, with no account and nothing to change."""
+    link = table_link_open(token)
+    among = link_tournaments(link)
+    etag = table_screen_etag(request.user, link.tournament_id, among=among)
+    screen = table_screen_page(request.user, link.tournament_id, among=among)
+    live_url = reverse("live-view-state", kwargs={"token": token})
+    context = {"screen": screen, "live_url": live_url, "etag": quote_etag(etag)}
+    return _private(render(request, "tracker/live_view.html", context))
+
+
+def _live_etag(request, token):
+    link = table_link_open(token)
+    return table_screen_etag(request.user, link.tournament_id, among=link_tournaments(link))
+
+
+@read_only
+@not_found_as_404
+@condition(etag_func=_live_etag)
+def live_view_state(request, token):
+    """The live view's changing part (the table screen's fragment), polled like it."""
+    link = table_link_open(token)
+    screen = table_screen_page(request.user, link.tournament_id, among=link_tournaments(link))
+    return _private(render(request, "tracker/_table_screen.html", {"screen": screen}))
