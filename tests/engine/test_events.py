@@ -34,7 +34,8 @@ from tracker.engine.events import (
     event_to_json,
 )
 from tracker.engine.examples import third_street
-from tracker.engine.phh import format_action, parse_action
+from tracker.engine.live import LIVE_AUTOMATIONS, live_hand
+from tracker.engine.phh import format_action, history_entry, parse_action
 from tracker.engine.procedure import ProcedureError, _read_spec
 from tracker.engine.stakes import Stakes
 from tracker.engine.stud import ALL_AUTOMATIONS, Automation, Phase, StudHand
@@ -201,3 +202,13 @@ def test_unseen_face_down_cards_are_dealt_by_the_machine():
     assert [cards[-1] for cards in hand.cards] == [None, None]
     assert hand.street.name == "SEVENTH" and hand.next_event().seat is not None
 
+
+def test_a_live_hand_replays_its_events_without_automating_them_twice():
+    events = [DealHole(0, (None, None, *c("2c"))), DealHole(1, (None, None, *c("Kd"))),
+              BringIn(0), Fold(1)]  # fmt: skip
+    hand = live_hand(variant="seven_card_stud", options={}, stakes=Stakes(1, 5, 5, 10),
+                     stacks=[100, 100], events=events)  # fmt: skip
+    assert hand.automations == LIVE_AUTOMATIONS and hand.phase is Phase.OVER
+    assert history_entry(events, n=2)["actions"] == [
+        "d dh p1 ????2c", "d dh p2 ????Kd", "p1 pb", "p2 f"
+    ]  # fmt: skip
