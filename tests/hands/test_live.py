@@ -270,3 +270,14 @@ def test_undo_a_seventh_street_choice_and_the_card_after_it(night, variant, choi
     assert looks(draft) == chosen and draft.version == version + 2
     draft = draft_undo(draft=draft, by=admin, version=draft.version)
     assert looks(draft) == open_choices
+
+
+def test_a_change_with_no_event_is_refused_and_the_version_stays(night):
+    """Nothing to log moves nothing: the other phone is not told that the draft changed."""
+    _, admin, tournament = night
+    draft = deal_third(draft_start(tournament=tournament, by=admin), admin)
+    with pytest.raises(DomainError) as err:
+        draft_step(draft=draft, by=admin, version=draft.version, events=[])
+    assert "events" in err.value.fields
+    draft.refresh_from_db()
+    assert draft.version == 1 and len(draft.steps) == 3

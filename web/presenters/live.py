@@ -308,10 +308,13 @@ def _card(value: Any, field: str) -> int | None:
 
 
 def _seat(state: DraftState, post: Mapping[str, Any]) -> int:
+    n = len(state.names)
     try:
         seat = int(post.get("seat", ""))
     except ValueError:
         raise DomainError("no seat named", field="seat") from None
+    if not 0 <= seat < n:
+        raise DomainError(f"there is no seat {seat} (seats 0 to {n - 1})", field="seat")
     return seat
 
 
@@ -344,6 +347,13 @@ def _deals(state: DraftState, post: Mapping[str, Any]) -> list[TableEvent]:
     for deal in state.next.deals:
         if deal.seat is not None:
             by_seat[deal.seat] = by_seat.get(deal.seat, 0) + 1
+    if not by_seat:
+        why = (
+            "the community card goes in by its own field"
+            if state.next.deals
+            else ("no cards are due now")
+        )
+        raise DomainError(why, field="op")
     return [
         DealHole(seat, tuple(_card(post.get(f"card-{seat}-{k}"), f"card-{seat}-{k}")
                              for k in range(count)))

@@ -105,6 +105,8 @@ def draft_step(*, draft: DraftHand, by, version: int, events: Sequence[TableEven
     """Log one or more events (e.g. a street's cards, one per seat) as one change: one
     undo takes the change back whole, with what the machine did by itself after it."""
     draft = _locked(draft, by, version)
+    if not events:
+        raise DomainError("a change logs at least one event: nothing was sent", field="events")
     hand = draft_walk(draft)
     done = [hand.apply(event, automate=False) for event in events]
     return _save(draft, list(draft.steps) + _change(done, hand.automate()))
