@@ -44,7 +44,21 @@ from .announcements import check_variant, normalize_announcements, options_from_
 from .announcements import max_players as variant_max_players
 from .cards import parse_card
 from .errors import DomainError
-from .events import Buy, ChooseSeventh, CompleteBetOrRaise, DealHole, Declare, PostAntes, Show
+from .events import (
+    Buy,
+    ChooseSeventh,
+    CompleteBetOrRaise,
+    Contribute,
+    DealBoard,
+    DealHole,
+    Declare,
+    EndBetting,
+    Fold,
+    Muck,
+    PostAntes,
+    ReturnUncalled,
+    Show,
+)
 from .phh import (
     ENTRY_FIELDS,
     OUR_FIELDS,
@@ -615,7 +629,7 @@ def walk_quick(
         results=True,
         observers=observers,
     )
-    hand.post_antes()
+    hand.apply(PostAntes())
 
     # The chips: what can be checked without the betting.
     live = [total[i] - (price if buy_flags[i] and rules.buys else 0) for i in range(n)]
@@ -660,9 +674,9 @@ def walk_quick(
                 field=f"put_in[{i}]",
             )
     for i in range(n):
-        hand.contribute(i, live[i] - antes[i])
+        hand.apply(Contribute(i, live[i] - antes[i]))
         if returned[i]:
-            hand.return_uncalled(i, returned[i])
+            hand.apply(ReturnUncalled(i, returned[i]))
 
     # The walk: each street's cards as dealt, then its folds.
     try:
@@ -672,9 +686,9 @@ def walk_quick(
             if hand.seventh_open:
                 for i in range(n):
                     if buy_flags[i]:
-                        hand.buy(i)
+                        hand.apply(Buy(i))
                     if choices[i] is not None:
-                        hand.choose_seventh(i, choices[i] == "up")
+                        hand.apply(ChooseSeventh(i, choices[i] == "up"))
             if hand.community_due:
                 if community_card is None:
                     raise DomainError(
@@ -684,7 +698,7 @@ def walk_quick(
                         code=Code.COMMUNITY_CARD.value,
                         field="community",
                     )
-                hand.deal_community(community_card)
+                hand.apply(DealBoard(community_card))
                 community_card = None
             else:
                 for deal in hand.next_event().deals:
@@ -692,14 +706,14 @@ def walk_quick(
                     queue = cards[seat].up if deal.face is Face.UP else cards[seat].down
                     card, path = queue.pop(0) if queue else (None, None)
                     try:
-                        hand.deal(seat, card, up=deal.face is Face.UP)
+                        hand.apply(DealHole(seat, (card,)))  # the face it is due
                     except ProcedureError as exc:
                         raise _quick_error(exc, path) from None
             for i in range(n):
                 if fold_street[i] == street:
-                    hand.fold(i)
+                    hand.apply(Fold(i))
             if hand.phase is Phase.BET:
-                hand.end_betting()
+                hand.apply(EndBetting())
     except ProcedureError as exc:
         raise _quick_error(exc) from None
     for i in range(n):
@@ -728,10 +742,10 @@ def walk_quick(
     try:
         for i in range(n):
             if fold_street[i] == 5:
-                hand.muck(i)
+                hand.apply(Muck(i))
         for i in range(n):
             if decls[i] is not None:
-                hand.declare(i, decls[i])  # type: ignore[arg-type]
+                hand.apply(Declare(i, decls[i]))  # type: ignore[arg-type]
     except ProcedureError as exc:
         raise _quick_error(exc) from None
 
