@@ -33,6 +33,7 @@ antes = [1, 1]
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import re
 import tomllib
@@ -323,6 +324,9 @@ class PHHActionError(ProcedureError):
 
 
 def _player(token: str, n: int) -> int:
+    p = _PLAYERS.get(token)
+    if p is not None and p < n:
+        return p
     if token[:1] == "p" and token[1:].isdigit():
         p = int(token[1:]) - 1
         if 0 <= p < n:
@@ -333,6 +337,9 @@ def _player(token: str, n: int) -> int:
     raise PHHActionError(
         f"{token!r} is neither the dealer 'd' nor a player 'pN'", Code.INVALID_ACTION
     )
+
+
+_PLAYERS = {f"p{k + 1}": k for k in range(64)}
 
 
 def _read_cards(text: str, about: type | None = None, seat: int | None = None) -> tuple:
@@ -364,7 +371,12 @@ def parse_action(text: str, *, n: int) -> TableEvent | None:
     ...
     tracker.engine.phh.PHHActionError: there is no player p3 (players p1 to p2)
     """
-    words = text.split("#", 1)[0].split()
+    return _parse_action(text, n)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_action(text: str, n: int) -> TableEvent | None:
+    words = (text.split("#", 1)[0] if "#" in text else text).split()
     if not words:
         return None
     actor = words[0]

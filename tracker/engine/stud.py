@@ -825,7 +825,14 @@ class StudHand:
     def deal_cards(self, seat: int, cards: Sequence[int | None]) -> None:
         """Deal ``seat`` its next ``cards`` in order, each with the face it is due
         (PHH's ``d dh``); each card is checked as :meth:`deal` checks it."""
-        self._check_deal_count(seat, cards)
+        if (
+            self.phase is not Phase.DEAL
+            or not self.in_hand[seat]
+            or self.community_due
+            or not cards
+            or len(cards) > self.pending[seat]
+        ):
+            self._check_deal_count(seat, cards)  # raises, naming the rule
         for card in cards:
             self.deal(seat, card)
 
