@@ -33,7 +33,7 @@ from tracker.engine.events import (
     event_from_json,
     event_to_json,
 )
-from tracker.engine.examples import third_street
+from tracker.engine.examples import new_hand, seventh_street, third_street
 from tracker.engine.live import LIVE_AUTOMATIONS, live_hand
 from tracker.engine.phh import format_action, history_entry, parse_action
 from tracker.engine.procedure import ProcedureError, _read_spec
@@ -163,6 +163,15 @@ def test_every_option_offered_is_an_event_the_machine_accepts():
     hand = third_street()
     for option in hand.next_event().options:
         assert hand.verify(event_for(option)) == event_for(option)
+    fresh = new_hand()
+    (ante,) = fresh.next_event().options
+    assert fresh.verify(event_for(ante)) == PostAntes()
+    low_hold = seventh_street(variant="low_hold")
+    for option in low_hold.next_event().choices:
+        assert low_hold.verify(event_for(option)) == Buy(option.seat)
+    (choice, *_) = seventh_street(variant="kings_and_little_ones").next_event().choices
+    with pytest.raises(DomainError):  # up or down: more than the option says
+        event_for(choice)
 
 
 def c(text: str) -> tuple[int, ...]:

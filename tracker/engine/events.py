@@ -257,14 +257,22 @@ def event_for(option: Any) -> TableEvent:
     >>> event_for(Option(Verb.COMPLETE, 1, 20, 20)), event_for(Option(Verb.BUY, 0, 10))
     (Complete(seat=1, to=20), Buy(seat=0))
     """
-    cls = EVENT_TYPES.get(option.verb.value)
-    if cls is None or cls in (PostAntes, DealHole, DealBoard, ChooseSeventh, Show, Declare):
-        if option.verb.value == "ante":
-            return PostAntes()
+    cls = _OPTION_EVENTS.get(option.verb.value)
+    if cls is None:
         raise DomainError(f"{option.verb.value!r} is no option to take", field="event")
+    if cls is PostAntes:
+        return PostAntes()
     if cls in BET_EVENTS:
         return cls(option.seat, option.to)
     return cls(option.seat)
+
+
+#: The events an option of ``next_event()`` stands for, by its verb (the seventh-card up or
+#: down choice, the cards and the showdown's shows and declarations carry more than a seat).
+_OPTION_EVENTS: dict[str, type] = {
+    cls.name: cls for cls in (PostAntes, BringIn, Complete, Bet, RaiseTo, Call, Check, Fold, Buy)
+}
+_OPTION_EVENTS["ante"] = PostAntes
 
 
 def _card_text(card: int | None) -> str | None:
