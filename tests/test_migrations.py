@@ -163,3 +163,82 @@ def test_0022_makes_every_typed_address_wait_for_verification_and_back_restores_
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())  # the latest
+
+
+OLD_STEPS = [  # a draft as the logger stored it before 0025: its steps
+    {"kind": "deal", "seat": 0, "cards": [None, None, "2c"]},
+    {"kind": "deal", "seat": 1, "cards": [None, None, "Kd"], "joined": True},
+    {"kind": "deal", "seat": 2, "cards": [None, None, "Qh"], "joined": True},
+    {"kind": "act", "seat": 0, "verb": "bring_in"},
+    {"kind": "act", "seat": 1, "verb": "complete", "to": 20},
+    {"kind": "act", "seat": 2, "verb": "fold"},
+]
+EVERY_KIND = [
+    {"kind": "community", "cards": ["As"]},
+    {"kind": "seventh", "seat": 1, "choice": "up"},
+    {"kind": "seventh", "seat": 2, "choice": "down", "joined": True},
+    {"kind": "buy", "seat": 0},
+    {"kind": "show", "seat": 0, "cards": ["Ah", "Kc", "2c", "3d", "4h", "5s", "6c"]},
+    {"kind": "muck", "seat": 1, "auto": True},
+    {"kind": "declare", "seat": 2, "choice": "both"},
+    {"kind": "act", "seat": 1, "verb": "raise", "to": 40},
+]
+
+
+def test_0025_turns_every_kind_of_step_into_its_event_and_back():
+    import importlib
+
+    from tracker.engine.events import event_from_json, event_to_json
+
+    migration = importlib.import_module("tracker.migrations.0025_draft_events")
+    for step in OLD_STEPS + EVERY_KIND:
+        data = migration.event_of_step(step)
+        marks = {k: data.pop(k) for k in ("auto", "joined") if k in data}
+        assert event_to_json(event_from_json(data, n=3)) == data  # a well-formed event
+        assert migration.step_of_event({**data, **marks}) == step
+
+
+def test_drafts_logged_before_0026_go_on_as_events_and_back():
+    from tests.factories import make_league, make_tournament
+    from tracker.engine.phh import history_entry
+    from tracker.hands.models import DraftHand
+    from tracker.hands.selectors.live import draft_events, draft_state
+    from tracker.hands.services.live import draft_start
+
+    before, after = [("tracker", "0024_league_calendar")], [("tracker", "0025_draft_events")]
+    league, admin = make_league()
+    tournament, _ = make_tournament(
+        league=league, by=admin, names=("Ann", "Bob", "Cat"), default_variant="seven_card_stud"
+    )
+    pk = draft_start(tournament=tournament, by=admin).pk
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    old.get_model("tracker", "DraftHand").objects.filter(pk=pk).update(steps=OLD_STEPS)
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(after)
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())  # the latest
+    draft = DraftHand.objects.get(pk=pk)
+    assert draft.steps[4] == {"event": "complete", "seat": 1, "to": 20}
+    assert draft.steps[1]["joined"] is True
+    state = draft_state(draft)  # the machine replays the events
+    assert state.next.seat == 0 and [o.verb.value for o in state.next.options][:2] == [
+        "fold",
+        "call",
+    ]
+    assert history_entry(draft_events(draft), n=3)["actions"] == [
+        "d dh p1 ????2c", "d dh p2 ????Kd", "d dh p3 ????Qh", "p1 pb", "p2 cbr 20", "p3 f"
+    ]  # fmt: skip
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    assert old.get_model("tracker", "DraftHand").objects.get(pk=pk).steps == OLD_STEPS
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())  # back to the latest

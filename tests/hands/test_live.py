@@ -7,7 +7,9 @@ import pytest
 
 from tests.factories import add_member, make_league, make_tournament
 from tracker.core.errors import Conflict, PermissionDenied
+from tracker.engine.cards import parse_card
 from tracker.engine.errors import DomainError
+from tracker.engine.events import EVENT_TYPES, Buy, ChooseSeventh, DealHole
 from tracker.hands.models import DraftStatus, HandStatus
 from tracker.hands.selectors.live import draft_state
 from tracker.hands.services.live import (
@@ -32,8 +34,8 @@ def night():
 
 
 def deal_third(draft, admin, cards=("2c", "Kd", "Qh")):
-    steps = [{"kind": "deal", "seat": i, "cards": [None, None, c]} for i, c in enumerate(cards)]
-    return draft_step(draft=draft, by=admin, version=draft.version, steps=steps)
+    events = [DealHole(i, (None, None, parse_card(c))) for i, c in enumerate(cards)]
+    return draft_step(draft=draft, by=admin, version=draft.version, events=events)
 
 
 def test_a_hand_logged_live_is_recorded_and_settles(night, django_capture_on_commit_callbacks):
@@ -54,7 +56,7 @@ def test_a_hand_logged_live_is_recorded_and_settles(night, django_capture_on_com
             draft=draft,
             by=admin,
             version=draft.version,
-            steps=[{"kind": "act", "seat": seat, "verb": verb}],
+            events=[EVENT_TYPES[verb](seat)],
         )
     assert draft_state(draft).next.over
     with django_capture_on_commit_callbacks(execute=True):
@@ -73,7 +75,7 @@ def test_wrong_steps_are_refused_and_nothing_is_saved(night):
     with pytest.raises(DomainError) as err:
         draft_step(
             draft=draft, by=admin, version=draft.version,
-            steps=[{"kind": "act", "seat": 1, "verb": "call"}],
+            events=[EVENT_TYPES["call"](1)],
         )  # fmt: skip
     assert err.value.code == "out_of_turn"
     draft.refresh_from_db()
@@ -84,14 +86,10 @@ def test_undo_and_two_screens(night):
     _, admin, tournament = night
     draft = deal_third(draft_start(tournament=tournament, by=admin), admin)
     seen = draft.version
-    draft = draft_step(
-        draft=draft, by=admin, version=seen, steps=[{"kind": "act", "seat": 0, "verb": "bring_in"}]
-    )
+    draft = draft_step(draft=draft, by=admin, version=seen, events=[EVENT_TYPES["bring_in"](0)])
     # A second phone still showing the earlier version cannot log over it.
     with pytest.raises(Conflict) as err:
-        draft_step(
-            draft=draft, by=admin, version=seen, steps=[{"kind": "act", "seat": 0, "verb": "fold"}]
-        )
+        draft_step(draft=draft, by=admin, version=seen, events=[EVENT_TYPES["fold"](0)])
     assert err.value.code == "stale_draft" and "reload" in err.value.message
     draft = draft_undo(draft=draft, by=admin, version=draft.version)
     assert draft_state(draft).next.options[0].verb.value == "bring_in"
@@ -119,7 +117,7 @@ def test_statistics_count_the_hands_logged_live(
             draft=draft,
             by=admin,
             version=draft.version,
-            steps=[{"kind": "act", "seat": seat, "verb": verb}],
+            events=[EVENT_TYPES[verb](seat)],
         )
     with django_capture_on_commit_callbacks(execute=True):
         draft_finish(draft=draft, by=admin, version=draft.version)
@@ -141,7 +139,7 @@ def test_statistics_count_the_hands_logged_live(
 def act(draft, admin, seat, verb):
     return draft_step(
         draft=draft, by=admin, version=draft.version,
-        steps=[{"kind": "act", "seat": seat, "verb": verb}],
+        events=[EVENT_TYPES[verb](seat)],
     )  # fmt: skip
 
 
@@ -149,11 +147,11 @@ def deal_up(draft, admin):
     """Deal the face-up cards of the street due (fresh cards, one per seat asked)."""
     used = {c for step in draft.steps for c in step.get("cards", ()) if c}
     fresh = iter(c for c in (f"{r}{s}" for r in "3456789TJQ" for s in "cdhs") if c not in used)
-    steps = []
+    events = []
     for deal in draft_state(draft).next.deals:
-        up = deal.face.value == "up"
-        steps.append({"kind": "deal", "seat": deal.seat, "cards": [next(fresh) if up else None]})
-    return draft_step(draft=draft, by=admin, version=draft.version, steps=steps)
+        card = parse_card(next(fresh)) if deal.face.value == "up" else None
+        events.append(DealHole(deal.seat, (card,)))
+    return draft_step(draft=draft, by=admin, version=draft.version, events=events)
 
 
 def looks(draft):
@@ -187,7 +185,7 @@ def test_check_around_is_one_change_and_one_undo(night):
     first = draft_state(draft).next.seat
     draft = draft_check_around(draft=draft, by=admin, version=version)
     state = draft_state(draft)
-    checks = [s for s in draft.steps[len(before[0]) :] if s.get("verb") == "check"]
+    checks = [s for s in draft.steps[len(before[0]) :] if s.get("event") == "check"]
     assert len(checks) == 3 and checks[0]["seat"] == first  # in order, from the first to act
     # Seventh street is all face down: dealt by itself, and the next street's betting is on.
     assert state.hand.street.name == "SEVENTH" and state.next.seat is not None
@@ -216,9 +214,7 @@ def test_a_forced_bring_in_follows_the_deal_and_goes_back_with_it(night):
     draft = draft_start(tournament=tournament, by=admin)
     before = looks(draft)
     draft = deal_third(draft, admin, cards=("2c", "Kd"))
-    assert draft.steps[-1] == {
-        "kind": "act", "seat": 0, "verb": "bring_in", "auto": True
-    }  # fmt: skip
+    assert draft.steps[-1] == {"event": "bring_in", "seat": 0, "auto": True}
     assert draft_state(draft).next.seat == 1  # the bring-in was the only thing to do
     draft = draft_undo(draft=draft, by=admin, version=draft.version)
     assert looks(draft) == before
@@ -243,8 +239,8 @@ def to_seventh_street(league, admin, variant):
 @pytest.mark.parametrize(
     ("variant", "choice", "verb"),
     [
-        ("low_hold", {"kind": "buy"}, "buy"),
-        ("kings_and_little_ones", {"kind": "seventh", "choice": "up"}, "choose_seventh"),
+        ("low_hold", lambda seat: Buy(seat), "buy"),
+        ("kings_and_little_ones", lambda seat: ChooseSeventh(seat, True), "choose_seventh"),
     ],
 )
 def test_undo_a_seventh_street_choice_and_the_card_after_it(night, variant, choice, verb):
@@ -257,14 +253,14 @@ def test_undo_a_seventh_street_choice_and_the_card_after_it(night, variant, choi
     assert all(d.face.value == "down" for d in open_choices[5])  # nobody chose yet
     version = draft.version
 
-    draft = draft_step(draft=draft, by=admin, version=version, steps=[{**choice, "seat": 1}])
+    draft = draft_step(draft=draft, by=admin, version=version, events=[choice(1)])
     chosen = looks(draft)
     assert {0, 2} <= {c[1] for c in chosen[4]}  # the others may still choose
     assert [d.face.value for d in chosen[5]] == ["down", "up", "down"]  # seat 1's comes up
     draft = draft_undo(draft=draft, by=admin, version=draft.version)
     assert looks(draft) == open_choices and draft.version == version + 2
 
-    draft = draft_step(draft=draft, by=admin, version=draft.version, steps=[{**choice, "seat": 1}])
+    draft = draft_step(draft=draft, by=admin, version=draft.version, events=[choice(1)])
     assert looks(draft) == chosen
     version = draft.version
     draft = deal_up(draft, admin)  # the seventh cards: seat 1's face up, the others unseen
@@ -274,3 +270,14 @@ def test_undo_a_seventh_street_choice_and_the_card_after_it(night, variant, choi
     assert looks(draft) == chosen and draft.version == version + 2
     draft = draft_undo(draft=draft, by=admin, version=draft.version)
     assert looks(draft) == open_choices
+
+
+def test_a_change_with_no_event_is_refused_and_the_version_stays(night):
+    """Nothing to log moves nothing: the other phone is not told that the draft changed."""
+    _, admin, tournament = night
+    draft = deal_third(draft_start(tournament=tournament, by=admin), admin)
+    with pytest.raises(DomainError) as err:
+        draft_step(draft=draft, by=admin, version=draft.version, events=[])
+    assert "events" in err.value.fields
+    draft.refresh_from_db()
+    assert draft.version == 1 and len(draft.steps) == 3

@@ -239,3 +239,39 @@ def test_a_version_ahead_of_the_draft_names_no_negative_count(client, table):
     error = response.context["error"]
     assert "reload" in error and "-" not in error.split("(")[1]
     assert DraftHand.objects.get().steps == []
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"op": "show", "seat": "7"},
+        {"op": "show", "seat": "-1"},
+        {"op": "act", "seat": "7", "verb": "fold"},
+        {"op": "muck", "seat": "3"},
+    ],
+)
+def test_a_seat_the_hand_has_not_is_refused_by_name(client, table, data):
+    """A POST naming a seat beyond the table is a 400 naming the seat, never a 500."""
+    _, url = table
+    post(client, url, op="start")
+    post(client, url, op="deal", **{"card-0-2": "2c", "card-1-2": "Kd", "card-2-2": "Qh"})
+    before = DraftHand.objects.get()
+    response = post(client, url, **data)
+    assert response.status_code == 400
+    assert f"there is no seat {data['seat']} (seats 0 to 2)" in response.context["error"]
+    after = DraftHand.objects.get()
+    assert (after.steps, after.version) == (before.steps, before.version)
+
+
+def test_a_deal_when_no_card_is_due_changes_nothing(client, table):
+    """Dealing while a seat is to act is refused: no step, and the version stays, so the
+    other phone is not told that something changed."""
+    _, url = table
+    post(client, url, op="start")
+    post(client, url, op="deal", **{"card-0-2": "2c", "card-1-2": "Kd", "card-2-2": "Qh"})
+    before = DraftHand.objects.get()
+    response = post(client, url, op="deal", **{"card-0-0": "As"})
+    assert response.status_code == 400 and "no cards are due now" in response.context["error"]
+    after = DraftHand.objects.get()
+    assert (after.steps, after.version) == (before.steps, before.version)
+    assert post(client, url, op="act", seat=0, verb="bring_in").status_code == 302

@@ -33,6 +33,7 @@ antes = [1, 1]
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import re
 import tomllib
@@ -41,10 +42,66 @@ from pathlib import Path
 from typing import IO, Any
 
 from .announcements import options_from_text
+from .cards import format_card
 from .errors import DomainError
-from .procedure import OUR_FIELDS, PHH_OPTIONAL, PHH_REQUIRED, ProcedureError, replay_hand
+from .events import (
+    BET_EVENTS,
+    BringIn,
+    Buy,
+    Call,
+    Check,
+    CheckOrCall,
+    ChooseSeventh,
+    CompleteBetOrRaise,
+    DealBoard,
+    DealHole,
+    Declare,
+    Fold,
+    Muck,
+    Show,
+    TableEvent,
+)
+from .stud import Code, ProcedureError
 
-__all__ = ["PHHError", "dump", "dumps", "iter_hands", "load", "loads", "replay_text"]
+__all__ = [
+    "OUR_FIELDS",
+    "PHH_OPTIONAL",
+    "PHH_REQUIRED",
+    "PHH_VARIANT",
+    "PHHActionError",
+    "PHHError",
+    "dump",
+    "dumps",
+    "format_action",
+    "history_entry",
+    "iter_hands",
+    "load",
+    "loads",
+    "parse_action",
+    "replay_text",
+]
+
+PHH_VARIANT = "F7S"
+PHH_REQUIRED = (
+    "variant",
+    "antes",
+    "bring_in",
+    "small_bet",
+    "big_bet",
+    "starting_stacks",
+    "actions",
+)
+PHH_OPTIONAL = frozenset(
+    (
+        "author event url venue address city region postal_code country time time_zone "
+        "time_zone_abbreviation day month year hand level seats seat_count table players "
+        "finishing_stacks winnings currency currency_symbol ante_trimming_status time_limit "
+        "time_banks"
+    ).split()
+)
+OUR_FIELDS = ("_variant", "_options", "_seventh_card", "_buys", "_declarations")
+#: Our per-seat PHH fields and the keys a recorded full-history entry keeps them under.
+ENTRY_FIELDS = {"_seventh_card": "seventh_card", "_buys": "buys", "_declarations": "declarations"}
 
 _NULLABLE_LISTS = ("_seventh_card", "_declarations")
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -243,6 +300,200 @@ def dump(hands: Mapping[str, Any] | Sequence[Mapping[str, Any]], fp: IO[str] | s
 
 
 # --------------------------------------------------------------------------
+# Actions: the codec between PHH action text and table events
+
+# Two-character card codes of PHH, any case; None is the unknown card "??".
+_CODES: dict[str, int | None] = {"??": None}
+for _c in range(52):
+    _t = format_card(_c)
+    for _r in {_t[0].upper(), _t[0].lower()}:
+        for _s in {_t[1].upper(), _t[1].lower()}:
+            _CODES[_r + _s] = _c
+del _c, _t, _r, _s
+
+
+class PHHActionError(ProcedureError):
+    """An action text that is no PHH action. ``about`` is the event type the text was
+    recognisably about (a deal, a completion/bet/raise, a show) and ``seat`` its
+    player, when known: a driver may first ask the machine whether such an event
+    could happen at all, so that a wrong moment is named before a typo."""
+
+    def __init__(self, message: str, code: Code, *, about: type | None = None, seat=None):
+        super().__init__(message, code=code.value, seat=seat)
+        self.about = about
+
+
+def _player(token: str, n: int) -> int:
+    p = _PLAYERS.get(token)
+    if p is not None and p < n:
+        return p
+    if token[:1] == "p" and token[1:].isdigit():
+        p = int(token[1:]) - 1
+        if 0 <= p < n:
+            return p
+        raise PHHActionError(
+            f"there is no player {token} (players p1 to p{n})", Code.INVALID_ACTION
+        )
+    raise PHHActionError(
+        f"{token!r} is neither the dealer 'd' nor a player 'pN'", Code.INVALID_ACTION
+    )
+
+
+_PLAYERS = {f"p{k + 1}": k for k in range(64)}
+
+
+def _read_cards(text: str, about: type | None = None, seat: int | None = None) -> tuple:
+    try:
+        if len(text) % 2:
+            raise ValueError(text)
+        return tuple(_CODES[text[k : k + 2]] for k in range(0, len(text), 2))
+    except (KeyError, ValueError):
+        raise PHHActionError(
+            f"{text!r} is not a run of two-character cards (rank 2-9 T J Q K A, suit c d h s, "
+            "or ?? for an unknown card)",
+            Code.INVALID_CARD,
+            about=about,
+            seat=seat,
+        ) from None
+
+
+_SEAT_ACTIONS = {"cc": CheckOrCall, "f": Fold, "pb": BringIn}
+
+
+def parse_action(text: str, *, n: int) -> TableEvent | None:
+    """The event a PHH action string stands for in a hand of ``n`` players (None for
+    a no-op: an empty action or commentary only). Raises :class:`PHHActionError`.
+
+    >>> parse_action("d dh p1 ????2c", n=2), parse_action("p2 cbr 10", n=2)
+    (DealHole(seat=0, cards=(None, None, 0)), CompleteBetOrRaise(seat=1, to=10))
+    >>> parse_action("p3 f", n=2)
+    Traceback (most recent call last):
+    ...
+    tracker.engine.phh.PHHActionError: there is no player p3 (players p1 to p2)
+    """
+    return _parse_action(text, n)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_action(text: str, n: int) -> TableEvent | None:
+    words = (text.split("#", 1)[0] if "#" in text else text).split()
+    if not words:
+        return None
+    actor = words[0]
+    argc = len(words)
+    if actor == "d":
+        if argc == 4 and words[1] == "dh":
+            p = _player(words[2], n)
+            return DealHole(p, _read_cards(words[3], DealHole, p))
+        if argc == 3 and words[1] == "db":
+            cards = _read_cards(words[2])
+            if len(cards) != 1:
+                raise PHHActionError(
+                    "the community card is one card", Code.DEAL_COUNT, about=DealBoard
+                )
+            return DealBoard(cards[0])
+        raise PHHActionError(
+            "is not a dealing action ('d dh pN cards' or 'd db card')", Code.INVALID_ACTION
+        )
+    p = _player(actor, n)
+    verb = words[1] if argc > 1 else ""
+    if argc == 2 and verb in _SEAT_ACTIONS:
+        return _SEAT_ACTIONS[verb](p)
+    if verb == "cbr" and argc == 3:
+        try:
+            return CompleteBetOrRaise(p, int(words[2]))
+        except ValueError:
+            raise PHHActionError(
+                f"{words[2]!r} is not a whole number of chips",
+                Code.BET_SIZE,
+                about=CompleteBetOrRaise,
+                seat=p,
+            ) from None
+    if verb == "sm" and argc <= 3:
+        if argc == 2:
+            return Muck(p)
+        if words[2] == "-":
+            return Show(p)
+        return Show(p, _read_cards(words[2], Show, p))
+    if verb == "sd":
+        raise PHHActionError("stud has no draw: 'sd' is not a stud action", Code.INVALID_ACTION)
+    raise PHHActionError("is not a PHH action", Code.INVALID_ACTION)
+
+
+def _cards_text(cards: Sequence[int | None]) -> str:
+    return "".join("??" if c is None else format_card(c) for c in cards)
+
+
+def format_action(event: TableEvent) -> str | None:
+    """The PHH action string of an event (None for the events PHH keeps elsewhere:
+    the antes, and the per-seat choices of :func:`history_entry`).
+
+    >>> from tracker.engine.events import Complete, Show
+    >>> format_action(DealHole(0, (None, None, 0))), format_action(Complete(1, 5))
+    ('d dh p1 ????2c', 'p2 cbr 5')
+    >>> format_action(Show(1)), format_action(Muck(1)), format_action(Buy(0))
+    ('p2 sm -', 'p2 sm', None)
+    """
+    cls = type(event)
+    if cls is DealHole:
+        return f"d dh p{event.seat + 1} {_cards_text(event.cards)}"  # type: ignore[union-attr]
+    if cls is DealBoard:
+        return f"d db {_cards_text((event.card,))}"  # type: ignore[union-attr]
+    p = f"p{getattr(event, 'seat', 0) + 1}"
+    if cls in BET_EVENTS:
+        return f"{p} cbr {event.to}"  # type: ignore[union-attr]
+    if cls in (Call, Check, CheckOrCall):
+        return f"{p} cc"
+    if cls is Fold:
+        return f"{p} f"
+    if cls is BringIn:
+        return f"{p} pb"
+    if cls is Show:
+        cards = event.cards  # type: ignore[union-attr]
+        return f"{p} sm {'-' if cards is None else _cards_text(cards)}"
+    if cls is Muck:
+        return f"{p} sm"
+    return None
+
+
+def history_entry(events: Iterable[TableEvent], *, n: int) -> dict[str, Any]:
+    """The full-history entry of a hand's events (what the recording service takes):
+    PHH ``actions``, and the per-seat ``buys``, ``seventh_card`` and ``declarations``
+    when any was made.
+
+    >>> history_entry([DealHole(0, (None, None, 0)), DealHole(1, (None, None, 4)),
+    ...                BringIn(0), Fold(1)], n=2)
+    {'actions': ['d dh p1 ????2c', 'd dh p2 ????3c', 'p1 pb', 'p2 f']}
+    >>> history_entry([Buy(1), ChooseSeventh(0, False), Declare(0, "low")], n=2)
+    {'actions': [], 'buys': [False, True], 'seventh_card': ['down', None], 'declarations': ['low', None]}
+    """
+    actions: list[str] = []
+    buys = [False] * n
+    seventh: list[str | None] = [None] * n
+    declarations: list[str | None] = [None] * n
+    for event in events:
+        cls = type(event)
+        if cls is Buy:
+            buys[event.seat] = True  # type: ignore[union-attr]
+        elif cls is ChooseSeventh:
+            seventh[event.seat] = "up" if event.up else "down"  # type: ignore[union-attr]
+        elif cls is Declare:
+            declarations[event.seat] = event.choice  # type: ignore[union-attr]
+        else:
+            action = format_action(event)
+            if action is not None:
+                actions.append(action)
+    entry: dict[str, Any] = {"actions": actions}
+    if any(buys):
+        entry["buys"] = buys
+    if any(seventh):
+        entry["seventh_card"] = seventh
+    if any(declarations):
+        entry["declarations"] = declarations
+    return entry
+
+
+# --------------------------------------------------------------------------
 # Replaying a file
 
 
@@ -254,6 +505,8 @@ def replay_text(text: str, *, source: str | None = None, **replay_options: Any) 
 
     A text that is not PHH at all raises :class:`PHHError`.
     """
+    from .procedure import replay_hand  # the driver reads this module's codec
+
     for label, hand in iter_hands(text, source=source):
         try:
             result = replay_hand(hand, **replay_options).to_dict()

@@ -42,8 +42,32 @@ from typing import Any
 
 from .announcements import check_variant, normalize_announcements, options_from_text
 from .announcements import max_players as variant_max_players
-from .cards import format_card, parse_card
+from .cards import parse_card
 from .errors import DomainError
+from .events import (
+    Buy,
+    ChooseSeventh,
+    CompleteBetOrRaise,
+    Contribute,
+    DealBoard,
+    DealHole,
+    Declare,
+    EndBetting,
+    Fold,
+    Muck,
+    PostAntes,
+    ReturnUncalled,
+    Show,
+)
+from .phh import (
+    ENTRY_FIELDS,
+    OUR_FIELDS,
+    PHH_OPTIONAL,
+    PHH_REQUIRED,
+    PHH_VARIANT,
+    PHHActionError,
+    parse_action,
+)
 from .pots import Evaluate
 from .stakes import Stakes, chip_amount
 from .stud import (  # noqa: F401 -- re-exported
@@ -70,38 +94,6 @@ __all__ = [
     "walk_history",
     "walk_quick",
 ]
-
-PHH_VARIANT = "F7S"
-PHH_REQUIRED = (
-    "variant",
-    "antes",
-    "bring_in",
-    "small_bet",
-    "big_bet",
-    "starting_stacks",
-    "actions",
-)
-PHH_OPTIONAL = frozenset(
-    (
-        "author event url venue address city region postal_code country time time_zone "
-        "time_zone_abbreviation day month year hand level seats seat_count table players "
-        "finishing_stacks winnings currency currency_symbol ante_trimming_status time_limit "
-        "time_banks"
-    ).split()
-)
-OUR_FIELDS = ("_variant", "_options", "_seventh_card", "_buys", "_declarations")
-#: Our per-seat PHH fields and the keys a recorded full-history entry keeps them under.
-ENTRY_FIELDS = {"_seventh_card": "seventh_card", "_buys": "buys", "_declarations": "declarations"}
-
-# Two-character card codes of PHH, any case; None is the unknown card "??".
-_CODES: dict[str, int | None] = {"??": None}
-for _c in range(52):
-    _t = format_card(_c)
-    for _r in {_t[0].upper(), _t[0].lower()}:
-        for _s in {_t[1].upper(), _t[1].lower()}:
-            _CODES[_r + _s] = _c
-del _c, _t, _r, _s
-
 
 # --------------------------------------------------------------------------
 # Reading the hand spec
@@ -255,12 +247,6 @@ def _read_spec(hand: Mapping[str, Any], max_players: int | None) -> _Spec:
     )
 
 
-def _parse_cards(text: str) -> list[int | None]:
-    if len(text) % 2:
-        raise ValueError(text)
-    return [_CODES[text[k : k + 2]] for k in range(0, len(text), 2)]
-
-
 # --------------------------------------------------------------------------
 # The PHH driver
 
@@ -268,7 +254,8 @@ _CHOICE_FIELDS = {Subject.BUY: "_buys", Subject.SEVENTH: "_seventh_card"}
 
 
 class _PHHDriver:
-    """Turns PHH actions into verbs of one :class:`StudHand`."""
+    """Turns PHH actions into events (:func:`tracker.engine.phh.parse_action`) and plays
+    them on one :class:`StudHand`."""
 
     __slots__ = ("spec", "hand", "index", "action", "chosen")
 
@@ -285,18 +272,23 @@ class _PHHDriver:
         self.action: str | None = None
         self.chosen = False
 
-    def fail(self, message: str, code: Code) -> ProcedureError:
-        return ProcedureError(message, code=code.value, action_index=self.index, action=self.action)
-
     def run(self) -> StudHand:
         hand = self.hand
-        hand.post_antes()
+        hand.apply(PostAntes())
         actions = self.spec.actions
+        n = hand.n
+        apply = hand.apply
         try:
             for index, action in enumerate(actions):
                 self.index = index
                 self.action = action
-                self.step(action)
+                try:
+                    event = parse_action(action, n=n)
+                except PHHActionError as exc:
+                    self.moment(exc)
+                    raise
+                if event is not None:
+                    apply(event)
                 if hand.seventh_open and not self.chosen:
                     self.choose()
         except ProcedureError as exc:
@@ -313,103 +305,27 @@ class _PHHDriver:
             raise
         return hand
 
+    def moment(self, exc: PHHActionError) -> None:
+        """Before a malformed action's own fault, whether such an event could happen now
+        (a deal while betting, a bet out of turn, a show before the showdown)."""
+        hand = self.hand
+        if exc.about is DealHole:
+            hand._check_dealing()
+            if not hand.in_hand[exc.seat] or hand.community_due:  # type: ignore[index]
+                hand.verify_deal(exc.seat, None)  # type: ignore[arg-type]
+        elif exc.about is CompleteBetOrRaise:
+            hand._check_turn(exc.seat)
+        elif exc.about is Show:
+            hand._check_showing(exc.seat)  # type: ignore[arg-type]
+        elif exc.about is not None:
+            hand._check_dealing()
+
     def _locate(self, exc: ProcedureError) -> ProcedureError:
         name = _CHOICE_FIELDS.get(exc.subject)
         if name is None and exc.subject is Subject.DECLARATION and exc.seat is not None:
             name = "_declarations"
         field = f"{name}[{exc.seat}]" if name is not None and exc.seat is not None else None
         return exc.locate(field=field, action_index=self.index, action=self.action)
-
-    def step(self, action: str) -> None:
-        words = action.split("#", 1)[0].split()
-        if not words:
-            return  # a no-op: empty or commentary only
-        hand = self.hand
-        actor = words[0]
-        argc = len(words)
-        if actor == "d":
-            if argc == 4 and words[1] == "dh":
-                self.deal(self.player(words[2]), words[3])
-            elif argc == 3 and words[1] == "db":
-                cards = self.read_cards(words[2])
-                hand._check_dealing()
-                if len(cards) != 1:
-                    raise self.fail("the community card is one card", Code.DEAL_COUNT)
-                hand.deal_community(cards[0])  # type: ignore[arg-type]
-            else:
-                raise self.fail(
-                    "is not a dealing action ('d dh pN cards' or 'd db card')",
-                    Code.INVALID_ACTION,
-                )
-            return
-        p = self.player(actor)
-        verb = words[1] if argc > 1 else ""
-        if verb == "cc" and argc == 2:
-            hand.check_or_call(p)
-        elif verb == "cbr" and argc == 3:
-            try:
-                amount = int(words[2])
-            except ValueError:
-                hand._check_turn(p)
-                raise self.fail(
-                    f"{words[2]!r} is not a whole number of chips", Code.BET_SIZE
-                ) from None
-            hand.complete_bet_or_raise(p, amount)
-        elif verb == "f" and argc == 2:
-            hand.fold(p)
-        elif verb == "pb" and argc == 2:
-            hand.bring_in(p)
-        elif verb == "sm" and argc <= 3:
-            if argc == 2:
-                hand.muck(p)
-            elif words[2] == "-":
-                hand.show(p)
-            else:
-                hand._check_showing(p)
-                hand.show(p, self.read_cards(words[2]))
-        elif verb == "sd":
-            raise self.fail("stud has no draw: 'sd' is not a stud action", Code.INVALID_ACTION)
-        else:
-            raise self.fail("is not a PHH action", Code.INVALID_ACTION)
-
-    def player(self, token: str) -> int:
-        if token[:1] == "p" and token[1:].isdigit():
-            p = int(token[1:]) - 1
-            if 0 <= p < self.hand.n:
-                return p
-            raise self.fail(
-                f"there is no player {token} (players p1 to p{self.hand.n})", Code.INVALID_ACTION
-            )
-        raise self.fail(
-            f"{token!r} is neither the dealer 'd' nor a player 'pN'", Code.INVALID_ACTION
-        )
-
-    def read_cards(self, text: str) -> list[int | None]:
-        try:
-            return _parse_cards(text)
-        except (KeyError, ValueError):
-            raise self.fail(
-                f"{text!r} is not a run of two-character cards (rank 2-9 T J Q K A, suit c d h s, "
-                "or ?? for an unknown card)",
-                Code.INVALID_CARD,
-            ) from None
-
-    def deal(self, p: int, text: str) -> None:
-        hand = self.hand
-        hand._check_dealing()
-        if hand.in_hand[p] and not hand.community_due:
-            cards = self.read_cards(text)
-            due = hand.pending[p]
-            if len(cards) > due:
-                raise self.fail(
-                    f"p{p + 1} is due {due} more card(s) on {STREETS[hand.street]} street, "
-                    f"not {len(cards)}",
-                    Code.DEAL_COUNT,
-                )
-            for card in cards:
-                hand.deal(p, card)
-        else:
-            hand.verify_deal(p, None)  # raises: out of the hand, or a community card
 
     def choose(self) -> None:
         """Seventh street is reached: apply the recorded buys and up/down choices."""
@@ -418,10 +334,10 @@ class _PHHDriver:
         hand = self.hand
         for i in range(hand.n):
             if spec.buys[i]:
-                hand.buy(i)
+                hand.apply(Buy(i))
             choice = spec.seventh[i]
             if choice is not None:
-                hand.choose_seventh(i, choice == "up")
+                hand.apply(ChooseSeventh(i, choice == "up"))
 
     def finish(self) -> None:
         hand = self.hand
@@ -443,7 +359,7 @@ class _PHHDriver:
             if showdown and hand.in_hand[i] and None in hand.cards[i]:
                 hand.verify_complete_hand()  # names the first seat with unknown cards
             if decl is not None:
-                hand.declare(i, decl)
+                hand.apply(Declare(i, decl))
         hand.verify_complete_hand()
 
 
@@ -713,7 +629,7 @@ def walk_quick(
         results=True,
         observers=observers,
     )
-    hand.post_antes()
+    hand.apply(PostAntes())
 
     # The chips: what can be checked without the betting.
     live = [total[i] - (price if buy_flags[i] and rules.buys else 0) for i in range(n)]
@@ -758,9 +674,9 @@ def walk_quick(
                 field=f"put_in[{i}]",
             )
     for i in range(n):
-        hand.contribute(i, live[i] - antes[i])
+        hand.apply(Contribute(i, live[i] - antes[i]))
         if returned[i]:
-            hand.return_uncalled(i, returned[i])
+            hand.apply(ReturnUncalled(i, returned[i]))
 
     # The walk: each street's cards as dealt, then its folds.
     try:
@@ -770,9 +686,9 @@ def walk_quick(
             if hand.seventh_open:
                 for i in range(n):
                     if buy_flags[i]:
-                        hand.buy(i)
+                        hand.apply(Buy(i))
                     if choices[i] is not None:
-                        hand.choose_seventh(i, choices[i] == "up")
+                        hand.apply(ChooseSeventh(i, choices[i] == "up"))
             if hand.community_due:
                 if community_card is None:
                     raise DomainError(
@@ -782,7 +698,7 @@ def walk_quick(
                         code=Code.COMMUNITY_CARD.value,
                         field="community",
                     )
-                hand.deal_community(community_card)
+                hand.apply(DealBoard(community_card))
                 community_card = None
             else:
                 for deal in hand.next_event().deals:
@@ -790,14 +706,14 @@ def walk_quick(
                     queue = cards[seat].up if deal.face is Face.UP else cards[seat].down
                     card, path = queue.pop(0) if queue else (None, None)
                     try:
-                        hand.deal(seat, card, up=deal.face is Face.UP)
+                        hand.apply(DealHole(seat, (card,)))  # the face it is due
                     except ProcedureError as exc:
                         raise _quick_error(exc, path) from None
             for i in range(n):
                 if fold_street[i] == street:
-                    hand.fold(i)
+                    hand.apply(Fold(i))
             if hand.phase is Phase.BET:
-                hand.end_betting()
+                hand.apply(EndBetting())
     except ProcedureError as exc:
         raise _quick_error(exc) from None
     for i in range(n):
@@ -826,10 +742,10 @@ def walk_quick(
     try:
         for i in range(n):
             if fold_street[i] == 5:
-                hand.muck(i)
+                hand.apply(Muck(i))
         for i in range(n):
             if decls[i] is not None:
-                hand.declare(i, decls[i])  # type: ignore[arg-type]
+                hand.apply(Declare(i, decls[i]))  # type: ignore[arg-type]
     except ProcedureError as exc:
         raise _quick_error(exc) from None
 

@@ -47,13 +47,38 @@ tracker.engine.stud.ProcedureError: p2 has 2 to call and cannot check
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from .cards import format_card
 from .errors import DomainError
+from .events import (
+    BET_EVENTS,
+    Bet,
+    BringIn,
+    Buy,
+    Call,
+    Check,
+    CheckOrCall,
+    ChooseSeventh,
+    Complete,
+    CompleteBetOrRaise,
+    Contribute,
+    DealBoard,
+    DealHole,
+    Declare,
+    EndBetting,
+    Fold,
+    Muck,
+    PostAntes,
+    RaiseTo,
+    ReturnUncalled,
+    Show,
+    TableEvent,
+    event_for,
+)
 from .pots import Evaluate, Pot, PotAward, build_pots, settle_pots
 from .stakes import Stakes
 from .variants import (
@@ -69,6 +94,8 @@ from .variants import (
 )
 
 __all__ = [
+    "ALL_AUTOMATIONS",
+    "Automation",
     "BET_VERBS",
     "Code",
     "Deal",
@@ -255,6 +282,17 @@ class Verb(StrEnum):
 BET_VERBS = frozenset((Verb.COMPLETE, Verb.BET, Verb.RAISE))
 
 
+class Automation(StrEnum):
+    """What a machine built with ``automations`` does by itself (:meth:`StudHand.automate`)."""
+
+    ANTES = "antes"  # everyone antes as the hand begins
+    UNSEEN_DEALS = "unseen_deals"  # face-down cards nobody saw, when only such cards are due
+    FORCED_ACTIONS = "forced_actions"  # a betting action that is the only legal one
+
+
+ALL_AUTOMATIONS = frozenset(Automation)
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """What happened. ``amount``: chips moved (put in, returned, paid);
@@ -404,6 +442,11 @@ def up_key(up: Sequence[int]) -> tuple:
 class StudHand:
     """One hand of stud (any of the four games), event by event.
 
+    Each table event is a verb method with its ``verify_`` companion, and the same
+    as data: :meth:`apply` plays a :mod:`tracker.engine.events` event, :meth:`verify`
+    checks one. ``automations`` (:class:`Automation`) are what the machine then does
+    by itself: the antes, the face-down cards nobody saw, a forced betting action.
+
     ``results=True`` walks a hand entered as results: no betting rounds
     (each street's betting is :meth:`end_betting` after any folds), chips
     given per seat with :meth:`contribute`, and face-up cards a scorekeeper
@@ -418,7 +461,7 @@ class StudHand:
         "to_deal", "community", "community_due", "closed", "actors", "max_bet", "count",
         "unit", "last_inc", "acted", "short", "bring_in_due", "completion_due",
         "seventh_open", "seventh_up", "bought", "at_showdown", "declarations", "observers",
-        "shown", "events",
+        "shown", "events", "automations",
     )  # fmt: skip
 
     def __init__(
@@ -431,6 +474,7 @@ class StudHand:
         labels: Sequence[str] | None = None,
         results: bool = False,
         observers: Sequence[HandObserver] = (),
+        automations: Collection[Automation] = (),
     ) -> None:
         n = self.n = len(stacks)
         self.variant = variant
@@ -478,6 +522,9 @@ class StudHand:
         self.declarations: list[str | None] = [None] * n
         self.shown = [False] * n
         self.events = 0
+        self.automations = frozenset(automations)
+        if self.automations:
+            self.automate()
 
     # ------------------------------------------------------------------
     # Reading the state
@@ -682,6 +729,155 @@ class StudHand:
         self.events += 1
         for observer in self.observers:
             observer.on_event(event, self)
+
+    # ------------------------------------------------------------------
+    # Events as data: apply, verify, automations
+
+    def apply(self, event: TableEvent, *, automate: bool = True) -> TableEvent:
+        """Play one event (the verb's own checks refuse a wrong one), then, unless
+        ``automate`` is false, what the machine's automations do after it. Returns the
+        event as played: a completion, bet or raise with its size.
+
+        >>> from tracker.engine.cards import parse_card as c
+        >>> from tracker.engine.events import BringIn, DealHole, RaiseTo
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 2, 5, 10),
+        ...                 stacks=[100, 100], automations=ALL_AUTOMATIONS)
+        >>> hand.apply(DealHole(0, (None, None, c("2c"))))
+        DealHole(seat=0, cards=(None, None, 0))
+        >>> _ = hand.apply(DealHole(1, (None, None, c("Kd")))); _ = hand.apply(BringIn(0))
+        >>> hand.apply(RaiseTo(1))
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: p2 cannot raise now: the moment calls for a complete (to
+        5)
+        """
+        played = _APPLY[type(event)](self, event)
+        if automate and self.automations:
+            self.automate()
+        return played
+
+    def verify(self, event: TableEvent) -> TableEvent:
+        """Check one event without playing it (its verb's ``verify_`` companion);
+        returns it as it would be played.
+
+        >>> from tracker.engine.events import Complete, Fold
+        >>> from tracker.engine.examples import third_street
+        >>> hand = third_street()
+        >>> hand.verify(Complete(0))
+        Complete(seat=0, to=5)
+        >>> hand.verify(Fold(1))
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: it is p1's turn, not p2's
+        """
+        return _VERIFY[type(event)](self, event)
+
+    def verify_deal_cards(self, seat: int, cards: Sequence[int | None]) -> None:
+        """Check dealing ``cards`` to ``seat`` in order, each with the face it is due.
+
+        >>> from tracker.engine.examples import antes_posted
+        >>> hand = antes_posted()
+        >>> hand.verify_deal_cards(0, [None, None, 51, 50])
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: p1 is due 3 more card(s) on third street, not 4
+        """
+        due = self._check_deal_count(seat, cards)
+        faces = self.next_faces[seat]
+        seen: set[int] = set()
+        for k, card in enumerate(cards):
+            if k == 0:
+                self.verify_deal(seat, card)
+            elif card is None:
+                if faces[len(faces) - due + k] and not self.results:
+                    raise self.fail(
+                        "a face-up card is seen by everyone and cannot be unknown ('??')",
+                        Code.UNKNOWN_CARD,
+                        seat,
+                        Subject.CARDS,
+                    )
+            elif not 0 <= card < 52:
+                raise self.fail(f"{card!r} is not a card", Code.INVALID_CARD, seat, Subject.CARDS)
+            elif card in self.known or card in seen:
+                raise self.fail(
+                    f"{format_card(card)} has already been dealt",
+                    Code.DUPLICATE_CARD,
+                    seat,
+                    Subject.CARDS,
+                )
+            if card is not None:
+                seen.add(card)
+
+    def _check_deal_count(self, seat: int, cards: Sequence[int | None]) -> int:
+        self._check_dealing()
+        if not self.in_hand[seat] or self.community_due:
+            self.verify_deal(seat, None)  # raises: out of the hand, or a community card
+        due = self.pending[seat]
+        if not cards or len(cards) > due:
+            raise self.fail(
+                f"{self.label(seat)} is due {due} more card(s) on {STREETS[self.street]} "
+                f"street, not {len(cards)}",
+                Code.DEAL_COUNT,
+                seat,
+            )
+        return due
+
+    def deal_cards(self, seat: int, cards: Sequence[int | None]) -> None:
+        """Deal ``seat`` its next ``cards`` in order, each with the face it is due
+        (PHH's ``d dh``); each card is checked as :meth:`deal` checks it."""
+        if (
+            self.phase is not Phase.DEAL
+            or not self.in_hand[seat]
+            or self.community_due
+            or not cards
+            or len(cards) > self.pending[seat]
+        ):
+            self._check_deal_count(seat, cards)  # raises, naming the rule
+        for card in cards:
+            self.deal(seat, card)
+
+    def automate(self) -> list[TableEvent]:
+        """Do what follows by itself, with the machine's ``automations``: the antes; the
+        cards nobody sees (unknown until shown) when all that is due is face down and no
+        seventh-card choice is open; a betting action that is the only legal one (e.g. a
+        bring-in as large as the small bet, the completion itself). Returns the events.
+
+        >>> from tracker.engine.examples import deal_round
+        >>> hand = StudHand(variant="seven_card_stud", stakes=Stakes(1, 5, 5, 10),
+        ...                 stacks=[100, 100], automations=ALL_AUTOMATIONS)
+        >>> hand.antes  # posted by themselves
+        [1, 1]
+        >>> deal_round(hand, "As Qh Ks Qd 2c 3c")
+        >>> hand.automate()
+        [BringIn(seat=0)]
+        """
+        done: list[TableEvent] = []
+        autos = self.automations
+        while True:
+            phase = self.phase
+            if phase is Phase.ANTES and Automation.ANTES in autos:
+                done.append(self.apply(PostAntes(), automate=False))
+            elif phase is Phase.DEAL and Automation.UNSEEN_DEALS in autos and self._unseen_due():
+                for seat in range(self.n):
+                    if self.pending[seat]:
+                        event = DealHole(seat, (None,) * self.pending[seat])
+                        done.append(self.apply(event, automate=False))
+            elif (
+                phase is Phase.BET
+                and Automation.FORCED_ACTIONS in autos
+                and not self.results
+                and len(options := self.legal_options(self.actors[0])) == 1
+            ):
+                done.append(self.apply(event_for(options[0]), automate=False))
+            else:
+                return done
+
+    def _unseen_due(self) -> bool:
+        """Whether every card due now is a face-down one and no seventh-card choice is open."""
+        if self.community_due or not self.to_deal:
+            return False
+        nxt = self.next_event()
+        return not nxt.choices and all(d.face is Face.DOWN for d in nxt.deals)
 
     # ------------------------------------------------------------------
     # Antes
@@ -2194,13 +2390,89 @@ class StudHand:
         )
 
 
-#: A verb by name, for drivers that read actions as data.
-VERB_METHODS: dict[Verb, Callable[..., None]] = {
-    Verb.BRING_IN: StudHand.bring_in,
-    Verb.COMPLETE: StudHand.complete,
-    Verb.BET: StudHand.bet,
-    Verb.RAISE: StudHand.raise_to,
-    Verb.CALL: StudHand.call,
-    Verb.CHECK: StudHand.check,
-    Verb.FOLD: StudHand.fold,
+def _bet_target(hand: StudHand, event: Any) -> tuple[Verb, int]:
+    """The verb and size of a completion, bet or raise event, checked by its companion."""
+    cls = type(event)
+    if cls is CompleteBetOrRaise:
+        return hand.verify_complete_bet_or_raise(event.seat, event.to)
+    verb = _BET_VERB[cls]
+    return verb, hand._verify_kind(event.seat, event.to, verb)
+
+
+def _bet_play(hand: StudHand, event: Any) -> Any:
+    verb, to = _bet_target(hand, event)
+    hand._raise(event.seat, verb, to)
+    return event if event.to == to else type(event)(event.seat, to)
+
+
+def _bet_check(hand: StudHand, event: Any) -> Any:
+    _, to = _bet_target(hand, event)
+    return event if event.to == to else type(event)(event.seat, to)
+
+
+_BET_VERB = {Complete: Verb.COMPLETE, Bet: Verb.BET, RaiseTo: Verb.RAISE}
+
+
+def _seat_verb(do: Callable[[StudHand, int], None]) -> Callable[[StudHand, Any], Any]:
+    def play(hand: StudHand, event: Any) -> Any:
+        do(hand, event.seat)
+        return event
+
+    return play
+
+
+def _seat_check(verify: Callable[..., Any]) -> Callable[[StudHand, Any], Any]:
+    def check(hand: StudHand, event: Any) -> Any:
+        verify(hand, event.seat)
+        return event
+
+    return check
+
+
+def _played(do: Callable[..., None], *fields: str) -> Callable[[StudHand, Any], Any]:
+    def play(hand: StudHand, event: Any) -> Any:
+        do(hand, *(getattr(event, f) for f in fields))
+        return event
+
+    return play
+
+
+#: How each event type is played, and checked, by its verb and ``verify_`` companion.
+_APPLY: dict[type, Callable[[StudHand, Any], Any]] = {
+    PostAntes: _played(StudHand.post_antes),
+    DealHole: _played(StudHand.deal_cards, "seat", "cards"),
+    DealBoard: _played(StudHand.deal_community, "card"),
+    BringIn: _seat_verb(StudHand.bring_in),
+    **dict.fromkeys(BET_EVENTS, _bet_play),
+    Call: _seat_verb(StudHand.call),
+    Check: _seat_verb(StudHand.check),
+    CheckOrCall: _seat_verb(StudHand.check_or_call),
+    Fold: _seat_verb(StudHand.fold),
+    Buy: _seat_verb(StudHand.buy),
+    ChooseSeventh: _played(StudHand.choose_seventh, "seat", "up"),
+    Show: _played(StudHand.show, "seat", "cards"),
+    Muck: _seat_verb(StudHand.muck),
+    Declare: _played(StudHand.declare, "seat", "choice"),
+    Contribute: _played(StudHand.contribute, "seat", "amount"),
+    ReturnUncalled: _played(StudHand.return_uncalled, "seat", "amount"),
+    EndBetting: _played(StudHand.end_betting),
+}
+_VERIFY: dict[type, Callable[[StudHand, Any], Any]] = {
+    PostAntes: _played(StudHand.verify_post_antes),
+    DealHole: _played(StudHand.verify_deal_cards, "seat", "cards"),
+    DealBoard: _played(StudHand.verify_deal_community, "card"),
+    BringIn: _seat_check(StudHand.verify_bring_in),
+    **dict.fromkeys(BET_EVENTS, _bet_check),
+    Call: _seat_check(StudHand.verify_call),
+    Check: _seat_check(StudHand.verify_check),
+    CheckOrCall: _seat_check(StudHand.verify_check_or_call),
+    Fold: _seat_check(StudHand.verify_fold),
+    Buy: _seat_check(StudHand.verify_buy),
+    ChooseSeventh: _played(StudHand.verify_choose_seventh, "seat", "up"),
+    Show: _played(StudHand.verify_show, "seat", "cards"),
+    Muck: _seat_check(StudHand.verify_muck),
+    Declare: _played(StudHand.verify_declare, "seat", "choice"),
+    Contribute: _played(StudHand.verify_contribute, "seat", "amount"),
+    ReturnUncalled: _played(StudHand.verify_return_uncalled, "seat", "amount"),
+    EndBetting: _played(StudHand.verify_end_betting),
 }

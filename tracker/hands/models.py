@@ -295,7 +295,7 @@ class DraftHand(models.Model):
     small_bet = models.PositiveIntegerField()
     big_bet = models.PositiveIntegerField()
     level = models.PositiveSmallIntegerField()
-    steps = models.JSONField(default=list)  # LiveStep.to_json() of each accepted step
+    steps = models.JSONField(default=list)  # event_to_json() of each event, in order
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=12, choices=DraftStatus.choices, default=DraftStatus.OPEN)
     hand = models.OneToOneField(

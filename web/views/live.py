@@ -1,4 +1,4 @@
-"""The live logger page: log a hand at the table step by step (a POST per step; with
+"""The live logger page: log a hand at the table event by event (a POST per change; with
 JavaScript the same forms, no page of their own). The engine offers only legal actions."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from tracker.hands.services.live import (
 from tracker.tournaments.selectors import tournament_state
 from web.forms.cards import AnnouncementsForm
 from web.forms.drafts import posted_version
-from web.presenters.live import live_page, steps_from_post, table_result_from_post
+from web.presenters.live import events_from_post, live_page, table_result_from_post
 from web.views.common import not_found_as_404, records_hands
 
 
@@ -75,8 +75,8 @@ def live_hand(request, tournament):
                 messages.success(request, f"Hand {hand.number} recorded.")
                 return redirect(hand)
             else:
-                steps = steps_from_post(draft_state(draft), request.POST)
-                draft_step(draft=draft, by=request.user, version=version, steps=steps)
+                events = events_from_post(draft_state(draft), request.POST)
+                draft_step(draft=draft, by=request.user, version=version, events=events)
         except DomainPermissionDenied as exc:
             raise PermissionDenied(exc.message) from None
         except DomainError as exc:

@@ -1,11 +1,12 @@
-"""The live logger's reads: a draft hand replayed on the stud state machine."""
+"""The live logger's reads: a draft hand's events replayed on the stud state machine."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tracker.engine.events import TableEvent, event_from_json
 from tracker.engine.frames import FramesObserver, StreetFrame
-from tracker.engine.live import LiveStep, live_walk, step_from_json
+from tracker.engine.live import live_hand
 from tracker.engine.stakes import Stakes
 from tracker.engine.stud import NextEvent, StudHand
 from tracker.hands.models import DraftHand, DraftStatus
@@ -13,19 +14,20 @@ from tracker.leagues.models import Player
 from tracker.tournaments.models import Tournament
 
 
-def draft_steps(draft: DraftHand) -> list[LiveStep]:
+def draft_events(draft: DraftHand) -> list[TableEvent]:
+    """The draft's events, in order (those the machine did by itself included)."""
     n = len(draft.positions)
-    return [step_from_json(data, n) for data in draft.steps]
+    return [event_from_json(data, n=n) for data in draft.steps]
 
 
 def draft_walk(draft: DraftHand, *, names: list[str] | None = None, observers=()) -> StudHand:
-    """The draft's hand after its steps, on the state machine."""
-    return live_walk(
+    """The draft's hand after its events, on the state machine (with its automations)."""
+    return live_hand(
         variant=draft.variant,
         options=draft.options,
         stakes=Stakes(draft.ante, draft.bring_in, draft.small_bet, draft.big_bet),
         stacks=draft.starting_stacks,
-        steps=draft_steps(draft),
+        events=draft_events(draft),
         labels=names,
         observers=observers,
     )
@@ -47,7 +49,7 @@ class DraftState:
     hand: StudHand
     next: NextEvent
     table: StreetFrame  # the table now
-    log: list[str]  # what happened so far, one line per step
+    log: list[str]  # what happened so far, one line per event
 
 
 def draft_state(draft: DraftHand) -> DraftState:

@@ -1,7 +1,9 @@
-"""The live logger's writes: a hand logged step by step at the table (a draft), then recorded.
+"""The live logger's writes: a hand logged event by event at the table (a draft), then recorded.
 
-A draft holds the steps accepted so far (tracker/engine/live.py). Every change replays
-them on the stud state machine, applies the new step with the machine's checks, and saves
+A draft holds the table events accepted so far (tracker/engine/events.py, in their JSON
+form), each marked ``auto`` when the machine did it by itself (its automations) and
+``joined`` when it came in the same change as the one before. Every change replays them
+on the stud state machine, applies the new events with the machine's checks, and saves
 at once, in a transaction that locks the draft; ``version`` must match the one the client
 saw, so two phones on one draft cannot overwrite each other (the second is told to
 reload). Finishing records the hand as a full history through :func:`hand_record`, so
@@ -19,18 +21,11 @@ from django.utils import timezone
 from tracker.core.errors import Conflict
 from tracker.core.permissions import Capability, require
 from tracker.engine.errors import DomainError
-from tracker.engine.live import (
-    LiveStep,
-    apply_step,
-    check_around,
-    forced_action,
-    live_entry,
-    step_from_json,
-)
-from tracker.engine.stud import Phase
-from tracker.engine.variants import Face
+from tracker.engine.events import TableEvent, event_to_json
+from tracker.engine.live import check_around
+from tracker.engine.phh import history_entry
 from tracker.hands.models import DraftHand, DraftStatus, Hand
-from tracker.hands.selectors.live import draft_steps, draft_walk
+from tracker.hands.selectors.live import draft_events, draft_walk
 from tracker.hands.services.recording import hand_record, next_hand_deal, next_hand_state
 from tracker.tournaments.models import Tournament
 
@@ -102,24 +97,24 @@ def _save(draft: DraftHand, steps: list[dict]) -> DraftHand:
     return draft
 
 
-def _joined(steps: list[dict]) -> list[dict]:
-    """The steps of one change: every one after the first is taken back with it."""
-    return [step if k == 0 else {**step, "joined": True} for k, step in enumerate(steps)]
+def _change(done: Sequence[TableEvent], automated: Sequence[TableEvent]) -> list[dict]:
+    """The stored form of one change: its events (every one after the first is taken back
+    with it), then what the machine did by itself after them."""
+    change = [event_to_json(e) if k == 0 else {**event_to_json(e), "joined": True}
+              for k, e in enumerate(done)]  # fmt: skip
+    return change + [{**event_to_json(e), "auto": True} for e in automated]
 
 
 @transaction.atomic
-def draft_step(
-    *, draft: DraftHand, by, version: int, steps: Sequence[Mapping[str, Any]]
-) -> DraftHand:
-    """Log one or more steps (e.g. a street's cards, one per seat) as one change: one
-    undo takes the change back whole."""
+def draft_step(*, draft: DraftHand, by, version: int, events: Sequence[TableEvent]) -> DraftHand:
+    """Log one or more events (e.g. a street's cards, one per seat) as one change: one
+    undo takes the change back whole, with what the machine did by itself after it."""
     draft = _locked(draft, by, version)
+    if not events:
+        raise DomainError("a change logs at least one event: nothing was sent", field="events")
     hand = draft_walk(draft)
-    applied = []
-    for data in steps:
-        step = step_from_json(data, len(draft.positions))
-        applied.append(apply_step(hand, step).to_json())
-    return _save(draft, list(draft.steps) + _joined(applied) + _follow_ups(hand))
+    done = [hand.apply(event, automate=False) for event in events]
+    return _save(draft, list(draft.steps) + _change(done, hand.automate()))
 
 
 @transaction.atomic
@@ -128,37 +123,13 @@ def draft_check_around(*, draft: DraftHand, by, version: int) -> DraftHand:
     takes every check back)."""
     draft = _locked(draft, by, version)
     hand = draft_walk(draft)
-    applied = [step.to_json() for step in check_around(hand)]
-    return _save(draft, list(draft.steps) + _joined(applied) + _follow_ups(hand))
-
-
-def _follow_ups(hand) -> list[dict]:
-    """What follows by itself, taken back with the change that led to it: the cards
-    nobody sees (unknown until shown) when all that is due is face down and no
-    seventh-card choice is open, and a betting action the machine leaves no choice about."""
-    done = []
-    while True:
-        nxt = hand.next_event()
-        if (
-            nxt.phase is Phase.DEAL
-            and nxt.deals
-            and not nxt.choices
-            and all(d.face is Face.DOWN for d in nxt.deals)
-        ):
-            for seat in sorted({d.seat for d in nxt.deals}):
-                count = hand.cards_due(seat)
-                done.append(apply_step(hand, LiveStep("deal", seat, cards=(None,) * count)))
-            continue
-        forced = forced_action(hand)
-        if forced is None:
-            break
-        done.append(apply_step(hand, forced))
-    return [{**step.to_json(), "auto": True} for step in done]
+    done = check_around(hand)
+    return _save(draft, list(draft.steps) + _change(done, hand.automate()))
 
 
 @transaction.atomic
 def draft_undo(*, draft: DraftHand, by, version: int) -> DraftHand:
-    """Take back the last change: its steps, and what followed by itself."""
+    """Take back the last change: its events, and what the machine did by itself after them."""
     draft = _locked(draft, by, version)
     steps = list(draft.steps)
     while steps and (steps[-1].get("auto") or steps[-1].get("joined")):
@@ -190,7 +161,7 @@ def draft_finish(
     draft = _locked(draft, by, version)
     hand = draft_walk(draft)
     hand.verify_complete_hand()
-    entry = live_entry(draft_steps(draft), n=len(draft.positions))
+    entry = history_entry(draft_events(draft), n=len(draft.positions))
     recorded = hand_record(
         tournament=draft.tournament,
         by=by,
