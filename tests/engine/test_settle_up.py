@@ -1,0 +1,144 @@
+"""Settle-up (tracker/engine/settle_up.py): the fewest transfers, against an exhaustive search
+over every way of splitting the players into groups; every transfer list squares everyone."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tracker.engine.errors import DomainError
+from tracker.engine.settle_up import MAX_EXACT_PLAYERS, settle_up
+
+
+def set_partitions(items):
+    """Every way of splitting ``items`` into non-empty blocks."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for partition in set_partitions(rest):
+        yield [[first], *partition]
+        for k in range(len(partition)):
+            yield [*partition[:k], [first, *partition[k]], *partition[k + 1 :]]
+
+
+def fewest_transfers_by_exhaustive_search(balances):
+    """Transfers among the players of a block that adds up to zero: at least its size - 1,
+    and a chain of payments does it in exactly that. So the fewest transfers is the best,
+    over every partition into zero blocks, of the sum of (size - 1)."""
+    owing = [amount for amount in balances.values() if amount]
+    best = None
+    for partition in set_partitions(owing):
+        if all(sum(block) == 0 for block in partition):
+            count = sum(len(block) - 1 for block in partition)
+            best = count if best is None else min(best, count)
+    return best
+
+
+def assert_squares(balances, plan):
+    left = dict(balances)
+    for transfer in plan.transfers:
+        assert isinstance(transfer.amount, int) and transfer.amount > 0
+        assert balances[transfer.payer] < 0 < balances[transfer.payee]  # debtors pay creditors
+        left[transfer.payer] += transfer.amount
+        left[transfer.payee] -= transfer.amount
+    assert all(amount == 0 for amount in left.values()), left
+
+
+@st.composite
+def nights(draw, max_players=8):
+    """Net results of up to 8 players, adding up to zero, often equal or cancelling."""
+    n = draw(st.integers(1, max_players))
+    amount = st.one_of(st.integers(-6, 6).map(lambda a: a * 500), st.integers(-20_000, 20_000))
+    results = draw(st.lists(amount, min_size=n - 1, max_size=n - 1))
+    results.append(-sum(results))
+    order = draw(st.permutations(range(n)))
+    return {f"p{i}": results[i] for i in order}
+
+
+@settings(max_examples=400)
+@given(nights())
+def test_the_transfer_count_equals_the_exhaustive_search(balances):
+    plan = settle_up(balances)
+    assert plan.minimal
+    assert len(plan.transfers) == fewest_transfers_by_exhaustive_search(balances)
+    assert_squares(balances, plan)
+
+
+def test_the_exact_path_beats_largest_debtor_pays_largest_creditor():
+    # Largest debtor pays largest creditor: eve 8 to fay, bob 6 to fay, ann 4 to cat,
+    # dan 2 to cat and 1 to fay: 5 transfers. But {bob, cat} square themselves and
+    # {ann, dan, eve, fay} take three: 4.
+    balances = {"ann": -4, "bob": -6, "cat": 6, "dan": -3, "eve": -8, "fay": 15}
+    plan = settle_up(balances)
+    assert len(plan.transfers) == 4 == fewest_transfers_by_exhaustive_search(balances)
+    assert [(t.payer, t.payee, t.amount) for t in plan.transfers] == [
+        ("ann", "fay", 4),
+        ("bob", "cat", 6),
+        ("dan", "fay", 3),
+        ("eve", "fay", 8),
+    ]
+
+
+def night_of(n, seed):
+    rng = random.Random(seed)
+    results = [rng.randint(-40, 40) * 250 for _ in range(n - 1)]
+    results.append(-sum(results))
+    return {f"player {i}": amount for i, amount in enumerate(results)}
+
+
+def test_sixteen_players_are_exact_and_the_zero_results_do_not_count():
+    # 16 players owing or owed, in eight pairs that cancel (+a, -a), given out of order:
+    # 8 transfers, one per pair; and two players who broke even take no part
+    amounts = [1100, 1700, 2300, 2900, 3700, 4300, 5300, 6100]
+    balances = {}
+    for k, a in enumerate(amounts):
+        balances[f"up {k}"] = a
+        balances[f"down {k}"] = -amounts[(k + 3) % 8]
+    balances.update({"even 1": 0, "even 2": 0})
+    plan = settle_up(balances)
+    assert plan.minimal and len(balances) - 2 == MAX_EXACT_PLAYERS
+    assert len(plan.transfers) == 8
+    assert_squares(balances, plan)
+
+
+def test_above_sixteen_players_the_greedy_result_flags_itself():
+    balances = night_of(MAX_EXACT_PLAYERS + 1, seed=7)
+    plan = settle_up(balances)
+    assert plan.minimal is False
+    assert_squares(balances, plan)
+    assert len(plan.transfers) <= len([a for a in balances.values() if a]) - 1
+
+
+@pytest.mark.parametrize("n", [2, 5, 12, 16, 30])
+def test_every_transfer_list_squares_every_balance(n):
+    for seed in range(5):
+        balances = night_of(n, seed)
+        assert_squares(balances, settle_up(balances))
+
+
+def test_the_order_is_by_payer_then_payee_as_given_and_always_the_same():
+    balances = night_of(10, seed=3)
+    plan = settle_up(balances)
+    position = {player: i for i, player in enumerate(balances)}
+    keys = [(position[t.payer], position[t.payee]) for t in plan.transfers]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)
+    assert settle_up(dict(balances)) == plan
+
+
+def test_nobody_owes_anything():
+    assert settle_up({}).transfers == ()
+    assert settle_up({"ann": 0, "bob": 0}).transfers == ()
+
+
+def test_results_that_do_not_add_up_to_zero_are_refused():
+    with pytest.raises(DomainError) as err:
+        settle_up({"ann": -500, "bob": 400})
+    assert err.value.code == "invalid_settle_up"
+    assert err.value.fields == {
+        "balances": ["the results add up to -100, not 0: money paid in and out must match"]
+    }
+    with pytest.raises(DomainError) as err:
+        settle_up({"ann": -500, "bob": 500.0, "cat": True})
+    assert set(err.value.fields) == {"balances[bob]", "balances[cat]"}
