@@ -1,7 +1,9 @@
-"""Settle-up (tracker/engine/settle_up.py): the fewest transfers, against an exhaustive search
-over every way of splitting the players into groups; every transfer list squares everyone."""
+"""Settle-up (tracker/engine/settle_up.py): the fewest transfers, against two exhaustive
+searches (every way of splitting up to 8 players into groups; every list of transfers among
+up to 6); every transfer list squares everyone."""
 
 import random
+from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
@@ -36,6 +38,34 @@ def fewest_transfers_by_exhaustive_search(balances):
     return best
 
 
+def fewest_transfers_by_searching_transfer_lists(balances):
+    """Try every set of k payer-payee pairs, k = 0, 1, 2, ..., and return the first k for
+    which some amounts square everyone. A fewest set has no cycle (shifting money around a
+    cycle empties one of its transfers), so only forests are tried, and on a forest the
+    amounts are forced: a player with one transfer left must settle all of their balance
+    through it."""
+    owing = [amount for amount in balances.values() if amount]
+    pairs = list(combinations(range(len(owing)), 2))
+    for k in range(len(owing)):
+        for chosen in combinations(pairs, k):
+            left = list(owing)
+            edges = set(chosen)
+            while edges:
+                leaf = next((v for v in range(len(owing)) if sum(v in e for e in edges) == 1), None)
+                if leaf is None:
+                    break  # a cycle
+                (edge,) = (e for e in edges if leaf in e)
+                if left[leaf] == 0:
+                    break  # a transfer of nothing is no transfer
+                other = edge[0] if edge[1] == leaf else edge[1]
+                left[other] += left[leaf]
+                left[leaf] = 0
+                edges.remove(edge)
+            if not edges and not any(left):
+                return k
+    return None if owing else 0
+
+
 def assert_squares(balances, plan):
     left = dict(balances)
     for transfer in plan.transfers:
@@ -48,11 +78,20 @@ def assert_squares(balances, plan):
 
 @st.composite
 def nights(draw, max_players=8):
-    """Net results of up to 8 players, adding up to zero, often equal or cancelling."""
+    """Net results of up to 8 players, adding up to zero, often equal or cancelling: either
+    free, or made of small groups that each add up to zero (so that splitting the night
+    into groups matters), shuffled."""
     n = draw(st.integers(1, max_players))
     amount = st.one_of(st.integers(-6, 6).map(lambda a: a * 500), st.integers(-20_000, 20_000))
-    results = draw(st.lists(amount, min_size=n - 1, max_size=n - 1))
-    results.append(-sum(results))
+    results = []
+    if draw(st.booleans()):
+        while len(results) < n:
+            size = draw(st.integers(1, n - len(results)))
+            group = draw(st.lists(amount, min_size=size - 1, max_size=size - 1))
+            results += [*group, -sum(group)]
+    else:
+        results = draw(st.lists(amount, min_size=n - 1, max_size=n - 1))
+        results.append(-sum(results))
     order = draw(st.permutations(range(n)))
     return {f"p{i}": results[i] for i in order}
 
@@ -64,6 +103,13 @@ def test_the_transfer_count_equals_the_exhaustive_search(balances):
     assert plan.minimal
     assert len(plan.transfers) == fewest_transfers_by_exhaustive_search(balances)
     assert_squares(balances, plan)
+
+
+@settings(max_examples=150)
+@given(nights(max_players=6))
+def test_the_transfer_count_equals_a_search_over_every_list_of_transfers(balances):
+    plan = settle_up(balances)
+    assert len(plan.transfers) == fewest_transfers_by_searching_transfer_lists(balances)
 
 
 def test_the_exact_path_beats_largest_debtor_pays_largest_creditor():
