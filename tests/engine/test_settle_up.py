@@ -96,8 +96,23 @@ def nights(draw, max_players=8):
     return {f"p{i}": results[i] for i in order}
 
 
+@st.composite
+def nights_of_groups(draw):
+    """6 to 8 players in groups of mostly 3 or 4 that square themselves, shuffled: the
+    nights where the largest debtor paying the largest creditor goes wrong most often."""
+    n = draw(st.integers(6, 8))
+    amount = st.one_of(st.integers(-6, 6).map(lambda a: a * 500), st.integers(-20_000, 20_000))
+    results = []
+    while len(results) < n:
+        size = min(draw(st.sampled_from([2, 3, 3, 4])), n - len(results))
+        group = draw(st.lists(amount, min_size=size - 1, max_size=size - 1))
+        results += [*group, -sum(group)]
+    order = draw(st.permutations(range(n)))
+    return {f"p{i}": results[i] for i in order}
+
+
 @settings(max_examples=400)
-@given(nights())
+@given(st.one_of(nights(), nights_of_groups()))
 def test_the_transfer_count_equals_the_exhaustive_search(balances):
     plan = settle_up(balances)
     assert plan.minimal
@@ -134,27 +149,59 @@ def night_of(n, seed):
     return {f"player {i}": amount for i, amount in enumerate(results)}
 
 
-def test_sixteen_players_are_exact_and_the_zero_results_do_not_count():
-    # 16 players owing or owed, in eight pairs that cancel (+a, -a), given out of order:
-    # 8 transfers, one per pair; and two players who broke even take no part
-    amounts = [1100, 1700, 2300, 2900, 3700, 4300, 5300, 6100]
+def no_two_cancel(balances):
+    amounts = [a for a in balances.values() if a]
+    return len({abs(a) for a in amounts}) == len(amounts)
+
+
+def test_sixteen_players_are_exact():
+    # 16 players in groups of 3, 3, 3, 3 and 4 that each square themselves, no two of them
+    # cancelling: a zero group then has at least 3 players, so 5 groups at most and 11
+    # transfers at least -- and the five groups take exactly 11 (the largest debtor paying
+    # the largest creditor across the night takes 13).
+    groups = [[1100, 2300], [-1700, 4100], [2700, -6300], [-3700, -5900], [1300, 4700, -2500]]
     balances = {}
-    for k, a in enumerate(amounts):
-        balances[f"up {k}"] = a
-        balances[f"down {k}"] = -amounts[(k + 3) % 8]
-    balances.update({"even 1": 0, "even 2": 0})
+    for g, group in enumerate(groups):
+        for k, amount in enumerate([*group, -sum(group)]):
+            balances[f"group {g} player {k}"] = amount
+    balances = dict(sorted(balances.items(), key=lambda item: item[1] % 7))  # mixed up
+    assert len(balances) == MAX_EXACT_PLAYERS and no_two_cancel(balances)
     plan = settle_up(balances)
-    assert plan.minimal and len(balances) - 2 == MAX_EXACT_PLAYERS
-    assert len(plan.transfers) == 8
+    assert plan.minimal
+    assert len(plan.transfers) == 11
+    assert_squares(balances, plan)
+
+
+def test_cancelling_pairs_and_zero_results_do_not_count_towards_sixteen():
+    # 6 pairs that cancel, 2 players who broke even and 10 others: 24 players, exact
+    rng = random.Random(11)
+    others = [rng.randint(1, 400) * 50 * rng.choice((-1, 1)) for _ in range(9)]
+    others.append(-sum(others))
+    pairs = [rng.randint(1, 400) * 50 for _ in range(6)]
+    balances = {f"other {i}": a for i, a in enumerate(others)}
+    for i, a in enumerate(pairs):
+        balances[f"up {i}"] = a
+        balances[f"down {i}"] = -a
+    balances.update({"even 1": 0, "even 2": 0})
+    balances = dict(sorted(balances.items(), key=lambda item: item[1] % 13))
+    plan = settle_up(balances)
+    assert plan.minimal
+    others_alone = {f"other {i}": a for i, a in enumerate(others)}
+    assert len(plan.transfers) == 6 + len(settle_up(others_alone).transfers)
     assert_squares(balances, plan)
 
 
 def test_above_sixteen_players_the_greedy_result_flags_itself():
-    balances = night_of(MAX_EXACT_PLAYERS + 1, seed=7)
+    # 17 players, no two cancelling (distinct sizes), so all 17 go to the greedy
+    rng = random.Random(7)
+    amounts = [(100 * (k + 1) + k * k) * rng.choice((-1, 1)) for k in range(16)]
+    amounts.append(-sum(amounts))
+    balances = {f"player {i}": a for i, a in enumerate(amounts)}
+    assert sum(balances.values()) == 0 and no_two_cancel(balances)
     plan = settle_up(balances)
     assert plan.minimal is False
     assert_squares(balances, plan)
-    assert len(plan.transfers) <= len([a for a in balances.values() if a]) - 1
+    assert len(plan.transfers) <= MAX_EXACT_PLAYERS  # at most n - 1
 
 
 @pytest.mark.parametrize("n", [2, 5, 12, 16, 30])

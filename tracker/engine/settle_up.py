@@ -9,15 +9,18 @@ groups (connected by a transfer), each group's results add up to zero, and a gro
 of k players needs at least k - 1 transfers. So the fewest transfers is
 ``n - g``, where ``n`` is the number of players whose result is not zero and ``g``
 the largest number of disjoint groups, each adding up to zero, the players can be
-split into. ``g`` is found exactly by a walk over every subset of the players
-(2^n states, :data:`MAX_EXACT_PLAYERS` = 16 players: 65,536 states, well under a
-second); within each group the largest debtor pays the largest creditor until
-the group is square, which takes exactly k - 1 transfers (fewer would mean the
+split into. Two players whose results cancel (+a, -a) are always one of those
+groups in some best split (:func:`_cancelling_pairs`), so they are paired off
+first; ``g`` for the others is found exactly by a walk over every subset of them
+(2^n states, up to :data:`MAX_EXACT_PLAYERS` = 16 players: 65,536 states, 0.1-0.2
+seconds). Within each group the largest debtor pays the largest creditor
+until the group is square, which takes exactly k - 1 transfers (fewer would mean the
 group splits into smaller zero groups, and ``g`` was the largest).
 
-Above 16 players (with a result other than zero) the whole night is settled that
-greedy way and :attr:`SettleUp.minimal` is ``False``: at most n - 1 transfers,
-but not proven the fewest.
+When more than 16 players with a result other than zero are left once the
+cancelling pairs are paired off, those players are settled that greedy way as
+one group and :attr:`SettleUp.minimal` is ``False``: at most n - 1 transfers, but
+not proven the fewest.
 
 Order: players are known by the keys of the mapping given, and ties (equal
 amounts) go by its order; transfers are listed by payer, then payee, in that
@@ -99,6 +102,31 @@ def _square(members: list[int], amounts: list[int]) -> list[tuple[int, int, int]
         left[payee] -= amount
 
 
+def _cancelling_pairs(amounts: list[int]) -> tuple[list[list[int]], list[int]]:
+    """Pairs of players whose results cancel (+a, -a), each paired with the earliest one
+    still free; and the others.
+
+    Some fewest settle-up squares each such pair with one transfer between them: in a best
+    split into zero groups, if a and -a sit in one group, the rest of it adds up to zero
+    and splitting it off would give one group more, so that group is just the pair; if
+    they sit in two groups, swapping them for {a, -a} and the rest of both keeps the
+    count. So the pairs are taken out first, and the exact walk only sees the others.
+
+    >>> _cancelling_pairs([500, -200, -500, 200, 500, -300])
+    ([[0, 2], [1, 3]], [4, 5])
+    """
+    free: dict[int, list[int]] = {}
+    pairs: list[list[int]] = []
+    for i, amount in enumerate(amounts):
+        waiting = free.get(-amount)
+        if waiting:
+            pairs.append([waiting.pop(0), i])
+        else:
+            free.setdefault(amount, []).append(i)
+    paired = {i for pair in pairs for i in pair}
+    return pairs, [i for i in range(len(amounts)) if i not in paired]
+
+
 def _zero_groups(amounts: list[int]) -> list[list[int]]:
     """The largest number of disjoint groups adding up to zero that cover every index.
 
@@ -147,7 +175,8 @@ def _zero_groups(amounts: list[int]) -> list[list[int]]:
 
 
 def settle_up(balances: Mapping[Hashable, int]) -> SettleUp:
-    """The transfers that square every player's result, the fewest possible up to 16.
+    """The transfers that square every player's result, the fewest possible up to 16
+    (not counting pairs that cancel).
 
     ``balances`` maps each player to their net result in minor units (negative: they
     owe, positive: they are owed); the results must add up to zero, otherwise a
@@ -166,11 +195,14 @@ def settle_up(balances: Mapping[Hashable, int]) -> SettleUp:
     players = list(balances)
     owing = [i for i, player in enumerate(players) if balances[player] != 0]
     amounts = [balances[players[i]] for i in owing]
-    minimal = len(owing) <= MAX_EXACT_PLAYERS
-    if minimal:
-        groups = _zero_groups(amounts) if amounts else []
+    groups, rest = _cancelling_pairs(amounts)
+    minimal = len(rest) <= MAX_EXACT_PLAYERS
+    if not rest:
+        pass
+    elif minimal:
+        groups += [[rest[i] for i in group] for group in _zero_groups([amounts[i] for i in rest])]
     else:
-        groups = [list(range(len(amounts)))]
+        groups.append(rest)
     triples = [t for group in groups for t in _square(group, amounts)]
     triples.sort(key=lambda t: (owing[t[0]], owing[t[1]]))
     transfers = tuple(
