@@ -5,7 +5,6 @@ Input serializers check shapes only; the services enforce the rules.
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -108,14 +107,12 @@ class MembershipSerializer(serializers.ModelSerializer):
 
 class MembershipSetSerializer(serializers.Serializer):
     league = serializers.SlugField()
-    username = serializers.CharField()
+    username = serializers.CharField(
+        max_length=150,
+        help_text="a member of the league or the account linked to one of its players; "
+        "anyone else is invited (POST /invites/)",
+    )
     role = serializers.ChoiceField(choices=Role.choices)
-
-    def validate_username(self, value):
-        try:
-            return get_user_model().objects.get(username=value)
-        except get_user_model().DoesNotExist:
-            raise serializers.ValidationError(f"no user {value!r}") from None
 
 
 class InviteSerializer(serializers.ModelSerializer):
