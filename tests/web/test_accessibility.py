@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from tests.factories import make_tournament, showdown_entry
+from tests.factories import make_tournament, make_user, showdown_entry
 from tests.web.axe import axe_violations, describe
 from tests.web.conftest import (
     ACES,
@@ -34,7 +34,7 @@ from tests.web.conftest import (
     record_sample_hands,
 )
 from tests.web.targets import overflow_problems, small_targets
-from tracker.leagues.models import invite_path
+from tracker.leagues.models import Player, invite_path
 from tracker.leagues.services import invite_create
 from tracker.rulings.services import house_rules_set
 
@@ -114,6 +114,7 @@ def make_a_token(page):
 
 
 def make_an_invite(page):
+    assert page.locator("[data-testid=linked-accounts] .member-row").count() == 1
     page.click("[data-testid=invite-create]")
     page.wait_for_load_state()
     assert page.locator("[data-testid=invite-link]").count() >= 1
@@ -207,6 +208,8 @@ def test_every_page_passes_axe(site, browser, shots, size):
     overridden = rule_against_the_engine(game, authority)
     finish_a_night(game)
     _, invite_token = invite_create(league=league, role="scorekeeper", by=game.admin)
+    # A player's account with no role: the members page lists it apart, to give it a role.
+    Player.objects.filter(pk=game.players[-1].pk).update(user=make_user("friday-player"))
     house_rules_set(
         league=league,
         house_rules={"kings_and_little_ones": {"king_required": False}},

@@ -173,9 +173,18 @@ def test_roles_go_to_a_linked_player_with_no_role_yet():
     league, admin = make_league()
     linked = make_user("linked")
     Player.objects.create(league=league, name="Lin", user=linked)
-    r = roles_post(as_user(admin), league, linked.pk, ["scorekeeper"])
+    c = as_user(admin)
+    page = c.get(f"/leagues/{league.slug}/members/").content.decode()
+    listed = page.split('data-testid="linked-accounts"', 1)[1].split("</ul>", 1)[0]
+    assert "linked" in listed and "(plays as Lin)" in listed
+    assert f'name="user" value="{linked.pk}"' in listed
+    r = roles_post(c, league, linked.pk, ["scorekeeper"])
     assert r.status_code == 302
     assert capabilities(linked, league).roles == ("scorekeeper",)
+    page = c.get(f"/leagues/{league.slug}/members/").content.decode()
+    assert 'data-testid="linked-accounts"' not in page  # now among the members
+    members = page.split('data-testid="members"', 1)[1].split("</ul>", 1)[0]
+    assert "(plays as Lin)" in members
 
 
 def test_ids_outside_the_league_give_no_usernames_and_no_roles():

@@ -574,6 +574,20 @@ def league_members(league: League) -> list[MemberRow]:
     return sorted(rows, key=lambda r: r.username.casefold())
 
 
+def league_players_without_role(league: League) -> list[MemberRow]:
+    """The accounts linked to a player of ``league`` that hold no role there, by username
+    (one query): an admin may give them a role directly (``league_accounts``)."""
+    rows = (
+        Player.objects.filter(league=league, user__isnull=False)
+        .exclude(Exists(Membership.objects.filter(league=league, user=OuterRef("user"))))
+        .values_list("user_id", "user__username", "name")
+    )
+    return sorted(
+        (MemberRow(uid, username, (), name) for uid, username, name in rows),
+        key=lambda r: r.username.casefold(),
+    )
+
+
 def league_accounts(league: League) -> QuerySet:
     """The accounts related to ``league``: those holding a role there and those linked to one
     of its players. Only they may be given a role directly; anyone else comes in through an

@@ -21,6 +21,7 @@ from tracker.leagues.selectors import (
     league_account,
     league_invites,
     league_members,
+    league_players_without_role,
     league_roster,
     visible_league,
 )
@@ -250,6 +251,7 @@ def members(request, slug):
             "league": league,
             "can": can,
             "members": [(m, errors.get(m.user_id)) for m in league_members(league)],
+            "linked": [(m, errors.get(m.user_id)) for m in league_players_without_role(league)],
             "roles": [(r.value, r.label, ROLE_HELP[r]) for r in Role],
             "errors": errors,
             "invites": invites,
