@@ -443,6 +443,26 @@ def test_a_stranger_is_not_made_admin_of_a_private_league():
     assert made.status_code == 201
 
 
+def test_a_stranger_is_not_linked_to_a_player_then_made_admin():
+    """The roster link is no way around consent: only a member's account is linked, and a
+    stranger's name gets the answer an unknown name gets."""
+    victim = make_user("victim")
+    league, owner = make_league(slug="lair", public=False)
+    lin = player_create(league=league, name="Lin", by=owner)
+    api = api_client(owner)
+    answers = set()
+    for name in ("victim", "VICTIM", "nobody-at-all"):
+        r = api.post(f"/api/v1/players/{lin.pk}/link/", {"username": name}, format="json")
+        assert r.status_code == 400 and error(r)["code"] == "not_in_league"
+        assert list(error(r)["fields"]) == ["username"]
+        assert b"victim" not in r.content.lower()
+        answers.add(r.content)
+    assert len(answers) == 1
+    assert Player.objects.get(pk=lin.pk).user is None
+    r = grant(api, "lair", "victim")
+    assert r.status_code == 400 and capabilities(victim, league).roles == ()
+
+
 # --------------------------------------------------------------------------
 # The OpenAPI schema says the same
 

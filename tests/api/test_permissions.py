@@ -174,7 +174,7 @@ def api_write(op: str, world, role: str):
     if op == "player_link":
         player = league.players.first()
         return client.post(
-            f"/api/v1/players/{player.pk}/link/", {"username": "newcomer"}, format="json"
+            f"/api/v1/players/{player.pk}/link/", {"username": "club-member"}, format="json"
         )
     if op == "invite_create":
         return client.post(
@@ -318,7 +318,7 @@ def page_write(op: str, world, role: str):
         return client.post(f"/leagues/{slug}/players/", {"action": "add", "add-name": "Zed"}), None
     if op == "page_player_link":
         player = world["league"].players.first()
-        body = {"action": "link", "player": player.pk, "username": "newcomer"}
+        body = {"action": "link", "player": player.pk, "username": "club-member"}
         return client.post(f"/leagues/{slug}/players/", body), None
     if op == "page_roles":
         url = f"/leagues/{slug}/members/"

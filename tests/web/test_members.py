@@ -220,6 +220,27 @@ def test_a_stranger_is_not_made_admin_of_a_private_league_from_the_page():
     assert mine.get(f"/leagues/{league.slug}/").status_code == 404
 
 
+def test_the_roster_links_no_strangers_account_and_names_no_one():
+    victim = make_user("victim")
+    league, owner = make_league(slug="lair", public=False)
+    lin = Player.objects.create(league=league, name="Lin")
+    c = as_user(owner)
+    bodies = set()
+    for name in ("victim", "nobody-at-all"):
+        r = c.post(
+            f"/leagues/{league.slug}/players/",
+            {"action": "link", "player": lin.pk, "username": name},
+        )
+        assert r.status_code == 400
+        bodies.add(page_body(r).replace(name, "NAME"))  # the form keeps what was typed
+        assert "invite them first" in page_body(r)
+    assert len(bodies) == 1
+    lin.refresh_from_db()
+    assert lin.user is None
+    assert roles_post(c, league, victim.pk).status_code == 400
+    assert capabilities(victim, league).roles == ()
+
+
 def test_an_invite_is_accepted_after_sign_up_and_then_used_up(client):
     league, admin = make_league(public=False)
     c = as_user(admin)

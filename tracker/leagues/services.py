@@ -5,7 +5,6 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -20,7 +19,7 @@ from tracker.engine.points import normalize_formula
 from tracker.engine.tournament import MAX_SEATS as MAX_PLAYERS
 from tracker.leagues.models import Invite, League, Membership, Player, Role
 from tracker.leagues.seasons import DEFAULT_MIN_PLAYERS, DEFAULT_SEASON_LENGTH, SEASON_LENGTHS
-from tracker.leagues.selectors import league_accounts
+from tracker.leagues.selectors import league_account, league_accounts
 
 
 def house_rules_check(house_rules: object) -> dict:
@@ -136,6 +135,12 @@ NOT_IN_LEAGUE = (
 )
 
 
+NOT_LINKABLE = (
+    "no account of this league by that name: a player is linked to the account of a member "
+    "(invite them first)"
+)
+
+
 def _require_in_league(league: League, user) -> None:
     """Refuse ``user`` (None: an account that could not be named) unless it is related to
     ``league`` (``league_accounts``): roles are given only with consent, through invites."""
@@ -224,17 +229,21 @@ def roles_set(*, league: League, user, roles, by) -> tuple[str, ...]:
 @transaction.atomic
 def player_link(*, league: League, player: Player, username: str | None, by) -> Player:
     """Link ``player`` to the account ``username`` (or unlink with an empty one): the
-    scorekeepers and admins keep the roster. An account is at most one player of a league."""
+    scorekeepers and admins keep the roster. An account is at most one player of a league,
+    and only an account of the league (``league_accounts``: a member) is linked; anyone else,
+    and an unknown name, is refused alike with ``not_in_league``."""
     require(by, league, Capability.RECORD_HAND, "link players to accounts")
     if player.league_id != league.pk:
         raise NotFound("No such player.")
     username = (username or "").strip()
     user = None
     if username:
-        User = get_user_model()
-        user = User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": username}).first()
+        # Only an account of the league (a member, or linked to a player already): a link
+        # would otherwise make a stranger's account one a role may be given to. Any other
+        # name, existing or not, gets the same answer, naming no one.
+        user = league_account(league, username=username)
         if user is None:
-            raise DomainError(f"there is no account {username!r}", field="username")
+            raise DomainError(NOT_LINKABLE, code="not_in_league", field="username")
         other = Player.objects.filter(league=league, user=user).exclude(pk=player.pk).first()
         if other is not None:
             raise Conflict(
