@@ -5,7 +5,6 @@ Input serializers check shapes only; the services enforce the rules.
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -108,14 +107,12 @@ class MembershipSerializer(serializers.ModelSerializer):
 
 class MembershipSetSerializer(serializers.Serializer):
     league = serializers.SlugField()
-    username = serializers.CharField()
+    username = serializers.CharField(
+        max_length=150,
+        help_text="a member of the league or the account linked to one of its players; "
+        "anyone else is invited (POST /invites/)",
+    )
     role = serializers.ChoiceField(choices=Role.choices)
-
-    def validate_username(self, value):
-        try:
-            return get_user_model().objects.get(username=value)
-        except get_user_model().DoesNotExist:
-            raise serializers.ValidationError(f"no user {value!r}") from None
 
 
 class InviteSerializer(serializers.ModelSerializer):
@@ -299,6 +296,23 @@ class TournamentLiveSerializer(TournamentSerializer):
         return next_hand_data(obj.state)
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 0},
+            "minItems": 4,
+            "maxItems": 4,
+        },
+    }
+)
+class StakesScheduleField(serializers.JSONField):
+    """A stakes schedule, taken as sent: ``tournament_create`` checks it in one place with
+    the page's rows (tracker.engine.tournament.check_schedule: whole numbers of chips, at most
+    every chip of a full table, at most the levels the night reaches)."""
+
+
 class TournamentCreateSerializer(serializers.Serializer):
     league = serializers.SlugField()
     name = serializers.CharField(max_length=120)
@@ -312,10 +326,11 @@ class TournamentCreateSerializer(serializers.Serializer):
     starting_chips = serializers.IntegerField(default=1000, min_value=1)
     hands_per_level = serializers.IntegerField(default=5, min_value=1)
     hand_limit = serializers.IntegerField(default=50, min_value=1)
-    stakes_schedule = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(), min_length=4, max_length=4),
+    stakes_schedule = StakesScheduleField(
         required=False,
-        help_text="[[ante, bring_in, small_bet, big_bet], ...] per level; default: the house schedule",
+        help_text="[[ante, bring_in, small_bet, big_bet], ...] per level, whole numbers of "
+        "chips, each at most every chip of a full table (8 x max(starting_chips, 1000)), at "
+        "most ceil(hand_limit / hands_per_level) levels; default: the house schedule",
     )
     default_variant = serializers.ChoiceField(
         choices=[("", "Dealer's choice"), *VARIANT_CHOICES], default="", allow_blank=True

@@ -32,6 +32,7 @@ from tracker.hands.models import Hand
 from tracker.leagues.models import Invite, League, Membership
 from tracker.leagues.selectors import (
     invites_managed_by,
+    league_account,
     league_season,
     league_standings,
     leagues_visible_to,
@@ -265,7 +266,8 @@ class MembershipViewSet(
         league = visible_league(request, data.validated_data["league"])
         membership = role_grant(
             league=league,
-            user=data.validated_data["username"],
+            # None for an account outside the league, existing or not: refused alike.
+            user=league_account(league, username=data.validated_data["username"]),
             role=data.validated_data["role"],
             by=request.user,
         )

@@ -1,5 +1,6 @@
 """Running a league over the API: a league's season length and minimum players, invite links
-(make, list, revoke, accept) and linking a roster player to an account (both databases).
+(make, list, revoke, accept), linking a roster player to an account, and roles given only to
+accounts of the league (both databases).
 
 The rules are the services' (tracker/leagues/services.py); these tests check that the API
 reaches them with the pages' permissions, and answers with the usual error body.
@@ -371,6 +372,95 @@ def test_players_of_a_private_league_are_not_found_by_outsiders():
     assert r.status_code == 404
     assert api_client(admin).post("/api/v1/players/abc/link/", {}).status_code == 404
     assert Player.objects.get(pk=ann.pk).user is None
+
+
+# --------------------------------------------------------------------------
+# POST /memberships/: roles only for accounts of the league (everyone else by invite)
+
+
+def grant(api, league: str, username: str, role: str = "admin"):
+    return api.post(
+        "/api/v1/memberships/",
+        {"league": league, "username": username, "role": role},
+        format="json",
+    )
+
+
+def test_a_role_goes_to_a_member_or_a_linked_player_and_to_no_one_else(club):
+    api = api_client(club["admin"])
+    # A member gets another role.
+    r = grant(api, "club", "member", "scorekeeper")
+    assert r.status_code == 201, r.json()
+    assert capabilities(club["member"], club["league"]).roles == ("scorekeeper", "member")
+    # The account linked to a roster player, with no role yet, gets one (any case).
+    linked = make_user("linked")
+    player_create(league=club["league"], name="Lin", user=linked, by=club["admin"])
+    r = grant(api, "club", "LINKED", "member")
+    assert r.status_code == 201, r.json()
+    assert (r.json()["username"], r.json()["role"]) == ("linked", "member")
+    # An account with nothing to do with the league: refused, and nothing changes.
+    stranger = make_user("stranger")
+    r = grant(api, "club", "stranger")
+    assert r.status_code == 400
+    assert error(r)["code"] == "not_in_league" and list(error(r)["fields"]) == ["username"]
+    assert "invite" in error(r)["message"] and "stranger" not in r.content.decode()
+    assert capabilities(stranger, club["league"]).roles == ()
+    assert not AuditEntry.objects.filter(action="role.grant", data__user="stranger").exists()
+
+
+def test_granting_reveals_nothing_of_accounts_outside_the_league():
+    """An unknown account and one that exists outside the league get the same answer, which
+    names no one: the usernames of the site cannot be collected by trying names."""
+    accounts = [make_user(f"someone-{k}") for k in range(6)]
+    prober = make_user("prober")
+    league = api_client(prober).post("/api/v1/leagues/", {"name": "Probe"}, format="json")
+    slug = league.json()["slug"]
+    api = api_client(prober)
+    answers = set()
+    for name in [u.get_username() for u in accounts] + ["nobody-at-all", "SOMEONE-1"]:
+        r = grant(api, slug, name)
+        assert r.status_code == 400, (name, r.status_code)
+        answers.add(r.content)
+        for user in accounts:
+            assert user.get_username().encode() not in r.content
+    assert len(answers) == 1, answers
+    assert League.objects.get(slug=slug).memberships.exclude(user=prober).count() == 0
+
+
+def test_a_stranger_is_not_made_admin_of_a_private_league():
+    victim = make_user("victim")
+    league, owner = make_league(slug="lair", public=False)
+    r = grant(api_client(owner), "lair", "victim")
+    assert r.status_code == 400 and error(r)["code"] == "not_in_league"
+    assert capabilities(victim, league).roles == ()
+    listed = api_client(victim).get("/api/v1/leagues/").json()["results"]
+    assert "lair" not in [row["slug"] for row in listed]
+    assert api_client(victim).get("/api/v1/leagues/lair/").status_code == 404
+    # The consent path: an invite the victim accepts (or not) themselves.
+    made = api_client(owner).post(
+        "/api/v1/invites/", {"league": "lair", "role": "member"}, format="json"
+    )
+    assert made.status_code == 201
+
+
+def test_a_stranger_is_not_linked_to_a_player_then_made_admin():
+    """The roster link is no way around consent: only a member's account is linked, and a
+    stranger's name gets the answer an unknown name gets."""
+    victim = make_user("victim")
+    league, owner = make_league(slug="lair", public=False)
+    lin = player_create(league=league, name="Lin", by=owner)
+    api = api_client(owner)
+    answers = set()
+    for name in ("victim", "VICTIM", "nobody-at-all"):
+        r = api.post(f"/api/v1/players/{lin.pk}/link/", {"username": name}, format="json")
+        assert r.status_code == 400 and error(r)["code"] == "not_in_league"
+        assert list(error(r)["fields"]) == ["username"]
+        assert b"victim" not in r.content.lower()
+        answers.add(r.content)
+    assert len(answers) == 1
+    assert Player.objects.get(pk=lin.pk).user is None
+    r = grant(api, "lair", "victim")
+    assert r.status_code == 400 and capabilities(victim, league).roles == ()
 
 
 # --------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from django.test import Client
 from tests.factories import add_member, make_league, make_user
 from tests.rulings.helpers import ACES, KINGS, api_client, disputed_hand, showdown
 from tracker.hands.models import Hand, HandStatus
-from tracker.leagues.models import League
+from tracker.leagues.models import League, Player
 from tracker.leagues.services import invite_create
 
 pytestmark = pytest.mark.django_db
@@ -119,6 +119,9 @@ def build_world(capture, public: bool):
     users["other"] = other
     tournament, hand, order = disputed_hand(league, admin, capture)
     newcomer = make_user("newcomer")
+    # An account linked to a roster player, with no role: one a role may be given to (an
+    # account outside the league may not: tests/api/test_league_admin_api.py).
+    Player.objects.create(league=league, name="Lin", user=make_user("club-linked"))
     return {
         "league": league,
         "users": users,
@@ -165,13 +168,13 @@ def api_write(op: str, world, role: str):
     if op == "role_grant":
         return client.post(
             "/api/v1/memberships/",
-            {"league": league.slug, "username": "newcomer", "role": "member"},
+            {"league": league.slug, "username": "club-linked", "role": "member"},
             format="json",
         )
     if op == "player_link":
         player = league.players.first()
         return client.post(
-            f"/api/v1/players/{player.pk}/link/", {"username": "newcomer"}, format="json"
+            f"/api/v1/players/{player.pk}/link/", {"username": "club-member"}, format="json"
         )
     if op == "invite_create":
         return client.post(
@@ -315,7 +318,7 @@ def page_write(op: str, world, role: str):
         return client.post(f"/leagues/{slug}/players/", {"action": "add", "add-name": "Zed"}), None
     if op == "page_player_link":
         player = world["league"].players.first()
-        body = {"action": "link", "player": player.pk, "username": "newcomer"}
+        body = {"action": "link", "player": player.pk, "username": "club-member"}
         return client.post(f"/leagues/{slug}/players/", body), None
     if op == "page_roles":
         url = f"/leagues/{slug}/members/"

@@ -1,8 +1,10 @@
 """Starting a game night: seating (chosen or drawn), the first dealer, the counts-toward
-switch, in the service, the API and the dealer rotation (both databases)."""
+switch, the stakes schedule's bounds, in the service, the API and the dealer rotation (both
+databases)."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -13,6 +15,7 @@ from tracker.core.errors import PermissionDenied
 from tracker.engine.errors import DomainError
 from tracker.hands.services.recording import hand_record
 from tracker.leagues.services import player_create
+from tracker.tournaments.models import Tournament
 from tracker.tournaments.selectors import tournament_state
 from tracker.tournaments.services import tournament_create
 
@@ -160,3 +163,72 @@ def test_the_api_takes_seating_first_dealer_and_the_switch(league):
     r = api.post("/api/v1/tournaments/", {**body, "first_dealer": 999999}, format="json")
     assert r.status_code == 400
     assert "first_dealer" in r.json()["error"]["fields"]
+
+
+# --------------------------------------------------------------------------
+# The stakes schedule: whole numbers, bounded, at most the levels the night reaches
+
+
+def post_schedule(league, schedule_json: str, **extra):
+    """POST /tournaments/ with the schedule written as raw JSON (numbers of any length)."""
+    keeper = add_member(league, "keeper", "scorekeeper")
+    body = json.dumps({"league": "friday", "name": "Staked", "players": ids(league, 2), **extra})
+    raw = body[:-1] + f', "stakes_schedule": {schedule_json}}}'
+    return api_client(keeper).post("/api/v1/tournaments/", raw, content_type="application/json")
+
+
+@pytest.mark.parametrize(
+    ("schedule", "path", "words"),
+    [
+        ('[[4, 10, 20, 40], [4, 10, 20, "4\\u00b2"]]', "stakes_schedule[1]", "whole number"),
+        ('[["\\u0664", 10, 20, 40]]', "stakes_schedule[0]", "whole number"),
+        ('[[4, 10, 20, "40"]]', "stakes_schedule[0]", "whole number"),
+        ("[[true, 10, 20, 40]]", "stakes_schedule[0]", "whole number"),
+        (f"[[4, 10, 20, {'9' * 4000}]]", "stakes_schedule[0]", "at most 8,000 chips"),
+        ("[[4, 10, 20, 40], [10, 20, 9000, 18000]]", "stakes_schedule[1]", "at most 8,000"),
+        (json.dumps([[4, 10, 20, 40]] * 100_000), "stakes_schedule[10]", "reaches 10 levels"),
+    ],
+    ids=["superscript", "arabic", "string", "bool", "digits", "chips", "levels"],
+)
+def test_the_api_refuses_a_bad_schedule_with_its_path(league, schedule, path, words):
+    r = post_schedule(league, schedule)
+    assert r.status_code == 400, r.content[:300]
+    error = r.json()["error"]
+    assert list(error["fields"]) == [path], error
+    assert words in error["message"]
+    assert len(r.content) < 1000  # nothing sent is echoed back at length
+    assert not Tournament.objects.filter(name="Staked").exists()
+
+
+def test_a_number_too_long_to_read_is_a_400_not_a_500(league):
+    r = post_schedule(league, f"[[4, 10, 20, {'9' * 5000}]]")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "parse_error"
+    assert not Tournament.objects.filter(name="Staked").exists()
+
+
+def test_the_bounds_follow_the_night(league):
+    # 100 hands at 5 a level reach 20 levels; 5000 chips each make a full table 40,000.
+    twenty = json.dumps([[4, 10, 20, 40]] * 19 + [[100, 5000, 20000, 40000]])
+    r = post_schedule(league, twenty, hand_limit=100, starting_chips=5000)
+    assert r.status_code == 201, r.json()
+    assert len(r.json()["stakes_schedule"]) == 20
+    # The house schedule (10 levels) still serves a short night and a small stack.
+    t = tournament_create(
+        league=league,
+        name="Short",
+        player_ids=ids(league, 2),
+        by=league.admin,
+        hand_limit=7,
+        starting_chips=100,
+    )
+    assert len(t.stakes_schedule) == 10
+    with pytest.raises(DomainError) as err:
+        tournament_create(
+            league=league,
+            name="Short",
+            player_ids=ids(league, 2),
+            by=league.admin,
+            hand_limit=7,
+            stakes_schedule=[[4, 10, 20, 40]] * 3,
+        )
+    assert err.value.code == "too_many_levels" and "stakes_schedule[2]" in err.value.fields

@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from tests.factories import make_tournament, showdown_entry
+from tests.factories import make_tournament, make_user, showdown_entry
 from tests.web.axe import axe_violations, describe
 from tests.web.conftest import (
     ACES,
@@ -35,7 +35,7 @@ from tests.web.conftest import (
 )
 from tests.web.targets import overflow_problems, small_targets
 from tracker.accounts.services import email_address_set, verification_token
-from tracker.leagues.models import invite_path
+from tracker.leagues.models import Player, invite_path
 from tracker.leagues.services import invite_create
 from tracker.rulings.services import house_rules_set
 
@@ -115,6 +115,7 @@ def make_a_token(page):
 
 
 def make_an_invite(page):
+    assert page.locator("[data-testid=linked-accounts] .member-row").count() == 1
     page.click("[data-testid=invite-create]")
     page.wait_for_load_state()
     assert page.locator("[data-testid=invite-link]").count() >= 1
@@ -211,6 +212,8 @@ def test_every_page_passes_axe(site, browser, shots, size):
     # The member's address waits for verification: the profile shows it, the link's page asks.
     waiting, _ = email_address_set(user=game.member, address="jo@example.org", base_url=site)
     verify_path = f"/accounts/email/verify/{verification_token(waiting)}/"
+    # A player's account with no role: the members page lists it apart, to give it a role.
+    Player.objects.filter(pk=game.players[-1].pk).update(user=make_user("friday-player"))
     house_rules_set(
         league=league,
         house_rules={"kings_and_little_ones": {"king_required": False}},

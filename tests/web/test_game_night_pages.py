@@ -160,15 +160,51 @@ def test_a_custom_schedule_is_taken_row_by_row(client, game):
         ("1 2 4 8\n\n2 4 8 17", "Row 3: the big bet must be twice the small bet"),
         ("2 4 8 16\n1 2 4 8", "Row 2: level 2: stakes may not go down"),
         ("", "Give at least one level"),
+        # Digits only, ASCII: str.isdigit() accepts a superscript two and other scripts' digits.
+        ("4 10 20 40\n4 10 20 4\u00b2", "Row 2: four whole numbers"),
+        ("\u0664 10 20 40", "Row 1: four whole numbers"),
+        ("4 10 20 " + "9" * 5000, "Row 1: 5000 digits is no chip amount"),
+        # Bounded: every chip of a full table (8 x 1000 here).
+        ("4 10 20 40\n10 20 9000 18000", "Row 2: the small bet may be at most 8,000 chips"),
+        # At most the levels the night reaches (50 hands, 5 a level: 10).
+        ("4 10 20 40\n" * 20_000, "Row 11: a night of 50 hands, 5 a level, reaches 10 levels"),
     ],
+    ids=["short", "big-bet", "down", "empty", "superscript", "arabic", "digits", "chips", "rows"],
 )
 def test_a_bad_schedule_names_the_row_and_starts_nothing(client, game, rows, message):
     client.force_login(game.keeper)
     data = form_data(game, ["Ann", "Bob"], stakes="custom", stakes_rows=rows)
     r = client.post(f"/leagues/{game.league.slug}/nights/new/", data)
-    assert r.status_code == 200
+    assert r.status_code == 400  # as the site's other forms answer their errors
     assert message in text(r)
     assert not Tournament.objects.filter(name="Friday").exists()
+
+
+def test_many_bad_rows_are_named_five_at_most(client, game):
+    client.force_login(game.keeper)
+    data = form_data(game, ["Ann", "Bob"], stakes="custom", stakes_rows="x\n" * 500)
+    r = client.post(f"/leagues/{game.league.slug}/nights/new/", data)
+    page = text(r)
+    assert r.status_code == 400
+    assert "Row 5: four whole numbers" in page and "Row 6:" not in page
+    assert "495 more rows like these." in page
+
+
+def test_a_longer_night_takes_more_levels_and_more_chips_larger_stakes(client, game):
+    client.force_login(game.keeper)
+    rows = "4 10 20 40\n" * 19 + "100 5000 10000 20000"
+    data = form_data(
+        game,
+        ["Ann", "Bob"],
+        stakes="custom",
+        stakes_rows=rows,
+        hand_limit="100",
+        starting_chips="5000",
+    )
+    r = client.post(f"/leagues/{game.league.slug}/nights/new/", data)
+    assert r.status_code == 302
+    night = Tournament.objects.get(name="Friday")
+    assert len(night.stakes_schedule) == 20 and night.stakes_schedule[-1][3] == 20_000
 
 
 def test_too_few_and_too_many_players_are_refused(client, game):

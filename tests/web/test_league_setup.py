@@ -11,6 +11,7 @@ from tests.factories import make_user
 from tests.web.conftest import BROWSER_TESTS, CHROMIUM_ARGS, PHONE  # noqa: F401
 from tracker.core.permissions import capabilities
 from tracker.leagues.models import League, Player
+from tracker.leagues.services import invite_accept, invite_create
 
 pytestmark = BROWSER_TESTS
 
@@ -60,8 +61,13 @@ def test_a_new_user_runs_a_league_from_the_site(site, browser, phone, shots):
     league = League.objects.get(slug="thursday-stud")
     assert not league.is_public and league.season_length == "quarter"
 
-    # The roster: six players, one of them linked to an account.
-    make_user("bob")
+    # The roster: six players, one of them linked to an account: bob's, once he has joined
+    # (an invite he accepted; a stranger's account is not linked).
+    bob_account = make_user("bob")
+    _, token = invite_create(
+        league=league, role="member", by=league.memberships.get(role="admin").user
+    )
+    invite_accept(token=token, user=bob_account)
     for name in ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay"):
         page.fill("#id_add-name", name)
         page.click("[data-testid=player-add]")
@@ -93,7 +99,7 @@ def test_a_new_user_runs_a_league_from_the_site(site, browser, phone, shots):
     page.reload()
     assert page.locator("[data-testid=invite-link]").count() == 0
     assert link not in page.content() and "scorekeeper" in page.inner_text("[data-testid=invites]")
-    assert league.invites.count() == 1
+    assert league.invites.filter(role="scorekeeper").count() == 1  # (bob's was a member invite)
     page.goto(f"{site}/leagues/thursday-stud/members/")
     assert page.locator("[data-testid=invite-link]").count() == 0
 

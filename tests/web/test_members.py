@@ -158,6 +158,89 @@ def test_members_page_is_for_admins_and_changes_several_roles():
     assert capabilities(rob, league).roles == ("admin", "authority")
 
 
+def roles_post(client, league, pk, roles=("admin",)):
+    return client.post(
+        f"/leagues/{league.slug}/members/", {"action": "roles", "user": pk, "roles": list(roles)}
+    )
+
+
+def page_body(response) -> str:
+    """The page without its per-request CSRF tokens."""
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", response.content.decode())
+
+
+def test_roles_go_to_a_linked_player_with_no_role_yet():
+    league, admin = make_league()
+    linked = make_user("linked")
+    Player.objects.create(league=league, name="Lin", user=linked)
+    c = as_user(admin)
+    page = c.get(f"/leagues/{league.slug}/members/").content.decode()
+    listed = page.split('data-testid="linked-accounts"', 1)[1].split("</ul>", 1)[0]
+    assert "linked" in listed and "(plays as Lin)" in listed
+    assert f'name="user" value="{linked.pk}"' in listed
+    r = roles_post(c, league, linked.pk, ["scorekeeper"])
+    assert r.status_code == 302
+    assert capabilities(linked, league).roles == ("scorekeeper",)
+    page = c.get(f"/leagues/{league.slug}/members/").content.decode()
+    assert 'data-testid="linked-accounts"' not in page  # now among the members
+    members = page.split('data-testid="members"', 1)[1].split("</ul>", 1)[0]
+    assert "(plays as Lin)" in members
+
+
+def test_ids_outside_the_league_give_no_usernames_and_no_roles():
+    """Trying account ids 1..N on one's own league's members page: every account outside it
+    (and every id with no account) gets the same 400 page, naming no one; nothing granted."""
+    others = [make_user(f"someone-{k}") for k in range(5)]
+    league, prober = make_league(slug="probe", admin=make_user("prober"))
+    c = as_user(prober)
+    nobody = page_body(roles_post(c, league, 10**6))
+    assert "invite" in nobody
+    top = max(u.pk for u in [*others, prober])
+    for pk in range(1, top + 3):
+        if pk == prober.pk:
+            continue
+        r = roles_post(c, league, pk)
+        assert r.status_code == 400, pk
+        assert page_body(r) == nobody, pk
+        for user in others:
+            assert user.get_username() not in page_body(r)
+    r = roles_post(c, league, others[0].pk, [])  # "removing" an outsider names no one either
+    assert r.status_code == 400 and page_body(r) == nobody
+    assert list(league.memberships.values_list("user__username", flat=True)) == ["prober"]
+
+
+def test_a_stranger_is_not_made_admin_of_a_private_league_from_the_page():
+    victim = make_user("victim")
+    league, owner = make_league(slug="lair", public=False)
+    r = roles_post(as_user(owner), league, victim.pk, ["admin"])
+    assert r.status_code == 400
+    assert capabilities(victim, league).roles == ()
+    mine = as_user(victim)
+    assert "Lair" not in mine.get("/").content.decode()
+    assert mine.get(f"/leagues/{league.slug}/").status_code == 404
+
+
+def test_the_roster_links_no_strangers_account_and_names_no_one():
+    victim = make_user("victim")
+    league, owner = make_league(slug="lair", public=False)
+    lin = Player.objects.create(league=league, name="Lin")
+    c = as_user(owner)
+    bodies = set()
+    for name in ("victim", "nobody-at-all"):
+        r = c.post(
+            f"/leagues/{league.slug}/players/",
+            {"action": "link", "player": lin.pk, "username": name},
+        )
+        assert r.status_code == 400
+        bodies.add(page_body(r).replace(name, "NAME"))  # the form keeps what was typed
+        assert "invite them first" in page_body(r)
+    assert len(bodies) == 1
+    lin.refresh_from_db()
+    assert lin.user is None
+    assert roles_post(c, league, victim.pk).status_code == 400
+    assert capabilities(victim, league).roles == ()
+
+
 def test_an_invite_is_accepted_after_sign_up_and_then_used_up(client):
     league, admin = make_league(public=False)
     c = as_user(admin)

@@ -22,9 +22,13 @@ from dataclasses import dataclass
 
 from .errors import DomainError
 
-__all__ = ["Stakes", "chip_amount"]
+__all__ = ["MAX_DIGITS", "Stakes", "chip_amount", "stakes_row"]
 
 STAKE_FIELDS = ("ante", "bring_in", "small_bet", "big_bet")
+# The longest whole number a stakes row may hold: more digits than any bound on chips has
+# (tournament.stake_limit), and short enough to read without effort.
+MAX_DIGITS = 12
+_SEPARATORS = " \t,/"
 
 
 def chip_amount(value: object, field: str, *, minimum: int = 0) -> int:
@@ -41,6 +45,41 @@ def chip_amount(value: object, field: str, *, minimum: int = 0) -> int:
             f"must be at least {minimum}, not {value}", code="invalid_chips", field=field
         )
     return value
+
+
+def stakes_row(text: str) -> list[int]:
+    """One level written as text, ``ante bring-in small big`` (spaces, commas or slashes
+    between), as four whole numbers. Only the ASCII digits 0-9 make a number (not ``'²'``
+    nor other scripts' digits, which ``str.isdigit`` accepts), at most ``MAX_DIGITS`` of
+    them; whether the numbers make valid stakes is :func:`~tracker.engine.tournament.check_schedule`'s
+    to say.
+
+    >>> stakes_row("4 10 20 40"), stakes_row(" 6, 15 / 30,60 ")
+    ([4, 10, 20, 40], [6, 15, 30, 60])
+    >>> stakes_row("4 10 20 4²")
+    Traceback (most recent call last):
+    ...
+    tracker.engine.errors.DomainError: four whole numbers, ante, bring-in, small bet and big bet (not '4 10 20 4²')
+    >>> stakes_row("4 10 20 " + "9" * 5000)
+    Traceback (most recent call last):
+    ...
+    tracker.engine.errors.DomainError: 5000 digits is no chip amount: at most 12 digits
+    """
+    parts = text.translate({ord(c): " " for c in _SEPARATORS}).split()
+    if len(parts) != 4 or not all(p.isascii() and p.isdigit() for p in parts):
+        shown = text.strip()
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise DomainError(
+            f"four whole numbers, ante, bring-in, small bet and big bet (not {shown!r})",
+            code="invalid_stakes",
+        )
+    for p in parts:
+        if len(p) > MAX_DIGITS:
+            raise DomainError(
+                f"{len(p)} digits is no chip amount: at most {MAX_DIGITS} digits",
+                code="invalid_chips",
+            )
+    return [int(p) for p in parts]
 
 
 @dataclass(frozen=True)

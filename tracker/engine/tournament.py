@@ -61,11 +61,41 @@ class Level:
         }
 
 
-def check_schedule(schedule: object, field: str = "stakes_schedule") -> list[list[int]]:
+def levels_usable(hand_limit: int, hands_per_level: int = HANDS_PER_LEVEL) -> int:
+    """How many levels a night of ``hand_limit`` hands reaches: its last hand's level.
+
+    >>> levels_usable(50), levels_usable(50, 7), levels_usable(3)
+    (10, 8, 1)
+    """
+    return level_for_hand(hand_limit, hands_per_level)
+
+
+def stake_limit(starting_chips: int = STARTING_CHIPS) -> int:
+    """The most chips an ante, bring-in or bet of a night may be: every chip of a full table
+    (``MAX_SEATS`` stacks), counted at no fewer than the 1000-chip game's starting chips, so
+    that the house schedule fits every night. Nobody can put in more.
+
+    >>> stake_limit(), stake_limit(20_000), stake_limit(100)
+    (8000, 160000, 8000)
+    """
+    return max(starting_chips, STARTING_CHIPS) * MAX_SEATS
+
+
+def check_schedule(
+    schedule: object,
+    field: str = "stakes_schedule",
+    *,
+    hand_limit: int | None = None,
+    hands_per_level: int = HANDS_PER_LEVEL,
+    max_chips: int | None = None,
+) -> list[list[int]]:
     """Validate a stakes schedule: a non-empty list of [ante, bring_in, small_bet, big_bet].
 
     Each level must be valid :class:`~tracker.engine.stakes.Stakes` (the big bet twice the
-    small bet, the bring-in at most the small bet), and stakes may not go down.
+    small bet, the bring-in at most the small bet), and stakes may not go down. Given
+    ``hand_limit``, the schedule has at most the levels such a night reaches
+    (:func:`levels_usable`; counted before any level is read); given ``max_chips``, no
+    amount is larger (:func:`stake_limit`).
 
     >>> check_schedule([[1, 2, 4, 8]])
     [[1, 2, 4, 8]]
@@ -73,11 +103,30 @@ def check_schedule(schedule: object, field: str = "stakes_schedule") -> list[lis
     Traceback (most recent call last):
     ...
     tracker.engine.errors.DomainError: the big bet must be twice the small bet (8), not 9
+    >>> check_schedule([[1, 2, 4, 8]] * 3, hand_limit=10)
+    Traceback (most recent call last):
+    ...
+    tracker.engine.errors.DomainError: a night of 10 hands, 5 a level, reaches 2 levels: give at most 2, not 3
+    >>> check_schedule([[4, 10, 20, 40], [4, 10, 5000, 10000]], max_chips=8000)
+    Traceback (most recent call last):
+    ...
+    tracker.engine.errors.DomainError: the big bet may be at most 8,000 chips (every chip of a full table)
+    >>> check_schedule([[4, 10, 20, 40]], max_chips=8000, hand_limit=50)
+    [[4, 10, 20, 40]]
     """
     if not isinstance(schedule, (list, tuple)) or not schedule:
         raise DomainError(
             "must be a non-empty list of levels", code="invalid_schedule", field=field
         )
+    if hand_limit is not None:
+        most = levels_usable(hand_limit, hands_per_level)
+        if len(schedule) > most:
+            raise DomainError(
+                f"a night of {hand_limit} hands, {hands_per_level} a level, reaches {most} "
+                f"level{'s' if most != 1 else ''}: give at most {most}, not {len(schedule)}",
+                code="too_many_levels",
+                field=f"{field}[{most}]",
+            )
     out: list[list[int]] = []
     for i, level in enumerate(schedule):
         path = f"{field}[{i}]"
@@ -89,6 +138,18 @@ def check_schedule(schedule: object, field: str = "stakes_schedule") -> list[lis
                     field=path,
                 )
             level = dict(zip(STAKE_FIELDS, level, strict=True))
+        if max_chips is not None and isinstance(level, Mapping):
+            # Before anything reads the amounts: a number too large is never echoed.
+            for name in STAKE_FIELDS:
+                amount = level.get(name)
+                if isinstance(amount, (int, float)) and not isinstance(amount, bool):
+                    if amount > max_chips:
+                        raise DomainError(
+                            f"the {name.replace('_', ' ')} may be at most {max_chips:,} chips "
+                            "(every chip of a full table)",
+                            code="invalid_schedule",
+                            field=path,
+                        )
         try:
             stakes = Stakes.coerce(level, field=path)
         except DomainError as exc:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Avg, Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
@@ -571,6 +572,51 @@ def league_members(league: League) -> list[MemberRow]:
         for uid, roles in held.items()
     ]
     return sorted(rows, key=lambda r: r.username.casefold())
+
+
+def league_players_without_role(league: League) -> list[MemberRow]:
+    """The accounts linked to a player of ``league`` that hold no role there, by username
+    (one query): an admin may give them a role directly (``league_accounts``)."""
+    rows = (
+        Player.objects.filter(league=league, user__isnull=False)
+        .exclude(Exists(Membership.objects.filter(league=league, user=OuterRef("user"))))
+        .values_list("user_id", "user__username", "name")
+    )
+    return sorted(
+        (MemberRow(uid, username, (), name) for uid, username, name in rows),
+        key=lambda r: r.username.casefold(),
+    )
+
+
+def league_accounts(league: League) -> QuerySet:
+    """The accounts related to ``league``: those holding a role there and those linked to one
+    of its players. Only they may be given a role directly; anyone else comes in through an
+    invite, which they accept themselves."""
+    User = get_user_model()
+    return User.objects.filter(
+        Q(Exists(Membership.objects.filter(league=league, user=OuterRef("pk"))))
+        | Q(Exists(Player.objects.filter(league=league, user=OuterRef("pk"))))
+    )
+
+
+def league_account(league: League, *, pk: object = None, username: object = None):
+    """The account related to ``league`` (``league_accounts``) with id ``pk`` or username
+    ``username`` (exactly, else ignoring case when that names one account), or None: for an
+    account that does not exist and for one that has nothing to do with the league alike, so
+    the answer tells an admin nothing about accounts outside their league."""
+    accounts = league_accounts(league)
+    if pk is not None:
+        if isinstance(pk, bool) or not isinstance(pk, int):
+            return None
+        return accounts.filter(pk=pk).first()
+    if not isinstance(username, str) or not username.strip():
+        return None
+    field = get_user_model().USERNAME_FIELD
+    exact = accounts.filter(**{field: username}).first()
+    if exact is not None:
+        return exact
+    folded = list(accounts.filter(**{f"{field}__iexact": username.strip()})[:2])
+    return folded[0] if len(folded) == 1 else None
 
 
 def league_roster(league: League) -> list[Player]:

@@ -6,7 +6,6 @@ import secrets
 from datetime import timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -21,6 +20,7 @@ from tracker.engine.points import normalize_formula
 from tracker.engine.tournament import MAX_SEATS as MAX_PLAYERS
 from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player, Role
 from tracker.leagues.seasons import DEFAULT_MIN_PLAYERS, DEFAULT_SEASON_LENGTH, SEASON_LENGTHS
+from tracker.leagues.selectors import league_account, league_accounts
 
 
 def house_rules_check(house_rules: object) -> dict:
@@ -128,6 +128,27 @@ def player_create(*, league: League, name: str, user=None, by) -> Player:
     return player
 
 
+# The one answer for an account that cannot be given a role here: the same whether it does
+# not exist or exists but has nothing to do with the league, and naming no one.
+NOT_IN_LEAGUE = (
+    "no account of this league by that name: a role goes only to a member or to the account "
+    "linked to one of its players; invite anyone else (an invite link, which they accept)"
+)
+
+
+NOT_LINKABLE = (
+    "no account of this league by that name: a player is linked to the account of a member "
+    "(invite them first)"
+)
+
+
+def _require_in_league(league: League, user) -> None:
+    """Refuse ``user`` (None: an account that could not be named) unless it is related to
+    ``league`` (``league_accounts``): roles are given only with consent, through invites."""
+    if user is None or not league_accounts(league).filter(pk=user.pk).exists():
+        raise DomainError(NOT_IN_LEAGUE, code="not_in_league", field="username")
+
+
 def _admins_left(league: League, *, without) -> bool:
     return Membership.objects.filter(league=league, role=Role.ADMIN).exclude(user=without).exists()
 
@@ -135,10 +156,16 @@ def _admins_left(league: League, *, without) -> bool:
 @transaction.atomic
 def role_grant(*, league: League, user, role: str, by) -> Membership:
     """Give ``user`` the role ``role`` in ``league`` (admins only); roles they hold already
-    stay (a user may be admin and authority). Granting a role held already changes nothing."""
+    stay (a user may be admin and authority). Granting a role held already changes nothing.
+
+    Only an account already related to the league (holding a role there, or linked to one of
+    its players: ``league_accounts``) may be given a role; anyone else, and ``user=None`` (an
+    account the caller could not name), is refused alike with ``not_in_league``, naming no one:
+    others join by accepting an invite."""
     require(by, league, Capability.MANAGE_MEMBERS, "change roles")
     if role not in Role.values:
         raise DomainError(f"{role!r} is not a role (one of {', '.join(Role.values)})", field="role")
+    _require_in_league(league, user)
     League.objects.select_for_update().filter(pk=league.pk).first()  # one role change at a time
     membership, created = Membership.objects.get_or_create(league=league, user=user, role=role)
     if created:
@@ -180,13 +207,15 @@ def role_revoke(*, league: League, user, role: str, by) -> None:
 
 def roles_set(*, league: League, user, roles, by) -> tuple[str, ...]:
     """Make ``user``'s roles in ``league`` exactly ``roles`` (admins only; one transaction):
-    grants the new ones, revokes the others. The last admin keeps the admin role."""
+    grants the new ones, revokes the others. The last admin keeps the admin role. Only for
+    an account related to the league, as ``role_grant`` (``user=None`` is refused alike)."""
     wanted = set(roles)
     unknown = wanted - set(Role.values)
     if unknown:
         raise DomainError(f"{sorted(unknown)!r} are not roles", field="roles")
     with transaction.atomic():
         require(by, league, Capability.MANAGE_MEMBERS, "change roles")
+        _require_in_league(league, user)
         held = set(
             Membership.objects.filter(league=league, user=user).values_list("role", flat=True)
         )
@@ -201,17 +230,21 @@ def roles_set(*, league: League, user, roles, by) -> tuple[str, ...]:
 @transaction.atomic
 def player_link(*, league: League, player: Player, username: str | None, by) -> Player:
     """Link ``player`` to the account ``username`` (or unlink with an empty one): the
-    scorekeepers and admins keep the roster. An account is at most one player of a league."""
+    scorekeepers and admins keep the roster. An account is at most one player of a league,
+    and only an account of the league (``league_accounts``: a member) is linked; anyone else,
+    and an unknown name, is refused alike with ``not_in_league``."""
     require(by, league, Capability.RECORD_HAND, "link players to accounts")
     if player.league_id != league.pk:
         raise NotFound("No such player.")
     username = (username or "").strip()
     user = None
     if username:
-        User = get_user_model()
-        user = User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": username}).first()
+        # Only an account of the league (a member, or linked to a player already): a link
+        # would otherwise make a stranger's account one a role may be given to. Any other
+        # name, existing or not, gets the same answer, naming no one.
+        user = league_account(league, username=username)
         if user is None:
-            raise DomainError(f"there is no account {username!r}", field="username")
+            raise DomainError(NOT_LINKABLE, code="not_in_league", field="username")
         other = Player.objects.filter(league=league, user=user).exclude(pk=player.pk).first()
         if other is not None:
             raise Conflict(

@@ -104,18 +104,17 @@ def tournament_create(
     ):
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
             raise DomainError(f"must be a whole number from {low} to {high:,}", field=field_name)
-    schedule = rules.check_schedule(
-        stakes_schedule
-        if stakes_schedule is not None
-        else [list(x) for x in rules.DEFAULT_SCHEDULE]
-    )
-    for i, level in enumerate(schedule):
-        if max(level) > MAX_CHIPS:
-            raise DomainError(
-                f"stakes of at most {MAX_CHIPS:,} chips",
-                code="invalid_schedule",
-                field=f"stakes_schedule[{i}]",
-            )
+    if stakes_schedule is None:
+        schedule = [list(x) for x in rules.DEFAULT_SCHEDULE]  # the house schedule, whole
+    else:
+        # At most the levels the night reaches, each amount at most every chip of a full
+        # table (the levels counted before any is read).
+        schedule = rules.check_schedule(
+            stakes_schedule,
+            hand_limit=hand_limit,
+            hands_per_level=hands_per_level,
+            max_chips=min(rules.stake_limit(starting_chips), MAX_CHIPS),
+        )
     options: dict = {}
     if default_variant:
         check_variant(default_variant, field="default_variant")

@@ -4,7 +4,6 @@ night (RULES.md defaults) and the stakes schedule, default or entered as rows.""
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 from django import forms
 
@@ -12,10 +11,12 @@ from tracker.core.paths import FieldPath
 from tracker.engine import tournament as rules
 from tracker.engine.announcements import MAX_PLAYERS
 from tracker.engine.errors import DomainError
+from tracker.engine.stakes import stakes_row
 from tracker.tournaments.models import VARIANT_CHOICES
 from web.errors import Route, add_form_errors
 
-_ROW = re.compile(r"[\s,/]+")
+# Bad stakes rows named one by one, at most: the others are counted.
+MAX_ROW_ERRORS = 5
 _SMALL = {"class": "num-input", "inputmode": "numeric"}
 
 
@@ -136,22 +137,26 @@ class TournamentForm(forms.Form):
         return data
 
     def _rows(self, text: str) -> list[list[int]] | None:
+        """The rows as levels (the engine reads each row: ``stakes_row``); a bad row is named
+        by its number, the first few of them only. Whether the levels make a schedule for
+        this night is the service's to say (``tournament_create``)."""
         levels = []
         self.stakes_lines = []
+        bad = 0
         for line_no, line in enumerate(text.splitlines(), start=1):
-            line = line.strip()
-            if not line:
+            if not line.strip():
                 continue
-            parts = [x for x in _ROW.split(line) if x]
-            if len(parts) != 4 or not all(x.isdigit() for x in parts):
-                self.add_error(
-                    "stakes_rows",
-                    f"Row {line_no}: four whole numbers, ante, bring-in, small bet and big bet "
-                    f"(not {line!r}).",
-                )
+            try:
+                level = stakes_row(line)
+            except DomainError as exc:
+                bad += 1
+                if bad <= MAX_ROW_ERRORS:
+                    self.add_error("stakes_rows", f"Row {line_no}: {exc.message}.")
                 continue
-            levels.append([int(x) for x in parts])
+            levels.append(level)
             self.stakes_lines.append(line_no)
+        if bad > MAX_ROW_ERRORS:
+            self.add_error("stakes_rows", f"{bad - MAX_ROW_ERRORS} more rows like these.")
         if not levels and "stakes_rows" not in self.errors:
             self.add_error("stakes_rows", "Give at least one level, or choose the house schedule.")
         return levels

@@ -4,7 +4,6 @@ link, and the house rules."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -19,8 +18,10 @@ from tracker.engine.errors import DomainError
 from tracker.leagues.models import Player, Role, invite_path
 from tracker.leagues.selectors import (
     invite_by_token,
+    league_account,
     league_invites,
     league_members,
+    league_players_without_role,
     league_roster,
     visible_league,
 )
@@ -178,9 +179,9 @@ def members(request, slug):
                 form = RolesForm(request.POST)
                 if not form.is_valid():
                     raise DomainError("choose the roles", field="roles")
-                user = get_user_model().objects.filter(pk=form.cleaned_data["user"]).first()
-                if user is None:
-                    raise NotFound("No such account.")
+                # Only an account of this league (None for any other, existing or not: the
+                # service refuses both alike, naming no one).
+                user = league_account(league, pk=form.cleaned_data["user"])
                 try:
                     roles = roles_set(
                         league=league, user=user, roles=form.cleaned_data["roles"], by=request.user
@@ -188,7 +189,7 @@ def members(request, slug):
                 except (NotFound, Refused):
                     raise
                 except DomainError as exc:
-                    errors[user.pk] = exc.message
+                    errors[user.pk if user is not None else 0] = exc.message
                 else:
                     said = ", ".join(roles) if roles else "no role (removed from the league)"
                     messages.success(request, f"{user.get_username()}: {said}.")
@@ -250,6 +251,7 @@ def members(request, slug):
             "league": league,
             "can": can,
             "members": [(m, errors.get(m.user_id)) for m in league_members(league)],
+            "linked": [(m, errors.get(m.user_id)) for m in league_players_without_role(league)],
             "roles": [(r.value, r.label, ROLE_HELP[r]) for r in Role],
             "errors": errors,
             "invites": invites,

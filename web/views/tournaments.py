@@ -67,7 +67,10 @@ def tournament_new(request, slug):
         else:
             return redirect(created.get_absolute_url())
     return render(
-        request, "tracker/tournament_form.html", {"form": form, "league": league, "can": can}
+        request,
+        "tracker/tournament_form.html",
+        {"form": form, "league": league, "can": can},
+        status=400 if request.method == "POST" else 200,  # as the site's other forms
     )
 
 
