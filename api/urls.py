@@ -3,7 +3,7 @@
 from django.urls import include, path, re_path
 from rest_framework.routers import DefaultRouter
 
-from api.views import analytics, core, evaluate, hands, phh, rulings
+from api.views import analytics, core, evaluate, hands, money, phh, rulings
 from api.views.auth import TokenView
 from api.views.meta import ApiRoot
 
@@ -30,6 +30,7 @@ urlpatterns = [
         rulings.HouseRulesView.as_view(),
         name="league-house-rules",
     ),
+    path("leagues/<slug:slug>/money/", money.LeagueMoneyView.as_view(), name="league-money"),
     # PHH hand histories: import into a tournament, export a hand, a tournament, a league.
     path(
         "tournaments/<int:pk>/imports/",

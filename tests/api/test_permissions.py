@@ -55,6 +55,7 @@ ALLOWED = {
     "points_formula_set": {"admin", "authority"},
     "token_create": EVERYONE,
     "token_revoke": EVERYONE,
+    "league_money_set": {"admin"},
 }
 # operations that do not name a league: being an outsider changes nothing
 # (an invite's token is the key to its league, private or not)
@@ -95,6 +96,7 @@ SCHEMA_WRITES = {
     ("/api/v1/analytics/leagues/{slug}/points-formula/", "put"): "points_formula_set",
     ("/api/v1/auth/token/", "post"): "token_create",
     ("/api/v1/auth/token/", "delete"): "token_revoke",
+    ("/api/v1/leagues/{slug}/money/", "put"): "league_money_set",
 }
 # POSTs that store nothing (a stateless calculator): open to everyone, not in the matrix.
 NOT_WRITES = {("/api/v1/evaluate/", "post")}
@@ -224,6 +226,10 @@ def api_write(op: str, world, role: str):
             f"/api/v1/analytics/leagues/{league.slug}/points-formula/",
             {"formula": "linear"},
             format="json",
+        )
+    if op == "league_money_set":
+        return client.put(
+            f"/api/v1/leagues/{league.slug}/money/", {"currency": "EUR"}, format="json"
         )
     if op == "token_create":
         username = user.get_username() if user else "nobody"

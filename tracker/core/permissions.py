@@ -39,6 +39,9 @@ class Capability(StrEnum):
     EDIT_HOUSE_RULES = "edit_house_rules"  # default announcements per variant
     SET_POINTS = "set_points"  # choose the league's points formula
     REEVALUATE = "reevaluate"  # re-run the engine over settled hands
+    VIEW_MONEY = "view_money"  # see a night's money: rules, entries, pool, payouts
+    RECORD_MONEY = "record_money"  # record buy-ins, rebuys and add-ons at the table
+    SET_MONEY = "set_money"  # the league's currency and money rules, a night's own rules
 
 
 C = Capability
@@ -56,9 +59,12 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.EDIT_HOUSE_RULES,
             C.SET_POINTS,
             C.REEVALUATE,
+            C.VIEW_MONEY,
+            C.RECORD_MONEY,
+            C.SET_MONEY,
         }
     ),
-    SCOREKEEPER: frozenset({C.RECORD_HAND, C.DISPUTE}),
+    SCOREKEEPER: frozenset({C.RECORD_HAND, C.DISPUTE, C.VIEW_MONEY, C.RECORD_MONEY}),
     # The authority reads the audit log too: a ruling is judged against what was recorded.
     AUTHORITY: frozenset(
         {
@@ -69,9 +75,11 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.SET_POINTS,
             C.REEVALUATE,
             C.VIEW_AUDIT,
+            C.VIEW_MONEY,
         }
     ),
-    MEMBER: frozenset({C.DISPUTE}),
+    # Money is the members' business: a public league's visitors see its nights, not its money.
+    MEMBER: frozenset({C.DISPUTE, C.VIEW_MONEY}),
     None: frozenset(),
 }
 
@@ -98,8 +106,9 @@ def roles_sorted(roles) -> tuple[str, ...]:
 def capabilities_of(roles) -> frozenset[Capability]:
     """The union of the capabilities of ``roles``.
 
-    >>> sorted(capabilities_of({"scorekeeper", "member"}))
-    [<Capability.DISPUTE: 'dispute'>, <Capability.RECORD_HAND: 'record_hand'>]
+    >>> sorted(capabilities_of({"scorekeeper", "member"}))  # doctest: +NORMALIZE_WHITESPACE
+    [<Capability.DISPUTE: 'dispute'>, <Capability.RECORD_HAND: 'record_hand'>,
+     <Capability.RECORD_MONEY: 'record_money'>, <Capability.VIEW_MONEY: 'view_money'>]
     """
     out: frozenset[Capability] = frozenset()
     for role in roles:

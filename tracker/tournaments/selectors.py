@@ -30,6 +30,16 @@ def tournament_stacks(tournament: Tournament) -> dict[int, int]:
     return stacks
 
 
+def chips_bought_from(tournament: Tournament, *, after: int) -> list[tuple[int, int, int]]:
+    """The ledger's chips bought between hands (rebuys, add-ons, their reversals) that play
+    from a hand later than ``after``: ``(from hand, player id, chips)`` in hand order."""
+    return list(
+        LedgerEntry.objects.filter(tournament=tournament, from_hand__gt=after)
+        .order_by("from_hand", "id")
+        .values_list("from_hand", "player_id", "amount")
+    )
+
+
 @dataclass
 class TournamentState:
     """Where a tournament stands, projecting hands recorded but not yet settled."""

@@ -10,7 +10,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tracker.core.permissions import capabilities
 from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import league_roster, visible_league
-from tracker.tournaments.services import tournament_create
+from tracker.money.selectors import league_money
+from tracker.money.services import night_create
 from web.forms.tournaments import TournamentForm
 from web.presenters.pages import tournament_page
 from web.presenters.table import table_screen as table_screen_page
@@ -36,12 +37,18 @@ def tournament_new(request, slug):
             f"Only a scorekeeper or an admin of {league.name} may start a game night "
             f"(your role: {can.role or 'not a member'})."
         )
-    form = TournamentForm(request.POST or None, roster=league_roster(league))
+    form = TournamentForm(
+        request.POST or None,
+        roster=league_roster(league),
+        money=league_money(league),
+        can_set_money=can.set_money,
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            created = tournament_create(
+            created = night_create(
                 league=league,
+                money=form.money_values(),
                 by=request.user,
                 name=data["name"],
                 date=data["date"],

@@ -1,0 +1,64 @@
+"""Money: a league's settings, a night's rules, entries, pool and payouts (docs/money.md)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from tracker.money.models import PAYOUT_CHOICES, REBUY_WHEN_CHOICES
+
+AMOUNT = "in minor units (cents); a whole number of the league's unit"
+
+
+class MoneyRulesSerializer(serializers.Serializer):
+    """A night's money rules; in a request every field is optional (the league's default)."""
+
+    buy_in = serializers.IntegerField(min_value=0, required=False, help_text=AMOUNT)
+    fee = serializers.IntegerField(
+        min_value=0,
+        required=False,
+        help_text=f"kept out of the pool, per entry, rebuy and add-on; {AMOUNT}",
+    )
+    bounty = serializers.IntegerField(min_value=0, required=False, help_text=f"per entry; {AMOUNT}")
+    rebuy_price = serializers.IntegerField(
+        min_value=0, required=False, help_text=f"0: no rebuys; {AMOUNT}"
+    )
+    rebuy_chips = serializers.IntegerField(min_value=0, required=False)
+    rebuy_until_hand = serializers.IntegerField(
+        min_value=0, required=False, help_text="rebuys are allowed before this hand, and no later"
+    )
+    rebuy_max = serializers.IntegerField(min_value=0, required=False, help_text="per player")
+    rebuy_when = serializers.ChoiceField(choices=REBUY_WHEN_CHOICES, required=False)
+    addon_price = serializers.IntegerField(
+        min_value=0, required=False, help_text=f"0: no add-on; {AMOUNT}"
+    )
+    addon_chips = serializers.IntegerField(min_value=0, required=False)
+    addon_at_hand = serializers.IntegerField(
+        min_value=0, required=False, help_text="the add-on is taken when this hand is next"
+    )
+    payout_template = serializers.ChoiceField(choices=PAYOUT_CHOICES, required=False)
+    payout_custom = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        required=False,
+        max_length=50,
+        help_text="custom percentages (adding up to 100) or fixed amounts, first place first",
+    )
+
+
+class LeagueMoneySerializer(MoneyRulesSerializer):
+    """A league's currency, payout unit, locale and the default money rules of its nights."""
+
+    league = serializers.CharField(source="league.slug", read_only=True)
+    currency = serializers.CharField(required=False, max_length=3, help_text="ISO 4217, e.g. USD")
+    unit = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="payouts round to this many minor units (100: whole dollars)",
+    )
+    locale = serializers.CharField(
+        required=False, max_length=16, help_text="how amounts are written, e.g. en_US, de_DE"
+    )
+
+
+class NightMoneySerializer(MoneyRulesSerializer):
+    currency = serializers.CharField(read_only=True)
+    unit = serializers.IntegerField(read_only=True)

@@ -1,0 +1,126 @@
+"""Reads about money: a league's settings, a night's rules and entries, its pool and payouts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tracker.engine import money as engine
+from tracker.leagues.models import League
+from tracker.money.formatting import amount_format
+from tracker.money.models import EntryKind, LeagueMoney, MoneyEntry, NightMoney
+from tracker.tournaments.models import FinalStanding, Tournament
+
+
+def league_money(league: League) -> LeagueMoney:
+    """The league's money settings: its row, or the defaults (unsaved) when it has none."""
+    row = LeagueMoney.objects.filter(league=league).first()
+    return row if row is not None else LeagueMoney(league=league)
+
+
+def night_money(tournament: Tournament) -> NightMoney:
+    """The night's money rules: its row, or the defaults (no money) for a night made before
+    nights had money."""
+    row = NightMoney.objects.filter(tournament=tournament).first()
+    return row if row is not None else NightMoney(tournament=tournament)
+
+
+def night_entries(tournament: Tournament, *, with_undone: bool = False) -> list[MoneyEntry]:
+    """The night's entries in the order they were recorded (undone ones only if asked)."""
+    rows = MoneyEntry.objects.filter(tournament=tournament).select_related("player")
+    if not with_undone:
+        rows = rows.filter(undone_at__isnull=True)
+    return list(rows.order_by("id"))
+
+
+@dataclass(frozen=True)
+class PlayerMoney:
+    """One player's entries of the night."""
+
+    player_id: int
+    bought_in: bool = False
+    rebuys: int = 0
+    addon: bool = False
+    paid: int = 0  # everything they paid, fees and bounty included
+
+
+@dataclass
+class NightMoneySummary:
+    """A night's money as it stands: rules, entries per player, pool and payouts."""
+
+    money: NightMoney
+    locale: str
+    entries: list[MoneyEntry]
+    players: dict[int, PlayerMoney]
+    pool: engine.Pool
+    entrants: int
+    place_payouts: list[int]  # first place first
+    # by player id, once the final standings are known (empty before)
+    payouts: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def rules(self) -> engine.NightRules:
+        return self.money.rules
+
+    @property
+    def has_money(self) -> bool:
+        r = self.rules
+        return bool(r.buy_in or r.fee or r.bounty or r.rebuys_on or r.addon_on)
+
+    def fmt(self, amount: int) -> str:
+        return amount_format(amount, currency=self.money.currency, locale=self.locale)
+
+    @property
+    def paid_out(self) -> int:
+        return sum(self.payouts.values())
+
+
+def night_money_summary(
+    tournament: Tournament, *, places: dict[int, int] | None = None
+) -> NightMoneySummary:
+    """The night's money: its rules, the entries recorded (not undone), the pool they make,
+    the payout of each place for the players seated, and, once the night is finished (or
+    with ``places``, player id -> place, in seat order), each player's payout."""
+    money = night_money(tournament)
+    locale = league_money(tournament.league).locale
+    entries = night_entries(tournament)
+    seats = list(tournament.seats.order_by("number").values_list("player_id", flat=True))
+    players: dict[int, PlayerMoney] = {pid: PlayerMoney(player_id=pid) for pid in seats}
+    for e in entries:
+        p = players[e.player_id]
+        players[e.player_id] = PlayerMoney(
+            player_id=e.player_id,
+            bought_in=p.bought_in or e.kind == EntryKind.BUY_IN,
+            rebuys=p.rebuys + (e.kind == EntryKind.REBUY),
+            addon=p.addon or e.kind == EntryKind.ADDON,
+            paid=p.paid + e.paid,
+        )
+    pool = engine.Pool(
+        paid_in=sum(e.paid for e in entries),
+        fees=sum(e.fee for e in entries),
+        bounties=sum(e.bounty for e in entries),
+    )
+    rules = money.rules
+    entrants = len(seats)
+    by_place = engine.place_payouts(
+        pool.prize_pool,
+        rules.payout_template,
+        entrants=entrants,
+        unit=money.unit,
+        custom=rules.payout_custom,
+    )
+    if places is None and tournament.entrants:
+        standing = dict(
+            FinalStanding.objects.filter(tournament=tournament).values_list("player_id", "place")
+        )
+        places = {pid: standing[pid] for pid in seats if pid in standing}
+    payouts = dict(engine.player_payouts(places, by_place, unit=money.unit)) if places else {}
+    return NightMoneySummary(
+        money=money,
+        locale=locale,
+        entries=entries,
+        players=players,
+        pool=pool,
+        entrants=entrants,
+        place_payouts=by_place,
+        payouts=payouts,
+    )
