@@ -31,6 +31,19 @@ urlpatterns = [
         name="league-house-rules",
     ),
     path("leagues/<slug:slug>/money/", money.LeagueMoneyView.as_view(), name="league-money"),
+    path(
+        "tournaments/<int:pk>/money/", money.TournamentMoneyView.as_view(), name="tournament-money"
+    ),
+    path(
+        "tournaments/<int:pk>/entries/",
+        money.TournamentEntriesView.as_view(),
+        name="tournament-entries",
+    ),
+    path(
+        "tournaments/<int:pk>/entries/<int:entry_id>/undo/",
+        money.EntryUndoView.as_view(),
+        name="tournament-entry-undo",
+    ),
     # PHH hand histories: import into a tournament, export a hand, a tournament, a league.
     path(
         "tournaments/<int:pk>/imports/",

@@ -62,3 +62,55 @@ class LeagueMoneySerializer(MoneyRulesSerializer):
 class NightMoneySerializer(MoneyRulesSerializer):
     currency = serializers.CharField(read_only=True)
     unit = serializers.IntegerField(read_only=True)
+
+
+class EntryCreateSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="the id of a player seated at the night")
+    kind = serializers.ChoiceField(
+        choices=[("buy_in", "Buy-in"), ("rebuy", "Rebuy"), ("addon", "Add-on")]
+    )
+
+
+class EntrySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    kind = serializers.CharField()
+    paid = serializers.IntegerField(help_text="the fee and bounty included; minor units")
+    fee = serializers.IntegerField()
+    bounty = serializers.IntegerField()
+    chips = serializers.IntegerField()
+    before_hand = serializers.IntegerField(
+        source="at_hand", help_text="the chips play from this hand"
+    )
+    recorded_at = serializers.DateTimeField(source="created_at")
+    undone_at = serializers.DateTimeField(allow_null=True)
+
+
+class PlayerMoneySerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    bought_in = serializers.BooleanField()
+    rebuys = serializers.IntegerField()
+    addon = serializers.BooleanField()
+    paid = serializers.IntegerField()
+
+
+class PoolSerializer(serializers.Serializer):
+    paid_in = serializers.IntegerField()
+    fees = serializers.IntegerField()
+    bounties = serializers.IntegerField()
+    prize_pool = serializers.IntegerField()
+    prize_pool_text = serializers.CharField(
+        help_text="the prize pool as the league's locale writes it"
+    )
+
+
+class NightMoneySummarySerializer(serializers.Serializer):
+    tournament = serializers.IntegerField()
+    currency = serializers.CharField()
+    unit = serializers.IntegerField()
+    locale = serializers.CharField()
+    rules = NightMoneySerializer()
+    players = PlayerMoneySerializer(many=True)
+    entries = EntrySerializer(many=True)
+    pool = PoolSerializer()

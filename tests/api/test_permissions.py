@@ -24,6 +24,8 @@ from tests.rulings.helpers import ACES, KINGS, api_client, disputed_hand, showdo
 from tracker.hands.models import Hand, HandStatus
 from tracker.leagues.models import League
 from tracker.leagues.services import invite_create
+from tracker.money.models import NightMoney
+from tracker.money.services import entry_record
 
 pytestmark = pytest.mark.django_db
 
@@ -56,6 +58,8 @@ ALLOWED = {
     "token_create": EVERYONE,
     "token_revoke": EVERYONE,
     "league_money_set": {"admin"},
+    "entry_record": RECORDERS,
+    "entry_undo": RECORDERS,
 }
 # operations that do not name a league: being an outsider changes nothing
 # (an invite's token is the key to its league, private or not)
@@ -97,6 +101,8 @@ SCHEMA_WRITES = {
     ("/api/v1/auth/token/", "post"): "token_create",
     ("/api/v1/auth/token/", "delete"): "token_revoke",
     ("/api/v1/leagues/{slug}/money/", "put"): "league_money_set",
+    ("/api/v1/tournaments/{id}/entries/", "post"): "entry_record",
+    ("/api/v1/tournaments/{id}/entries/{entry_id}/undo/", "post"): "entry_undo",
 }
 # POSTs that store nothing (a stateless calculator): open to everyone, not in the matrix.
 NOT_WRITES = {("/api/v1/evaluate/", "post")}
@@ -231,6 +237,19 @@ def api_write(op: str, world, role: str):
         return client.put(
             f"/api/v1/leagues/{league.slug}/money/", {"currency": "EUR"}, format="json"
         )
+    if op in ("entry_record", "entry_undo"):
+        NightMoney.objects.get_or_create(tournament=t, defaults={"buy_in": 1000})
+        player = world["order"][0]
+        if op == "entry_record":
+            return client.post(
+                f"/api/v1/tournaments/{t.pk}/entries/",
+                {"player": player, "kind": "buy_in"},
+                format="json",
+            )
+        entry = entry_record(
+            tournament=t, player_id=player, kind="buy_in", by=world["users"]["admin"]
+        )
+        return client.post(f"/api/v1/tournaments/{t.pk}/entries/{entry.pk}/undo/")
     if op == "token_create":
         username = user.get_username() if user else "nobody"
         return client.post(

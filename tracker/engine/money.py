@@ -47,7 +47,9 @@ __all__ = [
     "REBUY_WHEN",
     "NightRules",
     "Pool",
+    "ENTRY_KINDS",
     "check_payout",
+    "entry_check",
     "place_payouts",
     "player_payouts",
     "pool_of",
@@ -278,6 +280,83 @@ def player_payouts(
         for i, key in enumerate(keys):
             out[key] = (each + (1 if i < left else 0)) * unit
     return {key: out[key] for key in places}
+
+
+#: What a player pays for at the table.
+ENTRY_KINDS: tuple[str, ...] = ("buy_in", "rebuy", "addon")
+
+
+def entry_check(
+    rules: NightRules,
+    *,
+    kind: str,
+    next_hand: int,
+    stack: int,
+    bought_in: bool,
+    rebuys: int,
+    addon: bool,
+) -> None:
+    """Refuse an entry the night's rules do not allow, naming the rule (the error's code):
+    ``kind`` for a player holding ``stack`` chips before hand ``next_hand``, who has
+    ``bought_in`` already, taken ``rebuys`` rebuys and ``addon`` the add-on.
+
+    >>> rules = NightRules(buy_in=1000, rebuy_price=1000, rebuy_chips=1000, rebuy_until_hand=10,
+    ...                    rebuy_max=1, addon_price=500, addon_chips=1500, addon_at_hand=11)
+    >>> entry_check(rules, kind="rebuy", next_hand=4, stack=0, bought_in=True, rebuys=0, addon=False)
+    >>> entry_check(rules, kind="rebuy", next_hand=4, stack=120, bought_in=True, rebuys=0,
+    ...             addon=False)
+    Traceback (most recent call last):
+    ...
+    tracker.engine.errors.DomainError: a rebuy only when busted: the player still holds 120 chips
+    >>> entry_check(rules, kind="rebuy", next_hand=11, stack=0, bought_in=True, rebuys=0,
+    ...             addon=False)
+    Traceback (most recent call last):
+    ...
+    tracker.engine.errors.DomainError: rebuys up to hand 10: the next hand is 11
+    """
+
+    def refuse(message: str, code: str) -> None:
+        raise DomainError(message, code=code, field="kind")
+
+    if kind not in ENTRY_KINDS:
+        raise DomainError(f"kind is one of {', '.join(ENTRY_KINDS)}, not {kind!r}", field="kind")
+    if kind == "buy_in":
+        if not (rules.buy_in or rules.fee or rules.bounty):
+            refuse("this night has no buy-in", "no_buy_in")
+        if bought_in:
+            refuse("the buy-in is recorded already: one a player", "buy_in_recorded")
+    elif kind == "rebuy":
+        if not rules.rebuys_on:
+            refuse("this night has no rebuys", "no_rebuys")
+        if next_hand > rules.rebuy_until_hand:
+            refuse(
+                f"rebuys up to hand {rules.rebuy_until_hand}: the next hand is {next_hand}",
+                "rebuy_window",
+            )
+        if rebuys >= rules.rebuy_max:
+            refuse(
+                f"at most {rules.rebuy_max} rebuy{'s' if rules.rebuy_max != 1 else ''} a player: "
+                f"this player has {rebuys}",
+                "rebuy_limit",
+            )
+        if rules.rebuy_when == "busted" and stack > 0:
+            refuse(
+                f"a rebuy only when busted: the player still holds {stack} chips",
+                "rebuy_only_when_busted",
+            )
+    else:
+        if not rules.addon_on:
+            refuse("this night has no add-on", "no_addon")
+        if addon:
+            refuse("the add-on is taken already: one a player", "addon_taken")
+        if next_hand != rules.addon_at_hand:
+            refuse(
+                f"the add-on is taken before hand {rules.addon_at_hand}: the next hand is "
+                f"{next_hand}",
+                "addon_window",
+            )
+        if stack <= 0:
+            refuse("the add-on is for a player still holding chips", "addon_busted")
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tracker.core.errors import NotFound
 from tracker.engine import money as engine
 from tracker.leagues.models import League
 from tracker.money.formatting import amount_format
@@ -124,3 +125,15 @@ def night_money_summary(
         place_payouts=by_place,
         payouts=payouts,
     )
+
+
+def visible_entry(tournament: Tournament, entry_id: int) -> MoneyEntry:
+    """An entry of ``tournament`` (already read as visible to the caller), else NotFound."""
+    entry = (
+        MoneyEntry.objects.select_related("player", "tournament")
+        .filter(tournament=tournament, pk=entry_id)
+        .first()
+    )
+    if entry is None:
+        raise NotFound("No such entry.")
+    return entry

@@ -302,11 +302,20 @@ def stack_history(tournament: Tournament) -> dict[int, list[int]]:
     stacks = {s.player_id: tournament.starting_chips for s in tournament.seats.all()}
     for pid, chips in stacks.items():
         history[pid].append(chips)
-    entries = (
-        LedgerEntry.objects.filter(tournament=tournament, hand__isnull=False)
-        .order_by("hand__number", "id")
-        .values_list("hand__number", "player_id", "amount")
+    rows = list(
+        LedgerEntry.objects.filter(
+            Q(hand__isnull=False) | Q(from_hand__isnull=False), tournament=tournament
+        ).values_list("hand__number", "from_hand", "player_id", "amount", "id")
     )
+    # Chips bought between hands (rebuys, add-ons) count in the stack after the hand they
+    # were bought before, once it is settled.
+    last = max((number for number, *_ in rows if number is not None), default=0)
+    entries = sorted(
+        (number or from_hand, entry_id, pid, amount)
+        for number, from_hand, pid, amount, entry_id in rows
+        if number is not None or from_hand <= last
+    )
+    entries = [(number, pid, amount) for number, _, pid, amount in entries]
     current = None
     for number, pid, amount in entries:
         if current is not None and number != current:

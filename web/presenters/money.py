@@ -7,9 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tracker.core.permissions import Capabilities
-from tracker.engine.money import PAYOUT_TEMPLATES
+from tracker.engine.errors import DomainError
+from tracker.engine.money import ENTRY_KINDS, PAYOUT_TEMPLATES, entry_check
 from tracker.money.selectors import NightMoneySummary, night_money_summary
 from tracker.tournaments.models import Tournament
+from tracker.tournaments.selectors import TournamentState
+
+KIND_WORDS = {"buy_in": "Buy-in", "rebuy": "Rebuy", "addon": "Add-on"}
 
 
 @dataclass(frozen=True)
@@ -20,6 +24,10 @@ class PlayerMoneyRow:
     rebuys: int
     addon: bool
     paid: str
+    # the entries the rules allow this player before the next hand: (kind, button label)
+    actions: tuple[tuple[str, str], ...] = ()
+    # entries that may still be undone: (entry id, what it was)
+    undoable: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass
@@ -72,10 +80,35 @@ def rules_in_words(summary: NightMoneySummary) -> list[tuple[str, str]]:
     return rows
 
 
+def _allowed(summary: NightMoneySummary, state: TournamentState, pid: int) -> list[str]:
+    """The entries the night's rules allow ``pid`` before the next hand (the rule's one
+    home: ``tracker.engine.money.entry_check``, which the service runs too)."""
+    if state.over:
+        return []
+    p = summary.players[pid]
+    allowed = []
+    for kind in ENTRY_KINDS:
+        try:
+            entry_check(
+                summary.rules,
+                kind=kind,
+                next_hand=state.next_number,
+                stack=state.stacks.get(pid, 0),
+                bought_in=p.bought_in,
+                rebuys=p.rebuys,
+                addon=p.addon,
+            )
+        except DomainError:
+            continue
+        allowed.append(kind)
+    return allowed
+
+
 def money_view(
-    tournament: Tournament, can: Capabilities, names: dict[int, str]
+    tournament: Tournament, can: Capabilities, names: dict[int, str], state: TournamentState
 ) -> MoneyView | None:
-    """The night's money for a viewer who may see it (members of the league), else None."""
+    """The night's money for a viewer who may see it (members of the league), else None;
+    with the one-tap entries and undos for those who record them."""
     if not can.view_money:
         return None
     summary = night_money_summary(tournament)
@@ -86,15 +119,24 @@ def money_view(
         ("Bounties", fmt(summary.pool.bounties)),
         ("Prize pool", fmt(summary.pool.prize_pool)),
     ]
-    players = [
-        PlayerMoneyRow(
-            player_id=pid,
-            name=names.get(pid, str(pid)),
-            bought_in=p.bought_in,
-            rebuys=p.rebuys,
-            addon=p.addon,
-            paid=fmt(p.paid),
+    undoable: dict[int, list[tuple[int, str]]] = {}
+    if can.record_money and not state.over:
+        for e in summary.entries:
+            if e.at_hand == state.next_number:
+                undoable.setdefault(e.player_id, []).append((e.pk, KIND_WORDS[e.kind].lower()))
+    players = []
+    for pid, p in summary.players.items():
+        actions = _allowed(summary, state, pid) if can.record_money else []
+        players.append(
+            PlayerMoneyRow(
+                player_id=pid,
+                name=names.get(pid, str(pid)),
+                bought_in=p.bought_in,
+                rebuys=p.rebuys,
+                addon=p.addon,
+                paid=fmt(p.paid),
+                actions=tuple((k, KIND_WORDS[k]) for k in actions),
+                undoable=tuple(undoable.get(pid, ())),
+            )
         )
-        for pid, p in summary.players.items()
-    ]
     return MoneyView(summary=summary, rules=rules_in_words(summary), pool=pool, players=players)
