@@ -105,6 +105,13 @@ class PoolSerializer(serializers.Serializer):
     )
 
 
+class PayoutSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    place = serializers.IntegerField(help_text="the final place (tied players share one)")
+    amount = serializers.IntegerField(help_text="minor units, a whole number of the unit")
+    amount_text = serializers.CharField()
+
+
 class NightMoneySummarySerializer(serializers.Serializer):
     tournament = serializers.IntegerField()
     currency = serializers.CharField()
@@ -114,3 +121,7 @@ class NightMoneySummarySerializer(serializers.Serializer):
     players = PlayerMoneySerializer(many=True)
     entries = EntrySerializer(many=True)
     pool = PoolSerializer()
+    place_payouts = serializers.ListField(
+        child=serializers.IntegerField(), help_text="what each place pays, first place first"
+    )
+    payouts = PayoutSerializer(many=True, help_text="empty until the night is finished")

@@ -80,6 +80,16 @@ def night_money_data(tournament, summary) -> dict:
             "prize_pool": summary.pool.prize_pool,
             "prize_pool_text": summary.fmt(summary.pool.prize_pool),
         },
+        "place_payouts": summary.place_payouts,
+        "payouts": [
+            {
+                "player": pid,
+                "place": summary.places[pid],
+                "amount": amount,
+                "amount_text": summary.fmt(amount),
+            }
+            for pid, amount in sorted(summary.payouts.items(), key=lambda kv: summary.places[kv[0]])
+        ],
     }
 
 
@@ -89,8 +99,10 @@ def _visible_tournament(request, pk: int):
 
 class TournamentMoneyView(APIView):
     """A night's money as it stands: its rules, the entries recorded (buy-ins, rebuys,
-    add-ons; not those undone), what each player paid, and the pool. Members of the league
-    only (a public league's visitors see the night, not its money)."""
+    add-ons; not those undone), what each player paid, the pool, what each place pays of it
+    (``place_payouts``, first place first) and, once the night is finished, each player's
+    payout from the final standings (``payouts``; players tied for places share them).
+    Members of the league only (a public league's visitors see the night, not its money)."""
 
     @extend_schema(responses=NightMoneySummarySerializer)
     def get(self, request, pk: int):

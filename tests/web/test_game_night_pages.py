@@ -237,8 +237,10 @@ def test_a_table_screen_poll_reads_each_thing_once(
     assert sum('FROM "tracker_seat"' in q for q in after_one) == 1
     record(4)
     assert len(_poll_queries(client, t)) == 6
-    client.force_login(game.member)  # logged in: the session and the user, then the same
-    assert len(_poll_queries(client, t)) == 6 + 2
+    client.force_login(game.member)  # logged in: the session and the user, then the same,
+    # and for a member the money: their roles, the night's money rules, the league's locale
+    # (read with the rules when the night has them; this night was made without)
+    assert len(_poll_queries(client, t)) == 6 + 2 + 3
 
 
 def test_the_table_screen_of_a_private_league_is_hidden(client):

@@ -9,7 +9,7 @@ from tracker.engine import money as engine
 from tracker.leagues.models import League
 from tracker.money.formatting import amount_format
 from tracker.money.models import EntryKind, LeagueMoney, MoneyEntry, NightMoney
-from tracker.tournaments.models import FinalStanding, Tournament
+from tracker.tournaments.models import FinalStanding, Tournament, TournamentStatus
 
 
 def league_money(league: League) -> LeagueMoney:
@@ -55,8 +55,9 @@ class NightMoneySummary:
     pool: engine.Pool
     entrants: int
     place_payouts: list[int]  # first place first
-    # by player id, once the final standings are known (empty before)
+    # by player id (seat order), once the final standings are known (empty before)
     payouts: dict[int, int] = field(default_factory=dict)
+    places: dict[int, int] = field(default_factory=dict)  # the final places they come from
 
     @property
     def rules(self) -> engine.NightRules:
@@ -75,17 +76,45 @@ class NightMoneySummary:
         return sum(self.payouts.values())
 
 
+def _night_money_and_locale(tournament: Tournament) -> tuple[NightMoney, str]:
+    """The night's money rules and its league's locale, in one statement when the night has
+    its rules (every night made since nights had money)."""
+    row = (
+        NightMoney.objects.select_related("tournament__league__money")
+        .filter(tournament=tournament)
+        .first()
+    )
+    if row is None:
+        return NightMoney(tournament=tournament), league_money(tournament.league).locale
+    try:
+        return row, row.tournament.league.money.locale
+    except LeagueMoney.DoesNotExist:
+        return row, LeagueMoney().locale
+
+
 def night_money_summary(
-    tournament: Tournament, *, places: dict[int, int] | None = None
+    tournament: Tournament,
+    *,
+    seat_ids: list[int] | None = None,
+    places: dict[int, int] | None = None,
 ) -> NightMoneySummary:
     """The night's money: its rules, the entries recorded (not undone), the pool they make,
-    the payout of each place for the players seated, and, once the night is finished (or
-    with ``places``, player id -> place, in seat order), each player's payout."""
-    money = night_money(tournament)
-    locale = league_money(tournament.league).locale
-    entries = night_entries(tournament)
-    seats = list(tournament.seats.order_by("number").values_list("player_id", flat=True))
-    players: dict[int, PlayerMoney] = {pid: PlayerMoney(player_id=pid) for pid in seats}
+    the payout of each place for the players seated, and, once the night is finished, each
+    player's payout from its final standings.
+
+    ``seat_ids`` (the players in seat order) and ``places`` (player id -> final place) when
+    the caller has read them already (the pages read them in their snapshot; a finished
+    night's standings are its final standings); otherwise they are read here. Two statements
+    with both given: the rules with the locale, and the entries (none for a night without
+    money)."""
+    money, locale = _night_money_and_locale(tournament)
+    r = money.rules
+    # a night without money has no entries (they are refused): nothing to read
+    has_money = bool(r.buy_in or r.fee or r.bounty or r.rebuys_on or r.addon_on)
+    entries = night_entries(tournament) if has_money else []
+    if seat_ids is None:
+        seat_ids = list(tournament.seats.order_by("number").values_list("player_id", flat=True))
+    players: dict[int, PlayerMoney] = {pid: PlayerMoney(player_id=pid) for pid in seat_ids}
     for e in entries:
         p = players[e.player_id]
         players[e.player_id] = PlayerMoney(
@@ -101,29 +130,33 @@ def night_money_summary(
         bounties=sum(e.bounty for e in entries),
     )
     rules = money.rules
-    entrants = len(seats)
     by_place = engine.place_payouts(
         pool.prize_pool,
         rules.payout_template,
-        entrants=entrants,
+        entrants=len(seat_ids),
         unit=money.unit,
         custom=rules.payout_custom,
     )
-    if places is None and tournament.entrants:
+    finished = tournament.status == TournamentStatus.FINISHED
+    if finished and places is None:
         standing = dict(
             FinalStanding.objects.filter(tournament=tournament).values_list("player_id", "place")
         )
-        places = {pid: standing[pid] for pid in seats if pid in standing}
-    payouts = dict(engine.player_payouts(places, by_place, unit=money.unit)) if places else {}
+        places = {pid: standing[pid] for pid in seat_ids if pid in standing}
+    payouts: dict[int, int] = {}
+    if finished and places:
+        ordered = {pid: places[pid] for pid in seat_ids if pid in places}
+        payouts = dict(engine.player_payouts(ordered, by_place, unit=money.unit))
     return NightMoneySummary(
         money=money,
         locale=locale,
         entries=entries,
         players=players,
         pool=pool,
-        entrants=entrants,
+        entrants=len(seat_ids),
         place_payouts=by_place,
         payouts=payouts,
+        places=dict(places or {}) if finished else {},
     )
 
 

@@ -4,6 +4,7 @@ locale (Babel, through tracker.money.formatting)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tracker.core.permissions import Capabilities
@@ -11,7 +12,7 @@ from tracker.engine.errors import DomainError
 from tracker.engine.money import ENTRY_KINDS, PAYOUT_TEMPLATES, entry_check
 from tracker.money.selectors import NightMoneySummary, night_money_summary
 from tracker.tournaments.models import Tournament
-from tracker.tournaments.selectors import TournamentState
+from tracker.tournaments.selectors import StandingRow, TournamentState
 
 KIND_WORDS = {"buy_in": "Buy-in", "rebuy": "Rebuy", "addon": "Add-on"}
 
@@ -30,12 +31,46 @@ class PlayerMoneyRow:
     undoable: tuple[tuple[int, str], ...] = ()
 
 
+@dataclass(frozen=True)
+class PayoutRow:
+    place: str  # "1st", or "2nd (shared)" for players tied for it
+    name: str
+    amount: str
+    player_id: int | None = None
+
+
 @dataclass
 class MoneyView:
     summary: NightMoneySummary
     rules: list[tuple[str, str]]  # (what, in words)
     pool: list[tuple[str, str]]
     players: list[PlayerMoneyRow] = field(default_factory=list)
+    place_payouts: list[tuple[str, str]] = field(default_factory=list)  # (place, amount)
+    payouts: list[PayoutRow] = field(default_factory=list)  # once the night is finished
+
+
+def payouts_view(
+    summary: NightMoneySummary, names: dict[int, str]
+) -> tuple[list[tuple[str, str]], list[PayoutRow]]:
+    """What each place pays, and, once the night is finished, who is paid what (first place
+    first; players tied for a place say so)."""
+    fmt = summary.fmt
+    by_place = [(_ordinal(i), fmt(a)) for i, a in enumerate(summary.place_payouts, start=1)]
+    sharing: dict[int, int] = {}
+    for place in summary.places.values():
+        sharing[place] = sharing.get(place, 0) + 1
+    rows = [
+        PayoutRow(
+            place=_ordinal(summary.places[pid])
+            + (" (shared)" if sharing[summary.places[pid]] > 1 else ""),
+            name=names.get(pid, str(pid)),
+            amount=fmt(amount),
+            player_id=pid,
+        )
+        for pid, amount in sorted(summary.payouts.items(), key=lambda kv: summary.places[kv[0]])
+        if amount
+    ]
+    return by_place, rows
 
 
 def _ordinal(n: int) -> str:
@@ -105,13 +140,22 @@ def _allowed(summary: NightMoneySummary, state: TournamentState, pid: int) -> li
 
 
 def money_view(
-    tournament: Tournament, can: Capabilities, names: dict[int, str], state: TournamentState
+    tournament: Tournament,
+    can: Capabilities,
+    names: dict[int, str],
+    state: TournamentState,
+    standings: Sequence[StandingRow] = (),
 ) -> MoneyView | None:
     """The night's money for a viewer who may see it (members of the league), else None;
-    with the one-tap entries and undos for those who record them."""
+    with the one-tap entries and undos for those who record them. ``standings`` are the
+    night's, read with ``state`` (a finished night's are its final standings)."""
     if not can.view_money:
         return None
-    summary = night_money_summary(tournament)
+    summary = night_money_summary(
+        tournament,
+        seat_ids=[s.player_id for s in state.seats],
+        places={r.player_id: r.place for r in standings} if standings else None,
+    )
     fmt = summary.fmt
     pool = [
         ("Paid in", fmt(summary.pool.paid_in)),
@@ -139,4 +183,12 @@ def money_view(
                 undoable=tuple(undoable.get(pid, ())),
             )
         )
-    return MoneyView(summary=summary, rules=rules_in_words(summary), pool=pool, players=players)
+    by_place, payouts = payouts_view(summary, names)
+    return MoneyView(
+        summary=summary,
+        rules=rules_in_words(summary),
+        pool=pool,
+        players=players,
+        place_payouts=by_place,
+        payouts=payouts,
+    )

@@ -419,7 +419,7 @@ def tournament_page(user, pk: int) -> TournamentPage:
         next_dealer=seat_names.get(dealer) if dealer is not None else None,
         counts=dict(counts),
         live_number=_open_draft_number(tournament) if can.record_hand else None,
-        money=money_view(tournament, can, names, state),
+        money=money_view(tournament, can, names, state, standings),
     )
 
 

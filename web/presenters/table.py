@@ -8,16 +8,19 @@ who is in with their chips, and the last hand's result. The page polls a fragmen
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from tracker.core.permissions import capabilities
 from tracker.engine import tournament as rules
 from tracker.engine.announcements import VARIANT_TITLES
 from tracker.hands.models import HandStatus
 from tracker.hands.selectors.wording import STATUS_LABELS
 from tracker.leagues.models import League
 from tracker.leagues.selectors import tournaments_visible_to
+from tracker.money.selectors import night_money_summary
 from tracker.tournaments.models import Tournament, TournamentStatus
 from tracker.tournaments.selectors import tournament_live
+from web.presenters.money import PayoutRow, payouts_view
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,11 @@ class TableScreen:
     players_in: int
     pending: int
     last: LastHand | None
+    # the money, for the league's members only: the prize pool, what each place pays, and
+    # who is paid what once the night is over
+    prize_pool: str | None = None
+    place_payouts: list[tuple[str, str]] = field(default_factory=list)
+    payouts: list[PayoutRow] = field(default_factory=list)
 
 
 def table_screen(user, pk: int) -> TableScreen:
@@ -113,6 +121,16 @@ def table_screen(user, pk: int) -> TableScreen:
             settled=settled,
             url=hand.get_absolute_url(),
         )
+    money = {}
+    if capabilities(user, t.league).view_money:
+        summary = night_money_summary(t, seat_ids=[s.player_id for s in state.seats], places=places)
+        if summary.has_money:
+            place_payouts, payouts = payouts_view(summary, names)
+            money = {
+                "prize_pool": summary.fmt(summary.pool.prize_pool),
+                "place_payouts": place_payouts,
+                "payouts": payouts,
+            }
     return TableScreen(
         tournament=t,
         league=t.league,
@@ -130,4 +148,5 @@ def table_screen(user, pk: int) -> TableScreen:
         players_in=sum(1 for s in seats if not s.is_out),
         pending=state.pending,
         last=last,
+        **money,
     )
