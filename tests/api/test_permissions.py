@@ -77,6 +77,7 @@ PAGES_ALLOWED = {
     "page_roles": {"admin"},
     "page_invite": {"admin"},
     "page_house_rules": {"authority", "admin"},
+    "page_entry": RECORDERS,
 }
 
 # (path, method) of every write in the schema, and the operation of the matrix covering it.
@@ -332,6 +333,10 @@ def page_write(op: str, world, role: str):
     if op == "page_import":
         upload = SimpleUploadedFile("night.phh", PHH, content_type="application/x-phh")
         return client.post(f"/tournaments/{t.pk}/imports/", {"files": [upload]}), None
+    if op == "page_entry":
+        NightMoney.objects.get_or_create(tournament=t, defaults={"buy_in": 1000})
+        body = {"player": world["order"][0], "kind": "buy_in"}
+        return client.post(f"/tournaments/{t.pk}/entries/", body), None
     if op == "page_hand_void":
         Hand.objects.filter(pk=hand.pk).update(status=HandStatus.INVALID)  # only invalid hands
         return client.post(f"/hands/{hand.pk}/void/", {"reason": "misdeal"}), None
