@@ -8,6 +8,7 @@ from web.views import (
     hands,
     health,
     interchange,
+    league_money,
     leagues,
     live,
     members,
@@ -33,6 +34,7 @@ urlpatterns = [
     path("leagues/<slug:slug>/players/", members.roster, name="league-roster"),
     path("leagues/<slug:slug>/members/", members.members, name="league-members"),
     path("leagues/<slug:slug>/house-rules/", members.house_rules, name="house-rules"),
+    path("leagues/<slug:slug>/money/", league_money.league_money_page, name="league-money"),
     path("invites/<str:token>/", members.invite, name="invite"),
     # Tournaments and hands
     path("leagues/<slug:slug>/nights/new/", tournaments.tournament_new, name="tournament-new"),

@@ -78,6 +78,7 @@ PAGES_ALLOWED = {
     "page_invite": {"admin"},
     "page_house_rules": {"authority", "admin"},
     "page_entry": RECORDERS,
+    "page_league_money": {"admin"},
 }
 
 # (path, method) of every write in the schema, and the operation of the matrix covering it.
@@ -358,6 +359,10 @@ def page_write(op: str, world, role: str):
     if op == "page_house_rules":
         url = f"/leagues/{slug}/house-rules/"
         return client.post(url, {"opt-low_hole__game": "high_low"}), client.get(url)
+    if op == "page_league_money":
+        url = f"/leagues/{slug}/money/"
+        body = {"currency": "EUR", "locale": "de_DE", "unit": "1", "rebuy_when": "busted"}
+        return client.post(url, {**body, "payout_template": "65_35"}), client.get(url)
     if op == "page_points_formula":
         url = f"/leagues/{world['league'].slug}/table/"
         # Everyone may read the table; only the form's post is a write.

@@ -248,6 +248,7 @@ def test_the_new_night_page_takes_money_in_the_currency_and_the_page_shows_it(le
     page = client.get("/leagues/friday/nights/new/")
     assert page.status_code == 200 and b'data-testid="night-money"' in page.content
     assert "Buy-in (EUR)" in page.content.decode()
+    assert "Amounts in EUR; 0 is none." in page.content.decode()
     r = client.post("/leagues/friday/nights/new/", night_form(league, buy_in="20", fee="2.00"))
     assert r.status_code == 302, r.content.decode()[:2000]
     t = Tournament.objects.get()
@@ -283,3 +284,50 @@ def test_the_money_is_shown_to_members_only(league):
     assert b'data-testid="money"' in page_client(league.member).get(t.get_absolute_url()).content
     anonymous = Client().get(t.get_absolute_url())
     assert anonymous.status_code == 200 and b'data-testid="money"' not in anonymous.content
+
+
+def league_form(**values) -> dict:
+    data = {"currency": "USD", "locale": "en_US", "unit": "1"}
+    data.update({"rebuy_when": "busted", "payout_template": "winner_takes_all"})
+    data.update(values)
+    return data
+
+
+def test_the_league_money_page_sets_the_currency_and_the_rules(league):
+    client = page_client(league.admin)
+    assert b'data-testid="league-money"' in client.get("/leagues/friday/").content
+    page = client.get("/leagues/friday/money/")
+    assert page.status_code == 200 and page.context["form"]["unit"].value() == 1
+    assert "Amounts in USD; 0 is none." in page.content.decode()
+    r = client.post(
+        "/leagues/friday/money/",
+        league_form(currency="eur", locale="de_DE", unit="5", buy_in="20", payout_template="65_35"),
+    )
+    assert r.status_code == 302, r.content.decode()[:3000]
+    row = league_money(league)
+    assert (row.currency, row.locale, row.unit, row.buy_in) == ("EUR", "de_DE", 500, 2000)
+    assert row.payout_template == "65_35"
+    assert "Buy-in (EUR)" in client.get("/leagues/friday/money/").content.decode()
+
+
+def test_the_league_money_page_names_a_bad_field_and_saves_nothing(league):
+    client = page_client(league.admin)
+    r = client.post("/leagues/friday/money/", league_form(currency="ZZZ"))
+    assert r.status_code == 400
+    assert "is not an ISO 4217 currency code" in r.context["form"].errors["currency"][0]
+    r = client.post("/leagues/friday/money/", league_form(unit="5", buy_in="12"))
+    assert r.status_code == 400
+    assert r.context["form"].errors["buy_in"] == [
+        "buy_in: 1200 is not a whole number of the unit (500)"
+    ]
+    assert league_money(league).pk is None
+
+
+@pytest.mark.parametrize("who", ["scorekeeper", "member"])
+def test_only_admins_open_the_league_money_page(league, who):
+    client = page_client(getattr(league, who))
+    assert client.get("/leagues/friday/money/").status_code == 403
+    assert client.post("/leagues/friday/money/", league_form()).status_code == 403
+    assert b'data-testid="league-money"' not in client.get("/leagues/friday/").content
+    anonymous = Client().get("/leagues/friday/money/")
+    assert anonymous.status_code == 302 and "/accounts/login/" in anonymous["Location"]

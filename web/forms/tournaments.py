@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from decimal import Decimal, InvalidOperation
 
 from django import forms
 
@@ -13,10 +12,9 @@ from tracker.core.paths import FieldPath
 from tracker.engine import tournament as rules
 from tracker.engine.announcements import MAX_PLAYERS
 from tracker.engine.errors import DomainError
-from tracker.money.formatting import minor_digits
-from tracker.money.models import PAYOUT_CHOICES, REBUY_WHEN_CHOICES
 from tracker.tournaments.models import VARIANT_CHOICES
 from web.errors import Route, add_form_errors
+from web.forms.money import MoneyRulesForm
 
 _ROW = re.compile(r"[\s,/]+")
 _SMALL = {"class": "num-input", "inputmode": "numeric"}
@@ -27,7 +25,7 @@ def schedule_text(schedule) -> str:
     return "\n".join(" ".join(str(x) for x in level) for level in schedule)
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(MoneyRulesForm):
     name = forms.CharField(max_length=120, initial="Game night")
     date = forms.DateField(
         required=False,
@@ -89,58 +87,10 @@ class TournamentForm(forms.Form):
         label="Counts toward the league's standings",
     )
 
-    # The night's money (the league's defaults; an admin may change them for this night).
-    buy_in = forms.DecimalField(min_value=0, required=False, label="Buy-in")
-    fee = forms.DecimalField(
-        min_value=0,
-        required=False,
-        label="Fee",
-        help_text="Per entry, rebuy and add-on; kept out of the prize pool.",
-    )
-    bounty = forms.DecimalField(
-        min_value=0, required=False, label="Bounty", help_text="Per player."
-    )
-    rebuy_price = forms.DecimalField(
-        min_value=0, required=False, label="Rebuy price", help_text="0: no rebuys."
-    )
-    rebuy_chips = forms.IntegerField(min_value=0, required=False, label="Rebuy chips")
-    rebuy_until_hand = forms.IntegerField(
-        min_value=0,
-        required=False,
-        label="Rebuys up to hand",
-        help_text="Before this hand, and no later.",
-    )
-    rebuy_max = forms.IntegerField(min_value=0, required=False, label="Rebuys per player")
-    rebuy_when = forms.ChoiceField(choices=REBUY_WHEN_CHOICES, label="Rebuy when", required=False)
-    addon_price = forms.DecimalField(
-        min_value=0, required=False, label="Add-on price", help_text="0: no add-on."
-    )
-    addon_chips = forms.IntegerField(min_value=0, required=False, label="Add-on chips")
-    addon_at_hand = forms.IntegerField(
-        min_value=0,
-        required=False,
-        label="Add-on at hand",
-        help_text="Taken when this hand is next.",
-    )
-    payout_template = forms.ChoiceField(choices=PAYOUT_CHOICES, label="Payouts", required=False)
-    payout_custom = forms.CharField(
-        required=False,
-        label="Custom payouts",
-        help_text="First place first: percentages adding up to 100, or amounts.",
-    )
-
-    AMOUNTS = ("buy_in", "fee", "bounty", "rebuy_price", "addon_price")
-    COUNTS = ("rebuy_chips", "rebuy_until_hand", "rebuy_max", "addon_chips", "addon_at_hand")
-    MONEY = (*AMOUNTS, *COUNTS, "rebuy_when", "payout_template", "payout_custom")
-
     def __init__(self, *args, roster, money=None, can_set_money: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.roster = list(roster)
-        self.money = money
-        self.can_set_money = can_set_money
-        self.digits = minor_digits(money.currency) if money is not None else 2
-        self.currency = money.currency if money is not None else ""
-        self._money_initial()
+        self.money_setup(money, can_set_money)
         self.fields["first_dealer"].choices = [("", "The first seat")] + [
             (p.pk, p.name) for p in self.roster
         ]
@@ -157,70 +107,6 @@ class TournamentForm(forms.Form):
             )
             self.player_fields.append((p, play, seat))
         self.stakes_lines: list[int] = []  # the line number of each level given
-
-    def _money_initial(self) -> None:
-        """The league's defaults as the fields' values; fixed for whoever may not change them."""
-        if self.money is None:
-            for name in self.MONEY:
-                del self.fields[name]
-            return
-        rules = self.money.rules
-        step = Decimal(1).scaleb(-self.digits)
-        for name in self.AMOUNTS:
-            field = self.fields[name]
-            field.initial = self._major(getattr(rules, name))
-            field.decimal_places = self.digits
-            field.widget.attrs.update({**_SMALL, "inputmode": "decimal", "step": str(step)})
-            field.label = f"{field.label} ({self.currency})"
-        for name in self.COUNTS:
-            self.fields[name].initial = getattr(rules, name)
-            self.fields[name].widget.attrs.update(_SMALL)
-        self.fields["rebuy_when"].initial = rules.rebuy_when
-        self.fields["payout_template"].initial = rules.payout_template
-        self.fields["payout_custom"].initial = " ".join(
-            str(self._major(x)) if rules.payout_template == "custom_fixed" else str(x)
-            for x in rules.payout_custom
-        )
-        if not self.can_set_money:
-            for name in self.MONEY:
-                self.fields[name].disabled = True
-
-    def _major(self, minor: int) -> Decimal:
-        return Decimal(minor).scaleb(-self.digits)
-
-    def _minor(self, major: Decimal) -> int:
-        return int(Decimal(major).scaleb(self.digits))
-
-    def money_values(self) -> dict | None:
-        """The night's money rules in minor units (None: the league's, unchanged)."""
-        if self.money is None or not self.can_set_money:
-            return None
-        data = self.cleaned_data
-        out: dict = {}
-        for name in self.AMOUNTS:
-            if data.get(name) is not None:
-                out[name] = self._minor(data[name])
-        for name in self.COUNTS:
-            if data.get(name) is not None:
-                out[name] = data[name]
-        for name in ("rebuy_when", "payout_template"):
-            if data.get(name):
-                out[name] = data[name]
-        if "payout_custom_values" in data:
-            out["payout_custom"] = data["payout_custom_values"]
-        return out
-
-    def _custom(self, text: str, template: str) -> list[int] | None:
-        parts = [x for x in re.split(r"[\s,;/%]+", text or "") if x]
-        out = []
-        for x in parts:
-            try:
-                value = Decimal(x)
-            except InvalidOperation:
-                self.add_error("payout_custom", f"{x!r} is not a number.")
-                return None
-            out.append(self._minor(value) if template == "custom_fixed" else int(value))
-        return out
 
     def players(self):
         """(player, checkbox, seat input) per roster player, for the template."""
@@ -245,11 +131,7 @@ class TournamentForm(forms.Form):
         data["player_ids"] = [pid for *_, pid in picked]
         if len(data["player_ids"]) < rules.MIN_SEATS:
             self.add_error(None, f"Pick at least {rules.MIN_SEATS} players.")
-        if self.money is not None and self.can_set_money:
-            template = data.get("payout_template") or self.money.payout_template
-            custom = self._custom(data.get("payout_custom") or "", template)
-            if custom is not None:
-                data["payout_custom_values"] = custom if template.startswith("custom") else []
+        self.money_clean(data)
         if data.get("stakes") == "custom":
             data["stakes_schedule"] = self._rows(data.get("stakes_rows") or "")
         else:
@@ -312,6 +194,5 @@ class TournamentForm(forms.Form):
                 )
             ]
             + [Route(("stakes_schedule",), stakes)]
-            + [Route(("money", name), field(name)) for name in self.MONEY if name in self.fields]
-            + [Route(("money",), field("buy_in"))],
+            + self.money_routes(field, prefix=("money",)),
         )
