@@ -3,7 +3,7 @@
 from django.urls import include, path, re_path
 from rest_framework.routers import DefaultRouter
 
-from api.views import analytics, core, evaluate, hands, phh, rulings
+from api.views import analytics, core, evaluate, hands, money, phh, rulings
 from api.views.auth import TokenView
 from api.views.meta import ApiRoot
 
@@ -29,6 +29,20 @@ urlpatterns = [
         "leagues/<slug:slug>/house-rules/",
         rulings.HouseRulesView.as_view(),
         name="league-house-rules",
+    ),
+    path("leagues/<slug:slug>/money/", money.LeagueMoneyView.as_view(), name="league-money"),
+    path(
+        "tournaments/<int:pk>/money/", money.TournamentMoneyView.as_view(), name="tournament-money"
+    ),
+    path(
+        "tournaments/<int:pk>/entries/",
+        money.TournamentEntriesView.as_view(),
+        name="tournament-entries",
+    ),
+    path(
+        "tournaments/<int:pk>/entries/<int:entry_id>/undo/",
+        money.EntryUndoView.as_view(),
+        name="tournament-entry-undo",
     ),
     # PHH hand histories: import into a tournament, export a hand, a tournament, a league.
     path(

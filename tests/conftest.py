@@ -65,8 +65,9 @@ def pytest_report_header(config):
 @pytest.fixture(autouse=True)
 def _chips_are_conserved(request, monkeypatch):
     """After every batch of hands settled in any test: a tournament's stacks add up to its
-    starting chips times its players (ledger sum), no stack is negative, and the stacks
-    settlement carried forward in memory are the ledger's."""
+    starting chips times its players plus the chips of the rebuys and add-ons recorded (and
+    not undone: the money entries, read apart from the ledger), no stack is negative, and the
+    stacks settlement carried forward in memory are the ledger's."""
     if "django_db" not in {m.name for m in request.node.iter_markers()} and not any(
         f in request.fixturenames for f in ("db", "transactional_db", "live_server")
     ):
@@ -75,6 +76,7 @@ def _chips_are_conserved(request, monkeypatch):
     from django.db.models import Sum
 
     from tracker.hands.services import settlement as hands
+    from tracker.money.models import MoneyEntry
     from tracker.tournaments.models import LedgerEntry
 
     original = hands._settle_hands
@@ -83,7 +85,10 @@ def _chips_are_conserved(request, monkeypatch):
         settled = original(tournament, batch)
         last = batch[-1].number
         total = LedgerEntry.objects.filter(tournament=tournament).aggregate(s=Sum("amount"))["s"]
-        expected = tournament.starting_chips * tournament.seats.count()
+        bought = MoneyEntry.objects.filter(tournament=tournament, undone_at__isnull=True)
+        expected = tournament.starting_chips * tournament.seats.count() + (
+            bought.aggregate(s=Sum("chips"))["s"] or 0
+        )
         assert total == expected, f"chips not conserved after hand {last}: {total} != {expected}"
         negative = (
             LedgerEntry.objects.filter(tournament=tournament)

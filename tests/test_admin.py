@@ -1,4 +1,4 @@
-"""The Django admin: every model registered; the ledger, rulings, evaluations, disputes,
+"""The Django admin: every model registered; the ledger, money, rulings, evaluations, disputes,
 final standings and the audit log read-only; every list (with its search and filters) loads."""
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ READ_ONLY = {
     "tracker.MonthTally",
     "tracker.TournamentTally",
     "tracker.StandingTally",
+    "tracker.LeagueMoney",
+    "tracker.NightMoney",
+    "tracker.MoneyEntry",
 }
 
 

@@ -22,6 +22,7 @@ from tracker.hands.models import (
 )
 from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
+from tracker.money.models import LeagueMoney, MoneyEntry, NightMoney
 from tracker.rulings.models import Ruling
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.tournaments.models import (
@@ -233,6 +234,29 @@ class StandingTallyAdmin(ReadOnlyAdmin):
 @admin.register(LedgerEntry)
 class LedgerEntryAdmin(ReadOnlyAdmin):
     list_display = ["tournament", "player", "kind", "amount", "hand", "created_at"]
+    list_filter = ["kind", "tournament__league"]
+    search_fields = ["player__name", "tournament__name"]
+
+
+# --- Money (written by tracker/money/services.py only: read-only here) --------
+
+
+@admin.register(LeagueMoney)
+class LeagueMoneyAdmin(ReadOnlyAdmin):
+    list_display = ["league", "currency", "unit", "locale", "buy_in", "payout_template"]
+    search_fields = ["league__name"]
+
+
+@admin.register(NightMoney)
+class NightMoneyAdmin(ReadOnlyAdmin):
+    list_display = ["tournament", "currency", "buy_in", "rebuy_price", "addon_price"]
+    list_filter = ["tournament__league"]
+    search_fields = ["tournament__name"]
+
+
+@admin.register(MoneyEntry)
+class MoneyEntryAdmin(ReadOnlyAdmin):
+    list_display = ["tournament", "player", "kind", "paid", "chips", "at_hand", "undone_at"]
     list_filter = ["kind", "tournament__league"]
     search_fields = ["player__name", "tournament__name"]
 

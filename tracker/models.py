@@ -17,6 +17,7 @@ from tracker.hands.models import (
 )
 from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
+from tracker.money.models import LeagueMoney, MoneyEntry, NightMoney
 from tracker.rulings.models import Ruling
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.tournaments.models import (
@@ -45,8 +46,11 @@ __all__ = [
     "Invite",
     "League",
     "LedgerEntry",
+    "LeagueMoney",
+    "MoneyEntry",
     "Membership",
     "MonthTally",
+    "NightMoney",
     "Player",
     "Pot",
     "ReevaluationJob",

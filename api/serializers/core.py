@@ -8,6 +8,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.serializers.money import MoneyRulesSerializer
 from tracker.engine.tournament import MAX_SEATS
 from tracker.leagues.models import Invite, League, Membership, Player, Role, invite_path
 from tracker.leagues.seasons import DEFAULT_MIN_PLAYERS, DEFAULT_SEASON_LENGTH, SEASON_LENGTHS
@@ -346,4 +347,9 @@ class TournamentCreateSerializer(serializers.Serializer):
     )
     counts_toward_standings = serializers.BooleanField(
         default=True, help_text="off: a friendly night, left out of the league's standings"
+    )
+    money = MoneyRulesSerializer(
+        required=False,
+        help_text="the night's money rules; the league's defaults for any left out (an admin "
+        "may change them)",
     )

@@ -49,9 +49,9 @@ from tracker.leagues.services import (
     role_grant,
     role_revoke,
 )
+from tracker.money.services import night_create
 from tracker.tournaments.models import Tournament
 from tracker.tournaments.selectors import tournament_live
-from tracker.tournaments.services import tournament_create
 
 
 def visible_league(request, slug: str) -> League:
@@ -382,7 +382,7 @@ class TournamentViewSet(
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         league = visible_league(request, values.pop("league"))
-        tournament = tournament_create(
+        tournament = night_create(
             league=league, player_ids=values.pop("players"), by=request.user, **values
         )
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)

@@ -24,6 +24,8 @@ from tests.rulings.helpers import ACES, KINGS, api_client, disputed_hand, showdo
 from tracker.hands.models import Hand, HandStatus
 from tracker.leagues.models import League, Player
 from tracker.leagues.services import invite_create
+from tracker.money.models import NightMoney
+from tracker.money.services import entry_record
 
 pytestmark = pytest.mark.django_db
 
@@ -55,6 +57,9 @@ ALLOWED = {
     "points_formula_set": {"admin", "authority"},
     "token_create": EVERYONE,
     "token_revoke": EVERYONE,
+    "league_money_set": {"admin"},
+    "entry_record": RECORDERS,
+    "entry_undo": RECORDERS,
 }
 # operations that do not name a league: being an outsider changes nothing
 # (an invite's token is the key to its league, private or not)
@@ -72,6 +77,8 @@ PAGES_ALLOWED = {
     "page_roles": {"admin"},
     "page_invite": {"admin"},
     "page_house_rules": {"authority", "admin"},
+    "page_entry": RECORDERS,
+    "page_league_money": {"admin"},
 }
 
 # (path, method) of every write in the schema, and the operation of the matrix covering it.
@@ -95,6 +102,9 @@ SCHEMA_WRITES = {
     ("/api/v1/analytics/leagues/{slug}/points-formula/", "put"): "points_formula_set",
     ("/api/v1/auth/token/", "post"): "token_create",
     ("/api/v1/auth/token/", "delete"): "token_revoke",
+    ("/api/v1/leagues/{slug}/money/", "put"): "league_money_set",
+    ("/api/v1/tournaments/{id}/entries/", "post"): "entry_record",
+    ("/api/v1/tournaments/{id}/entries/{entry_id}/undo/", "post"): "entry_undo",
 }
 # POSTs that store nothing (a stateless calculator): open to everyone, not in the matrix.
 NOT_WRITES = {("/api/v1/evaluate/", "post")}
@@ -228,6 +238,23 @@ def api_write(op: str, world, role: str):
             {"formula": "linear"},
             format="json",
         )
+    if op == "league_money_set":
+        return client.put(
+            f"/api/v1/leagues/{league.slug}/money/", {"currency": "EUR"}, format="json"
+        )
+    if op in ("entry_record", "entry_undo"):
+        NightMoney.objects.get_or_create(tournament=t, defaults={"buy_in": 1000})
+        player = world["order"][0]
+        if op == "entry_record":
+            return client.post(
+                f"/api/v1/tournaments/{t.pk}/entries/",
+                {"player": player, "kind": "buy_in"},
+                format="json",
+            )
+        entry = entry_record(
+            tournament=t, player_id=player, kind="buy_in", by=world["users"]["admin"]
+        )
+        return client.post(f"/api/v1/tournaments/{t.pk}/entries/{entry.pk}/undo/")
     if op == "token_create":
         username = user.get_username() if user else "nobody"
         return client.post(
@@ -310,6 +337,10 @@ def page_write(op: str, world, role: str):
     if op == "page_import":
         upload = SimpleUploadedFile("night.phh", PHH, content_type="application/x-phh")
         return client.post(f"/tournaments/{t.pk}/imports/", {"files": [upload]}), None
+    if op == "page_entry":
+        NightMoney.objects.get_or_create(tournament=t, defaults={"buy_in": 1000})
+        body = {"player": world["order"][0], "kind": "buy_in"}
+        return client.post(f"/tournaments/{t.pk}/entries/", body), None
     if op == "page_hand_void":
         Hand.objects.filter(pk=hand.pk).update(status=HandStatus.INVALID)  # only invalid hands
         return client.post(f"/hands/{hand.pk}/void/", {"reason": "misdeal"}), None
@@ -331,6 +362,10 @@ def page_write(op: str, world, role: str):
     if op == "page_house_rules":
         url = f"/leagues/{slug}/house-rules/"
         return client.post(url, {"opt-low_hole__game": "high_low"}), client.get(url)
+    if op == "page_league_money":
+        url = f"/leagues/{slug}/money/"
+        body = {"currency": "EUR", "locale": "de_DE", "unit": "1", "rebuy_when": "busted"}
+        return client.post(url, {**body, "payout_template": "65_35"}), client.get(url)
     if op == "page_points_formula":
         url = f"/leagues/{world['league'].slug}/table/"
         # Everyone may read the table; only the form's post is a write.

@@ -23,6 +23,9 @@ def test_roles_with_a_capability():
     assert roles_with(Capability.RULE) == ("authority",)
     assert roles_with(Capability.VIEW_AUDIT) == ("admin", "authority")
     assert set(roles_with(Capability.DISPUTE)) == set(Role.values)
+    assert set(roles_with(Capability.VIEW_MONEY)) == set(Role.values)
+    assert roles_with(Capability.RECORD_MONEY) == ("admin", "scorekeeper")
+    assert roles_with(Capability.SET_MONEY) == ("admin",)
 
 
 def test_capabilities_read_as_attributes_items_and_membership():

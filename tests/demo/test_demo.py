@@ -103,3 +103,20 @@ def test_docstring_examples():
 
     result = doctest.testmod(services)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_demo_nights_have_money(django_capture_on_commit_callbacks):
+    from tracker.money.selectors import night_money_summary
+
+    with django_capture_on_commit_callbacks(execute=True):
+        demo_seed()
+    finished, running = (
+        Tournament.objects.filter(league__slug=DEMO_SLUG).order_by("date", "pk").all()
+    )
+    done = night_money_summary(finished)
+    # three buy-ins of $20 and a $5 fee, paid 65/35 to the nearest $5
+    assert (done.pool.paid_in, done.pool.fees, done.pool.prize_pool) == (7500, 1500, 6000)
+    assert sorted(done.payouts.values(), reverse=True) == [4000, 2000, 0]
+    live = night_money_summary(running)
+    assert live.rules.payout_template == "50_30_20" and live.rules.addon_on
+    assert live.pool.prize_pool == 5 * 2000 and live.place_payouts == [5000, 3000, 2000]

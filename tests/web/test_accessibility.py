@@ -288,6 +288,8 @@ def test_every_page_passes_axe(site, browser, shots, size):
         (authority, "house-rules", f"/leagues/{slug}/house-rules/", 200, None),
         (game.keeper, "night-form", f"/leagues/{slug}/nights/new/", 200, None),
         (game.keeper, "night-form-errors", f"/leagues/{slug}/nights/new/", 200, start_no_night),
+        (game.admin, "night-form-admin", f"/leagues/{slug}/nights/new/", 200, None),
+        (game.admin, "league-money", f"/leagues/{slug}/money/", 200, None),
         (None, "table-screen", f"/tournaments/{t.pk}/table/", 200, None),
     ]
 

@@ -254,7 +254,7 @@ def _poll_queries(client, t, **headers) -> list[str]:
     return [q["sql"] for q in captured.captured_queries if not q["sql"].startswith(control)]
 
 
-VERSION = 3  # the night's cheap version: its row with the ledger, its hands, its seats
+VERSION = 4  # the night's cheap version: its row with the ledger, its hands, its seats, its money
 
 
 def test_a_table_screen_poll_reads_each_thing_once(
@@ -282,7 +282,9 @@ def test_a_table_screen_poll_reads_each_thing_once(
     etag = client.get(f"/tournaments/{t.pk}/table/live/").headers["ETag"]
     assert len(_poll_queries(client, t, if_none_match=etag)) == VERSION
     client.force_login(game.member)  # logged in: the session and the user, then the same
-    assert len(_poll_queries(client, t)) == VERSION + 6 + 2
+    # and for a member the money: their roles, the night's money rules, the league's locale
+    # (read with the rules when the night has them; this night was made without)
+    assert len(_poll_queries(client, t)) == VERSION + 6 + 2 + 3
 
 
 def test_the_table_screen_of_a_private_league_is_hidden(client):

@@ -42,6 +42,9 @@ class Capability(StrEnum):
     SHARE_TABLE = "share_table"  # put a night's read-only live view link (QR code) on its screen
     REVOKE_TABLE_LINK = "revoke_table_link"  # stop a live view link from working
     CALENDAR = "calendar"  # the league's time zone and its calendar feed links
+    VIEW_MONEY = "view_money"  # see a night's money: rules, entries, pool, payouts
+    RECORD_MONEY = "record_money"  # record buy-ins, rebuys and add-ons at the table
+    SET_MONEY = "set_money"  # the league's currency and money rules, a night's own rules
 
 
 C = Capability
@@ -62,9 +65,12 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.SHARE_TABLE,
             C.REVOKE_TABLE_LINK,
             C.CALENDAR,
+            C.VIEW_MONEY,
+            C.RECORD_MONEY,
+            C.SET_MONEY,
         }
     ),
-    SCOREKEEPER: frozenset({C.RECORD_HAND, C.DISPUTE, C.SHARE_TABLE}),
+    SCOREKEEPER: frozenset({C.RECORD_HAND, C.DISPUTE, C.SHARE_TABLE, C.VIEW_MONEY, C.RECORD_MONEY}),
     # The authority reads the audit log too: a ruling is judged against what was recorded.
     AUTHORITY: frozenset(
         {
@@ -75,9 +81,11 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.SET_POINTS,
             C.REEVALUATE,
             C.VIEW_AUDIT,
+            C.VIEW_MONEY,
         }
     ),
-    MEMBER: frozenset({C.DISPUTE}),
+    # Money is the members' business: a public league's visitors see its nights, not its money.
+    MEMBER: frozenset({C.DISPUTE, C.VIEW_MONEY}),
     None: frozenset(),
 }
 
@@ -108,7 +116,8 @@ def capabilities_of(roles) -> frozenset[Capability]:
     []
     >>> sorted(capabilities_of({"scorekeeper", "member"}))  # doctest: +NORMALIZE_WHITESPACE
     [<Capability.DISPUTE: 'dispute'>, <Capability.RECORD_HAND: 'record_hand'>,
-     <Capability.SHARE_TABLE: 'share_table'>]
+     <Capability.RECORD_MONEY: 'record_money'>, <Capability.SHARE_TABLE: 'share_table'>,
+     <Capability.VIEW_MONEY: 'view_money'>]
     """
     out: frozenset[Capability] = frozenset()
     for role in roles:

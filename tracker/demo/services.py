@@ -24,9 +24,9 @@ from tracker.hands.services.recording import hand_record
 from tracker.leagues.models import League, Membership, Role
 from tracker.leagues.seasons import season_of
 from tracker.leagues.services import league_create, player_create
+from tracker.money.services import entry_record, league_money_set, night_create
 from tracker.tournaments.models import Tournament
 from tracker.tournaments.selectors import tournament_state
-from tracker.tournaments.services import tournament_create
 
 DEMO_PASSWORD = "homegame-demo"
 # username -> roles in the demo league: one account per role, and alex, who started the
@@ -198,6 +198,26 @@ def demo_dates(today: dt.date, season_start: dt.date | None) -> tuple[dt.date, d
     return (max(season_start, earlier) if season_start else earlier), today
 
 
+DEMO_MONEY = {
+    "currency": "USD",
+    "unit": 500,
+    "locale": "en_US",
+    "buy_in": 2000,
+    "fee": 500,
+    "rebuy_price": 2000,
+    "rebuy_chips": 1000,
+    "rebuy_until_hand": 10,
+    "rebuy_max": 1,
+    "rebuy_when": "busted",
+    "payout_template": "65_35",
+}
+
+
+def _buy_in(tournament, keeper) -> None:
+    for seat in tournament.seats.all():
+        entry_record(tournament=tournament, player_id=seat.player_id, kind="buy_in", by=keeper)
+
+
 @transaction.atomic
 def demo_seed(*, today: dt.date | None = None) -> list[str]:
     """Create the demo league once, its nights dated from ``today`` (the current date)."""
@@ -225,7 +245,11 @@ def demo_seed(*, today: dt.date | None = None) -> list[str]:
     players = [player_create(league=league, name=name, by=keeper) for name in PLAYERS]
     by_name = {p.name: p for p in players}
 
-    heads_up = tournament_create(
+    # The money (docs/money.md): dollars paid to the nearest $5, a $20 buy-in with a $2 fee,
+    # one rebuy when busted up to hand 10, 65/35; the big night pays 50/30/20 (the admin's
+    # change for that night) and has an add-on before hand 21.
+    league_money_set(league=league, by=users["alex"], values=DEMO_MONEY)
+    heads_up = night_create(
         league=league,
         name="Kitchen table, three-handed",
         by=keeper,
@@ -233,15 +257,23 @@ def demo_seed(*, today: dt.date | None = None) -> list[str]:
         player_ids=[by_name[n].id for n in ("Rob", "Sam", "Jo")],
         starting_chips=1000,
     )
+    _buy_in(heads_up, keeper)
     _play(heads_up, keeper, hands=50, seed=7, disputes={4, 17}, full={2: FULL_HANDS[0]})
 
-    big = tournament_create(
+    big = night_create(
         league=league,
         name="Big night, five players",
-        by=keeper,
+        by=users["alex"],
         date=running_on,
         player_ids=[p.id for p in players],
+        money={
+            "payout_template": "50_30_20",
+            "addon_price": 1000,
+            "addon_chips": 1500,
+            "addon_at_hand": 21,
+        },
     )
+    _buy_in(big, keeper)
     _play(big, keeper, hands=23, seed=11, disputes={9})
     report.append(f"created league {league.name!r} with {len(players)} players and 2 game nights")
     return report

@@ -3,8 +3,9 @@
 Stacks are never stored: a player's stack in a tournament is the sum of their
 ledger entries (the starting chips, then per settled hand their contribution
 as a negative entry and their pot awards as positive ones, then any ruling
-corrections). Every settled hand's entries sum to zero, so the stacks of a
-tournament always add up to its starting chips times its players.
+corrections, and the chips of rebuys and add-ons bought between hands). Every
+settled hand's entries sum to zero, so the stacks of a tournament always add up
+to its starting chips times its players plus the chips of its rebuys and add-ons.
 """
 
 from __future__ import annotations
@@ -132,6 +133,8 @@ class LedgerKind(models.TextChoices):
     CONTRIBUTION = "contribution", "Put into the pot"
     AWARD = "award", "Pot awarded"
     CORRECTION = "correction", "Ruling correction"
+    REBUY = "rebuy", "Rebuy"
+    ADDON = "addon", "Add-on"
 
 
 class LedgerEntry(models.Model):
@@ -147,6 +150,10 @@ class LedgerEntry(models.Model):
     )
     kind = models.CharField(max_length=16, choices=LedgerKind.choices)
     amount = models.IntegerField()
+    # Chips given between hands (a rebuy or an add-on, and their reversals): the number of
+    # the first hand they play in. Settlement adds them to the stacks it carries forward
+    # just before that hand; null for every other entry.
+    from_hand = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -43,6 +43,16 @@ def tournament_stacks(tournament: Tournament) -> dict[int, int]:
     return stacks
 
 
+def chips_bought_from(tournament: Tournament, *, after: int) -> list[tuple[int, int, int]]:
+    """The ledger's chips bought between hands (rebuys, add-ons, their reversals) that play
+    from a hand later than ``after``: ``(from hand, player id, chips)`` in hand order."""
+    return list(
+        LedgerEntry.objects.filter(tournament=tournament, from_hand__gt=after)
+        .order_by("from_hand", "id")
+        .values_list("from_hand", "player_id", "amount")
+    )
+
+
 @dataclass
 class TournamentState:
     """Where a tournament stands, projecting hands recorded but not yet settled."""
@@ -307,7 +317,9 @@ def tournament_live(
 SCREEN_VERSION = "1"
 
 
-def table_screen_version(pk: int, *, among: QuerySet[Tournament] | None = None) -> str:
+def table_screen_version(
+    pk: int, *, among: QuerySet[Tournament] | None = None, extra: tuple = ()
+) -> str:
     """A short string that changes whenever what the table screen shows of tournament ``pk``
     can have changed, read far more cheaply than the screen itself (three small queries,
     whatever the number of hands; the screen's poll answers 304 while it stays the same).
@@ -317,14 +329,15 @@ def table_screen_version(pk: int, *, among: QuerySet[Tournament] | None = None) 
     a hand recorded, settled, disputed, ruled on or voided moves one of them) and its chip
     ledger (how many entries, the latest id: every settlement and ruling correction adds
     entries, and entries are never changed). With ``among`` the tournament must be one of
-    those (the viewer's), else NotFound, as for :func:`tournament_live`."""
+    those (the viewer's), else NotFound, as for :func:`tournament_live`. ``extra`` is what
+    the features above this one add to the screen (a night's money entries), read by them."""
     rows = Tournament.objects.all() if among is None else among
     ledger = LedgerEntry.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament")
     row = (
         rows.filter(pk=pk)
         .annotate(
-            entries=Subquery(ledger.annotate(n=Count("id")).values("n")[:1]),
-            last_entry=Subquery(ledger.annotate(m=Max("id")).values("m")[:1]),
+            ledger_n=Subquery(ledger.annotate(n=Count("id")).values("n")[:1]),
+            ledger_last=Subquery(ledger.annotate(m=Max("id")).values("m")[:1]),
         )
         .values_list(
             "status",
@@ -335,8 +348,8 @@ def table_screen_version(pk: int, *, among: QuerySet[Tournament] | None = None) 
             "stakes_schedule",
             "default_variant",
             "first_dealer_seat",
-            "entries",
-            "last_entry",
+            "ledger_n",
+            "ledger_last",
         )
         .first()
     )
@@ -354,7 +367,7 @@ def table_screen_version(pk: int, *, among: QuerySet[Tournament] | None = None) 
         .order_by("number")
         .values_list("number", "player_id", "player__name")
     )
-    text = repr((SCREEN_VERSION, row, hands, seats))
+    text = repr((SCREEN_VERSION, row, hands, seats, extra))
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
@@ -410,11 +423,20 @@ def stack_history(tournament: Tournament) -> dict[int, list[int]]:
     stacks = {s.player_id: tournament.starting_chips for s in tournament.seats.all()}
     for pid, chips in stacks.items():
         history[pid].append(chips)
-    entries = (
-        LedgerEntry.objects.filter(tournament=tournament, hand__isnull=False)
-        .order_by("hand__number", "id")
-        .values_list("hand__number", "player_id", "amount")
+    rows = list(
+        LedgerEntry.objects.filter(
+            Q(hand__isnull=False) | Q(from_hand__isnull=False), tournament=tournament
+        ).values_list("hand__number", "from_hand", "player_id", "amount", "id")
     )
+    # Chips bought between hands (rebuys, add-ons) count in the stack after the hand they
+    # were bought before, once it is settled.
+    last = max((number for number, *_ in rows if number is not None), default=0)
+    entries = sorted(
+        (number or from_hand, entry_id, pid, amount)
+        for number, from_hand, pid, amount, entry_id in rows
+        if number is not None or from_hand <= last
+    )
+    entries = [(number, pid, amount) for number, _, pid, amount in entries]
     current = None
     for number, pid, amount in entries:
         if current is not None and number != current:

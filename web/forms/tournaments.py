@@ -14,6 +14,7 @@ from tracker.engine.errors import DomainError
 from tracker.engine.stakes import stakes_row
 from tracker.tournaments.models import VARIANT_CHOICES
 from web.errors import Route, add_form_errors
+from web.forms.money import MoneyRulesForm
 
 # Bad stakes rows named one by one, at most: the others are counted.
 MAX_ROW_ERRORS = 5
@@ -25,7 +26,7 @@ def schedule_text(schedule) -> str:
     return "\n".join(" ".join(str(x) for x in level) for level in schedule)
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(MoneyRulesForm):
     name = forms.CharField(max_length=120, initial="Game night")
     date = forms.DateField(
         required=False,
@@ -87,9 +88,10 @@ class TournamentForm(forms.Form):
         label="Counts toward the league's standings",
     )
 
-    def __init__(self, *args, roster, **kwargs):
+    def __init__(self, *args, roster, money=None, can_set_money: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.roster = list(roster)
+        self.money_setup(money, can_set_money)
         self.fields["first_dealer"].choices = [("", "The first seat")] + [
             (p.pk, p.name) for p in self.roster
         ]
@@ -130,6 +132,7 @@ class TournamentForm(forms.Form):
         data["player_ids"] = [pid for *_, pid in picked]
         if len(data["player_ids"]) < rules.MIN_SEATS:
             self.add_error(None, f"Pick at least {rules.MIN_SEATS} players.")
+        self.money_clean(data)
         if data.get("stakes") == "custom":
             data["stakes_schedule"] = self._rows(data.get("stakes_rows") or "")
         else:
@@ -195,5 +198,6 @@ class TournamentForm(forms.Form):
                     "counts_toward_standings",
                 )
             ]
-            + [Route(("stakes_schedule",), stakes)],
+            + [Route(("stakes_schedule",), stakes)]
+            + self.money_routes(field, prefix=("money",)),
         )

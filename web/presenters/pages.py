@@ -51,6 +51,7 @@ from tracker.tournaments.selectors import (
     tournament_standings,
 )
 from web.presenters.charts import Series, line_chart
+from web.presenters.money import MoneyView, money_view
 
 # --------------------------------------------------------------------------
 # Home
@@ -320,6 +321,7 @@ class TournamentPage:
     next_dealer: str | None
     counts: dict[str, int] = field(default_factory=dict)
     live_number: int | None = None  # the hand being logged live, if one is open
+    money: MoneyView | None = None  # the night's money, for those who may see it
 
 
 def _chart(tournament: Tournament, names: dict[int, str], order: list[int]) -> dict[str, str]:
@@ -417,6 +419,7 @@ def tournament_page(user, pk: int) -> TournamentPage:
         next_dealer=seat_names.get(dealer) if dealer is not None else None,
         counts=dict(counts),
         live_number=_open_draft_number(tournament) if can.record_hand else None,
+        money=money_view(tournament, can, names, state, standings),
     )
 
 

@@ -11,20 +11,21 @@ night's live view link; the table screen shows that link as a QR code (:func:`ta
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import segno
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from tracker.core.permissions import Capabilities
+from tracker.core.permissions import Capabilities, capabilities
 from tracker.engine import tournament as rules
 from tracker.engine.announcements import VARIANT_TITLES
 from tracker.hands.models import HandStatus
 from tracker.hands.selectors.wording import STATUS_LABELS
 from tracker.leagues.models import League
 from tracker.leagues.selectors import tournaments_visible_to
+from tracker.money.selectors import night_money_summary, night_money_version
 from tracker.tournaments.models import TableLink, Tournament, TournamentStatus
 from tracker.tournaments.selectors import (
     table_link_current,
@@ -32,6 +33,7 @@ from tracker.tournaments.selectors import (
     table_screen_version,
     tournament_live,
 )
+from web.presenters.money import PayoutRow, payouts_view
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,11 @@ class TableScreen:
     players_in: int
     pending: int
     last: LastHand | None
+    # the money, for the league's members only: the prize pool, what each place pays, and
+    # who is paid what once the night is over
+    prize_pool: str | None = None
+    place_payouts: list[tuple[str, str]] = field(default_factory=list)
+    payouts: list[PayoutRow] = field(default_factory=list)
 
 
 def table_screen(user, pk: int, *, among: QuerySet[Tournament] | None = None) -> TableScreen:
@@ -129,6 +136,16 @@ def table_screen(user, pk: int, *, among: QuerySet[Tournament] | None = None) ->
             settled=settled,
             url=hand.get_absolute_url(),
         )
+    money = {}
+    if capabilities(user, t.league).view_money:
+        summary = night_money_summary(t, seat_ids=[s.player_id for s in state.seats], places=places)
+        if summary.has_money:
+            place_payouts, payouts = payouts_view(summary, names)
+            money = {
+                "prize_pool": summary.fmt(summary.pool.prize_pool),
+                "place_payouts": place_payouts,
+                "payouts": payouts,
+            }
     return TableScreen(
         tournament=t,
         league=t.league,
@@ -146,13 +163,14 @@ def table_screen(user, pk: int, *, among: QuerySet[Tournament] | None = None) ->
         players_in=sum(1 for s in seats if not s.is_out),
         pending=state.pending,
         last=last,
+        **money,
     )
 
 
 def table_screen_etag(user, pk: int, *, among: QuerySet[Tournament] | None = None) -> str:
     """The poll's ETag: the night's cheap version (NotFound when ``user`` may not see it)."""
     rows = tournaments_visible_to(user) if among is None else among
-    return table_screen_version(pk, among=rows)
+    return table_screen_version(pk, among=rows, extra=night_money_version(pk))
 
 
 def link_tournaments(link: TableLink) -> QuerySet[Tournament]:

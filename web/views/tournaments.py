@@ -15,8 +15,10 @@ from django.views.decorators.http import condition, require_GET, require_http_me
 from tracker.core.permissions import capabilities
 from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import league_roster, visible_league, visible_tournament
+from tracker.money.selectors import league_money
+from tracker.money.services import night_create
 from tracker.tournaments.selectors import table_link_of, table_link_open
-from tracker.tournaments.services import table_link_create, table_link_revoke, tournament_create
+from tracker.tournaments.services import table_link_create, table_link_revoke
 from web.forms.tournaments import TournamentForm
 from web.presenters.pages import tournament_page
 from web.presenters.table import link_tournaments, table_screen_etag, table_share
@@ -43,12 +45,18 @@ def tournament_new(request, slug):
             f"Only a scorekeeper or an admin of {league.name} may start a game night "
             f"(your role: {can.role or 'not a member'})."
         )
-    form = TournamentForm(request.POST or None, roster=league_roster(league))
+    form = TournamentForm(
+        request.POST or None,
+        roster=league_roster(league),
+        money=league_money(league),
+        can_set_money=can.set_money,
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            created = tournament_create(
+            created = night_create(
                 league=league,
+                money=form.money_values(),
                 by=request.user,
                 name=data["name"],
                 date=data["date"],

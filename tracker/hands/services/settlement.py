@@ -78,7 +78,7 @@ from tracker.tournaments.models import (
     LedgerKind,
     Tournament,
 )
-from tracker.tournaments.selectors import tournament_stacks
+from tracker.tournaments.selectors import chips_bought_from, tournament_stacks
 from tracker.tournaments.services import tournament_finish_if_over
 
 log = logging.getLogger(__name__)
@@ -185,8 +185,24 @@ def _settle_hands(tournament: Tournament, hands: list[Hand]) -> tuple[int, dict[
     not allow (marked invalid); returns how many were settled and the stacks after them (by
     player id)."""
     ledger = tournament_stacks(tournament)
+    # Chips bought between hands (rebuys, add-ons) count from the hand they were bought
+    # before: those the ledger holds for a later hand than the first of the batch are taken
+    # out, and put back just before their hand (the stacks returned hold them all again).
+    later = chips_bought_from(tournament, after=hands[0].number)
+    for _, pid, amount in later:
+        ledger[pid] -= amount
     settled: list[SettledHand] = []
+
+    def with_later(after: int) -> dict[int, int]:
+        for number, pid, amount in later:
+            if number > after:
+                ledger[pid] += amount
+        return ledger
+
     for hand in hands:
+        for number, pid, amount in later:
+            if number == hand.number:
+                ledger[pid] += amount
         spec = HandSpec.of(hand)
         stacks = [ledger[pid] for pid in spec.players]
         try:
@@ -194,13 +210,13 @@ def _settle_hands(tournament: Tournament, hands: list[Hand]) -> tuple[int, dict[
         except DomainError as exc:
             _write_settled(tournament, settled)
             _mark_invalid(hand, stacks, exc)
-            return len(settled), ledger
+            return len(settled), with_later(hand.number)
         for pid, chips in outcome.net().items():
             ledger[pid] += chips
         facts = facts_for_hand(hand, outcome.result.to_dict())
         settled.append(SettledHand(hand=hand, stacks=stacks, outcome=outcome, facts=facts))
     _write_settled(tournament, settled)
-    return len(settled), ledger
+    return len(settled), with_later(hands[-1].number)
 
 
 def _mark_invalid(hand: Hand, stacks: list[int], exc: DomainError) -> None:

@@ -1,0 +1,127 @@
+"""Money: a league's settings, a night's rules, entries, pool and payouts (docs/money.md)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from tracker.money.models import PAYOUT_CHOICES, REBUY_WHEN_CHOICES
+
+AMOUNT = "in minor units (cents); a whole number of the league's unit"
+
+
+class MoneyRulesSerializer(serializers.Serializer):
+    """A night's money rules; in a request every field is optional (the league's default)."""
+
+    buy_in = serializers.IntegerField(min_value=0, required=False, help_text=AMOUNT)
+    fee = serializers.IntegerField(
+        min_value=0,
+        required=False,
+        help_text=f"kept out of the pool, per entry, rebuy and add-on; {AMOUNT}",
+    )
+    bounty = serializers.IntegerField(min_value=0, required=False, help_text=f"per entry; {AMOUNT}")
+    rebuy_price = serializers.IntegerField(
+        min_value=0, required=False, help_text=f"0: no rebuys; {AMOUNT}"
+    )
+    rebuy_chips = serializers.IntegerField(min_value=0, required=False)
+    rebuy_until_hand = serializers.IntegerField(
+        min_value=0, required=False, help_text="rebuys are allowed before this hand, and no later"
+    )
+    rebuy_max = serializers.IntegerField(min_value=0, required=False, help_text="per player")
+    rebuy_when = serializers.ChoiceField(choices=REBUY_WHEN_CHOICES, required=False)
+    addon_price = serializers.IntegerField(
+        min_value=0, required=False, help_text=f"0: no add-on; {AMOUNT}"
+    )
+    addon_chips = serializers.IntegerField(min_value=0, required=False)
+    addon_at_hand = serializers.IntegerField(
+        min_value=0, required=False, help_text="the add-on is taken when this hand is next"
+    )
+    payout_template = serializers.ChoiceField(choices=PAYOUT_CHOICES, required=False)
+    payout_custom = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        required=False,
+        max_length=50,
+        help_text="custom percentages (adding up to 100) or fixed amounts, first place first",
+    )
+
+
+class LeagueMoneySerializer(MoneyRulesSerializer):
+    """A league's currency, payout unit, locale and the default money rules of its nights."""
+
+    league = serializers.CharField(source="league.slug", read_only=True)
+    currency = serializers.CharField(required=False, max_length=3, help_text="ISO 4217, e.g. USD")
+    unit = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="payouts round to this many minor units (100: whole dollars)",
+    )
+    locale = serializers.CharField(
+        required=False, max_length=16, help_text="how amounts are written, e.g. en_US, de_DE"
+    )
+
+
+class NightMoneySerializer(MoneyRulesSerializer):
+    currency = serializers.CharField(read_only=True)
+    unit = serializers.IntegerField(read_only=True)
+
+
+class EntryCreateSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="the id of a player seated at the night")
+    kind = serializers.ChoiceField(
+        choices=[("buy_in", "Buy-in"), ("rebuy", "Rebuy"), ("addon", "Add-on")]
+    )
+
+
+class EntrySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    kind = serializers.CharField()
+    paid = serializers.IntegerField(help_text="the fee and bounty included; minor units")
+    fee = serializers.IntegerField()
+    bounty = serializers.IntegerField()
+    chips = serializers.IntegerField()
+    before_hand = serializers.IntegerField(
+        source="at_hand", help_text="the chips play from this hand"
+    )
+    recorded_at = serializers.DateTimeField(source="created_at")
+    undone_at = serializers.DateTimeField(allow_null=True)
+
+
+class PlayerMoneySerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    bought_in = serializers.BooleanField()
+    rebuys = serializers.IntegerField()
+    addon = serializers.BooleanField()
+    paid = serializers.IntegerField()
+
+
+class PoolSerializer(serializers.Serializer):
+    paid_in = serializers.IntegerField()
+    fees = serializers.IntegerField()
+    bounties = serializers.IntegerField()
+    prize_pool = serializers.IntegerField()
+    prize_pool_text = serializers.CharField(
+        help_text="the prize pool as the league's locale writes it"
+    )
+
+
+class PayoutSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    place = serializers.IntegerField(help_text="the final place (tied players share one)")
+    amount = serializers.IntegerField(help_text="minor units, a whole number of the unit")
+    amount_text = serializers.CharField()
+
+
+class NightMoneySummarySerializer(serializers.Serializer):
+    tournament = serializers.IntegerField()
+    currency = serializers.CharField()
+    unit = serializers.IntegerField()
+    locale = serializers.CharField()
+    rules = NightMoneySerializer()
+    players = PlayerMoneySerializer(many=True)
+    entries = EntrySerializer(many=True)
+    pool = PoolSerializer()
+    place_payouts = serializers.ListField(
+        child=serializers.IntegerField(), help_text="what each place pays, first place first"
+    )
+    payouts = PayoutSerializer(many=True, help_text="empty until the night is finished")

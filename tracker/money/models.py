@@ -1,0 +1,152 @@
+"""The money of a league and of its game nights (docs/money.md).
+
+Amounts are integers in the currency's minor units (cents for USD). ``LeagueMoney`` holds a
+league's currency, the unit its payouts round to, the locale its amounts are written in,
+and the default rules of its nights; ``NightMoney`` holds one night's rules, copied from
+the league's when the night is created (and changed there if asked), with the currency and
+unit they are in, so a later change of the league re-prices no night. ``MoneyEntry`` is one
+payment at the table: a buy-in, a rebuy or an add-on.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from tracker.engine.money import PAYOUT_TEMPLATES, REBUY_WHEN, NightRules
+from tracker.leagues.models import League, Player
+from tracker.tournaments.models import LedgerEntry, Tournament
+
+PAYOUT_CHOICES = [(k, title) for k, (title, _) in PAYOUT_TEMPLATES.items()]
+REBUY_WHEN_CHOICES = [("busted", "Only when busted"), ("any", "At any time")]
+assert [k for k, _ in REBUY_WHEN_CHOICES] == list(REBUY_WHEN)
+
+#: The rule fields shared by the league's defaults and a night (NightRules' fields).
+RULE_FIELDS: tuple[str, ...] = (
+    "buy_in",
+    "fee",
+    "bounty",
+    "rebuy_price",
+    "rebuy_chips",
+    "rebuy_until_hand",
+    "rebuy_max",
+    "rebuy_when",
+    "addon_price",
+    "addon_chips",
+    "addon_at_hand",
+    "payout_template",
+    "payout_custom",
+)
+
+DEFAULT_CURRENCY = "USD"
+DEFAULT_LOCALE = "en_US"
+DEFAULT_UNIT = 100  # one dollar
+
+
+class MoneyRules(models.Model):
+    """The rules of a night's money; 0 is "none" (no buy-in, no rebuys, no add-on)."""
+
+    buy_in = models.PositiveIntegerField(default=0)
+    fee = models.PositiveIntegerField(default=0)  # per entry, rebuy and add-on; not in the pool
+    bounty = models.PositiveIntegerField(default=0)  # per entry, kept apart from the pool
+    rebuy_price = models.PositiveIntegerField(default=0)  # 0: no rebuys
+    rebuy_chips = models.PositiveIntegerField(default=0)
+    rebuy_until_hand = models.PositiveIntegerField(default=0)
+    rebuy_max = models.PositiveIntegerField(default=0)  # per player
+    rebuy_when = models.CharField(max_length=8, choices=REBUY_WHEN_CHOICES, default="busted")
+    addon_price = models.PositiveIntegerField(default=0)  # 0: no add-on
+    addon_chips = models.PositiveIntegerField(default=0)
+    addon_at_hand = models.PositiveIntegerField(default=0)
+    payout_template = models.CharField(
+        max_length=24, choices=PAYOUT_CHOICES, default="winner_takes_all"
+    )
+    # custom percentages or fixed amounts (minor units), first place first
+    payout_custom = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def rules(self) -> NightRules:
+        values = {name: getattr(self, name) for name in RULE_FIELDS}
+        values["payout_custom"] = tuple(values["payout_custom"] or ())
+        return NightRules(**values)
+
+
+class LeagueMoney(MoneyRules):
+    """A league's currency, payout unit and locale, and its nights' default rules."""
+
+    league = models.OneToOneField(League, on_delete=models.CASCADE, related_name="money")
+    currency = models.CharField(max_length=3, default=DEFAULT_CURRENCY)  # ISO 4217
+    unit = models.PositiveIntegerField(default=DEFAULT_UNIT)  # payouts round to it (minor units)
+    locale = models.CharField(max_length=16, default=DEFAULT_LOCALE)  # e.g. en_US, de_DE
+
+    def __str__(self) -> str:
+        return f"money of {self.league_id}: {self.currency}"
+
+
+class NightMoney(MoneyRules):
+    """One night's money rules, in the currency and unit of its league when it was made."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="money")
+    currency = models.CharField(max_length=3, default=DEFAULT_CURRENCY)
+    unit = models.PositiveIntegerField(default=DEFAULT_UNIT)
+
+    def __str__(self) -> str:
+        return f"money of night {self.tournament_id}"
+
+
+class EntryKind(models.TextChoices):
+    BUY_IN = "buy_in", "Buy-in"
+    REBUY = "rebuy", "Rebuy"
+    ADDON = "addon", "Add-on"
+
+
+class MoneyEntry(models.Model):
+    """One payment at the table. A rebuy or add-on gives chips through one ledger entry
+    (``ledger``); undoing it (until the next hand is recorded) writes a reversing ledger
+    entry (``reversal``) and marks it undone: rows are never deleted."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=8, choices=EntryKind.choices)
+    paid = models.PositiveIntegerField()  # what the player paid, the fee included
+    fee = models.PositiveIntegerField(default=0)
+    bounty = models.PositiveIntegerField(default=0)
+    chips = models.PositiveIntegerField(default=0)
+    # the number of the next hand to be dealt when it was recorded
+    at_hand = models.PositiveIntegerField()
+    ledger = models.ForeignKey(
+        LedgerEntry, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    reversal = models.ForeignKey(
+        LedgerEntry, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                condition=models.Q(kind="buy_in", undone_at__isnull=True),
+                name="one_buy_in_per_player",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                condition=models.Q(kind="addon", undone_at__isnull=True),
+                name="one_addon_per_player",
+            ),
+        ]
+        indexes = [models.Index(fields=["tournament", "player"], name="money_entry_player")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of {self.player_id} in {self.tournament_id}"
