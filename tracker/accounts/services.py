@@ -212,9 +212,11 @@ def verification_token(email: EmailAddress) -> str:
 def email_verification_send(*, email_id: int, base_url: str) -> bool:
     """Mail the verification link of one address (the task's work). Only what was asked for
     since the last mail is sent, so a task delivered twice mails once; nothing for an address
-    verified meanwhile or replaced. True if a mail went out."""
+    verified meanwhile or replaced. True if a mail went out. Only the address's row is
+    locked, not its user's: a profile change holds the user's row while it replaces this
+    address, and the two must not wait for each other."""
     email = (
-        EmailAddress.objects.select_for_update()
+        EmailAddress.objects.select_for_update(of=("self",))
         .select_related("user")
         .filter(pk=email_id, verified_at__isnull=True)
         .first()
