@@ -7,6 +7,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.core.exceptions import ValidationError
 
+from tracker.accounts.names import canonical_username
 from tracker.accounts.selectors import password_reset_users
 from tracker.core.ratelimit import (
     client_address,
@@ -19,12 +20,13 @@ from tracker.core.ratelimit import (
 
 class SignInLimits:
     """For a Django login form: a locked username or address is refused before any
-    password is checked, and every wrong password is counted."""
+    password is checked, and every wrong password is counted. A username is counted by its
+    canonical form, as it signs in (``Bob``, ``bob`` and ``ＢＯＢ`` are one username)."""
 
     locked = False
 
     def clean(self):
-        username = self.cleaned_data.get("username") or ""
+        username = canonical_username(self.cleaned_data.get("username") or "")
         password = self.cleaned_data.get("password")
         address = client_address(self.request)
         wait = login_wait(username, address)
