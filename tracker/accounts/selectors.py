@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Q, QuerySet
 
 from tracker.accounts.models import AccountName, ApiToken, EmailAddress
@@ -49,7 +50,7 @@ def name_holder(username: str) -> str | None:
     )
 
 
-def sign_in_account(username: str):
+def sign_in_account(username: str) -> AbstractBaseUser | None:
     """The account a sign-in with ``username`` names: the account of exactly that username,
     else the one whose name has the same canonical form (``AccountName.canonical``: ``bob``
     and ``ＢＯＢ`` name ``Bob``); None if neither. The exact name comes first so that an

@@ -221,10 +221,10 @@ RESET_SENT_SECONDS = 86400  # how long a sent reset mail is remembered (a task d
 @transaction.atomic
 def password_reset_ask(*, address: str, base_url: str) -> None:
     """Ask for the reset mail of every account that verified ``address``
-    (``password_reset_users``): one task after commit carries their ids, none at all for an
-    address no account verified, so the request does the same work (one lookup, one task
-    sent) whether or not the address has an account, and the time of its answer tells
-    nothing. The task (``password_reset_send``) mails the links to ``base_url``'s site."""
+    (``password_reset_users``): one task, sent after commit, carries their ids (an empty
+    list for an address no account verified), so the request does the same work (one
+    lookup, one task sent) whether or not the address has an account, and the time of its
+    answer tells nothing. The task (``password_reset_send``) mails the links to ``base_url``'s site."""
     user_ids = [user.pk for user in password_reset_users(address)]
     request_id = secrets.token_hex(8)  # names this request's mails, for a repeated delivery
     enqueue_on_commit("tracker.password_reset_send", user_ids, base_url, request_id)
