@@ -186,6 +186,8 @@ EMAIL_HOST = env_str("EMAIL_HOST", default="localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", default=25)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", default="homegame <noreply@localhost>")
 
+# Sign-in finds an account by its canonical name too ("bob" signs in "Bob": docs/rulings.md).
+AUTHENTICATION_BACKENDS = ["tracker.accounts.backends.AccountNameBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -5,7 +5,7 @@ registered under its name in the web process and in the worker. Import tasks fro
 feature package, not from here.
 """
 
-from tracker.accounts.tasks import email_verification_send_task
+from tracker.accounts.tasks import email_verification_send_task, password_reset_send_task
 from tracker.core.tasks import health_ping
 from tracker.hands.tasks import hands_sweep_task, reevaluation_run_task, tournament_settle_task
 from tracker.interchange.tasks import imports_sweep_task, phh_import_task
@@ -15,6 +15,7 @@ __all__ = [
     "hands_sweep_task",
     "health_ping",
     "imports_sweep_task",
+    "password_reset_send_task",
     "phh_import_task",
     "reevaluation_run_task",
     "tournament_settle_task",

@@ -2,7 +2,8 @@
 the verification mail itself; one address waiting per account, one account per verified
 address; the profile shows the state and sends the link again within an allowance; the
 password reset mails only verified addresses, within its limits per client address and per
-e-mail address, answering alike whether or not the address has an account."""
+e-mail address, answering alike whether or not the address has an account, and doing the
+same work in the request (the mail goes after commit, from a task)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail, signing
 from django.db import IntegrityError, connection, transaction
-from django.test import Client
+from django.test import Client, TestCase
+from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_user
 from tracker.accounts.models import EmailAddress
@@ -44,7 +46,9 @@ def _verified(user, address, capture) -> EmailAddress:
 
 
 def _reset(client, address):
-    return client.post("/accounts/password_reset/", {"email": address})
+    """A reset request, its transaction committed: the task it sent has run (eagerly)."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return client.post("/accounts/password_reset/", {"email": address})
 
 
 def _reset_mails():
@@ -113,6 +117,62 @@ def test_the_password_reset_end_to_end_for_a_verified_address(
     assert b"Password saved" in r.content
     user.refresh_from_db()
     assert user.check_password("another-long-phrase")
+
+
+def test_the_reset_mail_goes_after_commit_from_a_task_not_in_the_request(
+    client, django_capture_on_commit_callbacks
+):
+    user = make_user("ann")
+    _verified(user, "ann@example.org", django_capture_on_commit_callbacks)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=False) as asked:
+        r = client.post("/accounts/password_reset/", {"email": "Ann@example.org"})
+    assert r.status_code == 302 and r["Location"] == "/accounts/password_reset/done/"
+    assert mail.outbox == []  # nothing sent inside the request
+    (send,) = asked  # one task, sent once the request's transaction commits
+    send()
+    (message,) = mail.outbox
+    assert message.to == ["ann@example.org"] and "password" in message.subject.lower()
+    link = re.search(r"http://testserver(/accounts/reset/\S+)", message.body).group(1)
+    assert client.get(link, follow=True).status_code == 200
+    send()  # the task delivered again: no second mail
+    assert len(mail.outbox) == 1
+
+
+def test_a_reset_does_the_same_work_in_the_request_whether_or_not_the_address_has_an_account(
+    django_capture_on_commit_callbacks,
+):
+    _verified(make_user("ann"), "ann@example.org", django_capture_on_commit_callbacks)
+    make_user("bob").email_addresses.create(address="bob@example.org", canonical="bob@example.org")
+    mail.outbox.clear()
+    work = {}
+    for address in ("ann@example.org", "bob@example.org", "nobody@example.org"):
+        with (
+            CaptureQueriesContext(connection) as queries,
+            django_capture_on_commit_callbacks(execute=False) as asked,
+        ):
+            r = Client().post("/accounts/password_reset/", {"email": address})
+        assert r.status_code == 302 and r["Location"] == "/accounts/password_reset/done/"
+        work[address] = (len(queries), len(asked), mail.outbox[:])
+    assert work["ann@example.org"] == work["bob@example.org"] == work["nobody@example.org"]
+    assert work["nobody@example.org"][1:] == (1, [])  # one task asked for, no mail sent
+
+
+def test_the_reset_task_mails_only_an_account_still_able_to_reset(
+    django_capture_on_commit_callbacks,
+):
+    from tracker.accounts.services import password_reset_send
+
+    ann, bob = make_user("ann"), make_user("bob")
+    for user in (ann, bob):
+        _verified(user, f"{user.username}@example.org", django_capture_on_commit_callbacks)
+    mail.outbox.clear()
+    bob.is_active = False  # between the request and the task
+    bob.save()
+    assert password_reset_send(user_ids=[ann.pk, bob.pk], base_url=SITE, request_id="r1") == 1
+    assert [m.to for m in mail.outbox] == [["ann@example.org"]]
+    assert password_reset_send(user_ids=[ann.pk], base_url=SITE, request_id="r1") == 0
+    assert password_reset_send(user_ids=[ann.pk], base_url=SITE, request_id="r2") == 1
 
 
 def test_an_address_is_verified_by_one_account_only(django_capture_on_commit_callbacks):

@@ -255,3 +255,47 @@ def test_a_burst_of_other_attempts_does_not_push_a_lock_out_of_the_memory_cache(
     for n in range(1000):  # thousands of cache entries, more than Django's default 300
         ratelimit.login_failed(f"user{n}", f"10.{n // 65536}.{n // 256 % 256}.{n % 256}")
     assert ratelimit.login_wait("rob", "10.0.0.1") > 0
+
+
+# Usernames are counted by their canonical form, as they sign in: "Rob", "rob", "ＲＯＢ" and
+# "ｒｏｂ" are one account, so they are one username for every per-username counter.
+VARIANTS = ["Rob", "rob", "ROB", "ＲＯＢ", "ｒｏｂ"]
+
+
+def test_wrong_passwords_under_variants_of_a_username_count_as_one(user, settings):
+    assert settings.LOGIN_FAILURE_LIMIT == len(VARIANTS)
+    for variant in VARIANTS:
+        assert login(Client(), "nope", username=variant).status_code == 200
+    for variant in VARIANTS:  # the pair is locked, under every form of the name
+        assert login(Client(), RIGHT, username=variant).status_code == 429
+        r = APIClient().post(
+            TOKEN, {"username": variant, "password": RIGHT}, format="json", REMOTE_ADDR="10.0.0.1"
+        )
+        assert r.status_code == 429
+    assert login(Client(), RIGHT, addr="10.0.0.2", username="ＲＯＢ").status_code == 302
+
+
+def test_the_user_wide_limit_counts_variants_of_a_username_as_one(user, settings):
+    for i in range(settings.LOGIN_USER_FAILURE_LIMIT):
+        variant = VARIANTS[i % len(VARIANTS)]
+        r = APIClient().post(
+            TOKEN,
+            {"username": variant, "password": "nope"},
+            format="json",
+            REMOTE_ADDR=f"10.1.{i // 250}.{i % 250}",
+        )
+        assert r.status_code == 401
+    assert token(APIClient(), RIGHT, addr="10.2.0.1").status_code == 429
+    assert login(Client(), RIGHT, addr="10.2.0.2", username="ｒｏｂ").status_code == 429
+
+
+def test_a_sign_in_under_a_variant_marks_the_address_known_to_the_account(user, settings):
+    home = APIClient().post(
+        TOKEN, {"username": "ｒｏｂ", "password": RIGHT}, format="json", REMOTE_ADDR="10.3.0.1"
+    )
+    assert home.status_code == 201
+    for i in range(settings.LOGIN_USER_FAILURE_LIMIT):
+        token(APIClient(), "nope", addr=f"10.1.{i // 250}.{i % 250}")
+    assert token(APIClient(), RIGHT, addr="10.2.0.1").status_code == 429  # a new address
+    assert token(APIClient(), RIGHT, addr="10.3.0.1").status_code == 201  # home still works
+    assert login(Client(), RIGHT, addr="10.3.0.1", username="Rob").status_code == 302

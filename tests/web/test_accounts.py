@@ -86,7 +86,7 @@ def test_the_login_page_links_to_sign_up_and_password_reset(client):
     assert 'href="/accounts/signup/?next=/calculator/"' in page
 
 
-def test_password_reset_end_to_end_with_the_site_pages(client):
+def test_password_reset_end_to_end_with_the_site_pages(client, django_capture_on_commit_callbacks):
     from tracker.accounts.services import email_address_set, email_verify, verification_token
 
     user = make_user("ann")
@@ -94,7 +94,8 @@ def test_password_reset_end_to_end_with_the_site_pages(client):
     email_verify(token=verification_token(email))  # only a verified address is mailed
     form = client.get("/accounts/password_reset/")
     assert b"auth-box" in form.content and b"Reset your password" in form.content
-    r = client.post("/accounts/password_reset/", {"email": "ann@example.org"})
+    with django_capture_on_commit_callbacks(execute=True):  # the task mails after commit
+        r = client.post("/accounts/password_reset/", {"email": "ann@example.org"})
     assert r.status_code == 302
     assert b"Check your email" in client.get(r["Location"]).content
     (message,) = mail.outbox

@@ -1,14 +1,16 @@
-"""Accounts: sign-up, e-mail addresses and their verification, and API tokens (create with
-a label, revoke, note their use)."""
+"""Accounts: sign-up, e-mail addresses and their verification, the password reset mail, and
+API tokens (create with a label, revoke, note their use)."""
 
 from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
@@ -17,11 +19,19 @@ from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from tracker.accounts.models import AccountName, ApiToken, EmailAddress
 from tracker.accounts.names import canonical_username
-from tracker.accounts.selectors import name_holder, token_digest, verified_email_of
+from tracker.accounts.selectors import (
+    name_holder,
+    password_reset_users,
+    token_digest,
+    verified_email_of,
+)
 from tracker.audit.services import audit_record
+from tracker.core.cache import failsafe_cache
 from tracker.core.errors import Conflict, NotFound
 from tracker.core.jobs import enqueue_on_commit
 from tracker.core.ratelimit import allowance_take, email_key
@@ -202,6 +212,66 @@ def user_mail_send(*, user, subject: str, body: str) -> bool:
     return True
 
 
+# --------------------------------------------------------------------------
+# The password reset mail: asked for in the request, sent after commit by a task.
+
+RESET_SENT_SECONDS = 86400  # how long a sent reset mail is remembered (a task delivered again)
+
+
+@transaction.atomic
+def password_reset_ask(*, address: str, base_url: str) -> None:
+    """Ask for the reset mail of every account that verified ``address``
+    (``password_reset_users``): one task, sent after commit, carries their ids (an empty
+    list for an address no account verified), so the request does the same work (one
+    lookup, one task sent) whether or not the address has an account, and the time of its
+    answer tells nothing. The task (``password_reset_send``) mails the links to ``base_url``'s site."""
+    user_ids = [user.pk for user in password_reset_users(address)]
+    request_id = secrets.token_hex(8)  # names this request's mails, for a repeated delivery
+    enqueue_on_commit("tracker.password_reset_send", user_ids, base_url, request_id)
+
+
+def password_reset_send(*, user_ids: list[int], base_url: str, request_id: str) -> int:
+    """Mail each of ``user_ids`` a password reset link (the task's work), at their verified
+    address, if they are still active with a usable password and still have one. A mail of
+    ``request_id`` already sent is not sent again (a task delivered twice, or retried after
+    another account's mail failed), for RESET_SENT_SECONDS. Returns how many went out."""
+    return sum(
+        _password_reset_mail(user_id=user_id, base_url=base_url, request_id=request_id)
+        for user_id in user_ids
+    )
+
+
+def _password_reset_mail(*, user_id: int, base_url: str, request_id: str) -> bool:
+    sent_key = f"reset-mail:{request_id}:{user_id}"
+    if failsafe_cache.get(sent_key):
+        return False
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    if user is None or not user.has_usable_password():
+        return False
+    address = verified_email_of(user)
+    if address is None:
+        return False
+    site = urlsplit(base_url)
+    context = {  # what Django's PasswordResetForm gives its templates
+        "email": address,
+        "domain": site.netloc,
+        "site_name": site.netloc,
+        "uid": urlsafe_base64_encode(force_bytes(user.pk)),
+        "user": user,
+        "token": default_token_generator.make_token(user),
+        "protocol": site.scheme or "http",
+    }
+    subject = render_to_string("registration/password_reset_subject.txt", context)
+    send_mail(
+        "".join(subject.splitlines()),
+        render_to_string("registration/password_reset_email.html", context),
+        None,
+        [address],
+    )
+    failsafe_cache.set(sent_key, 1, RESET_SENT_SECONDS)
+    return True
+
+
 def verification_token(email: EmailAddress) -> str:
     """The signed token of ``email``'s verification link (it expires with its timestamp)."""
     signer = signing.TimestampSigner(salt=VERIFY_SALT)
@@ -212,9 +282,11 @@ def verification_token(email: EmailAddress) -> str:
 def email_verification_send(*, email_id: int, base_url: str) -> bool:
     """Mail the verification link of one address (the task's work). Only what was asked for
     since the last mail is sent, so a task delivered twice mails once; nothing for an address
-    verified meanwhile or replaced. True if a mail went out."""
+    verified meanwhile or replaced. True if a mail went out. Only the address's row is
+    locked, not its user's: a profile change holds the user's row while it replaces this
+    address, and the two must not wait for each other."""
     email = (
-        EmailAddress.objects.select_for_update()
+        EmailAddress.objects.select_for_update(of=("self",))
         .select_related("user")
         .filter(pk=email_id, verified_at__isnull=True)
         .first()

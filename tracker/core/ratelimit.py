@@ -26,6 +26,10 @@ household, or one attacker's whole allocation), an IPv4 address as it is.
 
 A refused attempt checks no password and counts nothing. A right password clears the
 count of its username and address.
+
+The callers give a username in the form it signs in by, its canonical form
+(tracker/accounts/names.py ``canonical_username``: NFKC, case-folded), so ``Bob``, ``bob``
+and ``ＢＯＢ``, which all sign in the same account, are one username for every counter.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """The login form, with the sign-in limits of tracker/core/ratelimit.py; the password reset
-form, which mails only verified addresses."""
+form, which asks the accounts service for the mail (verified addresses only, sent by a
+task)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.core.exceptions import ValidationError
 
-from tracker.accounts.selectors import password_reset_users
+from tracker.accounts.names import canonical_username
+from tracker.accounts.services import password_reset_ask
 from tracker.core.ratelimit import (
     client_address,
     login_failed,
@@ -19,12 +21,13 @@ from tracker.core.ratelimit import (
 
 class SignInLimits:
     """For a Django login form: a locked username or address is refused before any
-    password is checked, and every wrong password is counted."""
+    password is checked, and every wrong password is counted. A username is counted by its
+    canonical form, as it signs in (``Bob``, ``bob`` and ``ＢＯＢ`` are one username)."""
 
     locked = False
 
     def clean(self):
-        username = self.cleaned_data.get("username") or ""
+        username = canonical_username(self.cleaned_data.get("username") or "")
         password = self.cleaned_data.get("password")
         address = client_address(self.request)
         wait = login_wait(username, address)
@@ -51,7 +54,9 @@ class LimitedAdminAuthenticationForm(SignInLimits, AdminAuthenticationForm):
 
 
 class VerifiedPasswordResetForm(PasswordResetForm):
-    """Django's reset form, finding only the accounts that verified the address given."""
+    """Django's reset form (its address field); saving asks ``password_reset_ask`` for the
+    mail, which goes after commit from a task, and only to the accounts that verified the
+    address: the request does the same work whether or not one did."""
 
-    def get_users(self, email):
-        return iter(password_reset_users(email))
+    def save(self, *, base_url: str) -> None:  # type: ignore[override]
+        password_reset_ask(address=self.cleaned_data["email"], base_url=base_url)

@@ -3,6 +3,7 @@ the API tokens, and the e-mail verification link."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -66,7 +67,7 @@ def signup(request):
                 except DomainError as exc:
                     form.add_domain_error(exc)
                 else:
-                    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                    login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
                     welcome = f"Welcome, {user.get_username()}."
                     if form.cleaned_data["email"]:
                         welcome += " To use your email address, open the link we mailed it."
