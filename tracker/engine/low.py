@@ -161,7 +161,7 @@ def _lowest(naturals: Sequence[int], wilds: int, ranking: str):
         elif not ws and len(suits) == 1:
             return None  # a flush: the search decides
     a, b, c, d, e = five
-    return e << 16 | d << 12 | c << 8 | b << 4 | a, sub, tuple(wr), ws
+    return e << 16 | d << 12 | c << 8 | b << 4 | a, sub, tuple(wr), ws if ws else ()
 
 
 def _qualified(found, qualifier: int | None):
