@@ -4,7 +4,9 @@
 
 Prints hands/second for seven-card evaluation (natural, then with 1, 2, 3
 and 4+ wild cards), the brute-force wild evaluator of the tests (the
-oracle), and the ratios the engine is held to:
+oracle), the floor of any pure-Python evaluator called once per hand (the
+call alone; the call with the least a table evaluator does), and the ratios
+the engine is held to:
 
 * ours natural >= 3x treys
 * ours with wild cards >= half our natural rate
@@ -31,6 +33,8 @@ from tracker.engine.cards import format_card  # noqa: E402
 
 WILD_ROWS = (("1 wild", (1,)), ("2 wild", (2,)), ("3 wild", (3,)), ("4+ wild", (4, 5)))
 BRUTE = "brute force, 2 wild (oracle)"
+FLOOR_CALL = "floor: a Python call per hand"
+FLOOR_LOOKUPS = "floor: the call, 8 lookups, 6 adds"
 
 
 def jobs(deals: list[list[int]], brute_hands: int) -> dict[str, tuple]:
@@ -44,6 +48,26 @@ def jobs(deals: list[list[int]], brute_hands: int) -> dict[str, tuple]:
             best_high(cards)
 
     out["ours natural"] = (ours, deals, 0.4)
+
+    # The floor of a pure-Python evaluator called once per hand: the call alone, then the
+    # call and the least any table evaluator does (one lookup and one add per card, one
+    # table lookup), all in the same loop as "ours natural".
+    def nothing(cards):
+        return cards
+
+    cw, table = hands.CARD_WORD, {}
+
+    def lookups(cards):
+        a, b, c, d, e, f, g = cards
+        return table.get(cw[a] + cw[b] + cw[c] + cw[d] + cw[e] + cw[f] + cw[g])
+
+    for name, fn in ((FLOOR_CALL, nothing), (FLOOR_LOOKUPS, lookups)):
+
+        def floor_run(items, fn=fn):
+            for cards in items:
+                fn(cards)
+
+        out[name] = (floor_run, deals, 0.4)
 
     try:
         from treys import Card as TCard
@@ -148,7 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     if "treys" in results:
         checks.append(("ours natural / treys", nat / results["treys"], 3.0))
     if "eval7 (compiled)" in results:
-        checks.append(("ours natural / eval7", nat / results["eval7 (compiled)"], None))
+        e7 = results["eval7 (compiled)"]
+        checks.append(("ours natural / eval7", nat / e7, None))
+        checks.append((f"{FLOOR_CALL} / eval7", results[FLOOR_CALL] / e7, None))
+        checks.append((f"{FLOOR_LOOKUPS} / eval7", results[FLOOR_LOOKUPS] / e7, None))
     if "pokerkit" in results:
         checks.append(("ours natural / pokerkit", nat / results["pokerkit"], None))
     for label, _ in WILD_ROWS:

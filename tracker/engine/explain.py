@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from .cards import _CANON, card_symbol, format_card, make_card, rank_char, rank_name
+from .cards import _CANON, _SYMBOL, make_card, rank_char, rank_name
 from .hands import (
     CATEGORIES,
     FIVE_OF_A_KIND,
@@ -34,7 +34,7 @@ from .hands import (
     best_high,
     category_of,
     ranks_of,
-    suited_key,
+    suited_value,
 )
 
 __all__ = ["Made", "explain_high", "hand_dict", "high_text"]
@@ -52,41 +52,49 @@ class Made(NamedTuple):
 class _Builder:
     """Picks natural cards and assigns wild cards while rebuilding a hand."""
 
+    __slots__ = ("free", "held", "played", "represented", "wilds")
+
     def __init__(self, naturals: Sequence[int], wild_cards: Sequence[int]):
         self.held = set(naturals)
         self.free = set(naturals)
-        self.wilds = sorted(wild_cards, reverse=True)
+        self.wilds = sorted(wild_cards)  # the best one is popped first
         self.represented: set[int] = set()
         self.played: list[tuple[int, int | None]] = []
 
     def natural(self, rank: int, suit: int | None = None) -> bool:
         """Play an unused natural card of ``rank`` (of ``suit`` if given), best suit first."""
-        suits = _SUITS_DESC if suit is None else (suit,)
-        for s in suits:
-            c = make_card(rank, s)
-            if c in self.free:
-                self.free.discard(c)
-                self.played.append((c, None))
-                return True
+        base = 48 if rank == 1 else (rank - 2) << 2  # make_card(rank, 0)
+        free = self.free
+        if suit is None:
+            for c in (base + 3, base + 2, base + 1, base):
+                if c in free:
+                    free.discard(c)
+                    self.played.append((c, None))
+                    return True
+            return False
+        c = base + suit
+        if c in free:
+            free.discard(c)
+            self.played.append((c, None))
+            return True
         return False
 
     def wild(self, rank: int, suits: Sequence[int] = _SUITS_DESC, duplicate: bool = False) -> None:
         """Play the next wild card as a card of ``rank``: the first suit of ``suits`` that
         is neither held naturally nor already stood for (or, with ``duplicate``, the
         first suit of ``suits`` when none is left)."""
-        allowed = [
-            s
-            for s in suits
-            if make_card(rank, s) not in self.held and make_card(rank, s) not in self.represented
-        ]
-        if allowed:
-            c = make_card(rank, allowed[0])
-        elif duplicate:
-            c = make_card(rank, suits[0])
-        else:  # pragma: no cover - the evaluator only asks for possible hands
-            raise AssertionError(f"no card of rank {rank} left for a wild card")
-        self.represented.add(c)
-        self.played.append((c, self.wilds.pop(0)))
+        base = 48 if rank == 1 else (rank - 2) << 2
+        held, represented = self.held, self.represented
+        for s in suits:
+            c = base + s
+            if c not in held and c not in represented:
+                break
+        else:
+            if not duplicate:  # pragma: no cover - the evaluator only asks for possible hands
+                raise AssertionError(f"no card of rank {rank} left for a wild card")
+            c = base + suits[0]
+        represented.add(c)
+        self.played.append((c, self.wilds.pop()))
 
     def card(self, rank: int, suit: int | None = None) -> None:
         if not self.natural(rank, suit):
@@ -200,7 +208,7 @@ def _suit_for(naturals: Sequence[int], wilds: int, double_ace_flush: bool, key: 
     for c in naturals:
         masks[c & 3] |= RANK_BIT[c]
     for s in _SUITS_DESC:
-        if suited_key(masks[s], wilds, double_ace_flush) == key:
+        if suited_value(masks[s], wilds, double_ace_flush) == key:
             return s
     raise AssertionError("no suit makes this flush")  # pragma: no cover
 
@@ -245,7 +253,7 @@ def high_text(key: int) -> str:
 
 
 def _wild_text(played: Sequence[tuple[int, int | None]]) -> str:
-    parts = [f"{card_symbol(w)} as {card_symbol(c)}" for c, w in played if w is not None]
+    parts = [f"{_SYMBOL[w]} as {_SYMBOL[c]}" for c, w in played if w is not None]
     return f" ({', '.join(parts)})" if parts else ""
 
 
@@ -262,10 +270,8 @@ def hand_dict(
     out = {
         "category": category,
         "ranks": ranks,
-        "cards": [format_card(c) for c, _ in made.played],
-        "wild": [
-            {"card": format_card(w), "as": format_card(c)} for c, w in made.played if w is not None
-        ],
+        "cards": [_CANON[c] for c, _ in made.played],
+        "wild": [{"card": _CANON[w], "as": _CANON[c]} for c, w in made.played if w is not None],
         "text": text + _wild_text(made.played) + note,
     }
     if extra:

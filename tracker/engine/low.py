@@ -28,6 +28,20 @@ keeps the hand from being a flush when possible. For each choice of the
 natural cards played the evaluator tries the wild cards on the lowest few
 missing ranks (enough to step around a straight); this is a small search,
 checked against the brute-force oracle in the tests.
+
+Most hands never need the search: when the natural cards hold enough different ranks that,
+with the wild cards on the lowest ranks missing, five different ranks can be played, the five
+lowest such ranks (each from the first natural card of its rank, the wild cards on the lowest
+missing ranks) are the best low there is -- unless they make a straight or a flush where those
+count, and then the search decides. :func:`_lowest` takes that short way and gives the same
+value and the same five cards as the search would:
+
+>>> from tracker.engine.cards import parse_card
+>>> hand = [parse_card(c) for c in "Kd 9c 4h 4s 2d Ah Qc".split()]
+>>> _qualified(_lowest(hand, 1, "ace_to_five"), 8) == _full_search(hand, 1, "ace_to_five", 8, True)
+True
+>>> ranks_of(best_low(hand, 1) * -1)
+[9, 4, 3, 2, 1]
 """
 
 from __future__ import annotations
@@ -99,10 +113,79 @@ def _qualifies(value: int) -> bool:
     return r[0] <= 8 and len(set(r)) == 5
 
 
+_ORDER = {True: tuple(range(1, 14)), False: tuple(range(2, 15))}
+
+
+def _lowest(naturals: Sequence[int], wilds: int, ranking: str):
+    """The best low, worked out directly, when the five lowest different ranks the hand can
+    play make no straight or flush that counts: ``(value, sub, wild_ranks, wild_suits)`` as
+    :func:`_full_search` would find it, qualifier aside; ``None`` when the search must decide.
+
+    The search tries the fewest wild cards first, the natural cards in their order, and keeps
+    the first best: so the natural card of a rank is its first one, and each wild card takes
+    the lowest rank missing, in spades (hearts for the first one, when the natural cards
+    played are all spades and flushes count: a suit the search steps off to)."""
+    ace_low = _ACE_LOW[ranking]
+    first: dict[int, tuple[int, int, int]] = {}
+    for c in naturals:
+        r = (c >> 2) + 2
+        if r == 14 and ace_low:
+            r = 1
+        if r not in first:
+            first[r] = (r, c & 3, c)
+    if len(first) + wilds < 5:
+        return None  # a pair must be played: the search
+    five: list[int] = []  # the ranks played, lowest first
+    wr: list[int] = []
+    left = wilds
+    for r in _ORDER[ace_low]:
+        if r in first:
+            five.append(r)
+        elif left:
+            left -= 1
+            five.append(r)
+            wr.append(r)
+        else:
+            continue
+        if len(five) == 5:
+            break
+    # in the naturals' order, as combinations() gives them (``first`` keeps that order)
+    sub = tuple(e for e in first.values() if e[0] in five and e[0] not in wr)
+    ws = [3] * len(wr)
+    if ranking != "ace_to_five":
+        if five[4] - five[0] == 4:
+            return None  # a straight: the search decides
+        suits = {e[1] for e in sub}
+        if ws and (not suits or suits == {3}):
+            ws[0] = 2  # the search steps the first wild card off the suit
+        elif not ws and len(suits) == 1:
+            return None  # a flush: the search decides
+    a, b, c, d, e = five
+    return e << 16 | d << 12 | c << 8 | b << 4 | a, sub, tuple(wr), ws if ws else ()
+
+
+def _qualified(found, qualifier: int | None):
+    """``(value, played)`` of :func:`_search` from :func:`_lowest`'s answer."""
+    value = found[0]
+    if qualifier is not None and (value >> 16) > 8:  # as _qualifies: 8 or lower
+        return None, None  # the lowest five different ranks do not qualify, so none do
+    return value, found[1:]
+
+
 def _search(
     naturals: Sequence[int], wilds: int, ranking: str, qualifier: int | None, explain: bool
 ):
     """Best (value, played) -- played only when ``explain`` -- or (None, None)."""
+    found = _lowest(naturals, wilds, ranking)
+    if found is not None:
+        return _qualified(found, qualifier)
+    return _full_search(naturals, wilds, ranking, qualifier, explain)
+
+
+def _full_search(
+    naturals: Sequence[int], wilds: int, ranking: str, qualifier: int | None, explain: bool
+):
+    """:func:`_search` trying every choice of five cards."""
     ace_low = _ACE_LOW[ranking]
     suited = ranking != "ace_to_five"
     order = list(range(1, 14)) if ace_low else list(range(2, 15))
@@ -168,12 +251,17 @@ def explain_low(
 ) -> tuple[Made, bool]:
     """The player's low and whether it qualifies: the best qualifying low if
     any five cards qualify, else the best low at all."""
-    value, chosen = _search(naturals, len(wild_cards), ranking, qualifier, True)
-    qualifies = True
-    if value is None:
-        value, chosen = _search(naturals, len(wild_cards), ranking, None, True)
-        qualifies = False
-    sub, wr, ws = chosen
+    found = _lowest(naturals, len(wild_cards), ranking)
+    if found is not None:
+        value, sub, wr, ws = found
+        qualifies = qualifier is None or (value >> 16) <= 8
+    else:
+        value, chosen = _full_search(naturals, len(wild_cards), ranking, qualifier, True)
+        qualifies = True
+        if value is None:
+            value, chosen = _full_search(naturals, len(wild_cards), ranking, None, True)
+            qualifies = False
+        sub, wr, ws = chosen
     wild_iter = iter(sorted(wild_cards, reverse=True))
     entries = [(r, c, None) for r, _s, c in sub]
     for r, s in zip(wr, ws, strict=True):

@@ -222,21 +222,37 @@ def _all_cards(seat: Seat, community: int | None) -> list[int]:
     return seat.down + seat.up + ([] if community is None else [community])
 
 
-def _best_high_made(variant: str, ann: dict, seat: Seat, community: int | None) -> Made:
+def _best_high_made(
+    variant: str,
+    ann: dict,
+    seat: Seat,
+    community: int | None,
+    options: list[frozenset[int]] | None = None,
+) -> Made:
     cards = _all_cards(seat, community)
     da = ann["double_ace_flush"]
     if variant == "seven_card_stud":  # no wild cards
         return explain_high(cards, (), da)
-    options = wild_options(variant, ann, seat.down, seat.up, community, "high")
+    if options is None:
+        options = wild_options(variant, ann, seat.down, seat.up, community, "high")
     if len(options) == 1:  # one way to play the hand (no wild card, or one set): value it once
         best_opt = options[0]
-        return explain_high([c for c in cards if c not in best_opt], sorted(best_opt), da)
+        return explain_high([c for c in cards if c not in best_opt], list(best_opt), da)
     best_opt, best_key = None, -1
     for opt in options:
         key = best_high([c for c in cards if c not in opt], len(opt), da)
         if key > best_key:
             best_opt, best_key = opt, key
-    return explain_high([c for c in cards if c not in best_opt], sorted(best_opt), da, key=best_key)
+    return explain_high([c for c in cards if c not in best_opt], list(best_opt), da, key=best_key)
+
+
+def _high_entry(variant: str, ann: dict, seat: Seat, community: int | None) -> tuple[int, dict]:
+    """The high key and the JSON hand of a seat: the short way when it has no wild card."""
+    options = wild_options(variant, ann, seat.down, seat.up, community, "high")
+    if len(options) > 1 or options[0]:
+        made = _best_high_made(variant, ann, seat, community, options)
+        return made.key, high_hand_dict(made)
+    return natural_high(_all_cards(seat, community), ann["double_ace_flush"])
 
 
 def _best_low_made(variant: str, ann: dict, seat: Seat, community: int | None) -> tuple[Made, bool]:
@@ -350,9 +366,7 @@ def evaluate_showdown(showdown: Mapping[str, Any]) -> dict:
         if want_high and variant == "seven_card_stud":  # no wild cards: the short way
             hk, entry["high"] = natural_high(_all_cards(seat, community), ann["double_ace_flush"])
         elif want_high:
-            made = _best_high_made(variant, ann, seat, community)
-            entry["high"] = high_hand_dict(made)
-            hk = made.key
+            hk, entry["high"] = _high_entry(variant, ann, seat, community)
         if want_low:
             made, ok = _best_low_made(variant, ann, seat, community)
             entry["low"] = low_hand_dict(made, ok, ann["low_ranking"], ann["low_qualifier"])

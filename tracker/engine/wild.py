@@ -39,13 +39,6 @@ from typing import Any
 
 __all__ = ["wild_options"]
 
-_KING = 13
-_ACE = 14
-
-
-def _rank(card: int) -> int:
-    return (card >> 2) + 2
-
 
 def wild_options(
     variant: str,
@@ -81,21 +74,22 @@ def wild_options(
             return [kings | frozenset(lowest)]
         return [kings | {c} for c in lowest]
     if variant == "low_hole":
-        ace_low = half == "low" and announcements["low_ranking"] in ("ace_to_five", "ace_to_six")
-
-        def value(c: int) -> int:
-            r = _rank(c)
-            return 1 if r == _ACE and ace_low else r
-
-        low = min(value(c) for c in down)
-        return [frozenset(c for c in hand if value(c) == low)]
+        # rank index (card >> 2): ace 12; an ace playing low is the lowest there is
+        low = min(down) >> 2
+        if (
+            half == "low"
+            and announcements["low_ranking"] in ("ace_to_five", "ace_to_six")
+            and any(c >> 2 == 12 for c in down)
+        ):
+            low = 12
+        return [frozenset([c for c in hand if c >> 2 == low])]
     if variant == "low_hold":
-        low = min(_rank(c) for c in down)
-        lowest = [c for c in down if _rank(c) == low]
+        low = min(down) >> 2
+        lowest = [c for c in down if c >> 2 == low]
         mode = announcements["same_rank_wild"]
         if mode == "none":
             return [frozenset((c,)) for c in lowest]
         if mode == "face_down":
             return [frozenset(lowest)]
-        return [frozenset(c for c in hand if _rank(c) == low)]
+        return [frozenset([c for c in hand if c >> 2 == low])]
     raise ValueError(f"unknown variant {variant!r}")
