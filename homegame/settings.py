@@ -185,6 +185,13 @@ EMAIL_BACKEND = env_str("EMAIL_BACKEND", default="django.core.mail.backends.cons
 EMAIL_HOST = env_str("EMAIL_HOST", default="localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", default=25)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", default="homegame <noreply@localhost>")
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", default=30)  # seconds for one SMTP conversation
+# The outbox (tracker/mail): a worker holds a claimed message this long (longer than one SMTP
+# conversation); a message still "sending" after it is sent again by the sweep. A message
+# never claimed this many seconds after it was asked for is sent by the sweep too.
+MAIL_LEASE_SECONDS = env_int("MAIL_LEASE_SECONDS", default=120)
+MAIL_SWEEP_GRACE = env_int("MAIL_SWEEP_GRACE", default=60)
+MAIL_MAX_ATTEMPTS = env_int("MAIL_MAX_ATTEMPTS", default=5)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -336,6 +343,7 @@ JOB_MAX_RESTARTS = env_int("JOB_MAX_RESTARTS", default=3)  # then the job is fai
 CELERY_BEAT_SCHEDULE = {
     "hands-sweep": {"task": "tracker.hands_sweep", "schedule": float(SWEEP_INTERVAL)},
     "imports-sweep": {"task": "tracker.imports_sweep", "schedule": float(SWEEP_INTERVAL)},
+    "outbox-sweep": {"task": "tracker.outbox_sweep", "schedule": float(SWEEP_INTERVAL)},
 }
 
 # --- Logging: one JSON object per line on stdout (plain text in development runs) ----

@@ -17,6 +17,7 @@ from tracker.hands.models import (
 )
 from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import Invite, League, Membership, Player
+from tracker.mail.models import MailOptOut, OutboxMessage
 from tracker.rulings.models import Ruling
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.tournaments.models import FinalStanding, LedgerEntry, Seat, StandingTally, Tournament
@@ -37,8 +38,10 @@ __all__ = [
     "Invite",
     "League",
     "LedgerEntry",
+    "MailOptOut",
     "Membership",
     "MonthTally",
+    "OutboxMessage",
     "Player",
     "Pot",
     "ReevaluationJob",

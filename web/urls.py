@@ -10,6 +10,7 @@ from web.views import (
     interchange,
     leagues,
     live,
+    mail,
     members,
     rulings,
     stats,
@@ -25,6 +26,8 @@ urlpatterns = [
     path("accounts/profile/email/resend/", accounts.email_resend, name="email-resend"),
     path("accounts/email/verify/<str:token>/", accounts.email_verify_page, name="email-verify"),
     path("accounts/profile/tokens/", accounts.token_create, name="token-create"),
+    path("accounts/profile/mail/", mail.mail_choices, name="mail-choices"),
+    path("mail/unsubscribe/<str:token>/", mail.unsubscribe, name="mail-unsubscribe"),
     path("accounts/profile/tokens/<int:pk>/revoke/", accounts.token_revoke, name="token-revoke"),
     # Leagues and players
     path("", leagues.home, name="home"),
