@@ -344,7 +344,11 @@ CELERY_BEAT_SCHEDULE = {
     "hands-sweep": {"task": "tracker.hands_sweep", "schedule": float(SWEEP_INTERVAL)},
     "imports-sweep": {"task": "tracker.imports_sweep", "schedule": float(SWEEP_INTERVAL)},
     "outbox-sweep": {"task": "tracker.outbox_sweep", "schedule": float(SWEEP_INTERVAL)},
+    # The day-before reminders of scheduled nights (idempotent: each night is reminded once).
+    "night-reminders": {"task": "tracker.night_reminders", "schedule": 600.0},
 }
+# How long the yes / no / maybe link of a night's mail works (and never after it starts).
+RSVP_LINK_MAX_AGE_SECONDS = env_int("RSVP_LINK_MAX_AGE_SECONDS", default=30 * 24 * 3600)
 
 # --- Logging: one JSON object per line on stdout (plain text in development runs) ----
 LOG_LEVEL = (env_str("LOG_LEVEL", "INFO") or "INFO").upper()

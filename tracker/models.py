@@ -19,6 +19,7 @@ from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import Invite, League, Membership, Player
 from tracker.mail.models import MailOptOut, OutboxMessage
 from tracker.rulings.models import Ruling
+from tracker.schedule.models import Rsvp, ScheduledNight
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.tournaments.models import FinalStanding, LedgerEntry, Seat, StandingTally, Tournament
 
@@ -45,7 +46,9 @@ __all__ = [
     "Player",
     "Pot",
     "ReevaluationJob",
+    "Rsvp",
     "Ruling",
+    "ScheduledNight",
     "Seat",
     "StandingTally",
     "Tournament",

@@ -13,6 +13,7 @@ from web.views import (
     mail,
     members,
     rulings,
+    schedule,
     stats,
     tournaments,
 )
@@ -39,6 +40,11 @@ urlpatterns = [
     path("leagues/<slug:slug>/members/", members.members, name="league-members"),
     path("leagues/<slug:slug>/house-rules/", members.house_rules, name="house-rules"),
     path("invites/<str:token>/", members.invite, name="invite"),
+    # Nights scheduled ahead and their answers
+    path("leagues/<slug:slug>/schedule/new/", schedule.night_new, name="night-new"),
+    path("nights/<int:pk>/", schedule.night, name="night"),
+    path("nights/<int:pk>/answer/", schedule.night_answer, name="night-answer"),
+    path("rsvp/<str:token>/", schedule.rsvp_link, name="rsvp-link"),
     # Tournaments and hands
     path("leagues/<slug:slug>/nights/new/", tournaments.tournament_new, name="tournament-new"),
     path("tournaments/<int:pk>/", tournaments.tournament, name="tournament"),

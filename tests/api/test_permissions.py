@@ -14,16 +14,20 @@ is named, exactly as if it did not exist.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from django.utils import timezone
 
 from tests.factories import add_member, make_league, make_user
 from tests.rulings.helpers import ACES, KINGS, api_client, disputed_hand, showdown
 from tracker.hands.models import Hand, HandStatus
 from tracker.leagues.models import League
 from tracker.leagues.services import invite_create
+from tracker.schedule.services import night_schedule
 
 pytestmark = pytest.mark.django_db
 
@@ -55,6 +59,9 @@ ALLOWED = {
     "points_formula_set": {"admin", "authority"},
     "token_create": EVERYONE,
     "token_revoke": EVERYONE,
+    "night_schedule": RECORDERS,
+    # For a roster player not linked to the caller (their own: any roster player's account).
+    "night_answer": RECORDERS,
 }
 # operations that do not name a league: being an outsider changes nothing
 # (an invite's token is the key to its league, private or not)
@@ -72,6 +79,7 @@ PAGES_ALLOWED = {
     "page_roles": {"admin"},
     "page_invite": {"admin"},
     "page_house_rules": {"authority", "admin"},
+    "page_night_schedule": RECORDERS,
 }
 
 # (path, method) of every write in the schema, and the operation of the matrix covering it.
@@ -95,6 +103,8 @@ SCHEMA_WRITES = {
     ("/api/v1/analytics/leagues/{slug}/points-formula/", "put"): "points_formula_set",
     ("/api/v1/auth/token/", "post"): "token_create",
     ("/api/v1/auth/token/", "delete"): "token_revoke",
+    ("/api/v1/nights/", "post"): "night_schedule",
+    ("/api/v1/nights/{id}/answer/", "post"): "night_answer",
 }
 # POSTs that store nothing (a stateless calculator): open to everyone, not in the matrix.
 NOT_WRITES = {("/api/v1/evaluate/", "post")}
@@ -232,7 +242,32 @@ def api_write(op: str, world, role: str):
         )
     if op == "token_revoke":
         return client.delete("/api/v1/auth/token/")
+    if op == "night_schedule":
+        return client.post(
+            "/api/v1/nights/",
+            {"league": league.slug, "starts_at": _tomorrow(), "place": "Here", "seats": 4},
+            format="json",
+        )
+    if op == "night_answer":
+        night = night_schedule(
+            league=league,
+            starts_at=timezone.now() + timedelta(days=1),
+            place="Here",
+            seats=4,
+            by=world["users"]["admin"],
+            base_url="http://testserver/",
+        )
+        player = league.players.filter(user__isnull=True).first()
+        return client.post(
+            f"/api/v1/nights/{night.pk}/answer/",
+            {"player": player.pk, "answer": "yes"},
+            format="json",
+        )
     raise AssertionError(op)
+
+
+def _tomorrow() -> str:
+    return (timezone.now() + timedelta(days=1)).isoformat()
 
 
 def expected_api(op: str, role: str, public: bool) -> str:
@@ -328,6 +363,10 @@ def page_write(op: str, world, role: str):
     if op == "page_house_rules":
         url = f"/leagues/{slug}/house-rules/"
         return client.post(url, {"opt-low_hole__game": "high_low"}), client.get(url)
+    if op == "page_night_schedule":
+        url = f"/leagues/{slug}/schedule/new/"
+        when = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+        return client.post(url, {"starts_at": when, "place": "Here", "seats": "4"}), client.get(url)
     if op == "page_points_formula":
         url = f"/leagues/{world['league'].slug}/table/"
         # Everyone may read the table; only the form's post is a write.

@@ -39,6 +39,7 @@ class Capability(StrEnum):
     EDIT_HOUSE_RULES = "edit_house_rules"  # default announcements per variant
     SET_POINTS = "set_points"  # choose the league's points formula
     REEVALUATE = "reevaluate"  # re-run the engine over settled hands
+    SCHEDULE_NIGHT = "schedule_night"  # schedule a night ahead; see and record every answer
 
 
 C = Capability
@@ -56,9 +57,10 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.EDIT_HOUSE_RULES,
             C.SET_POINTS,
             C.REEVALUATE,
+            C.SCHEDULE_NIGHT,
         }
     ),
-    SCOREKEEPER: frozenset({C.RECORD_HAND, C.DISPUTE}),
+    SCOREKEEPER: frozenset({C.RECORD_HAND, C.DISPUTE, C.SCHEDULE_NIGHT}),
     # The authority reads the audit log too: a ruling is judged against what was recorded.
     AUTHORITY: frozenset(
         {
@@ -98,8 +100,9 @@ def roles_sorted(roles) -> tuple[str, ...]:
 def capabilities_of(roles) -> frozenset[Capability]:
     """The union of the capabilities of ``roles``.
 
-    >>> sorted(capabilities_of({"scorekeeper", "member"}))
-    [<Capability.DISPUTE: 'dispute'>, <Capability.RECORD_HAND: 'record_hand'>]
+    >>> sorted(capabilities_of({"scorekeeper", "member"}))  # doctest: +NORMALIZE_WHITESPACE
+    [<Capability.DISPUTE: 'dispute'>, <Capability.RECORD_HAND: 'record_hand'>,
+     <Capability.SCHEDULE_NIGHT: 'schedule_night'>]
     """
     out: frozenset[Capability] = frozenset()
     for role in roles:
