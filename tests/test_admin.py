@@ -27,6 +27,8 @@ READ_ONLY = {
     "tracker.MonthTally",
     "tracker.TournamentTally",
     "tracker.StandingTally",
+    "tracker.OutboxMessage",
+    "tracker.Rsvp",
 }
 
 
