@@ -1,7 +1,7 @@
 """A night scheduled ahead in a real browser at phone size (375x740): the admin schedules it
 from the league page, the invitation mail (Django's test outbox) holds a yes link, which a
 player opens in a fresh browser context (as from a mail app, not logged in) and confirms;
-the admin's night page then shows the seat taken. axe finds nothing on the form, the
+the admin's night page then shows the seat taken. axe, the target sizes and the overflow check find nothing on the form, the
 night's page, the answer link's pages nor the unsubscribe page. Screenshots:
 test-artifacts/web/schedule-*.png."""
 
@@ -16,11 +16,19 @@ from django.utils import timezone
 from tests.factories import make_league, make_user
 from tests.web.axe import axe_violations, describe
 from tests.web.conftest import BROWSER_TESTS, PHONE, log_in, new_phone  # noqa: F401
+from tests.web.targets import overflow_problems, small_targets
 from tracker.accounts.models import EmailAddress
 from tracker.leagues.services import player_create, player_link
 from tracker.schedule.models import Rsvp
 
 pytestmark = BROWSER_TESTS
+
+
+def checked(name: str, page) -> list[str]:
+    """axe's findings on ``page``, its targets under 24x24 px and any sideways scrolling."""
+    found = describe(name, axe_violations(page))
+    found += [f"{name}: target under 24x24 px: {t}" for t in small_targets(page)]
+    return found + [f"{name}: {problem}" for problem in overflow_problems(page)]
 
 
 def test_a_night_is_scheduled_and_answered_yes_from_the_mail(site, browser, phone, shots):
@@ -35,7 +43,7 @@ def test_a_night_is_scheduled_and_answered_yes_from_the_mail(site, browser, phon
     log_in(page, site, admin.username, next_url=f"/leagues/{league.slug}/")
     page.click("[data-testid=schedule-night]")
     page.wait_for_load_state()
-    found = describe("night-form", axe_violations(page))
+    found = checked("night-form", page)
     shots(page, "schedule-form")
     when = timezone.localtime() + dt.timedelta(days=3)
     page.fill("#id_starts_at", when.strftime("%Y-%m-%dT19:30"))
@@ -45,7 +53,7 @@ def test_a_night_is_scheduled_and_answered_yes_from_the_mail(site, browser, phon
     page.click("[data-testid=night-schedule]")
     page.wait_for_load_state()
     assert "0 of 6 seats taken" in page.inner_text("[data-testid=seats]")
-    found += describe("night", axe_violations(page))
+    found += checked("night", page)
     shots(page, "schedule-night")
 
     (message,) = mail.outbox
@@ -58,16 +66,16 @@ def test_a_night_is_scheduled_and_answered_yes_from_the_mail(site, browser, phon
         other.goto(f"{site}{yes}")
         assert "Answer yes for Ann?" in other.inner_text("main")
         assert not Rsvp.objects.exists()  # opening the link changes nothing
-        found += describe("rsvp-confirm", axe_violations(other))
+        found += checked("rsvp-confirm", other)
         shots(other, "schedule-rsvp-confirm")
         other.click("[data-testid=rsvp-confirm]")
         other.wait_for_load_state()
         assert "Ann: yes, with a seat." in other.inner_text("[data-testid=rsvp-done]")
-        found += describe("rsvp-done", axe_violations(other))
+        found += checked("rsvp-done", other)
         shots(other, "schedule-rsvp-done")
         other.goto(f"{site}{unsubscribe}")
         assert other.locator("[data-testid=unsubscribe]").is_visible()
-        found += describe("unsubscribe", axe_violations(other))
+        found += checked("unsubscribe", other)
         shots(other, "schedule-unsubscribe")
     finally:
         other.context.close()
@@ -80,5 +88,5 @@ def test_a_night_is_scheduled_and_answered_yes_from_the_mail(site, browser, phon
     shots(page, "schedule-night-answered")
     page.goto(f"{site}/leagues/{league.slug}/")
     assert "Alex's kitchen" in page.inner_text("[data-testid=upcoming]")
-    found += describe("league-upcoming", axe_violations(page))
+    found += checked("league-upcoming", page)
     assert not found, "\n".join(found)
