@@ -1,8 +1,9 @@
 """A night scheduled ahead in a real browser at phone size (375x740): the admin schedules it
 from the league page, the invitation mail (Django's test outbox) holds a yes link, which a
 player opens in a fresh browser context (as from a mail app, not logged in) and confirms;
-the admin's night page then shows the seat taken. axe, the target sizes and the overflow check find nothing on the form, the
-night's page, the answer link's pages nor the unsubscribe page. Screenshots:
+the admin's night page then shows the seat taken. axe, the target sizes and the overflow
+check find nothing on the form, the night's page, the answer link's pages nor the
+unsubscribe page. Screenshots:
 test-artifacts/web/schedule-*.png."""
 
 from __future__ import annotations
