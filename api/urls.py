@@ -3,7 +3,7 @@
 from django.urls import include, path, re_path
 from rest_framework.routers import DefaultRouter
 
-from api.views import analytics, core, evaluate, hands, money, phh, rulings
+from api.views import analytics, core, evaluate, hands, money, phh, rulings, schedule
 from api.views.auth import TokenView
 from api.views.meta import ApiRoot
 
@@ -21,6 +21,7 @@ router.register("rulings", rulings.RulingViewSet, basename="ruling")
 router.register("evaluations", rulings.EvaluationViewSet, basename="evaluation")
 router.register("audit", rulings.AuditViewSet, basename="audit")
 router.register("imports", phh.ImportJobViewSet, basename="import")
+router.register("nights", schedule.NightViewSet, basename="night")
 
 urlpatterns = [
     path("", ApiRoot.as_view(), name="api-root"),

@@ -185,6 +185,13 @@ EMAIL_BACKEND = env_str("EMAIL_BACKEND", default="django.core.mail.backends.cons
 EMAIL_HOST = env_str("EMAIL_HOST", default="localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", default=25)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", default="homegame <noreply@localhost>")
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", default=30)  # seconds for one SMTP conversation
+# The outbox (tracker/mail): a worker holds a claimed message this long (longer than one SMTP
+# conversation); a message still "sending" after it is sent again by the sweep. A message
+# never claimed this many seconds after it was asked for is sent by the sweep too.
+MAIL_LEASE_SECONDS = env_int("MAIL_LEASE_SECONDS", default=120)
+MAIL_SWEEP_GRACE = env_int("MAIL_SWEEP_GRACE", default=60)
+MAIL_MAX_ATTEMPTS = env_int("MAIL_MAX_ATTEMPTS", default=5)
 
 # Sign-in finds an account by its canonical name too ("bob" signs in "Bob": docs/rulings.md).
 AUTHENTICATION_BACKENDS = ["tracker.accounts.backends.AccountNameBackend"]
@@ -338,7 +345,12 @@ JOB_MAX_RESTARTS = env_int("JOB_MAX_RESTARTS", default=3)  # then the job is fai
 CELERY_BEAT_SCHEDULE = {
     "hands-sweep": {"task": "tracker.hands_sweep", "schedule": float(SWEEP_INTERVAL)},
     "imports-sweep": {"task": "tracker.imports_sweep", "schedule": float(SWEEP_INTERVAL)},
+    "outbox-sweep": {"task": "tracker.outbox_sweep", "schedule": float(SWEEP_INTERVAL)},
+    # The day-before reminders of scheduled nights (idempotent: each night is reminded once).
+    "night-reminders": {"task": "tracker.night_reminders", "schedule": 600.0},
 }
+# How long the yes / no / maybe link of a night's mail works (and never after it starts).
+RSVP_LINK_MAX_AGE_SECONDS = env_int("RSVP_LINK_MAX_AGE_SECONDS", default=30 * 24 * 3600)
 
 # --- Logging: one JSON object per line on stdout (plain text in development runs) ----
 LOG_LEVEL = (env_str("LOG_LEVEL", "INFO") or "INFO").upper()

@@ -30,6 +30,8 @@ READ_ONLY = {
     "tracker.LeagueMoney",
     "tracker.NightMoney",
     "tracker.MoneyEntry",
+    "tracker.OutboxMessage",
+    "tracker.Rsvp",
 }
 
 

@@ -22,8 +22,10 @@ from tracker.hands.models import (
 )
 from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
+from tracker.mail.models import MailOptOut, OutboxMessage
 from tracker.money.models import LeagueMoney, MoneyEntry, NightMoney
 from tracker.rulings.models import Ruling
+from tracker.schedule.models import Rsvp, ScheduledNight
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.tournaments.models import (
     FinalStanding,
@@ -162,6 +164,54 @@ class EmailAddressAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+
+# --- Mail -----------------------------------------------------------------------
+
+
+@admin.register(OutboxMessage)
+class OutboxMessageAdmin(ReadOnlyAdmin):
+    """The outbox: what was asked for, its state, attempts and lease. Written only by the
+    outbox services (the claim and the sweep are the guard against sending twice)."""
+
+    list_display = ["kind", "user", "subject_key", "status", "attempts", "created_at", "sent_at"]
+    list_filter = ["status", "kind"]
+    search_fields = ["user__username", "subject_key", "subject", "address"]
+
+
+@admin.register(MailOptOut)
+class MailOptOutAdmin(admin.ModelAdmin):
+    list_display = ["user", "kind", "created_at"]
+    list_filter = ["kind"]
+    search_fields = ["user__username"]
+
+
+# --- Nights scheduled ahead -----------------------------------------------------
+
+
+class RsvpInline(admin.TabularInline):
+    model = Rsvp
+    extra = 0
+    raw_id_fields = ["player"]
+    readonly_fields = ["answer", "seat", "waitlisted_at", "promotions", "answered_at"]
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False  # answers go through the service (seats, the waitlist, its e-mails)
+
+
+@admin.register(ScheduledNight)
+class ScheduledNightAdmin(admin.ModelAdmin):
+    list_display = ["league", "starts_at", "place", "seats", "reminded_at"]
+    list_filter = ["league"]
+    search_fields = ["place", "league__name", "league__slug"]
+    inlines = [RsvpInline]
+
+
+@admin.register(Rsvp)
+class RsvpAdmin(ReadOnlyAdmin):
+    list_display = ["night", "player", "answer", "seat", "answered_at"]
+    list_filter = ["answer", "seat"]
+    search_fields = ["player__name"]
 
 
 # --- Game nights ------------------------------------------------------------

@@ -17,8 +17,10 @@ from tracker.hands.models import (
 )
 from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
+from tracker.mail.models import MailOptOut, OutboxMessage
 from tracker.money.models import LeagueMoney, MoneyEntry, NightMoney
 from tracker.rulings.models import Ruling
+from tracker.schedule.models import Rsvp, ScheduledNight
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.tournaments.models import (
     FinalStanding,
@@ -47,14 +49,18 @@ __all__ = [
     "League",
     "LedgerEntry",
     "LeagueMoney",
+    "MailOptOut",
     "MoneyEntry",
     "Membership",
     "MonthTally",
     "NightMoney",
+    "OutboxMessage",
     "Player",
     "Pot",
     "ReevaluationJob",
+    "Rsvp",
     "Ruling",
+    "ScheduledNight",
     "Seat",
     "StandingTally",
     "TableLink",

@@ -9,6 +9,8 @@ from tracker.accounts.tasks import email_verification_send_task, password_reset_
 from tracker.core.tasks import health_ping
 from tracker.hands.tasks import hands_sweep_task, reevaluation_run_task, tournament_settle_task
 from tracker.interchange.tasks import imports_sweep_task, phh_import_task
+from tracker.mail.tasks import outbox_send_task, outbox_sweep_task
+from tracker.schedule.tasks import night_reminders_task
 
 __all__ = [
     "email_verification_send_task",
@@ -16,6 +18,9 @@ __all__ = [
     "health_ping",
     "imports_sweep_task",
     "password_reset_send_task",
+    "night_reminders_task",
+    "outbox_send_task",
+    "outbox_sweep_task",
     "phh_import_task",
     "reevaluation_run_task",
     "tournament_settle_task",

@@ -12,9 +12,11 @@ from web.views import (
     league_money,
     leagues,
     live,
+    mail,
     members,
     money,
     rulings,
+    schedule,
     stats,
     tournaments,
 )
@@ -28,6 +30,8 @@ urlpatterns = [
     path("accounts/profile/email/resend/", accounts.email_resend, name="email-resend"),
     path("accounts/email/verify/<str:token>/", accounts.email_verify_page, name="email-verify"),
     path("accounts/profile/tokens/", accounts.token_create, name="token-create"),
+    path("accounts/profile/mail/", mail.mail_choices, name="mail-choices"),
+    path("mail/unsubscribe/<str:token>/", mail.unsubscribe, name="mail-unsubscribe"),
     path("accounts/profile/tokens/<int:pk>/revoke/", accounts.token_revoke, name="token-revoke"),
     # Leagues and players
     path("", leagues.home, name="home"),
@@ -44,6 +48,11 @@ urlpatterns = [
     path("leagues/<slug:slug>/calendar/", calendars.league_calendar, name="league-calendar"),
     path("calendars/<str:token>.ics", calendars.calendar_feed, name="calendar-feed"),
     path("tournaments/<int:pk>/calendar.ics", calendars.night_ics, name="night-ics"),
+    # Nights scheduled ahead and their answers
+    path("leagues/<slug:slug>/schedule/new/", schedule.night_new, name="night-new"),
+    path("nights/<int:pk>/", schedule.night, name="night"),
+    path("nights/<int:pk>/answer/", schedule.night_answer, name="night-answer"),
+    path("rsvp/<str:token>/", schedule.rsvp_link, name="rsvp-link"),
     # Tournaments and hands
     path("leagues/<slug:slug>/nights/new/", tournaments.tournament_new, name="tournament-new"),
     path("tournaments/<int:pk>/", tournaments.tournament, name="tournament"),

@@ -185,6 +185,12 @@ class InviteCreateSerializer(serializers.Serializer):
     days = serializers.IntegerField(
         default=7, min_value=1, max_value=INVITE_DAYS_MAX, help_text="it expires after this"
     )
+    mail_to = serializers.CharField(
+        default="",
+        allow_blank=True,
+        max_length=150,
+        help_text="a username: the link is also mailed to that account's verified address",
+    )
 
 
 class InviteAcceptSerializer(serializers.Serializer):

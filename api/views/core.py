@@ -322,7 +322,9 @@ class InviteViewSet(WriteThrottled, mixins.ListModelMixin, viewsets.GenericViewS
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         league = visible_league(request, values.pop("league"))
-        invite, token = invite_create(league=league, by=request.user, **values)
+        invite, token = invite_create(
+            league=league, by=request.user, base_url=request.build_absolute_uri("/"), **values
+        )
         body = InviteCreatedSerializer(invite, context={"request": request, "token": token}).data
         return Response(body, status=status.HTTP_201_CREATED, headers={"Cache-Control": "no-store"})
 

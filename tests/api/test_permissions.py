@@ -14,10 +14,13 @@ is named, exactly as if it did not exist.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from django.utils import timezone
 
 from tests.factories import add_member, make_league, make_user
 from tests.rulings.helpers import ACES, KINGS, api_client, disputed_hand, showdown
@@ -26,6 +29,7 @@ from tracker.leagues.models import League, Player
 from tracker.leagues.services import invite_create
 from tracker.money.models import NightMoney
 from tracker.money.services import entry_record
+from tracker.schedule.services import night_schedule
 
 pytestmark = pytest.mark.django_db
 
@@ -60,6 +64,9 @@ ALLOWED = {
     "league_money_set": {"admin"},
     "entry_record": RECORDERS,
     "entry_undo": RECORDERS,
+    "night_schedule": RECORDERS,
+    # For a roster player not linked to the caller (their own: any roster player's account).
+    "night_answer": RECORDERS,
 }
 # operations that do not name a league: being an outsider changes nothing
 # (an invite's token is the key to its league, private or not)
@@ -79,6 +86,7 @@ PAGES_ALLOWED = {
     "page_house_rules": {"authority", "admin"},
     "page_entry": RECORDERS,
     "page_league_money": {"admin"},
+    "page_night_schedule": RECORDERS,
 }
 
 # (path, method) of every write in the schema, and the operation of the matrix covering it.
@@ -105,6 +113,8 @@ SCHEMA_WRITES = {
     ("/api/v1/leagues/{slug}/money/", "put"): "league_money_set",
     ("/api/v1/tournaments/{id}/entries/", "post"): "entry_record",
     ("/api/v1/tournaments/{id}/entries/{entry_id}/undo/", "post"): "entry_undo",
+    ("/api/v1/nights/", "post"): "night_schedule",
+    ("/api/v1/nights/{id}/answer/", "post"): "night_answer",
 }
 # POSTs that store nothing (a stateless calculator): open to everyone, not in the matrix.
 NOT_WRITES = {("/api/v1/evaluate/", "post")}
@@ -262,7 +272,32 @@ def api_write(op: str, world, role: str):
         )
     if op == "token_revoke":
         return client.delete("/api/v1/auth/token/")
+    if op == "night_schedule":
+        return client.post(
+            "/api/v1/nights/",
+            {"league": league.slug, "starts_at": _tomorrow(), "place": "Here", "seats": 4},
+            format="json",
+        )
+    if op == "night_answer":
+        night = night_schedule(
+            league=league,
+            starts_at=timezone.now() + timedelta(days=1),
+            place="Here",
+            seats=4,
+            by=world["users"]["admin"],
+            base_url="http://testserver/",
+        )
+        player = league.players.filter(user__isnull=True).first()
+        return client.post(
+            f"/api/v1/nights/{night.pk}/answer/",
+            {"player": player.pk, "answer": "yes"},
+            format="json",
+        )
     raise AssertionError(op)
+
+
+def _tomorrow() -> str:
+    return (timezone.now() + timedelta(days=1)).isoformat()
 
 
 def expected_api(op: str, role: str, public: bool) -> str:
@@ -366,6 +401,10 @@ def page_write(op: str, world, role: str):
         url = f"/leagues/{slug}/money/"
         body = {"currency": "EUR", "locale": "de_DE", "unit": "1", "rebuy_when": "busted"}
         return client.post(url, {**body, "payout_template": "65_35"}), client.get(url)
+    if op == "page_night_schedule":
+        url = f"/leagues/{slug}/schedule/new/"
+        when = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+        return client.post(url, {"starts_at": when, "place": "Here", "seats": "4"}), client.get(url)
     if op == "page_points_formula":
         url = f"/leagues/{world['league'].slug}/table/"
         # Everyone may read the table; only the form's post is a write.

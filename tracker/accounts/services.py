@@ -13,7 +13,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
+from django.core.mail import EmailMultiAlternatives, send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
@@ -200,15 +200,25 @@ def email_verification_resend(*, user, base_url: str) -> EmailAddress:
     return email
 
 
-def user_mail_send(*, user, subject: str, body: str) -> bool:
-    """Mail ``user`` at their verified address; nothing (False) without one. Every mail the
-    site sends to a user goes through here (or, for a password reset, finds only verified
-    addresses itself: ``password_reset_users``); the verification mail alone goes to an
-    address that waits."""
+def user_mail_send(
+    *,
+    user,
+    subject: str,
+    body: str,
+    html: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> bool:
+    """Mail ``user`` at their verified address (a plain-text part, and an HTML alternative
+    when ``html`` is given, with extra ``headers``); nothing (False) without one. Every mail the site sends to a user goes through here (the outbox,
+    tracker/mail, included; a password reset finds only verified addresses itself:
+    ``password_reset_users``); the verification mail alone goes to an address that waits."""
     address = verified_email_of(user)
     if address is None:
         return False
-    send_mail(subject, body, None, [address])
+    message = EmailMultiAlternatives(subject, body, None, [address], headers=headers or {})
+    if html:
+        message.attach_alternative(html, "text/html")
+    message.send()
     return True
 
 

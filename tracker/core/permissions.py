@@ -45,6 +45,7 @@ class Capability(StrEnum):
     VIEW_MONEY = "view_money"  # see a night's money: rules, entries, pool, payouts
     RECORD_MONEY = "record_money"  # record buy-ins, rebuys and add-ons at the table
     SET_MONEY = "set_money"  # the league's currency and money rules, a night's own rules
+    SCHEDULE_NIGHT = "schedule_night"  # schedule a night ahead; see and record every answer
 
 
 C = Capability
@@ -68,9 +69,19 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.VIEW_MONEY,
             C.RECORD_MONEY,
             C.SET_MONEY,
+            C.SCHEDULE_NIGHT,
         }
     ),
-    SCOREKEEPER: frozenset({C.RECORD_HAND, C.DISPUTE, C.SHARE_TABLE, C.VIEW_MONEY, C.RECORD_MONEY}),
+    SCOREKEEPER: frozenset(
+        {
+            C.RECORD_HAND,
+            C.DISPUTE,
+            C.SHARE_TABLE,
+            C.VIEW_MONEY,
+            C.RECORD_MONEY,
+            C.SCHEDULE_NIGHT,
+        }
+    ),
     # The authority reads the audit log too: a ruling is judged against what was recorded.
     AUTHORITY: frozenset(
         {
@@ -116,8 +127,8 @@ def capabilities_of(roles) -> frozenset[Capability]:
     []
     >>> sorted(capabilities_of({"scorekeeper", "member"}))  # doctest: +NORMALIZE_WHITESPACE
     [<Capability.DISPUTE: 'dispute'>, <Capability.RECORD_HAND: 'record_hand'>,
-     <Capability.RECORD_MONEY: 'record_money'>, <Capability.SHARE_TABLE: 'share_table'>,
-     <Capability.VIEW_MONEY: 'view_money'>]
+     <Capability.RECORD_MONEY: 'record_money'>, <Capability.SCHEDULE_NIGHT: 'schedule_night'>,
+     <Capability.SHARE_TABLE: 'share_table'>, <Capability.VIEW_MONEY: 'view_money'>]
     """
     out: frozenset[Capability] = frozenset()
     for role in roles:

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from tracker.accounts.selectors import token_digest
+from tracker.accounts.selectors import sign_in_account, token_digest, verified_email_of
 from tracker.audit.services import audit_record
 from tracker.core.errors import Conflict, NotFound, PermissionDenied
 from tracker.core.permissions import Capability, require
@@ -18,9 +18,19 @@ from tracker.engine.announcements import VARIANTS, normalize_announcements
 from tracker.engine.errors import DomainError
 from tracker.engine.points import normalize_formula
 from tracker.engine.tournament import MAX_SEATS as MAX_PLAYERS
-from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player, Role
+from tracker.leagues.models import (
+    CalendarFeed,
+    Invite,
+    League,
+    Membership,
+    Player,
+    Role,
+    invite_path,
+)
 from tracker.leagues.seasons import DEFAULT_MIN_PLAYERS, DEFAULT_SEASON_LENGTH, SEASON_LENGTHS
 from tracker.leagues.selectors import league_account, league_accounts
+from tracker.mail.models import MailKind
+from tracker.mail.services import outbox_enqueue
 
 
 def house_rules_check(house_rules: object) -> dict:
@@ -277,11 +287,21 @@ def _new_invite_token() -> str:
 
 @transaction.atomic
 def invite_create(
-    *, league: League, role: str, single_use: bool = True, days: int = 7, by
+    *,
+    league: League,
+    role: str,
+    single_use: bool = True,
+    days: int = 7,
+    by,
+    mail_to: str = "",
+    base_url: str = "",
 ) -> tuple[Invite, str]:
     """A link that gives ``role`` in ``league`` to whoever accepts it within ``days`` days
     (admins only). Single use: the first to accept uses it up. Returns the invite and its
-    token: only the token's digest is stored, so this is the one time it can be shown."""
+    token: only the token's digest is stored, so this is the one time it can be shown.
+
+    With ``mail_to`` (a username) the link is also mailed, through the outbox, to that
+    account's verified address (to ``base_url``'s site); refused when the account has none."""
     require(by, league, Capability.MANAGE_MEMBERS, "invite people")
     if role not in Role.values:
         raise DomainError(f"{role!r} is not a role (one of {', '.join(Role.values)})", field="role")
@@ -289,6 +309,19 @@ def invite_create(
         raise DomainError(
             f"an invite lasts from 1 to {INVITE_DAYS_MAX} days", field="days", code="invalid_days"
         )
+    mail_user = None
+    mail_to = (mail_to or "").strip()
+    if mail_to:
+        # One answer whether no account has that name or it has no verified address, so the
+        # form tells nothing of which accounts exist (the roles rule, docs/rulings.md).
+        mail_user = sign_in_account(mail_to)
+        if mail_user is None or verified_email_of(mail_user) is None:
+            raise DomainError(
+                f"cannot mail an invite to {mail_to!r}: no account of that name with a "
+                "verified e-mail address; send them the link yourself",
+                field="mail_to",
+                code="no_verified_address",
+            )
     token = _new_invite_token()
     invite = Invite.objects.create(
         league=league,
@@ -308,8 +341,24 @@ def invite_create(
             "single_use": single_use,
             "expires_at": invite.expires_at,
             "fingerprint": invite.fingerprint,
+            "mailed_to": mail_to or None,
         },
     )
+    if mail_user is not None:
+        outbox_enqueue(
+            kind=MailKind.LEAGUE_INVITE,
+            user=mail_user,
+            subject_key=f"invite:{invite.pk}",
+            template="league_invite",
+            context={
+                "league": league,
+                "role": invite.get_role_display().lower(),
+                "by": by.get_username(),
+                "expires": invite.expires_at,
+                "link": base_url.rstrip("/") + invite_path(token),
+            },
+            base_url=base_url,
+        )
     return invite, token
 
 

@@ -114,9 +114,20 @@ class InviteForm(forms.Form):
         label="Days before it expires",
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
+    mail_to = forms.CharField(
+        max_length=150,
+        required=False,
+        label="Mail it to (optional)",
+        help_text="The username of an account with a verified address: we mail them the link.",
+        widget=forms.TextInput(attrs={"autocapitalize": "off", "autocomplete": "off"}),
+    )
 
     def add_domain_error(self, exc: DomainError) -> None:
-        add_form_errors(self, exc, [field_route(self, "role"), field_route(self, "days")])
+        add_form_errors(
+            self,
+            exc,
+            [field_route(self, "role"), field_route(self, "days"), field_route(self, "mail_to")],
+        )
 
 
 class HouseRulesForm(AnnouncementsForm):

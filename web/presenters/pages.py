@@ -41,6 +41,7 @@ from tracker.rulings.selectors import (
     open_disputes_count,
     status_words,
 )
+from tracker.schedule.selectors import upcoming_nights
 from tracker.tournaments.models import Tournament, TournamentStatus
 from tracker.tournaments.selectors import (
     StandingRow,
@@ -124,6 +125,7 @@ class LeaguePage:
     house_rules: list[tuple[str, list[tuple[str, str]]]]
     open_disputes: int = 0  # pots waiting for the authority ("N open" on the disputes link)
     nights_total: int = 0  # every night of the league (``tournaments`` are the latest)
+    upcoming: list = field(default_factory=list)  # nights scheduled ahead (ScheduledNight)
 
     @property
     def role(self) -> str | None:
@@ -182,6 +184,7 @@ def league_page(user, slug: str) -> LeaguePage:
         players=league_roster(league),
         house_rules=house,
         open_disputes=open_disputes_count(league),
+        upcoming=upcoming_nights(league),
     )
 
 

@@ -24,6 +24,8 @@ from tracker.accounts.services import (
 )
 from tracker.core.ratelimit import client_address, signup_attempted, signup_wait, too_many
 from tracker.engine.errors import DomainError
+from tracker.mail.models import MailKind
+from tracker.mail.selectors import mail_kinds_on
 from web.forms.accounts import EmailForm, SignupForm, TokenForm
 from web.views import shown_once
 from web.views.common import not_found_as_404
@@ -85,6 +87,7 @@ def signup(request):
 def _profile(request, *, form=None, email_form=None, email_error="", status=200):
     tokens = list(api_tokens_of(request.user))
     addresses = email_addresses_of(request.user)
+    kinds_on = mail_kinds_on(request.user)
     new_token, new_key = None, None
     if request.method == "GET":
         kept = shown_once.take(request, shown_once.TOKEN)
@@ -104,6 +107,7 @@ def _profile(request, *, form=None, email_form=None, email_error="", status=200)
             "email_error": email_error,
             "verified_email": next((a for a in addresses if a.is_verified), None),
             "waiting_email": next((a for a in addresses if not a.is_verified), None),
+            "mail_kinds": [(kind, label, kind in kinds_on) for kind, label in MailKind.choices],
         },
         status=status,
     )

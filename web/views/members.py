@@ -205,6 +205,8 @@ def members(request, slug):
                             single_use=data["uses"] == "single",
                             days=data["days"],
                             by=request.user,
+                            mail_to=data["mail_to"],
+                            base_url=request.build_absolute_uri("/"),
                         )
                     except Refused:
                         raise

@@ -1,0 +1,73 @@
+"""Nights scheduled ahead and the roster's answers (yes, no, maybe; a waitlist when full)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from tracker.leagues.models import League, Player
+from tracker.tournaments.models import VARIANT_CHOICES
+
+
+class ScheduledNight(models.Model):
+    """A game night announced ahead: when, where, how many seats, and a note. The roster's
+    members are invited by e-mail when it is made; a reminder goes the day before
+    (``reminded_at`` says it went)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="scheduled_nights")
+    starts_at = models.DateTimeField()
+    place = models.CharField(max_length=200)
+    seats = models.PositiveSmallIntegerField()
+    variant = models.CharField(max_length=32, choices=VARIANT_CHOICES, blank=True)
+    note = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    # The site the mails link to (the address the night was made on).
+    base_url = models.CharField(max_length=300, blank=True)
+    reminded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["starts_at", "id"]
+        indexes = [models.Index(fields=["league", "starts_at"], name="night_league_starts")]
+
+    def __str__(self) -> str:
+        return f"{self.league} night at {self.place}, {self.starts_at:%Y-%m-%d %H:%M}"
+
+
+class Answer(models.TextChoices):
+    YES = "yes", "Yes"
+    NO = "no", "No"
+    MAYBE = "maybe", "Maybe"
+
+
+class Seat(models.TextChoices):
+    GOING = "going", "Has a seat"
+    WAITLIST = "waitlist", "On the waitlist"
+    NONE = "", "No seat"
+
+
+class Rsvp(models.Model):
+    """One roster player's answer to one night. A yes takes a seat while there is one
+    (``seat`` going), otherwise joins the waitlist (``waitlisted_at`` orders it); a going
+    player's no or maybe frees the seat for the first on the waitlist (``promotions``
+    counts how often this player was promoted, one e-mail each)."""
+
+    night = models.ForeignKey(ScheduledNight, on_delete=models.CASCADE, related_name="rsvps")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rsvps")
+    answer = models.CharField(max_length=8, choices=Answer.choices)
+    seat = models.CharField(max_length=8, choices=Seat.choices, blank=True, default=Seat.NONE)
+    waitlisted_at = models.DateTimeField(null=True, blank=True)
+    promotions = models.PositiveSmallIntegerField(default=0)
+    answered_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["night_id", "answered_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "player"], name="rsvp_one_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.answer} to {self.night_id} ({self.seat or 'no seat'})"

@@ -1,0 +1,324 @@
+"""Scheduling a night ahead and answering it: invitations, yes/no/maybe, the waitlist and
+its promotions, the reminder the day before. Every mail goes through the outbox."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.conf import settings
+from django.core import signing
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from tracker.audit.services import audit_record
+from tracker.core.errors import Conflict, NotFound, PermissionDenied
+from tracker.core.permissions import Capability, can, require, require_view
+from tracker.engine.errors import DomainError
+from tracker.engine.schedule import ANSWERS, promoted, seat_limit
+from tracker.engine.variants import VARIANT_RULES
+from tracker.leagues.models import League, Player
+from tracker.mail.models import MailKind
+from tracker.mail.services import outbox_enqueue
+from tracker.schedule.models import Answer, Rsvp, ScheduledNight, Seat
+
+RSVP_SALT = "tracker.schedule.rsvp"
+PLACE_MAX, NOTE_MAX = 200, 1000
+
+
+# --------------------------------------------------------------------------
+# The signed link of an answer: it names one night, one player and one answer.
+
+
+def rsvp_token(*, night_id: int, player_id: int, answer: str) -> str:
+    """The signed token of an RSVP link (it expires: RSVP_LINK_MAX_AGE_SECONDS, and with the
+    night's start)."""
+    return signing.TimestampSigner(salt=RSVP_SALT).sign_object(
+        {"n": night_id, "p": player_id, "a": answer}
+    )
+
+
+def rsvp_link_read(token: str) -> tuple[ScheduledNight, Player, str]:
+    """The night, player and answer a link names, if it is still good: signed by us, not
+    older than RSVP_LINK_MAX_AGE_SECONDS, for a player still on the roster."""
+    try:
+        data = signing.TimestampSigner(salt=RSVP_SALT).unsign_object(
+            token, max_age=settings.RSVP_LINK_MAX_AGE_SECONDS
+        )
+    except signing.SignatureExpired:
+        raise DomainError(
+            "this link has expired: answer on the night's page", code="link_expired", field="token"
+        ) from None
+    except signing.BadSignature:
+        raise DomainError(
+            "this link is not a valid answer link", code="link_invalid", field="token"
+        ) from None
+    night = ScheduledNight.objects.select_related("league").filter(pk=data.get("n")).first()
+    player = Player.objects.filter(pk=data.get("p"), league_id=getattr(night, "league_id", None))
+    player = player.first()
+    if night is None or player is None or data.get("a") not in ANSWERS:
+        raise DomainError("this link names no night of yours", code="link_invalid", field="token")
+    return night, player, data["a"]
+
+
+def _rsvp_links(night: ScheduledNight, player: Player) -> dict[str, str]:
+    base = night.base_url.rstrip("/")
+    return {
+        a: base
+        + reverse(
+            "rsvp-link",
+            kwargs={"token": rsvp_token(night_id=night.pk, player_id=player.pk, answer=a)},
+        )
+        for a in ANSWERS
+    }
+
+
+def _mail(night: ScheduledNight, rsvp_player: Player, *, kind: str, key: str, template: str):
+    if rsvp_player.user_id is None:
+        return
+    outbox_enqueue(
+        kind=kind,
+        user=rsvp_player.user,
+        subject_key=key,
+        template=template,
+        context={
+            "night": night,
+            "league": night.league,
+            "player": rsvp_player,
+            "links": _rsvp_links(night, rsvp_player),
+            "page": night.base_url.rstrip("/") + reverse("night", kwargs={"pk": night.pk}),
+            "game": VARIANT_RULES[night.variant].title if night.variant else "Dealer's choice",
+        },
+        base_url=night.base_url,
+    )
+
+
+# --------------------------------------------------------------------------
+# Scheduling
+
+
+def _checked(*, starts_at, place: str, seats, variant: str, note: str, now) -> dict:
+    problems: dict[str, list[str]] = {}
+    if not isinstance(starts_at, dt.datetime) or timezone.is_naive(starts_at):
+        problems["starts_at"] = ["a date and time with its time zone"]
+    elif starts_at <= now:
+        problems["starts_at"] = ["a night is scheduled ahead: this time has passed"]
+    place = (place or "").strip()
+    if not place:
+        problems["place"] = ["where the night is played"]
+    elif len(place) > PLACE_MAX:
+        problems["place"] = [f"at most {PLACE_MAX} characters"]
+    variant = variant or ""
+    limit = None
+    if variant and variant not in VARIANT_RULES:
+        problems["variant"] = [f"{variant!r} is not a game ({', '.join(VARIANT_RULES)})"]
+    else:
+        limit = seat_limit(variant)
+    if not isinstance(seats, int) or isinstance(seats, bool):
+        problems["seats"] = ["a whole number of seats"]
+    elif limit is not None and not 2 <= seats <= limit:
+        game = VARIANT_RULES[variant].title if variant else "dealer's choice"
+        problems["seats"] = [f"from 2 to {limit} seats ({game} seats at most {limit})"]
+    note = (note or "").strip()
+    if len(note) > NOTE_MAX:
+        problems["note"] = [f"at most {NOTE_MAX} characters"]
+    if problems:
+        first = next(iter(problems.values()))[0]
+        raise DomainError(first, code="invalid_night", fields=problems)
+    return {"place": place, "variant": variant, "note": note}
+
+
+@transaction.atomic
+def night_schedule(
+    *,
+    league: League,
+    starts_at: dt.datetime,
+    place: str,
+    seats: int,
+    variant: str = "",
+    note: str = "",
+    by,
+    base_url: str,
+) -> ScheduledNight:
+    """A night of ``league`` scheduled ahead (an admin or scorekeeper): every problem with
+    the time (in the future), place, seats (2 to the game's player limit) and note is named
+    at once. Every roster player linked to an account is invited by e-mail (the outbox;
+    only at a verified address)."""
+    require(by, league, Capability.SCHEDULE_NIGHT, "schedule a night")
+    clean = _checked(
+        starts_at=starts_at,
+        place=place,
+        seats=seats,
+        variant=variant,
+        note=note,
+        now=timezone.now(),
+    )
+    night = ScheduledNight.objects.create(
+        league=league,
+        starts_at=starts_at,
+        seats=seats,
+        created_by=by,
+        base_url=base_url,
+        **clean,
+    )
+    audit_record(
+        action="night.schedule",
+        target=night,
+        league=league,
+        actor=by,
+        data={
+            "starts_at": starts_at,
+            "place": night.place,
+            "seats": seats,
+            "variant": night.variant,
+        },
+    )
+    for player in Player.objects.filter(league=league, user__isnull=False).select_related("user"):
+        _mail(
+            night,
+            player,
+            kind=MailKind.NIGHT_INVITATION,
+            key=f"night:{night.pk}:player:{player.pk}",
+            template="night_invitation",
+        )
+    return night
+
+
+# --------------------------------------------------------------------------
+# Answering
+
+
+def _answer(night: ScheduledNight, player: Player, answer: str, *, actor, via: str) -> Rsvp:
+    """Record ``player``'s ``answer`` (the night's row locked: answers to one night are taken
+    one at a time, so seats are never given twice), then fill freed seats from the
+    waitlist in order, each promoted player told by e-mail."""
+    if answer not in ANSWERS:
+        raise DomainError(
+            f"{answer!r} is not an answer (yes, no or maybe)", field="answer", code="invalid"
+        )
+    night = ScheduledNight.objects.select_for_update().select_related("league").get(pk=night.pk)
+    now = timezone.now()
+    if night.starts_at <= now:
+        raise Conflict("this night has started: answers are closed", code="night_started")
+    rsvp = Rsvp.objects.filter(night=night, player=player).first() or Rsvp(
+        night=night, player=player
+    )
+    before = (rsvp.answer, rsvp.seat)
+    rsvp.answer = answer
+    rsvp.answered_at = now
+    if answer == Answer.YES:
+        if rsvp.seat not in (Seat.GOING, Seat.WAITLIST):
+            going = Rsvp.objects.filter(night=night, seat=Seat.GOING).count()
+            if going < night.seats:
+                rsvp.seat = Seat.GOING
+            else:
+                rsvp.seat, rsvp.waitlisted_at = Seat.WAITLIST, now
+    else:
+        rsvp.seat, rsvp.waitlisted_at = Seat.NONE, None
+    rsvp.save()
+    if before != (rsvp.answer, rsvp.seat):
+        audit_record(
+            action="night.answer",
+            target=night,
+            league=night.league,
+            actor=actor,
+            data={"player": player.name, "answer": answer, "seat": rsvp.seat, "via": via},
+        )
+    _promote(night)
+    rsvp.refresh_from_db()
+    return rsvp
+
+
+def _promote(night: ScheduledNight) -> list[Rsvp]:
+    going = Rsvp.objects.filter(night=night, seat=Seat.GOING).count()
+    waitlist = list(
+        Rsvp.objects.filter(night=night, seat=Seat.WAITLIST)
+        .select_related("player__user")
+        .order_by("waitlisted_at", "pk")
+    )
+    moved = promoted(seats=night.seats, going=going, waitlist=waitlist)
+    for rsvp in moved:
+        rsvp.seat, rsvp.waitlisted_at = Seat.GOING, None
+        rsvp.promotions += 1
+        rsvp.save(update_fields=["seat", "waitlisted_at", "promotions"])
+        audit_record(
+            action="night.promote",
+            target=night,
+            league=night.league,
+            actor=None,
+            data={"player": rsvp.player.name},
+        )
+        _mail(
+            night,
+            rsvp.player,
+            kind=MailKind.WAITLIST_PROMOTION,
+            key=f"night:{night.pk}:player:{rsvp.player_id}:promoted:{rsvp.promotions}",
+            template="night_promotion",
+        )
+    return moved
+
+
+@transaction.atomic
+def rsvp_answer(*, night: ScheduledNight, player_id: int, answer: str, by) -> Rsvp:
+    """``by`` answers for a roster player: their own (a player linked to their account), or
+    anyone's when they may schedule nights (the organiser noting an answer given in person)."""
+    require_view(by, night.league)
+    if by is None or not by.is_authenticated:
+        raise PermissionDenied("Log in to answer (or use the link in your invitation).")
+    player = Player.objects.filter(pk=player_id, league=night.league_id).first()
+    if player is None:
+        raise NotFound("No such player on this league's roster.")
+    if player.user_id != by.pk and not can(by, night.league, Capability.SCHEDULE_NIGHT):
+        raise PermissionDenied(
+            f"You may answer only for yourself; {player.name} is not linked to your account."
+        )
+    return _answer(night, player, answer, actor=by, via="site")
+
+
+@transaction.atomic
+def rsvp_answer_by_link(*, token: str) -> Rsvp:
+    """The answer a signed link names, with no login: it changes only that player's answer
+    to that night. Refused (and nothing changed) when tampered with or expired."""
+    night, player, answer = rsvp_link_read(token)
+    return _answer(night, player, answer, actor=player.user, via="link")
+
+
+# --------------------------------------------------------------------------
+# The reminder the day before (beat)
+
+
+def night_reminders_send(*, now: dt.datetime | None = None) -> list[int]:
+    """Remind the players with a seat (and those who said maybe) of every night starting in
+    the next 24 hours and not reminded yet (the beat task's work). Idempotent: the night's
+    ``reminded_at`` is set under its lock, and each mail's outbox key is unique. Returns the
+    nights reminded."""
+    now = now or timezone.now()
+    due = ScheduledNight.objects.filter(
+        reminded_at__isnull=True, starts_at__gt=now, starts_at__lte=now + dt.timedelta(days=1)
+    ).values_list("pk", flat=True)
+    done = []
+    for pk in list(due):
+        with transaction.atomic():
+            night = (
+                ScheduledNight.objects.select_for_update()
+                .select_related("league")
+                .filter(pk=pk, reminded_at__isnull=True)
+                .first()
+            )
+            if night is None:
+                continue
+            night.reminded_at = now
+            night.save(update_fields=["reminded_at"])
+            rsvps = Rsvp.objects.filter(night=night).exclude(answer=Answer.NO)
+            for rsvp in rsvps.select_related("player__user"):
+                if rsvp.seat == Seat.WAITLIST:
+                    continue
+                _mail(
+                    night,
+                    rsvp.player,
+                    kind=MailKind.NIGHT_REMINDER,
+                    key=f"night:{night.pk}:player:{rsvp.player_id}",
+                    template="night_reminder",
+                )
+            done.append(night.pk)
+    return done
