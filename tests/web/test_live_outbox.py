@@ -67,6 +67,9 @@ def hand(draft):
 
 def test_the_outbox_answers_the_state_and_a_resend_records_once(table):
     tournament, _, client, draft = table
+    page = client.get(reverse("live-hand", kwargs={"pk": tournament.pk})).content.decode()
+    assert 'rel="manifest"' in page and "js/logger.js" in page  # the app, with JavaScript
+    assert f'data-outbox-url="{reverse("live-outbox", kwargs={"pk": tournament.pk})}"' in page
     first = send(client, tournament, {"changes": hand(draft)[:2]})
     assert first.status_code == 200, first.content
     body = first.json()
@@ -173,6 +176,8 @@ def test_a_member_is_refused_with_the_error_body(table):
     member.force_login(add_member(tournament.league, "jo", "member"))
     answer = send(member, tournament, {"changes": hand(draft)[:1]})
     assert answer.status_code == 403 and answer.json()["error"]["code"] == "permission_denied"
+    malformed = send(member, tournament, {"changes": "x"})  # authorized before it is read
+    assert malformed.status_code == 403
     anonymous = send(Client(enforce_csrf_checks=True), tournament, {"changes": []})
     assert anonymous.status_code == 403
     assert DraftHand.objects.get(pk=draft.pk).version == 0

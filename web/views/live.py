@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tracker.core.errors import Conflict, NotFound
 from tracker.core.errors import PermissionDenied as DomainPermissionDenied
+from tracker.core.permissions import Capability, require
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
 from tracker.engine.errors import DomainError
 from tracker.hands.models import DraftStatus
@@ -182,6 +183,8 @@ def _outbox_view(view):
             return JsonResponse({"error": exc.as_dict()}, status=403)
         try:
             tournament = visible_tournament(request.user, pk)
+            # Authorize before reading the body (docs/rulings.md "Security").
+            require(request.user, tournament.league, Capability.RECORD_HAND, "record hands")
             return view(request, tournament, json_body(request.body))
         except DomainError as exc:
             return _error(exc)
