@@ -4,6 +4,7 @@ from django.urls import path
 
 from web.views import (
     accounts,
+    app,
     calculator,
     calendars,
     hands,
@@ -19,6 +20,7 @@ from web.views import (
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
+    path("sw.js", app.service_worker, name="service-worker"),
     # Accounts (login, logout and password reset are Django's, under /accounts/)
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/profile/", accounts.profile, name="profile"),
