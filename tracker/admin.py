@@ -13,6 +13,7 @@ from tracker.accounts.models import AccountName, ApiToken, EmailAddress
 from tracker.audit.models import AuditEntry
 from tracker.hands.models import (
     Dispute,
+    DraftChange,
     DraftHand,
     Evaluation,
     Hand,
@@ -365,6 +366,14 @@ class DraftHandAdmin(admin.ModelAdmin):
     list_filter = ["status", "variant"]
     search_fields = ["tournament__name"]
     raw_id_fields = ["tournament", "hand", "created_by"]
+
+
+@admin.register(DraftChange)
+class DraftChangeAdmin(admin.ModelAdmin):
+    list_display = ["draft", "op", "base", "version", "outcome", "client_id", "created_at"]
+    list_filter = ["outcome", "op"]
+    search_fields = ["client_id", "draft__tournament__name"]
+    raw_id_fields = ["draft"]
 
 
 @admin.register(ReevaluationJob)

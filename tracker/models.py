@@ -8,6 +8,7 @@ from tracker.accounts.models import AccountName, ApiToken, EmailAddress
 from tracker.audit.models import AuditEntry
 from tracker.hands.models import (
     Dispute,
+    DraftChange,
     DraftHand,
     Evaluation,
     Hand,
@@ -37,6 +38,7 @@ __all__ = [
     "AuditEntry",
     "CalendarFeed",
     "Dispute",
+    "DraftChange",
     "DraftHand",
     "EmailAddress",
     "Evaluation",

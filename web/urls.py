@@ -4,6 +4,7 @@ from django.urls import path
 
 from web.views import (
     accounts,
+    app,
     calculator,
     calendars,
     hands,
@@ -23,6 +24,7 @@ from web.views import (
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
+    path("sw.js", app.service_worker, name="service-worker"),
     # Accounts (login, logout and password reset are Django's, under /accounts/)
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/profile/", accounts.profile, name="profile"),
@@ -79,6 +81,8 @@ urlpatterns = [
         name="entry-undo",
     ),
     path("tournaments/<int:pk>/live/", live.live_hand, name="live-hand"),
+    path("tournaments/<int:pk>/live/outbox/", live.live_outbox, name="live-outbox"),
+    path("tournaments/<int:pk>/live/resolve/", live.live_resolve, name="live-resolve"),
     path("hands/<int:pk>/", hands.hand, name="hand"),
     path("hands/<int:pk>/void/", hands.hand_void_page, name="hand-void"),
     path("calculator/", calculator.calculator, name="calculator"),

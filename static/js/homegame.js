@@ -222,6 +222,7 @@
     }
   }
 
+  var documentListening = false;  // the picker's document listeners, added once
   function setupCards(form) {
     inputsOf(form).forEach(function (input) {
       paint(input);
@@ -239,6 +240,8 @@
         input.setAttribute("inputmode", "none");
       });
     });
+    if (documentListening) return;
+    documentListening = true;
     document.addEventListener("mousedown", function (e) {
       if (!picker || picker.hidden) return;
       if (picker.contains(e.target) || (e.target.matches && e.target.matches("input[data-card]"))) return;
@@ -402,12 +405,22 @@
     document.querySelectorAll("form[data-card-form]").forEach(setupSeats);
     document.querySelectorAll(".error-summary").forEach(setupSummary);
     document.querySelectorAll("[data-replayer]").forEach(setupReplayer);
-    // The live logger asks for the first card it needs at once.
-    var live = document.querySelector("form[data-live]");
+    focusFirstCard(document);
+  });
+  // The live logger asks for the first card it needs at once.
+  function focusFirstCard(root) {
+    var live = root.querySelector("form[data-live]");
     if (live && !live.hasAttribute("data-hold")) {
       var first = visibleInputs(live).filter(function (el) { return el.required && !el.value; })[0];
       if (first) first.focus();
     }
+  }
+  // The live logger's outbox (static/js/logger.js) drew the next step in place: its forms
+  // get their card picker as a loaded page's do.
+  document.addEventListener("homegame:rendered", function (e) {
+    var root = e.target;
+    root.querySelectorAll("form[data-card-form]").forEach(setupCards);
+    focusFirstCard(root);
   });
 })();
 

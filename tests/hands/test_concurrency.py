@@ -59,3 +59,53 @@ def test_same_hand_number_at_once_one_201_one_409(monkeypatch):
         t.join(timeout=60)
     assert sorted(statuses) == [200, 201]
     assert Hand.objects.filter(tournament=tournament).count() == 2
+
+
+def test_the_same_live_outbox_sent_twice_at_once_records_once(monkeypatch):
+    """Two requests with the same outbox at the same moment: the draft's row lock makes the
+    second see the first's client ids, so every change is applied once (no conflict)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent writers need PostgreSQL (SQLite serialises the whole database)")
+    import uuid
+
+    from tracker.core import jobs
+    from tracker.hands.models import DraftChange
+    from tracker.hands.services.live import draft_start
+    from tracker.hands.services.outbox import OutboxChange, outbox_apply
+
+    monkeypatch.setattr(jobs, "send", lambda name, *args: None)  # no settlement
+    league, admin = make_league()
+    tournament, _ = make_tournament(league=league, by=admin, default_variant="seven_card_stud")
+    draft = draft_start(tournament=tournament, by=admin)
+    deals = tuple({"event": "deal", "seat": s, "cards": [None, None, c]}
+                  for s, c in enumerate(("2c", "Kd", "Qh")))  # fmt: skip
+    steps = [
+        ("events", deals),
+        ("events", ({"event": "bring_in", "seat": 0},)),
+        ("events", ({"event": "fold", "seat": 1},)),
+        ("events", ({"event": "fold", "seat": 2},)),
+        ("finish", ()),
+    ]
+    outbox = [
+        OutboxChange(client_id=uuid.uuid4(), draft=draft.pk, base=k, op=op, events=events)
+        for k, (op, events) in enumerate(steps)
+    ]
+    barrier = threading.Barrier(2)
+    answers = []
+
+    def send():
+        barrier.wait()
+        try:
+            result = outbox_apply(tournament=tournament, by=admin, changes=outbox)
+            answers.append(sorted(r.status for r in result.results))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert sorted(answers) == [["already"] * 5, ["applied"] * 5]
+    assert Hand.objects.filter(tournament=tournament).count() == 1
+    assert DraftChange.objects.filter(draft=draft).count() == 5

@@ -283,10 +283,35 @@ def live_prompt(page) -> str:
     return page.inner_text("[data-testid=live-prompt]")
 
 
+#: True once the live logger's outbox (static/js/logger.js) has its answer drawn, or on a
+#: page that has no outbox.
+OUTBOX_IDLE = """() => {
+  const d = document.querySelector('[data-live-draft]');
+  return !d || d.dataset.sync === 'idle';
+}"""
+
+
 def live_tap(page, selector: str) -> None:
-    """Tap the first match of ``selector`` and wait for the page it brings."""
+    """Tap the first match of ``selector`` and wait for what it brings: a page, or the
+    outbox's answer drawn in place (a step of a hand being logged, with JavaScript)."""
+
     page.locator(selector).first.click()
-    page.wait_for_load_state()
+    live_settle(page)
+
+
+def live_settle(page) -> None:
+    """Wait for the step just sent (a tap, or a street's last card picked) to be drawn:
+    the outbox's answer in place, or the page it brings."""
+    from playwright.sync_api import Error
+
+    for _ in range(5):
+        page.wait_for_load_state()
+        try:
+            page.wait_for_function(OUTBOX_IDLE)
+            return
+        except Error:  # the step brought a page (a hand recorded): wait for that one
+            continue
+    page.wait_for_function(OUTBOX_IDLE)
 
 
 def live_act(page, label: str) -> None:

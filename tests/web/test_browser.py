@@ -393,10 +393,14 @@ def test_live_logger_on_a_phone(site, browser, phone, shots):
         act("Check around")  # both check, in order, in one tap
         if street == "fourth":
             assert log().count("checks.") == 2, log()
-            second_phone.locator("#next button:text-is('Check')").first.click()
-            second_phone.wait_for_load_state()
-            assert "reload" in second_phone.inner_text("[data-testid=live-error]")
+            # Its tap goes through its outbox: a conflict, both versions shown, a choice.
+            live_tap(second_phone, "#next button:text-is('Check')")
+            conflict = second_phone.inner_text("[data-testid=live-conflict]")
+            assert "changed on another screen" in conflict and "keep yours or theirs" in conflict
             shots(second_phone, "phone-live-stale")
+            live_tap(second_phone, "[data-testid=live-conflict] button:text-is('Keep theirs')")
+            assert second_phone.inner_text("[data-testid=outbox-banner]") == "all saved"
+            assert second_phone.locator("[data-testid=live-conflict]").count() == 0
             second_phone.reload()  # reloaded, it shows the hand as the first phone left it
             assert second_phone.inner_text("[data-testid=live-log]") == log()
             assert second_phone.inner_text("[data-testid=live-prompt]") == prompt()

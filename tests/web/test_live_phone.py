@@ -12,6 +12,7 @@ from tests.web.conftest import (
     PHONE,
     live_act,
     live_prompt,
+    live_settle,
     live_tap,
     log_in,
     make_game,
@@ -82,9 +83,8 @@ def test_the_live_logger_on_a_phone_greys_out_seen_cards_and_keeps_the_prompt_in
     pick(page, "As")
     pick(page, "2c")
     pick(page, "Kd")
-    with page.expect_navigation():
-        pick(page, "Qh")
-    page.wait_for_load_state()
+    pick(page, "Qh")
+    live_settle(page)
     assert page.url.endswith("#prompt")
     assert live_prompt(page).endswith(" to act")
     assert_prompt_in_view(page)
@@ -115,9 +115,8 @@ def test_the_live_logger_on_a_phone_greys_out_seen_cards_and_keeps_the_prompt_in
 
     pick(page, "3d")
     pick(page, "4d")
-    with page.expect_navigation():
-        pick(page, "5h")
-    page.wait_for_load_state()
+    pick(page, "5h")
+    live_settle(page)
     assert_prompt_in_view(page)
     # Everyone folds to the bring-in's raise: the hand is over and recorded.
     prompt = live_prompt(page)

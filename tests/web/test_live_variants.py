@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from tests.factories import ACES, KINGS, add_member, make_league, make_tournament, showdown_entry
-from tests.web.conftest import BROWSER_TESTS, live_act, live_prompt, live_tap, log_in
+from tests.web.conftest import BROWSER_TESTS, live_act, live_prompt, live_settle, live_tap, log_in
 from tracker.hands.models import Hand, HandSeat
 from tracker.hands.services.recording import hand_record
 from tracker.tournaments.selectors import tournament_state
@@ -76,9 +76,8 @@ class Table:
         itself once the last is picked)."""
         for code in cards[:-1]:
             self.pick(code)
-        with self.page.expect_navigation():
-            self.pick(cards[-1])
-        self.page.wait_for_load_state()
+        self.pick(cards[-1])
+        live_settle(self.page)
 
     def deal_held(self, cards: list[str]):
         """Seventh street with choices open: the picker waits for a tap on a card, and the

@@ -321,3 +321,30 @@ class DraftHand(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("live-hand", kwargs={"pk": self.tournament_id})
+
+
+class DraftChange(models.Model):
+    """One change of a draft, as it was made: the version it made, the events before it (so
+    "keep mine" can put the draft back where a phone left it) and, when it came from the
+    logger's outbox, the phone's client id, which makes a re-sent change a no-op. A change
+    the scorekeeper chose to drop ("keep theirs") is kept too, marked dropped, so a re-send
+    of it is never applied."""
+
+    class Outcome(models.TextChoices):
+        APPLIED = "applied", "Applied"
+        DROPPED = "dropped", "Dropped (the other screen's version kept)"
+
+    draft = models.ForeignKey(DraftHand, on_delete=models.CASCADE, related_name="changes")
+    client_id = models.UUIDField(null=True, blank=True, unique=True)
+    op = models.CharField(max_length=16)  # "events", "check_around", "undo", "finish", ...
+    base = models.PositiveIntegerField()  # the draft's version the change was made against
+    version = models.PositiveIntegerField()  # the draft's version after it
+    steps_before = models.JSONField(default=list)
+    outcome = models.CharField(max_length=8, choices=Outcome.choices, default=Outcome.APPLIED)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["draft", "base"])]
+
+    def __str__(self) -> str:
+        return f"{self.draft} · {self.op} at version {self.base}"

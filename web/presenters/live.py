@@ -437,3 +437,60 @@ def table_result_from_post(state: DraftState, post: Mapping[str, Any]) -> dict[s
     if high or low:
         return {"high": high, "low": low}
     return None
+
+
+def next_json(state: DraftState) -> dict[str, Any]:
+    """What the machine's ``next_event()`` offers, as JSON (the outbox's answer)."""
+    nxt = state.next
+    return {
+        "phase": nxt.phase.value,
+        "street": STREETS[nxt.street],
+        "seat": nxt.seat,
+        "options": [
+            {"verb": o.verb.value, "seat": o.seat, "amount": o.amount, "to": o.to}
+            for o in nxt.options
+        ],
+        "deals": [{"seat": d.seat, "face": d.face.value} for d in nxt.deals],
+        "choices": [
+            {"verb": o.verb.value, "seat": o.seat, "amount": o.amount} for o in nxt.choices
+        ],
+        "showdown": list(nxt.showdown),
+        "over": nxt.over,
+    }
+
+
+def table_json(state: DraftState) -> dict[str, Any]:
+    """The table now, as JSON: the pot, the community card, each seat's cards and chips."""
+    table = state.table
+    return {
+        "pot": table.pot,
+        "community": table.community,
+        "seats": [
+            {
+                "seat": s.position,
+                "name": state.names[s.position],
+                "stack": s.stack,
+                "street_chips": s.street_chips,
+                "total": s.total,
+                "folded": s.folded,
+                "cards": [{"code": c.code, "up": c.up} for c in s.cards],
+            }
+            for s in table.seats
+        ],
+    }
+
+
+def live_json(page: LivePage) -> dict[str, Any]:
+    """The draft as the outbox answers it: its version, what comes next, the table."""
+    draft = page.state.draft
+    return {
+        "draft": draft.pk,
+        "number": draft.number,
+        "version": draft.version,
+        "status": draft.status,
+        "prompt": page.prompt,
+        "can_finish": page.can_finish,
+        "next": next_json(page.state),
+        "table": table_json(page.state),
+        "log": page.log,
+    }

@@ -3,15 +3,22 @@ JavaScript the same forms, no page of their own). The engine offers only legal a
 
 from __future__ import annotations
 
+from functools import wraps
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
+from tracker.core.errors import Conflict, NotFound
 from tracker.core.errors import PermissionDenied as DomainPermissionDenied
+from tracker.core.permissions import Capability, require
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
 from tracker.engine.errors import DomainError
+from tracker.hands.models import DraftStatus
 from tracker.hands.selectors.live import draft_state, open_draft
 from tracker.hands.services.live import (
     draft_check_around,
@@ -21,10 +28,19 @@ from tracker.hands.services.live import (
     draft_step,
     draft_undo,
 )
+from tracker.hands.services.outbox import (
+    ChangeResult,
+    OutboxConflict,
+    OutboxResult,
+    outbox_apply,
+    outbox_resolve,
+)
+from tracker.leagues.selectors import visible_tournament
 from tracker.tournaments.selectors import tournament_state
 from web.forms.cards import AnnouncementsForm
 from web.forms.drafts import posted_version
-from web.presenters.live import events_from_post, live_page, table_result_from_post
+from web.forms.outbox import json_body, outbox_changes, resolve_choice
+from web.presenters.live import events_from_post, live_json, live_page, table_result_from_post
 from web.views.common import not_found_as_404, records_hands
 
 
@@ -94,3 +110,114 @@ def live_hand(request, tournament):
         "page": live_page(draft_state(draft)) if draft is not None else None,
     }
     return render(request, "tracker/live.html", context, status=400 if error else 200)
+
+
+# --- The outbox (static/js/homegame.js): JSON in, JSON out, session and CSRF as any form ---
+
+_STATUS = {NotFound: 404, DomainPermissionDenied: 403, Conflict: 409}
+
+
+def _error(exc: DomainError, **extra) -> JsonResponse:
+    status = next((s for cls, s in _STATUS.items() if isinstance(exc, cls)), 400)
+    return JsonResponse({"error": exc.as_dict(), **extra}, status=status)
+
+
+def _result_json(result: ChangeResult) -> dict:
+    data = {"id": str(result.client_id), "status": result.status, "version": result.version}
+    if result.hand is not None:
+        data["hand"] = result.hand
+        data["hand_url"] = reverse("hand", kwargs={"pk": result.hand})
+    if result.error is not None:
+        data["error"] = result.error.as_dict()
+    return data
+
+
+def _draft_json(request, tournament, draft) -> dict | None:
+    if draft is None:
+        return None
+    page = live_page(draft_state(draft))
+    html = render_to_string(
+        "tracker/_live_draft.html", {"tournament": tournament, "page": page}, request=request
+    )
+    return {**live_json(page), "html": html}
+
+
+def _conflict_json(request, tournament, conflict: OutboxConflict) -> dict:
+    draft = conflict.draft
+    server = {"version": draft.version, "status": draft.status}
+    if draft.status == DraftStatus.OPEN:
+        server = _draft_json(request, tournament, draft)
+    return {
+        "draft": draft.pk,
+        "number": draft.number,
+        "base": conflict.base,
+        "server_version": draft.version,
+        "server": server,
+        "yours": [str(c.client_id) for c in conflict.pending],
+    }
+
+
+def _answer(request, tournament, out: OutboxResult) -> JsonResponse:
+    body = {
+        "results": [_result_json(r) for r in out.results],
+        "state": _draft_json(request, tournament, open_draft(tournament)),
+    }
+    if out.conflicts:
+        first = out.conflicts[0]
+        body["conflicts"] = [_conflict_json(request, tournament, c) for c in out.conflicts]
+        exc = Conflict(
+            f"hand {first.draft.number} changed on another screen while {len(first.pending)} "
+            "of your steps waited: keep yours or theirs",
+            code="draft_conflict",
+            field="changes",
+        )
+        return _error(exc, **body)
+    return JsonResponse(body)
+
+
+def _outbox_view(view):
+    @wraps(view)
+    def wrapper(request, pk):
+        if not request.user.is_authenticated:
+            exc = DomainPermissionDenied("sign in to record hands", code="not_authenticated")
+            return JsonResponse({"error": exc.as_dict()}, status=403)
+        try:
+            tournament = visible_tournament(request.user, pk)
+            # Authorize before reading the body (docs/rulings.md "Security").
+            require(request.user, tournament.league, Capability.RECORD_HAND, "record hands")
+            return view(request, tournament, json_body(request.body))
+        except DomainError as exc:
+            return _error(exc)
+
+    return require_POST(wrapper)
+
+
+@_outbox_view
+def live_outbox(request, tournament, data):
+    """A batch of the logger's changes, each applied exactly once; the state after them."""
+    out = outbox_apply(
+        tournament=tournament,
+        by=request.user,
+        changes=outbox_changes(data),
+        read_form=events_from_post,
+        read_result=table_result_from_post,
+    )
+    return _answer(request, tournament, out)
+
+
+@_outbox_view
+def live_resolve(request, tournament, data):
+    """A conflict settled: keep mine (the phone's steps replace the other screen's) or keep
+    theirs (the phone's steps are dropped, and kept as dropped)."""
+    draft, keep, server_version = resolve_choice(data)
+    out = outbox_resolve(
+        tournament=tournament,
+        by=request.user,
+        draft=draft,
+        keep=keep,
+        server_version=server_version,
+        changes=outbox_changes(data),
+        read_form=events_from_post,
+        read_result=table_result_from_post,
+    )
+    return _answer(request, tournament, out)

@@ -12,6 +12,7 @@ settlement, disputes, statistics and the replayer work for it as for any hand.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -24,7 +25,7 @@ from tracker.engine.errors import DomainError
 from tracker.engine.events import TableEvent, event_to_json
 from tracker.engine.live import check_around
 from tracker.engine.phh import history_entry
-from tracker.hands.models import DraftHand, DraftStatus, Hand
+from tracker.hands.models import DraftChange, DraftHand, DraftStatus, Hand
 from tracker.hands.selectors.live import draft_events, draft_walk
 from tracker.hands.services.recording import hand_record, next_hand_deal, next_hand_state
 from tracker.tournaments.models import Tournament
@@ -89,7 +90,23 @@ def _locked(draft: DraftHand, by, version: int) -> DraftHand:
     return draft
 
 
-def _save(draft: DraftHand, steps: list[dict]) -> DraftHand:
+def _history(draft: DraftHand, op: str, client_id: uuid.UUID | None) -> None:
+    """Keep the change about to be made (before ``draft.version`` grows): what the draft
+    held before it, and the phone's client id that makes a re-send of it a no-op."""
+    DraftChange.objects.create(
+        draft=draft,
+        client_id=client_id,
+        op=op,
+        base=draft.version,
+        version=draft.version + 1,
+        steps_before=list(draft.steps),
+    )
+
+
+def _save(
+    draft: DraftHand, steps: list[dict], *, op: str, client_id: uuid.UUID | None
+) -> DraftHand:
+    _history(draft, op, client_id)
     draft.steps = steps
     draft.version += 1
     draft.updated_at = timezone.now()
@@ -106,7 +123,14 @@ def _change(done: Sequence[TableEvent], automated: Sequence[TableEvent]) -> list
 
 
 @transaction.atomic
-def draft_step(*, draft: DraftHand, by, version: int, events: Sequence[TableEvent]) -> DraftHand:
+def draft_step(
+    *,
+    draft: DraftHand,
+    by,
+    version: int,
+    events: Sequence[TableEvent],
+    client_id: uuid.UUID | None = None,
+) -> DraftHand:
     """Log one or more events (e.g. a street's cards, one per seat) as one change: one
     undo takes the change back whole, with what the machine did by itself after it."""
     draft = _locked(draft, by, version)
@@ -114,21 +138,27 @@ def draft_step(*, draft: DraftHand, by, version: int, events: Sequence[TableEven
         raise DomainError("a change logs at least one event: nothing was sent", field="events")
     hand = draft_walk(draft)
     done = [hand.apply(event, automate=False) for event in events]
-    return _save(draft, list(draft.steps) + _change(done, hand.automate()))
+    steps = list(draft.steps) + _change(done, hand.automate())
+    return _save(draft, steps, op="events", client_id=client_id)
 
 
 @transaction.atomic
-def draft_check_around(*, draft: DraftHand, by, version: int) -> DraftHand:
+def draft_check_around(
+    *, draft: DraftHand, by, version: int, client_id: uuid.UUID | None = None
+) -> DraftHand:
     """Everyone left to act on the street checks, in order, as one change (one undo
     takes every check back)."""
     draft = _locked(draft, by, version)
     hand = draft_walk(draft)
     done = check_around(hand)
-    return _save(draft, list(draft.steps) + _change(done, hand.automate()))
+    steps = list(draft.steps) + _change(done, hand.automate())
+    return _save(draft, steps, op="check_around", client_id=client_id)
 
 
 @transaction.atomic
-def draft_undo(*, draft: DraftHand, by, version: int) -> DraftHand:
+def draft_undo(
+    *, draft: DraftHand, by, version: int, client_id: uuid.UUID | None = None
+) -> DraftHand:
     """Take back the last change: its events, and what the machine did by itself after them."""
     draft = _locked(draft, by, version)
     steps = list(draft.steps)
@@ -136,13 +166,16 @@ def draft_undo(*, draft: DraftHand, by, version: int) -> DraftHand:
         steps.pop()
     if not steps:
         raise DomainError("nothing to undo: the antes post themselves", field="version")
-    return _save(draft, steps[:-1])
+    return _save(draft, steps[:-1], op="undo", client_id=client_id)
 
 
 @transaction.atomic
-def draft_discard(*, draft: DraftHand, by, version: int) -> DraftHand:
+def draft_discard(
+    *, draft: DraftHand, by, version: int, client_id: uuid.UUID | None = None
+) -> DraftHand:
     """Throw the draft away (nothing is recorded)."""
     draft = _locked(draft, by, version)
+    _history(draft, "discard", client_id)
     draft.status = DraftStatus.DISCARDED
     draft.version += 1
     draft.save(update_fields=["status", "version"])
@@ -156,8 +189,10 @@ def draft_finish(
     by,
     version: int,
     table_result: Mapping[str, Any] | None = None,
+    client_id: uuid.UUID | None = None,
 ) -> Hand:
-    """Record the logged hand as a full history (it must be over)."""
+    """Record the logged hand as a full history (it must be over). Through the logger's
+    outbox it carries a client id, so a re-sent "record" finds the hand already made."""
     draft = _locked(draft, by, version)
     hand = draft_walk(draft)
     hand.verify_complete_hand()
@@ -178,6 +213,7 @@ def draft_finish(
             "on an earlier hand): discard this draft and log the hand again",
             code="stale_draft",
         )
+    _history(draft, "finish", client_id)
     draft.status = DraftStatus.RECORDED
     draft.hand = recorded
     draft.version += 1

@@ -1,0 +1,354 @@
+"""The live logger's outbox: the changes a phone made, sent in batches, applied exactly once.
+
+Each change carries the phone's client id (a UUID) and ``base``, the draft's version the
+phone made it against (a phone that logs three steps offline at version 7 sends bases 7, 8
+and 9: every change adds one to the version). A batch is applied in the order of its bases,
+whatever order it came in, each change in its own savepoint:
+
+- a client id already kept (:class:`~tracker.hands.models.DraftChange`) is not applied
+  again: ``already`` (or ``dropped`` if the scorekeeper kept the other screen's version);
+- ``base`` equal to the draft's version: the change is applied (``applied``);
+- ``base`` ahead of it: an earlier change has not arrived yet; it waits (``waiting``), and
+  is applied when the batch is sent again with the earlier one;
+- ``base`` behind it, or the hand closed meanwhile: another screen moved the draft. The
+  change and every later one of that draft are a ``conflict``; nothing of them is applied
+  until :func:`outbox_resolve` is told which version to keep;
+- a change the machine refuses is ``refused`` with its error (the later ones of that draft
+  wait: they were made on top of it).
+
+The client id is unique over every draft, and it is checked under the draft's row lock, so
+the same outbox sent twice, or twice at once, records once.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from tracker.core.errors import Conflict, NotFound
+from tracker.core.permissions import Capability, require
+from tracker.engine.errors import DomainError
+from tracker.engine.events import TableEvent, event_from_json
+from tracker.hands.models import DraftChange, DraftHand, DraftStatus, Hand
+from tracker.hands.selectors.live import DraftState, draft_state
+from tracker.hands.services.live import (
+    draft_check_around,
+    draft_discard,
+    draft_finish,
+    draft_step,
+    draft_undo,
+)
+from tracker.tournaments.models import Tournament
+
+#: The changes that are not events: the page's buttons of the same names.
+CONTROL_OPS = ("check_around", "undo", "discard", "finish")
+
+#: How a page's form reads into events / the table's result (web/presenters/live.py):
+#: passed in, so the rules of the page's fields keep their one home.
+FormEvents = Callable[[DraftState, Mapping[str, Any]], list[TableEvent]]
+FormResult = Callable[[DraftState, Mapping[str, Any]], "dict[str, Any] | None"]
+
+Status = Literal["applied", "already", "dropped", "waiting", "conflict", "refused"]
+
+
+@dataclass(frozen=True)
+class OutboxChange:
+    """One change from a phone's outbox.
+
+    ``op`` is ``"events"`` (``events`` in their JSON form, tracker/engine/events.py), one of
+    :data:`CONTROL_OPS`, or a page's form op (``"act"``, ``"deal"``, ...) with the form's
+    fields in ``form``; ``table_result`` goes with ``"finish"``."""
+
+    client_id: uuid.UUID
+    draft: int
+    base: int
+    op: str
+    events: tuple[Mapping[str, Any], ...] = ()
+    form: Mapping[str, Any] = field(default_factory=dict)
+    table_result: Mapping[str, Any] | None = None
+
+
+@dataclass
+class ChangeResult:
+    client_id: uuid.UUID
+    status: Status
+    version: int | None = None  # the draft's version after it (applied)
+    hand: int | None = None  # the hand recorded by it ("finish")
+    error: DomainError | None = None
+
+
+@dataclass
+class OutboxConflict:
+    """Another screen moved the draft: the server's version, and the phone's changes from
+    the first that conflicts (none of them applied)."""
+
+    draft: DraftHand
+    base: int  # the version the phone's changes start from
+    pending: list[OutboxChange]
+
+    @property
+    def server_version(self) -> int:
+        return self.draft.version
+
+
+@dataclass
+class OutboxResult:
+    results: list[ChangeResult]
+    conflicts: list[OutboxConflict]
+    drafts: list[DraftHand]  # the drafts touched, as they stand now
+
+
+def _order(changes: Sequence[OutboxChange]) -> list[OutboxChange]:
+    return sorted(changes, key=lambda c: (c.draft, c.base))
+
+
+def _locked_draft(tournament: Tournament, pk: int) -> DraftHand:
+    draft = (
+        DraftHand.objects.select_for_update()
+        .select_related("tournament__league")
+        .filter(pk=pk, tournament=tournament)
+        .first()
+    )
+    if draft is None:
+        raise NotFound(f"{tournament.name} has no live hand {pk}", field="draft")
+    return draft
+
+
+def _events(change: OutboxChange, draft: DraftHand, read_form: FormEvents | None):
+    if change.op == "events":
+        n = len(draft.positions)
+        return [event_from_json(data, n=n) for data in change.events]
+    if read_form is None:
+        raise DomainError(f"{change.op!r} is not a change of the live logger", field="op")
+    return read_form(draft_state(draft), change.form)
+
+
+def _apply(
+    change: OutboxChange,
+    draft: DraftHand,
+    *,
+    by,
+    version: int,
+    read_form: FormEvents | None,
+    read_result: FormResult | None,
+) -> ChangeResult:
+    """Apply one change at ``version`` through the live services (they check it all)."""
+    args = {"draft": draft, "by": by, "version": version, "client_id": change.client_id}
+    hand: Hand | None = None
+    if change.op == "check_around":
+        draft = draft_check_around(**args)
+    elif change.op == "undo":
+        draft = draft_undo(**args)
+    elif change.op == "discard":
+        draft = draft_discard(**args)
+    elif change.op == "finish":
+        result = change.table_result
+        if result is None and change.form and read_result is not None:
+            result = read_result(draft_state(draft), change.form)
+        hand = draft_finish(**args, table_result=result)
+        draft.refresh_from_db()
+    else:
+        draft = draft_step(**args, events=_events(change, draft, read_form))
+    return ChangeResult(
+        change.client_id, "applied", version=draft.version, hand=getattr(hand, "pk", None)
+    )
+
+
+def _kept(change: OutboxChange, tournament: Tournament) -> ChangeResult | None:
+    """The answer for a change whose client id is kept already, if it is."""
+    prior = DraftChange.objects.filter(client_id=change.client_id).select_related("draft").first()
+    if prior is None:
+        return None
+    if prior.draft.tournament_id != tournament.pk:
+        raise Conflict(
+            f"client id {change.client_id} belongs to another night's hand: "
+            "each change needs a new one",
+            code="client_id_reused",
+            field="id",
+        )
+    status: Status = "dropped" if prior.outcome == DraftChange.Outcome.DROPPED else "already"
+    hand = prior.draft.hand_id if prior.op == "finish" else None
+    return ChangeResult(change.client_id, status, version=prior.version, hand=hand)
+
+
+def _settle(
+    changes: list[OutboxChange],
+    tournament: Tournament,
+    *,
+    by,
+    read_form: FormEvents | None,
+    read_result: FormResult | None,
+    rebase: int | None = None,
+) -> OutboxResult:
+    """Apply ``changes`` (in order) as the module's docstring says; with ``rebase``, the
+    first is applied at that version and each later one at the next (keep mine)."""
+    out = OutboxResult([], [], [])
+    stopped: dict[int, DraftHand] = {}  # draft id -> the draft, once a change of it stopped
+    touched: dict[int, DraftHand] = {}
+    for k, change in enumerate(changes):
+        draft = _locked_draft(tournament, change.draft)  # first: a re-send waits for it
+        touched[draft.pk] = draft
+        kept = _kept(change, tournament)
+        if kept is not None:
+            out.results.append(kept)
+            continue
+        if change.draft in stopped:
+            conflict = next((c for c in out.conflicts if c.draft.pk == change.draft), None)
+            if conflict is not None:
+                conflict.pending.append(change)
+                out.results.append(ChangeResult(change.client_id, "conflict"))
+            else:
+                out.results.append(ChangeResult(change.client_id, "waiting"))
+            continue
+        base = change.base if rebase is None else rebase + k
+        if draft.status != DraftStatus.OPEN or base < draft.version:
+            stopped[draft.pk] = draft
+            out.conflicts.append(OutboxConflict(draft, change.base, [change]))
+            out.results.append(ChangeResult(change.client_id, "conflict"))
+            continue
+        if base > draft.version:
+            stopped[draft.pk] = draft
+            out.results.append(ChangeResult(change.client_id, "waiting"))
+            continue
+        try:
+            with transaction.atomic():
+                result = _apply(
+                    change,
+                    draft,
+                    by=by,
+                    version=draft.version,
+                    read_form=read_form,
+                    read_result=read_result,
+                )
+        except IntegrityError:  # the same client id kept meanwhile by another request
+            out.results.append(ChangeResult(change.client_id, "already"))
+            continue
+        except (NotFound, Conflict):
+            raise
+        except DomainError as exc:
+            stopped[draft.pk] = draft
+            out.results.append(ChangeResult(change.client_id, "refused", error=exc))
+            continue
+        out.results.append(result)
+    for draft in touched.values():
+        draft.refresh_from_db()
+    out.drafts = list(touched.values())
+    return out
+
+
+@transaction.atomic
+def outbox_apply(
+    *,
+    tournament: Tournament,
+    by,
+    changes: Sequence[OutboxChange],
+    read_form: FormEvents | None = None,
+    read_result: FormResult | None = None,
+) -> OutboxResult:
+    """Apply a phone's outbox exactly once (the module's docstring has the rules)."""
+    require(by, tournament.league, Capability.RECORD_HAND, "record hands")
+    return _settle(_order(changes), tournament, by=by, read_form=read_form, read_result=read_result)
+
+
+def _steps_at(draft: DraftHand, version: int) -> list[dict]:
+    """The draft's events as they stood at ``version`` (from the change made on it)."""
+    if version == draft.version:
+        return list(draft.steps)
+    change = (
+        DraftChange.objects.filter(draft=draft, base=version, outcome=DraftChange.Outcome.APPLIED)
+        .order_by("-pk")
+        .first()
+    )
+    if change is None:
+        raise Conflict(
+            f"hand {draft.number} as it stood at version {version} is not kept: "
+            "keep the other screen's version and log your steps again",
+            code="version_not_kept",
+            field="base",
+        )
+    return list(change.steps_before)
+
+
+@transaction.atomic
+def outbox_resolve(
+    *,
+    tournament: Tournament,
+    by,
+    draft: int,
+    keep: Literal["mine", "theirs"],
+    server_version: int,
+    changes: Sequence[OutboxChange],
+    read_form: FormEvents | None = None,
+    read_result: FormResult | None = None,
+) -> OutboxResult:
+    """Settle a conflict the way the scorekeeper chose.
+
+    ``"theirs"``: the server's version stays; the phone's ``changes`` are kept as dropped
+    (so a re-send of them is never applied). ``"mine"``: the draft goes back to the
+    version the phone's changes were made on, as one change, then they are applied on it.
+    ``server_version`` is the version the choice was offered for: if the draft moved again
+    since, nothing is done and the choice is offered anew."""
+    require(by, tournament.league, Capability.RECORD_HAND, "record hands")
+    if keep not in ("mine", "theirs"):
+        raise DomainError("must be 'mine' or 'theirs'", field="keep")
+    locked = _locked_draft(tournament, draft)
+    if locked.version != server_version:
+        raise Conflict(
+            f"hand {locked.number} changed again on another screen: choose again",
+            code="stale_draft",
+            field="server_version",
+        )
+    mine = [c for c in _order(changes) if c.draft == locked.pk]
+    if len(mine) != len(changes):
+        raise DomainError("every change resolved must be of this hand", field="changes")
+    fresh = [c for c in mine if _kept(c, tournament) is None]
+    if keep == "theirs":
+        for change in fresh:
+            DraftChange.objects.create(
+                draft=locked,
+                client_id=change.client_id,
+                op=change.op,
+                base=change.base,
+                version=locked.version,
+                outcome=DraftChange.Outcome.DROPPED,
+            )
+        out = OutboxResult(
+            [_kept(c, tournament) for c in mine],  # type: ignore[misc]
+            [],
+            [locked],
+        )
+        return out
+    if locked.status != DraftStatus.OPEN:
+        raise Conflict(
+            f"hand {locked.number} was {locked.get_status_display().lower()} on the other "
+            "screen: keep its version",
+            code="draft_closed",
+            field="keep",
+        )
+    if not fresh:
+        return OutboxResult([_kept(c, tournament) for c in mine], [], [locked])  # type: ignore[misc]
+    steps = _steps_at(locked, fresh[0].base)
+    DraftChange.objects.create(
+        draft=locked,
+        op="replace",
+        base=locked.version,
+        version=locked.version + 1,
+        steps_before=list(locked.steps),
+    )
+    locked.steps = steps
+    locked.version += 1
+    locked.updated_at = timezone.now()
+    locked.save(update_fields=["steps", "version", "updated_at"])
+    return _settle(
+        fresh,
+        tournament,
+        by=by,
+        read_form=read_form,
+        read_result=read_result,
+        rebase=locked.version,
+    )

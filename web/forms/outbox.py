@@ -1,0 +1,87 @@
+"""The live logger's outbox as the page's JavaScript sends it (static/js/homegame.js): a JSON
+body read into :class:`~tracker.hands.services.outbox.OutboxChange` objects, every fault
+named by its path (``changes[2].base``) so nothing is applied from a malformed batch."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from tracker.engine.errors import DomainError
+from tracker.hands.services.outbox import OutboxChange
+from web.forms.drafts import VERSION_MAX
+
+#: At most this many changes in one batch (a whole night logged offline is far fewer).
+BATCH_MAX = 500
+
+
+def json_body(body: bytes) -> dict[str, Any]:
+    try:
+        data = json.loads(body or b"null")
+    except (ValueError, UnicodeDecodeError):
+        raise DomainError("the body is not JSON", code="invalid_json") from None
+    if not isinstance(data, dict):
+        raise DomainError("the body is a JSON object", code="invalid_json")
+    return data
+
+
+def _whole(value: Any, field: str, *, high: int = VERSION_MAX) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
+        raise DomainError(f"must be a whole number from 0 to {high}", field=field)
+    return value
+
+
+def _change(raw: Any, path: str) -> OutboxChange:
+    if not isinstance(raw, dict):
+        raise DomainError("a change is an object", field=path)
+    try:
+        client_id = uuid.UUID(str(raw.get("id", "")))
+    except ValueError:
+        raise DomainError("must be the change's client id (a UUID)", field=f"{path}.id") from None
+    op = raw.get("op")
+    if not isinstance(op, str) or not op or len(op) > 16:
+        raise DomainError("must name the change (events, undo, finish, ...)", field=f"{path}.op")
+    events = raw.get("events", [])
+    if not isinstance(events, list) or (op == "events" and not events):
+        raise DomainError("must be a list of events", field=f"{path}.events")
+    form = raw.get("form", {})
+    if not isinstance(form, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in form.items()
+    ):
+        raise DomainError("must be the form's fields, as text", field=f"{path}.form")
+    result = raw.get("table_result")
+    if result is not None and not isinstance(result, dict):
+        raise DomainError("must be an object", field=f"{path}.table_result")
+    return OutboxChange(
+        client_id=client_id,
+        draft=_whole(raw.get("draft"), f"{path}.draft", high=2**63 - 1),
+        base=_whole(raw.get("base"), f"{path}.base"),
+        op=op,
+        events=tuple(events),
+        form=form,
+        table_result=result,
+    )
+
+
+def outbox_changes(data: dict[str, Any], field: str = "changes") -> list[OutboxChange]:
+    """The batch's changes; a DomainError naming the first one at fault."""
+    raw = data.get(field)
+    if not isinstance(raw, list):
+        raise DomainError("must be a list of changes", field=field)
+    if len(raw) > BATCH_MAX:
+        raise DomainError(f"at most {BATCH_MAX} changes a batch", field=field)
+    changes = [_change(item, f"{field}[{k}]") for k, item in enumerate(raw)]
+    ids = [c.client_id for c in changes]
+    if len(set(ids)) != len(ids):
+        raise DomainError("each change has its own client id", field=field)
+    return changes
+
+
+def resolve_choice(data: dict[str, Any]) -> tuple[int, str, int]:
+    """The draft, the version kept (``mine``/``theirs``) and the server version offered."""
+    keep = data.get("keep")
+    if keep not in ("mine", "theirs"):
+        raise DomainError("must be 'mine' or 'theirs'", field="keep")
+    draft = _whole(data.get("draft"), "draft", high=2**63 - 1)
+    return draft, keep, _whole(data.get("server_version"), "server_version")
