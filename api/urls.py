@@ -3,7 +3,7 @@
 from django.urls import include, path, re_path
 from rest_framework.routers import DefaultRouter
 
-from api.views import analytics, core, evaluate, hands, money, phh, rulings
+from api.views import analytics, core, evaluate, hands, money, phh, results, rulings
 from api.views.auth import TokenView
 from api.views.meta import ApiRoot
 
@@ -43,6 +43,11 @@ urlpatterns = [
         "tournaments/<int:pk>/entries/<int:entry_id>/undo/",
         money.EntryUndoView.as_view(),
         name="tournament-entry-undo",
+    ),
+    path(
+        "tournaments/<int:pk>/results/",
+        results.TournamentResultsView.as_view(),
+        name="tournament-results",
     ),
     # PHH hand histories: import into a tournament, export a hand, a tournament, a league.
     path(
