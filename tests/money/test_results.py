@@ -74,6 +74,16 @@ def test_the_bounty_goes_to_the_winner_of_the_pot_that_took_the_last_chips(
     assert by_name[busted].bounty_back == 0 and by_name[busted].bounties == 0
     assert by_name[winner].bounties == 500
     assert sum(r.result for r in results.players.values()) == -results.fees == -1500
+    # the hand page says whose bounty went to whom, to the league's members only
+    client = Client()
+    client.force_login(admin)
+    page = client.get(f"/hands/{bounty.hand_id}/").content.decode()
+    assert 'data-testid="hand-bounties"' in page
+    assert f"{busted}&#x27;s bounty ($5.00): {winner} $5.00" in page
+    assert (
+        'data-testid="hand-bounties"'
+        not in Client().get(f"/hands/{bounty.hand_id}/").content.decode()
+    )
 
 
 def test_a_split_pot_splits_the_bounty_the_bigger_share_then_seat_order_first(
