@@ -49,6 +49,11 @@ urlpatterns = [
         results.TournamentResultsView.as_view(),
         name="tournament-results",
     ),
+    path(
+        "tournaments/<int:pk>/transfers/<int:position>/paid/",
+        results.TransferPaidView.as_view(),
+        name="tournament-transfer-paid",
+    ),
     # PHH hand histories: import into a tournament, export a hand, a tournament, a league.
     path(
         "tournaments/<int:pk>/imports/",

@@ -27,10 +27,12 @@ class PlayerMoneyResultSerializer(serializers.Serializer):
 
 
 class TransferSerializer(serializers.Serializer):
+    position = serializers.IntegerField(help_text="in the settle-up, from 0 (to mark it paid)")
     payer = serializers.CharField(help_text='a player id, or "house" (which keeps the fees)')
     payee = serializers.CharField(help_text='a player id, or "house"')
     amount = serializers.IntegerField()
     amount_text = serializers.CharField()
+    paid_at = serializers.DateTimeField(allow_null=True, help_text="null until marked paid")
 
 
 class NightResultsSerializer(serializers.Serializer):

@@ -24,7 +24,7 @@ from tests.rulings.helpers import ACES, KINGS, api_client, disputed_hand, showdo
 from tracker.hands.models import Hand, HandStatus
 from tracker.leagues.models import League, Player
 from tracker.leagues.services import invite_create
-from tracker.money.models import NightMoney
+from tracker.money.models import NightMoney, SettleTransfer
 from tracker.money.services import entry_record
 
 pytestmark = pytest.mark.django_db
@@ -60,6 +60,8 @@ ALLOWED = {
     "league_money_set": {"admin"},
     "entry_record": RECORDERS,
     "entry_undo": RECORDERS,
+    # (a transfer's payer and payee mark their own too: tests/money/test_results.py)
+    "transfer_mark_paid": {"admin"},
 }
 # operations that do not name a league: being an outsider changes nothing
 # (an invite's token is the key to its league, private or not)
@@ -105,6 +107,7 @@ SCHEMA_WRITES = {
     ("/api/v1/leagues/{slug}/money/", "put"): "league_money_set",
     ("/api/v1/tournaments/{id}/entries/", "post"): "entry_record",
     ("/api/v1/tournaments/{id}/entries/{entry_id}/undo/", "post"): "entry_undo",
+    ("/api/v1/tournaments/{id}/transfers/{position}/paid/", "post"): "transfer_mark_paid",
 }
 # POSTs that store nothing (a stateless calculator): open to everyone, not in the matrix.
 NOT_WRITES = {("/api/v1/evaluate/", "post")}
@@ -255,6 +258,14 @@ def api_write(op: str, world, role: str):
             tournament=t, player_id=player, kind="buy_in", by=world["users"]["admin"]
         )
         return client.post(f"/api/v1/tournaments/{t.pk}/entries/{entry.pk}/undo/")
+    if op == "transfer_mark_paid":
+        # a stored settle-up transfer between two players none of the users is linked to
+        a, b = (Player.objects.get(pk=pid) for pid in world["order"][:2])
+        Player.objects.filter(pk__in=[a.pk, b.pk]).update(user=None)
+        SettleTransfer.objects.get_or_create(
+            tournament=t, position=0, defaults={"payer": a, "payee": b, "amount": 500}
+        )
+        return client.post(f"/api/v1/tournaments/{t.pk}/transfers/0/paid/")
     if op == "token_create":
         username = user.get_username() if user else "nobody"
         return client.post(

@@ -224,3 +224,77 @@ def test_random_nights_conserve_money_and_bounties_and_square_everyone(
         balance[x.payee] -= x.amount
     assert set(balance.values()) <= {0}
     assert results.minimal
+
+
+def test_a_transfer_is_marked_paid_by_its_payer_its_payee_or_an_admin_once(example):  # noqa: F811
+    from tests.factories import add_member
+    from tracker.audit.models import AuditEntry
+    from tracker.core.errors import PermissionDenied
+    from tracker.money.models import SettleTransfer
+    from tracker.money.settle import night_transfers_create, transfer_mark_paid
+
+    t, league, roster, _ = example
+    results = night_results(t)
+    position = next(
+        k for k, x in enumerate(results.transfers) if x.payer == roster["Bob"].pk
+    )  # Bob pays Cat $25
+    # a member who is neither Bob nor Cat may not; nothing is stored by the refusal
+    with pytest.raises(PermissionDenied, match="payer, its payee or a league admin"):
+        transfer_mark_paid(tournament=t, position=position, by=league.member)
+    assert not SettleTransfer.objects.filter(tournament=t, paid_at__isnull=False).exists()
+    # Cat's linked account (a member of the league) may, through the API
+    cat = add_member(league, "cat", "member")
+    roster["Cat"].user = cat
+    roster["Cat"].save(update_fields=["user"])
+    body = api_client(cat).post(f"/api/v1/tournaments/{t.pk}/transfers/{position}/paid/")
+    assert body.status_code == 200, body.content
+    paid = {x["position"]: x["paid_at"] for x in body.json()["transfers"]}
+    assert paid[position] is not None and sum(v is not None for v in paid.values()) == 1
+    # again: idempotent, one row per transfer, one audit entry of the payment
+    first = SettleTransfer.objects.get(tournament=t, position=position).paid_at
+    transfer_mark_paid(tournament=t, position=position, by=cat)
+    assert SettleTransfer.objects.get(tournament=t, position=position).paid_at == first
+    assert len(night_transfers_create(tournament=t, by=cat)) == len(results.transfers) == 3
+    assert AuditEntry.objects.filter(action="money.transfer_paid").count() == 1
+    # an admin marks a transfer to the house; the member sees it paid
+    house = next(k for k, x in enumerate(results.transfers) if x.payee == HOUSE)
+    assert SettleTransfer.objects.get(tournament=t, position=house).paid_at is None
+    admin_user = next(
+        m.user for m in league.memberships.select_related("user") if m.role == "admin"
+    )
+    assert (
+        api_client(admin_user)
+        .post(f"/api/v1/tournaments/{t.pk}/transfers/{house}/paid/")
+        .status_code
+        == 200
+    )
+    body = api_client(league.member).get(f"/api/v1/tournaments/{t.pk}/results/").json()
+    assert sum(x["paid_at"] is not None for x in body["transfers"]) == 2
+    client = Client()
+    client.force_login(league.member)
+    html = client.get(t.get_absolute_url()).content.decode()
+    assert html.count('<span class="badge">paid</span>') == 2
+    # no such transfer: 404; the member (not payer nor payee) is refused: 403
+    assert (
+        api_client(admin_user).post(f"/api/v1/tournaments/{t.pk}/transfers/9/paid/").status_code
+        == 404
+    )
+    other = next(k for k in range(3) if k not in (position, house))
+    assert (
+        api_client(league.member)
+        .post(f"/api/v1/tournaments/{t.pk}/transfers/{other}/paid/")
+        .status_code
+        == 403
+    )
+
+
+def test_the_settle_up_is_stored_only_once_the_night_is_over(django_capture_on_commit_callbacks):
+    from tracker.money.settle import night_transfers_create
+
+    t, league, admin, roster = three_handed(django_capture_on_commit_callbacks, slug="not-over")
+    with pytest.raises(DomainError) as exc:
+        night_transfers_create(tournament=t, by=admin)
+    assert exc.value.code == "night_not_over"
+    assert (
+        api_client(admin).post(f"/api/v1/tournaments/{t.pk}/transfers/0/paid/").status_code == 400
+    )

@@ -45,6 +45,8 @@ class Capability(StrEnum):
     VIEW_MONEY = "view_money"  # see a night's money: rules, entries, pool, payouts
     RECORD_MONEY = "record_money"  # record buy-ins, rebuys and add-ons at the table
     SET_MONEY = "set_money"  # the league's currency and money rules, a night's own rules
+    # mark any transfer of a night's settle-up paid (its payer and payee mark their own)
+    MARK_PAID = "mark_paid"
 
 
 C = Capability
@@ -68,6 +70,7 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.VIEW_MONEY,
             C.RECORD_MONEY,
             C.SET_MONEY,
+            C.MARK_PAID,
         }
     ),
     SCOREKEEPER: frozenset({C.RECORD_HAND, C.DISPUTE, C.SHARE_TABLE, C.VIEW_MONEY, C.RECORD_MONEY}),

@@ -10,10 +10,12 @@ rewrites a pot or the final standings changes them on the next read.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from tracker.engine import money as engine
 from tracker.engine.settle_up import Transfer, settle_up
 from tracker.hands.models import Pot
+from tracker.money.models import SettleTransfer
 from tracker.money.selectors import NightMoneySummary, night_money_summary
 from tracker.tournaments.models import FinalStanding, Tournament, TournamentStatus
 
@@ -57,6 +59,9 @@ class NightResults:
     players: dict[int, PlayerResult] = field(default_factory=dict)  # seat order
     transfers: list[Transfer] = field(default_factory=list)  # payer, payee, amount
     minimal: bool = True
+    # once the settle-up is stored (its first transfer marked paid): position -> when paid
+    stored: bool = False
+    paid_at: dict[int, datetime] = field(default_factory=dict)
 
     @property
     def fees(self) -> int:
@@ -155,11 +160,25 @@ def night_results(
     if summary.pool.fees:
         balances[HOUSE] = summary.pool.fees
     plan = settle_up(balances)
+    transfers = list(plan.transfers)
+    # the settle-up as stored, once a transfer has been marked paid: those rows stand
+    rows = list(SettleTransfer.objects.filter(tournament=tournament).order_by("position"))
+    if rows:
+        transfers = [
+            Transfer(
+                payer=HOUSE if r.payer_id is None else r.payer_id,
+                payee=HOUSE if r.payee_id is None else r.payee_id,
+                amount=r.amount,
+            )
+            for r in rows
+        ]
     return NightResults(
         summary=summary,
         final=True,
         bounties=bounties,
         players=players,
-        transfers=list(plan.transfers),
+        transfers=transfers,
         minimal=plan.minimal,
+        stored=bool(rows),
+        paid_at={r.position: r.paid_at for r in rows if r.paid_at is not None},
     )

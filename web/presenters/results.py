@@ -24,7 +24,7 @@ class ResultRow:
 class ResultsView:
     bounties: list[tuple[str, int, str, str]]  # (busted, hand number, winners, amount)
     rows: list[ResultRow]
-    transfers: list[tuple[str, str, str]]  # (payer, payee, amount)
+    transfers: list[tuple[str, str, str, bool]]  # (payer, payee, amount, marked paid)
     minimal: bool
     fees: str
 
@@ -65,7 +65,10 @@ def results_view(
             )
             for r in results.players.values()
         ],
-        transfers=[(who(t.payer), who(t.payee), fmt(t.amount)) for t in results.transfers],
+        transfers=[
+            (who(t.payer), who(t.payee), fmt(t.amount), k in results.paid_at)
+            for k, t in enumerate(results.transfers)
+        ],
         minimal=results.minimal,
         fees=fmt(results.fees),
     )
