@@ -81,6 +81,7 @@ PAGES_ALLOWED = {
     "page_house_rules": {"authority", "admin"},
     "page_entry": RECORDERS,
     "page_league_money": {"admin"},
+    "page_transfer_paid": {"admin"},  # and the transfer's payer and payee
 }
 
 # (path, method) of every write in the schema, and the operation of the matrix covering it.
@@ -355,6 +356,13 @@ def page_write(op: str, world, role: str):
     if op == "page_hand_void":
         Hand.objects.filter(pk=hand.pk).update(status=HandStatus.INVALID)  # only invalid hands
         return client.post(f"/hands/{hand.pk}/void/", {"reason": "misdeal"}), None
+    if op == "page_transfer_paid":
+        a, b = (Player.objects.get(pk=pid) for pid in world["order"][:2])
+        Player.objects.filter(pk__in=[a.pk, b.pk]).update(user=None)
+        SettleTransfer.objects.get_or_create(
+            tournament=t, position=0, defaults={"payer": a, "payee": b, "amount": 500}
+        )
+        return client.post(f"/tournaments/{t.pk}/transfers/0/paid/"), None
     slug = world["league"].slug
     if op == "page_player_add":
         return client.post(f"/leagues/{slug}/players/", {"action": "add", "add-name": "Zed"}), None

@@ -298,3 +298,24 @@ def test_the_settle_up_is_stored_only_once_the_night_is_over(django_capture_on_c
     assert (
         api_client(admin).post(f"/api/v1/tournaments/{t.pk}/transfers/0/paid/").status_code == 400
     )
+
+
+def test_the_page_marks_a_transfer_paid_for_those_who_may(example):  # noqa: F811
+    t, league, roster, _ = example
+    results = night_results(t)
+    bob_cat = next(k for k, x in enumerate(results.transfers) if x.payer == roster["Bob"].pk)
+    member = Client()
+    member.force_login(league.member)  # neither payer nor payee: no button, refused
+    html = member.get(t.get_absolute_url()).content.decode()
+    assert "Who owes whom" in html and 'data-testid="transfer-paid-' not in html
+    assert member.post(f"/tournaments/{t.pk}/transfers/{bob_cat}/paid/").status_code == 403
+    roster["Bob"].user = league.member  # now the member is Bob: the button for his transfer
+    roster["Bob"].save(update_fields=["user"])
+    html = member.get(t.get_absolute_url()).content.decode()
+    assert f'data-testid="transfer-paid-{bob_cat}"' in html
+    assert html.count('data-testid="transfer-paid-') == 1
+    answer = member.post(f"/tournaments/{t.pk}/transfers/{bob_cat}/paid/")
+    assert answer.status_code == 302
+    assert night_results(t).paid_at.keys() == {bob_cat}
+    html = member.get(t.get_absolute_url()).content.decode()
+    assert 'data-testid="transfer-paid-' not in html and '<span class="badge">paid</span>' in html

@@ -182,3 +182,11 @@ def night_results(
         stored=bool(rows),
         paid_at={r.position: r.paid_at for r in rows if r.paid_at is not None},
     )
+
+
+def players_linked_to(tournament: Tournament, user) -> set[int]:
+    """The players of ``tournament``'s league linked to ``user``'s account (none for an
+    anonymous visitor): the transfers they may mark paid as payer or payee."""
+    if not getattr(user, "is_authenticated", False):
+        return set()
+    return set(tournament.league.players.filter(user_id=user.pk).values_list("pk", flat=True))

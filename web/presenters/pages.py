@@ -423,7 +423,9 @@ def tournament_page(user, pk: int) -> TournamentPage:
         counts=dict(counts),
         live_number=_open_draft_number(tournament) if can.record_hand else None,
         money=money,
-        results=results_view(tournament, money.summary, names) if money else None,
+        results=(
+            results_view(tournament, money.summary, names, can=can, user=user) if money else None
+        ),
     )
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tracker.money.results import HOUSE, night_results
+from tracker.core.permissions import Capabilities
+from tracker.money.results import HOUSE, night_results, players_linked_to
 from tracker.money.selectors import NightMoneySummary
 from tracker.tournaments.models import Tournament
 
@@ -24,22 +25,29 @@ class ResultRow:
 class ResultsView:
     bounties: list[tuple[str, int, str, str]]  # (busted, hand number, winners, amount)
     rows: list[ResultRow]
-    transfers: list[tuple[str, str, str, bool]]  # (payer, payee, amount, marked paid)
+    # (position, payer, payee, amount, marked paid, whether the viewer may mark it paid)
+    transfers: list[tuple[int, str, str, str, bool, bool]]
     minimal: bool
     fees: str
 
 
 def results_view(
-    tournament: Tournament, summary: NightMoneySummary, names: dict[int, str]
+    tournament: Tournament,
+    summary: NightMoneySummary,
+    names: dict[int, str],
+    *,
+    can: Capabilities,
+    user=None,
 ) -> ResultsView | None:
     """The results once the night is finished and has money (else None); ``summary`` is the
-    money section's (already checked visible to the viewer)."""
+    money section's (already checked visible to the viewer, ``user`` with ``can``)."""
     if not summary.has_money:
         return None
     results = night_results(tournament, summary=summary)
     if not results.final:
         return None
     fmt = summary.fmt
+    mine = players_linked_to(tournament, user)
 
     def who(key) -> str:
         return "the house" if key == HOUSE else names.get(key, str(key))
@@ -66,7 +74,14 @@ def results_view(
             for r in results.players.values()
         ],
         transfers=[
-            (who(t.payer), who(t.payee), fmt(t.amount), k in results.paid_at)
+            (
+                k,
+                who(t.payer),
+                who(t.payee),
+                fmt(t.amount),
+                k in results.paid_at,
+                can.mark_paid or bool({t.payer, t.payee} & mine),
+            )
             for k, t in enumerate(results.transfers)
         ],
         minimal=results.minimal,
