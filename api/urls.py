@@ -3,7 +3,7 @@
 from django.urls import include, path, re_path
 from rest_framework.routers import DefaultRouter
 
-from api.views import analytics, core, evaluate, hands, money, phh, rulings, schedule
+from api.views import analytics, core, evaluate, hands, money, phh, results, rulings, schedule
 from api.views.auth import TokenView
 from api.views.meta import ApiRoot
 
@@ -44,6 +44,16 @@ urlpatterns = [
         "tournaments/<int:pk>/entries/<int:entry_id>/undo/",
         money.EntryUndoView.as_view(),
         name="tournament-entry-undo",
+    ),
+    path(
+        "tournaments/<int:pk>/results/",
+        results.TournamentResultsView.as_view(),
+        name="tournament-results",
+    ),
+    path(
+        "tournaments/<int:pk>/transfers/<int:position>/paid/",
+        results.TransferPaidView.as_view(),
+        name="tournament-transfer-paid",
     ),
     # PHH hand histories: import into a tournament, export a hand, a tournament, a league.
     path(

@@ -24,7 +24,7 @@ from tracker.hands.models import (
 from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
 from tracker.mail.models import MailOptOut, OutboxMessage
-from tracker.money.models import LeagueMoney, MoneyEntry, NightMoney
+from tracker.money.models import LeagueMoney, MoneyEntry, NightMoney, SettleTransfer
 from tracker.rulings.models import Ruling
 from tracker.schedule.models import Rsvp, ScheduledNight
 from tracker.stats.models import MonthTally, TournamentTally
@@ -310,6 +310,15 @@ class MoneyEntryAdmin(ReadOnlyAdmin):
     list_display = ["tournament", "player", "kind", "paid", "chips", "at_hand", "undone_at"]
     list_filter = ["kind", "tournament__league"]
     search_fields = ["player__name", "tournament__name"]
+
+
+@admin.register(SettleTransfer)
+class SettleTransferAdmin(ReadOnlyAdmin):
+    """A night's settle-up transfers: marked paid on the tournament page or the API only."""
+
+    list_display = ["tournament", "position", "payer", "payee", "amount", "paid_at"]
+    list_filter = ["tournament__league"]
+    search_fields = ["tournament__name", "payer__name", "payee__name"]
 
 
 # --- Hands ------------------------------------------------------------------

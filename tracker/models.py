@@ -19,7 +19,7 @@ from tracker.hands.models import (
 from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
 from tracker.mail.models import MailOptOut, OutboxMessage
-from tracker.money.models import LeagueMoney, MoneyEntry, NightMoney
+from tracker.money.models import LeagueMoney, MoneyEntry, NightMoney, SettleTransfer
 from tracker.rulings.models import Ruling
 from tracker.schedule.models import Rsvp, ScheduledNight
 from tracker.stats.models import MonthTally, TournamentTally
@@ -57,6 +57,7 @@ __all__ = [
     "MonthTally",
     "NightMoney",
     "OutboxMessage",
+    "SettleTransfer",
     "Player",
     "Pot",
     "ReevaluationJob",

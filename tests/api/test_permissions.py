@@ -27,7 +27,7 @@ from tests.rulings.helpers import ACES, KINGS, api_client, disputed_hand, showdo
 from tracker.hands.models import Hand, HandStatus
 from tracker.leagues.models import League, Player
 from tracker.leagues.services import invite_create
-from tracker.money.models import NightMoney
+from tracker.money.models import NightMoney, SettleTransfer
 from tracker.money.services import entry_record
 from tracker.schedule.services import night_schedule
 
@@ -67,6 +67,8 @@ ALLOWED = {
     "night_schedule": RECORDERS,
     # For a roster player not linked to the caller (their own: any roster player's account).
     "night_answer": RECORDERS,
+    # (a transfer's payer and payee mark their own too: tests/money/test_results.py)
+    "transfer_mark_paid": {"admin"},
 }
 # operations that do not name a league: being an outsider changes nothing
 # (an invite's token is the key to its league, private or not)
@@ -87,6 +89,7 @@ PAGES_ALLOWED = {
     "page_entry": RECORDERS,
     "page_league_money": {"admin"},
     "page_night_schedule": RECORDERS,
+    "page_transfer_paid": {"admin"},  # and the transfer's payer and payee
 }
 
 # (path, method) of every write in the schema, and the operation of the matrix covering it.
@@ -115,6 +118,7 @@ SCHEMA_WRITES = {
     ("/api/v1/tournaments/{id}/entries/{entry_id}/undo/", "post"): "entry_undo",
     ("/api/v1/nights/", "post"): "night_schedule",
     ("/api/v1/nights/{id}/answer/", "post"): "night_answer",
+    ("/api/v1/tournaments/{id}/transfers/{position}/paid/", "post"): "transfer_mark_paid",
 }
 # POSTs that store nothing (a stateless calculator): open to everyone, not in the matrix.
 NOT_WRITES = {("/api/v1/evaluate/", "post")}
@@ -265,6 +269,14 @@ def api_write(op: str, world, role: str):
             tournament=t, player_id=player, kind="buy_in", by=world["users"]["admin"]
         )
         return client.post(f"/api/v1/tournaments/{t.pk}/entries/{entry.pk}/undo/")
+    if op == "transfer_mark_paid":
+        # a stored settle-up transfer between two players none of the users is linked to
+        a, b = (Player.objects.get(pk=pid) for pid in world["order"][:2])
+        Player.objects.filter(pk__in=[a.pk, b.pk]).update(user=None)
+        SettleTransfer.objects.get_or_create(
+            tournament=t, position=0, defaults={"payer": a, "payee": b, "amount": 500}
+        )
+        return client.post(f"/api/v1/tournaments/{t.pk}/transfers/0/paid/")
     if op == "token_create":
         username = user.get_username() if user else "nobody"
         return client.post(
@@ -379,6 +391,13 @@ def page_write(op: str, world, role: str):
     if op == "page_hand_void":
         Hand.objects.filter(pk=hand.pk).update(status=HandStatus.INVALID)  # only invalid hands
         return client.post(f"/hands/{hand.pk}/void/", {"reason": "misdeal"}), None
+    if op == "page_transfer_paid":
+        a, b = (Player.objects.get(pk=pid) for pid in world["order"][:2])
+        Player.objects.filter(pk__in=[a.pk, b.pk]).update(user=None)
+        SettleTransfer.objects.get_or_create(
+            tournament=t, position=0, defaults={"payer": a, "payee": b, "amount": 500}
+        )
+        return client.post(f"/tournaments/{t.pk}/transfers/0/paid/"), None
     slug = world["league"].slug
     if op == "page_player_add":
         return client.post(f"/leagues/{slug}/players/", {"action": "add", "add-name": "Zed"}), None

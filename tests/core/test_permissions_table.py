@@ -26,6 +26,7 @@ def test_roles_with_a_capability():
     assert set(roles_with(Capability.VIEW_MONEY)) == set(Role.values)
     assert roles_with(Capability.RECORD_MONEY) == ("admin", "scorekeeper")
     assert roles_with(Capability.SET_MONEY) == ("admin",)
+    assert roles_with(Capability.MARK_PAID) == ("admin",)
 
 
 def test_capabilities_read_as_attributes_items_and_membership():

@@ -46,6 +46,8 @@ class Capability(StrEnum):
     RECORD_MONEY = "record_money"  # record buy-ins, rebuys and add-ons at the table
     SET_MONEY = "set_money"  # the league's currency and money rules, a night's own rules
     SCHEDULE_NIGHT = "schedule_night"  # schedule a night ahead; see and record every answer
+    # mark any transfer of a night's settle-up paid (its payer and payee mark their own)
+    MARK_PAID = "mark_paid"
 
 
 C = Capability
@@ -70,6 +72,7 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.RECORD_MONEY,
             C.SET_MONEY,
             C.SCHEDULE_NIGHT,
+            C.MARK_PAID,
         }
     ),
     SCOREKEEPER: frozenset(

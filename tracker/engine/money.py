@@ -383,3 +383,27 @@ def pool_of(rules: NightRules, *, entries: int, rebuys: int = 0, addons: int = 0
     bounties = rules.bounty * entries
     paid_in = rules.buy_in * entries + rules.rebuy_price * rebuys + rules.addon_price * addons
     return Pool(paid_in=paid_in + fees + bounties, fees=fees, bounties=bounties)
+
+
+def bounty_split(bounty: int, awards: Mapping[Hashable, int], *, unit: int) -> dict[Hashable, int]:
+    """How a busted player's ``bounty`` is shared between the winners of the pot that took
+    their last chips (``awards``: what each player won of that pot, in seat order; those
+    with nothing won are left out). One winner takes it all; a split pot splits it evenly
+    to the unit, the units left over going one each to the winners with the bigger share of
+    the pot first (seat order between equal shares). What is shared adds up to the bounty,
+    which is a whole number of the unit. No winner: nothing is shared (``{}``).
+
+    >>> bounty_split(500, {"a": 0, "b": 120}, unit=100)
+    {'b': 500}
+    >>> bounty_split(500, {"a": 60, "b": 61}, unit=100)
+    {'a': 200, 'b': 300}
+    >>> bounty_split(500, {"a": 60, "b": 60}, unit=100)
+    {'a': 300, 'b': 200}
+    """
+    winners = [key for key, won in awards.items() if won > 0]
+    if not winners or bounty <= 0:
+        return {}
+    each, left = divmod(bounty // unit, len(winners))
+    order = sorted(range(len(winners)), key=lambda i: (-awards[winners[i]], i))
+    extra = {winners[i] for i in order[:left]}
+    return {key: (each + (key in extra)) * unit for key in winners}

@@ -150,3 +150,37 @@ class MoneyEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} of {self.player_id} in {self.tournament_id}"
+
+
+class SettleTransfer(models.Model):
+    """One transfer of a finished night's settle-up (``payer`` pays ``payee``; null is the
+    house, which keeps the fees), stored when it is first marked paid, the whole list at once
+    (docs/money.md, "Who owes whom"); marked paid once, never deleted."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="settle_transfers"
+    )
+    position = models.PositiveSmallIntegerField()  # in the settle-up's list, from 0
+    payer = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    payee = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    amount = models.PositiveIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+    paid_at = models.DateTimeField(null=True, blank=True)
+    paid_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["tournament", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "position"], name="one_transfer_per_position"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"transfer {self.position} of {self.tournament_id}"

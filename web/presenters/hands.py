@@ -23,12 +23,15 @@ from tracker.hands.selectors.replay import (
 )
 from tracker.hands.selectors.wording import announcement_text
 from tracker.leagues.selectors import visible_hand
+from tracker.money.results import night_bounties
+from tracker.money.selectors import night_money_summary
 from tracker.rulings.selectors import (
     RULING_BADGES,
     hand_ruling_state,
     status_words,
     with_open_disputes,
 )
+from tracker.tournaments.models import TournamentStatus
 from tracker.tournaments.selectors import hand_neighbours
 
 
@@ -124,6 +127,9 @@ class HandReplay:
     # ruling kept another result: "Rob is right"), or "held" (a disputed pot keeps the
     # table's result until the authority rules).
     engine_verdict: str = ""
+    # The bounties of the players who went out in this hand, in words (members, once the
+    # night is over): "Bob's bounty ($5.00): Ann $5.00"
+    bounties: list[str] = field(default_factory=list)
 
     @property
     def stands_text(self) -> str:
@@ -196,6 +202,24 @@ def _announcements(hand: Hand) -> list[tuple[str, str, str]]:
         text = announcement_text(name, hand.options[name])
         out.append((name.replace("_", " "), text, ANNOUNCEMENTS[name].help))
     return out
+
+
+def _hand_bounties(hand: Hand, names: dict[int, str]) -> list[str]:
+    """The bounties paid for the players who went out in ``hand``, in words (none before the
+    night is over, or for a night without bounties)."""
+    tournament = hand.tournament
+    if tournament.status != TournamentStatus.FINISHED:
+        return []
+    summary = night_money_summary(tournament)
+    if not summary.rules.bounty:
+        return []
+    fmt = summary.fmt
+    return [
+        f"{names.get(b.busted, b.busted)}'s bounty ({fmt(b.amount)}): "
+        + ", ".join(f"{names.get(p, p)} {fmt(a)}" for p, a in b.shares.items())
+        for b in night_bounties(tournament, summary=summary)
+        if b.hand_id == hand.pk
+    ]
 
 
 def hand_replay(user, pk: int, street: int | None = None, step: int | None = None) -> HandReplay:
@@ -318,6 +342,8 @@ def hand_replay(user, pk: int, street: int | None = None, step: int | None = Non
     if step is not None and 0 <= step < len(steps):
         current, current_key = steps[step].number, steps[step].key
     sib = hand_neighbours(hand)
+    can = capabilities(user, tournament.league)
+    bounties = _hand_bounties(hand, names) if can.view_money else []
     ruling_state = hand_ruling_state(hand)
     status_label, status_help = status_words(hand.status, ruling_state)
     return HandReplay(
@@ -340,8 +366,9 @@ def hand_replay(user, pk: int, street: int | None = None, step: int | None = Non
         previous_id=sib.get(hand.number - 1),
         next_id=sib.get(hand.number + 1),
         raw_actions=raw_actions,
-        can=capabilities(user, tournament.league),
+        can=can,
         steps=steps,
+        bounties=bounties,
         current_key=current_key,
         logged_live=hand.entry_mode == EntryMode.FULL and hand_logged_live(hand.pk),
     )

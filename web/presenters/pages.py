@@ -53,6 +53,7 @@ from tracker.tournaments.selectors import (
 )
 from web.presenters.charts import Series, line_chart
 from web.presenters.money import MoneyView, money_view
+from web.presenters.results import ResultsView, results_view
 
 # --------------------------------------------------------------------------
 # Home
@@ -325,6 +326,7 @@ class TournamentPage:
     counts: dict[str, int] = field(default_factory=dict)
     live_number: int | None = None  # the hand being logged live, if one is open
     money: MoneyView | None = None  # the night's money, for those who may see it
+    results: ResultsView | None = None  # its results and settle-up, once it is over
 
 
 def _chart(tournament: Tournament, names: dict[int, str], order: list[int]) -> dict[str, str]:
@@ -409,6 +411,7 @@ def tournament_page(user, pk: int) -> TournamentPage:
     else:
         stakes = state.next_stakes
     dealer = state.next_dealer
+    money = money_view(tournament, can, names, state, standings)
     return TournamentPage(
         tournament=tournament,
         league=league,
@@ -422,7 +425,10 @@ def tournament_page(user, pk: int) -> TournamentPage:
         next_dealer=seat_names.get(dealer) if dealer is not None else None,
         counts=dict(counts),
         live_number=_open_draft_number(tournament) if can.record_hand else None,
-        money=money_view(tournament, can, names, state, standings),
+        money=money,
+        results=(
+            results_view(tournament, money.summary, names, can=can, user=user) if money else None
+        ),
     )
 
 
