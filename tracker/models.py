@@ -17,7 +17,7 @@ from tracker.hands.models import (
 )
 from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
-from tracker.money.models import LeagueMoney, MoneyEntry, NightMoney
+from tracker.money.models import Deal, LeagueMoney, MoneyEntry, NightMoney
 from tracker.rulings.models import Ruling
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.tournaments.models import (
@@ -34,6 +34,7 @@ __all__ = [
     "ApiToken",
     "AuditEntry",
     "CalendarFeed",
+    "Deal",
     "Dispute",
     "DraftHand",
     "EmailAddress",

@@ -26,6 +26,7 @@ from tracker.leagues.models import League, Player
 from tracker.leagues.services import invite_create
 from tracker.money.models import NightMoney
 from tracker.money.services import entry_record
+from tracker.tournaments.selectors import tournament_state
 
 pytestmark = pytest.mark.django_db
 
@@ -60,6 +61,7 @@ ALLOWED = {
     "league_money_set": {"admin"},
     "entry_record": RECORDERS,
     "entry_undo": RECORDERS,
+    "deal_record": {"admin"},
 }
 # operations that do not name a league: being an outsider changes nothing
 # (an invite's token is the key to its league, private or not)
@@ -105,6 +107,7 @@ SCHEMA_WRITES = {
     ("/api/v1/leagues/{slug}/money/", "put"): "league_money_set",
     ("/api/v1/tournaments/{id}/entries/", "post"): "entry_record",
     ("/api/v1/tournaments/{id}/entries/{entry_id}/undo/", "post"): "entry_undo",
+    ("/api/v1/tournaments/{id}/deal/", "post"): "deal_record",
 }
 # POSTs that store nothing (a stateless calculator): open to everyone, not in the matrix.
 NOT_WRITES = {("/api/v1/evaluate/", "post")}
@@ -255,6 +258,19 @@ def api_write(op: str, world, role: str):
             tournament=t, player_id=player, kind="buy_in", by=world["users"]["admin"]
         )
         return client.post(f"/api/v1/tournaments/{t.pk}/entries/{entry.pk}/undo/")
+    if op == "deal_record":
+        NightMoney.objects.get_or_create(tournament=t, defaults={"buy_in": 1000})
+        for player in world["order"]:
+            entry_record(
+                tournament=t, player_id=player, kind="buy_in", by=world["users"]["admin"]
+            )
+        state = tournament_state(t)
+        still_in = [s.player_id for s in state.seats if state.stacks[s.player_id] > 0]
+        return client.post(
+            f"/api/v1/tournaments/{t.pk}/deal/",
+            {"option": "even", "agreed_by": still_in},
+            format="json",
+        )
     if op == "token_create":
         username = user.get_username() if user else "nobody"
         return client.post(

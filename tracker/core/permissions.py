@@ -45,6 +45,7 @@ class Capability(StrEnum):
     VIEW_MONEY = "view_money"  # see a night's money: rules, entries, pool, payouts
     RECORD_MONEY = "record_money"  # record buy-ins, rebuys and add-ons at the table
     SET_MONEY = "set_money"  # the league's currency and money rules, a night's own rules
+    SET_DEAL = "set_deal"  # record the deal the players still in agreed (it ends the night)
 
 
 C = Capability
@@ -68,6 +69,7 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.VIEW_MONEY,
             C.RECORD_MONEY,
             C.SET_MONEY,
+            C.SET_DEAL,
         }
     ),
     SCOREKEEPER: frozenset({C.RECORD_HAND, C.DISPUTE, C.SHARE_TABLE, C.VIEW_MONEY, C.RECORD_MONEY}),
