@@ -261,9 +261,7 @@ def api_write(op: str, world, role: str):
     if op == "deal_record":
         NightMoney.objects.get_or_create(tournament=t, defaults={"buy_in": 1000})
         for player in world["order"]:
-            entry_record(
-                tournament=t, player_id=player, kind="buy_in", by=world["users"]["admin"]
-            )
+            entry_record(tournament=t, player_id=player, kind="buy_in", by=world["users"]["admin"])
         state = tournament_state(t)
         still_in = [s.player_id for s in state.seats if state.stacks[s.player_id] > 0]
         return client.post(
