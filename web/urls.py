@@ -6,6 +6,7 @@ from web.views import (
     accounts,
     calculator,
     calendars,
+    deals,
     hands,
     health,
     interchange,
@@ -64,6 +65,7 @@ urlpatterns = [
     path("live/<str:token>/state/", tournaments.live_view_state, name="live-view-state"),
     path("tournaments/<int:pk>/hands/new/", hands.hand_new, name="hand-new"),
     path("tournaments/<int:pk>/entries/", money.entry_new, name="entry-new"),
+    path("tournaments/<int:pk>/deal/", deals.deal_new, name="deal-new"),
     path(
         "tournaments/<int:pk>/entries/<int:entry_id>/undo/",
         money.entry_undo_page,

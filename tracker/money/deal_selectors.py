@@ -60,13 +60,20 @@ def night_deal(tournament: Tournament) -> Deal | None:
     return Deal.objects.filter(tournament=tournament).first()
 
 
-def deal_offer(tournament: Tournament, *, state: TournamentState | None = None) -> DealOffer:
+def deal_offer(
+    tournament: Tournament,
+    *,
+    state: TournamentState | None = None,
+    summary: NightMoneySummary | None = None,
+) -> DealOffer:
     """The players still in, the prize money of the places still open and what the ICM, the
-    chip-count and the even deal would pay each of them now (``tracker.engine.deals``)."""
+    chip-count and the even deal would pay each of them now (``tracker.engine.deals``).
+    ``state`` and ``summary`` (the night's money) when the caller has read them already."""
     if state is None:
         state = tournament_state(tournament)
     seats = state.seats
-    summary = night_money_summary(tournament, seat_ids=[s.player_id for s in seats])
+    if summary is None:
+        summary = night_money_summary(tournament, seat_ids=[s.player_id for s in seats])
     players = [
         DealPlayer(player_id=s.player_id, name=s.player.name, chips=state.stacks[s.player_id])
         for s in seats

@@ -88,9 +88,8 @@ def _night_money_and_locale(tournament: Tournament) -> tuple[NightMoney, str, De
         .filter(tournament=tournament)
         .first()
     )
-    if row is None:
-        deal = Deal.objects.filter(tournament=tournament).first()
-        return NightMoney(tournament=tournament), league_money(tournament.league).locale, deal
+    if row is None:  # no rules, no entries, no prize money: nothing to deal
+        return NightMoney(tournament=tournament), league_money(tournament.league).locale, None
     try:
         deal = row.tournament.deal
     except Deal.DoesNotExist:

@@ -51,6 +51,7 @@ from tracker.tournaments.selectors import (
     tournament_standings,
 )
 from web.presenters.charts import Series, line_chart
+from web.presenters.deals import DealView, deal_view
 from web.presenters.money import MoneyView, money_view
 
 # --------------------------------------------------------------------------
@@ -322,6 +323,7 @@ class TournamentPage:
     counts: dict[str, int] = field(default_factory=dict)
     live_number: int | None = None  # the hand being logged live, if one is open
     money: MoneyView | None = None  # the night's money, for those who may see it
+    deal: DealView | None = None  # the deal on offer, or the one that ended the night
 
 
 def _chart(tournament: Tournament, names: dict[int, str], order: list[int]) -> dict[str, str]:
@@ -406,6 +408,7 @@ def tournament_page(user, pk: int) -> TournamentPage:
     else:
         stakes = state.next_stakes
     dealer = state.next_dealer
+    money = money_view(tournament, can, names, state, standings)
     return TournamentPage(
         tournament=tournament,
         league=league,
@@ -419,7 +422,8 @@ def tournament_page(user, pk: int) -> TournamentPage:
         next_dealer=seat_names.get(dealer) if dealer is not None else None,
         counts=dict(counts),
         live_number=_open_draft_number(tournament) if can.record_hand else None,
-        money=money_view(tournament, can, names, state, standings),
+        money=money,
+        deal=deal_view(tournament, can, state, money.summary if money else None, names),
     )
 
 
