@@ -214,6 +214,7 @@ def test_the_worked_example_of_the_docs(night):
     deal_record(tournament=t, by=admin, option="icm", agreed_by=players)
     paid = {names[pid]: amount for pid, amount in night_money_summary(t).payouts.items()}
     assert paid == {"Bob": 3100, "Ann": 2500, "Dan": 2400, "Cat": 0}
+    assert sum(paid.values()) + summary.pool.fees == summary.pool.paid_in == 10000
     places = {
         names[pid]: place
         for pid, place in FinalStanding.objects.filter(tournament=t).values_list(
