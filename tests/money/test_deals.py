@@ -5,17 +5,22 @@ of docs/money.md."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
+from django.db.models import Sum
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.factories import add_member, api_client, make_league
-from tests.money.test_payouts import play
+from tests.money.test_payouts import nights, play
 from tracker.audit.models import AuditEntry
 from tracker.engine import deals as engine
 from tracker.engine.errors import DomainError
 from tracker.leagues.services import player_create
 from tracker.money.deal_selectors import deal_offer
 from tracker.money.deal_services import deal_record
-from tracker.money.models import Deal
+from tracker.money.models import Deal, MoneyEntry
 from tracker.money.selectors import night_money_summary
 from tracker.money.services import entry_record, league_money_set, night_create
 from tracker.tournaments.models import FinalStanding, TournamentStatus
@@ -23,6 +28,7 @@ from tracker.tournaments.selectors import tournament_state
 
 pytestmark = pytest.mark.django_db
 
+_slugs = itertools.count()
 RULES = {"buy_in": 2000, "fee": 500, "payout_template": "50_30_20"}
 
 
@@ -227,3 +233,76 @@ def test_the_worked_example_of_the_docs(night):
 # docs/money.md, "Deals": the chips after hand 2 and (ICM, chip count, even split) each
 EXAMPLE_STACKS = {"Ann": 1004, "Bob": 2004, "Dan": 992}
 EXAMPLE_ROWS = {"Ann": (2500, 2400, 2700), "Bob": (3100, 3200, 2700), "Dan": (2400, 2400, 2600)}
+
+
+@settings(
+    max_examples=12,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    deadline=None,
+)
+@given(night=nights(), data=st.data())
+def test_random_nights_ended_by_a_deal_conserve_money_and_pay_whole_units(
+    night, data, django_capture_on_commit_callbacks
+):
+    unit, money, limit, players, hands, tries = night
+    money = {**money, "buy_in": max(money["buy_in"], unit)}  # prize money to deal
+    stop = data.draw(st.integers(1, limit), label="hands before the deal")
+    option = data.draw(st.sampled_from(["icm", "chip_chop", "even", "custom"]), label="option")
+    league, admin = make_league(slug=f"dealt-{next(_slugs)}")
+    league_money_set(league=league, by=admin, values={"unit": unit})
+    roster = [player_create(league=league, name=f"P{k}", by=admin) for k in range(players)]
+    t = night_create(
+        league=league,
+        by=admin,
+        name="Random",
+        player_ids=[p.pk for p in roster],
+        hand_limit=limit,
+        money=money,
+    )
+    for p in roster:
+        entry_record(tournament=t, player_id=p.pk, kind="buy_in", by=admin)
+    for (action, winner), attempts in list(zip(hands, tries, strict=True))[:stop]:
+        if tournament_state(t).over:
+            break
+        for player, kinds in zip(roster, attempts, strict=True):
+            for kind in sorted(kinds):
+                try:
+                    entry_record(tournament=t, player_id=player.pk, kind=kind, by=admin)
+                except DomainError:
+                    pass
+        play(t, admin, django_capture_on_commit_callbacks, action, winner)
+    t.refresh_from_db()
+    offer = deal_offer(t)
+    players_in = [p.player_id for p in offer.players]
+    if offer.refusal is not None:
+        # the night ended by itself or has no prize money: the deal is refused, nothing stored
+        with pytest.raises(DomainError) as err:
+            deal_record(tournament=t, by=admin, option="even", agreed_by=players_in)
+        assert err.value.code == offer.refusal[0]
+        assert not Deal.objects.filter(tournament=t).exists()
+        return
+    expected = offer.options.get(option)
+    typed = None
+    if option == "custom":
+        even = offer.options["even"]
+        expected = even[1:] + even[:1]  # any split adding up to the pool
+        typed = {str(pid): a for pid, a in zip(players_in, expected, strict=True)}
+    deal_record(tournament=t, by=admin, option=option, agreed_by=players_in, amounts=typed)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    summary = night_money_summary(t)
+    assert [summary.payouts[pid] for pid in players_in] == expected
+    paid_in = (
+        MoneyEntry.objects.filter(tournament=t, undone_at__isnull=True).aggregate(s=Sum("paid"))[
+            "s"
+        ]
+        or 0
+    )
+    assert summary.paid_out + summary.pool.fees + summary.pool.bounties == paid_in  # money
+    assert all(a % unit == 0 for a in summary.payouts.values())
+    assert set(summary.payouts) == {p.pk for p in roster}
+    # the players still in hold the top places, the others are paid as their places say
+    places = summary.places
+    assert max(places[pid] for pid in players_in) < min(
+        (places[p.pk] for p in roster if p.pk not in players_in), default=len(roster) + 1
+    )
