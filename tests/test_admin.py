@@ -30,6 +30,7 @@ READ_ONLY = {
     "tracker.LeagueMoney",
     "tracker.NightMoney",
     "tracker.MoneyEntry",
+    "tracker.Deal",
 }
 
 

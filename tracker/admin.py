@@ -22,7 +22,7 @@ from tracker.hands.models import (
 )
 from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
-from tracker.money.models import LeagueMoney, MoneyEntry, NightMoney
+from tracker.money.models import Deal, LeagueMoney, MoneyEntry, NightMoney
 from tracker.rulings.models import Ruling
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.tournaments.models import (
@@ -259,6 +259,13 @@ class MoneyEntryAdmin(ReadOnlyAdmin):
     list_display = ["tournament", "player", "kind", "paid", "chips", "at_hand", "undone_at"]
     list_filter = ["kind", "tournament__league"]
     search_fields = ["player__name", "tournament__name"]
+
+
+@admin.register(Deal)
+class DealAdmin(ReadOnlyAdmin):
+    list_display = ["tournament", "option", "at_hand", "agreed_at", "recorded_by"]
+    list_filter = ["option", "tournament__league"]
+    search_fields = ["tournament__name"]
 
 
 # --- Hands ------------------------------------------------------------------
