@@ -3,7 +3,18 @@
 from django.urls import include, path, re_path
 from rest_framework.routers import DefaultRouter
 
-from api.views import analytics, core, evaluate, hands, money, phh, results, rulings, schedule
+from api.views import (
+    analytics,
+    core,
+    deals,
+    evaluate,
+    hands,
+    money,
+    phh,
+    results,
+    rulings,
+    schedule,
+)
 from api.views.auth import TokenView
 from api.views.meta import ApiRoot
 
@@ -35,6 +46,7 @@ urlpatterns = [
     path(
         "tournaments/<int:pk>/money/", money.TournamentMoneyView.as_view(), name="tournament-money"
     ),
+    path("tournaments/<int:pk>/deal/", deals.TournamentDealView.as_view(), name="tournament-deal"),
     path(
         "tournaments/<int:pk>/entries/",
         money.TournamentEntriesView.as_view(),

@@ -33,6 +33,7 @@ READ_ONLY = {
     "tracker.SettleTransfer",
     "tracker.OutboxMessage",
     "tracker.Rsvp",
+    "tracker.Deal",
 }
 
 

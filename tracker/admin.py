@@ -24,7 +24,7 @@ from tracker.hands.models import (
 from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
 from tracker.mail.models import MailOptOut, OutboxMessage
-from tracker.money.models import LeagueMoney, MoneyEntry, NightMoney, SettleTransfer
+from tracker.money.models import Deal, LeagueMoney, MoneyEntry, NightMoney, SettleTransfer
 from tracker.rulings.models import Ruling
 from tracker.schedule.models import Rsvp, ScheduledNight
 from tracker.stats.models import MonthTally, TournamentTally
@@ -319,6 +319,13 @@ class SettleTransferAdmin(ReadOnlyAdmin):
     list_display = ["tournament", "position", "payer", "payee", "amount", "paid_at"]
     list_filter = ["tournament__league"]
     search_fields = ["tournament__name", "payer__name", "payee__name"]
+
+
+@admin.register(Deal)
+class DealAdmin(ReadOnlyAdmin):
+    list_display = ["tournament", "option", "at_hand", "agreed_at", "recorded_by"]
+    list_filter = ["option", "tournament__league"]
+    search_fields = ["tournament__name"]
 
 
 # --- Hands ------------------------------------------------------------------

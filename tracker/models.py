@@ -19,7 +19,7 @@ from tracker.hands.models import (
 from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
 from tracker.mail.models import MailOptOut, OutboxMessage
-from tracker.money.models import LeagueMoney, MoneyEntry, NightMoney, SettleTransfer
+from tracker.money.models import Deal, LeagueMoney, MoneyEntry, NightMoney, SettleTransfer
 from tracker.rulings.models import Ruling
 from tracker.schedule.models import Rsvp, ScheduledNight
 from tracker.stats.models import MonthTally, TournamentTally
@@ -37,6 +37,7 @@ __all__ = [
     "ApiToken",
     "AuditEntry",
     "CalendarFeed",
+    "Deal",
     "Dispute",
     "DraftChange",
     "DraftHand",

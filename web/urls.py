@@ -7,6 +7,7 @@ from web.views import (
     app,
     calculator,
     calendars,
+    deals,
     hands,
     health,
     interchange,
@@ -76,6 +77,7 @@ urlpatterns = [
     path("live/<str:token>/state/", tournaments.live_view_state, name="live-view-state"),
     path("tournaments/<int:pk>/hands/new/", hands.hand_new, name="hand-new"),
     path("tournaments/<int:pk>/entries/", money.entry_new, name="entry-new"),
+    path("tournaments/<int:pk>/deal/", deals.deal_new, name="deal-new"),
     path(
         "tournaments/<int:pk>/entries/<int:entry_id>/undo/",
         money.entry_undo_page,

@@ -30,6 +30,7 @@ from tracker.leagues.services import invite_create
 from tracker.money.models import NightMoney, SettleTransfer
 from tracker.money.services import entry_record
 from tracker.schedule.services import night_schedule
+from tracker.tournaments.selectors import tournament_state
 
 pytestmark = pytest.mark.django_db
 
@@ -69,6 +70,7 @@ ALLOWED = {
     "night_answer": RECORDERS,
     # (a transfer's payer and payee mark their own too: tests/money/test_results.py)
     "transfer_mark_paid": {"admin"},
+    "deal_record": {"admin"},
 }
 # operations that do not name a league: being an outsider changes nothing
 # (an invite's token is the key to its league, private or not)
@@ -119,6 +121,7 @@ SCHEMA_WRITES = {
     ("/api/v1/nights/", "post"): "night_schedule",
     ("/api/v1/nights/{id}/answer/", "post"): "night_answer",
     ("/api/v1/tournaments/{id}/transfers/{position}/paid/", "post"): "transfer_mark_paid",
+    ("/api/v1/tournaments/{id}/deal/", "post"): "deal_record",
 }
 # POSTs that store nothing (a stateless calculator): open to everyone, not in the matrix.
 NOT_WRITES = {("/api/v1/evaluate/", "post")}
@@ -277,6 +280,17 @@ def api_write(op: str, world, role: str):
             tournament=t, position=0, defaults={"payer": a, "payee": b, "amount": 500}
         )
         return client.post(f"/api/v1/tournaments/{t.pk}/transfers/0/paid/")
+    if op == "deal_record":
+        NightMoney.objects.get_or_create(tournament=t, defaults={"buy_in": 1000})
+        for player in world["order"]:
+            entry_record(tournament=t, player_id=player, kind="buy_in", by=world["users"]["admin"])
+        state = tournament_state(t)
+        still_in = [s.player_id for s in state.seats if state.stacks[s.player_id] > 0]
+        return client.post(
+            f"/api/v1/tournaments/{t.pk}/deal/",
+            {"option": "even", "agreed_by": still_in},
+            format="json",
+        )
     if op == "token_create":
         username = user.get_username() if user else "nobody"
         return client.post(

@@ -48,6 +48,7 @@ class Capability(StrEnum):
     SCHEDULE_NIGHT = "schedule_night"  # schedule a night ahead; see and record every answer
     # mark any transfer of a night's settle-up paid (its payer and payee mark their own)
     MARK_PAID = "mark_paid"
+    SET_DEAL = "set_deal"  # record the deal the players still in agreed (it ends the night)
 
 
 C = Capability
@@ -73,6 +74,7 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.SET_MONEY,
             C.SCHEDULE_NIGHT,
             C.MARK_PAID,
+            C.SET_DEAL,
         }
     ),
     SCOREKEEPER: frozenset(

@@ -184,3 +184,34 @@ class SettleTransfer(models.Model):
 
     def __str__(self) -> str:
         return f"transfer {self.position} of {self.tournament_id}"
+
+
+class DealOption(models.TextChoices):
+    ICM = "icm", "ICM"
+    CHIP_CHOP = "chip_chop", "Chip count"
+    EVEN = "even", "Even split"
+    CUSTOM = "custom", "Amounts typed in"
+
+
+class Deal(models.Model):
+    """The players still in agreed to stop before the hand limit and split what the places
+    still open pay (docs/money.md, "Deals"). It ended the night: the players still in are
+    placed by chips, and ``amounts`` replace those places' payouts. Written once."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="deal")
+    option = models.CharField(max_length=12, choices=DealOption.choices)
+    # [{"player": id, "chips": n, "amount": minor units}, ...] in seat order
+    amounts = models.JSONField(default=list)
+    agreed_by = models.JSONField(default=list)  # the player ids who agreed
+    at_hand = models.PositiveIntegerField()  # the hands played when they stopped
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    agreed_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.option} deal of night {self.tournament_id}"
+
+    @property
+    def by_player(self) -> dict[int, int]:
+        return {row["player"]: row["amount"] for row in self.amounts}

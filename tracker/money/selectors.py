@@ -10,7 +10,7 @@ from tracker.core.errors import NotFound
 from tracker.engine import money as engine
 from tracker.leagues.models import League
 from tracker.money.formatting import amount_format
-from tracker.money.models import EntryKind, LeagueMoney, MoneyEntry, NightMoney
+from tracker.money.models import Deal, EntryKind, LeagueMoney, MoneyEntry, NightMoney
 from tracker.tournaments.models import FinalStanding, Tournament, TournamentStatus
 
 
@@ -60,6 +60,7 @@ class NightMoneySummary:
     # by player id (seat order), once the final standings are known (empty before)
     payouts: dict[int, int] = field(default_factory=dict)
     places: dict[int, int] = field(default_factory=dict)  # the final places they come from
+    deal: Deal | None = None  # the deal that ended the night: its amounts are those payouts
 
     @property
     def rules(self) -> engine.NightRules:
@@ -78,20 +79,25 @@ class NightMoneySummary:
         return sum(self.payouts.values())
 
 
-def _night_money_and_locale(tournament: Tournament) -> tuple[NightMoney, str]:
-    """The night's money rules and its league's locale, in one statement when the night has
-    its rules (every night made since nights had money)."""
+def _night_money_and_locale(tournament: Tournament) -> tuple[NightMoney, str, Deal | None]:
+    """The night's money rules, its league's locale and the deal that ended it (if one did),
+    in one statement when the night has its rules (every night made since nights had
+    money)."""
     row = (
-        NightMoney.objects.select_related("tournament__league__money")
+        NightMoney.objects.select_related("tournament__league__money", "tournament__deal")
         .filter(tournament=tournament)
         .first()
     )
-    if row is None:
-        return NightMoney(tournament=tournament), league_money(tournament.league).locale
+    if row is None:  # no rules, no entries, no prize money: nothing to deal
+        return NightMoney(tournament=tournament), league_money(tournament.league).locale, None
     try:
-        return row, row.tournament.league.money.locale
+        deal = row.tournament.deal
+    except Deal.DoesNotExist:
+        deal = None
+    try:
+        return row, row.tournament.league.money.locale, deal
     except LeagueMoney.DoesNotExist:
-        return row, LeagueMoney().locale
+        return row, LeagueMoney().locale, deal
 
 
 def night_money_summary(
@@ -109,7 +115,7 @@ def night_money_summary(
     night's standings are its final standings); otherwise they are read here. Two statements
     with both given: the rules with the locale, and the entries (none for a night without
     money)."""
-    money, locale = _night_money_and_locale(tournament)
+    money, locale, deal = _night_money_and_locale(tournament)
     r = money.rules
     # a night without money has no entries (they are refused): nothing to read
     has_money = bool(r.buy_in or r.fee or r.bounty or r.rebuys_on or r.addon_on)
@@ -149,6 +155,10 @@ def night_money_summary(
     if finished and places:
         ordered = {pid: places[pid] for pid in seat_ids if pid in places}
         payouts = dict(engine.player_payouts(ordered, by_place, unit=money.unit))
+    if finished and deal is not None:
+        # the deal split the places still open among the players still in: its amounts
+        # replace what those places pay (they add up to the same prize money)
+        payouts.update({pid: amount for pid, amount in deal.by_player.items() if pid in payouts})
     return NightMoneySummary(
         money=money,
         locale=locale,
@@ -159,6 +169,7 @@ def night_money_summary(
         place_payouts=by_place,
         payouts=payouts,
         places=dict(places or {}) if finished else {},
+        deal=deal if finished else None,
     )
 
 

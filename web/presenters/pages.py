@@ -52,6 +52,7 @@ from tracker.tournaments.selectors import (
     tournament_standings,
 )
 from web.presenters.charts import Series, line_chart
+from web.presenters.deals import DealView, deal_view
 from web.presenters.money import MoneyView, money_view
 from web.presenters.results import ResultsView, results_view
 
@@ -327,6 +328,7 @@ class TournamentPage:
     live_number: int | None = None  # the hand being logged live, if one is open
     money: MoneyView | None = None  # the night's money, for those who may see it
     results: ResultsView | None = None  # its results and settle-up, once it is over
+    deal: DealView | None = None  # the deal on offer, or the one that ended the night
 
 
 def _chart(tournament: Tournament, names: dict[int, str], order: list[int]) -> dict[str, str]:
@@ -429,6 +431,7 @@ def tournament_page(user, pk: int) -> TournamentPage:
         results=(
             results_view(tournament, money.summary, names, can=can, user=user) if money else None
         ),
+        deal=deal_view(tournament, can, state, money.summary if money else None, names),
     )
 
 
