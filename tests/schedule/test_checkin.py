@@ -234,3 +234,75 @@ def test_my_nights_lists_upcoming_answers_past_finishes_and_money(
     assert body["upcoming"][0]["answer"] == "maybe"
     assert body["past"][0]["tournament"] == t.pk and body["past"][0]["result"] == past.result
     assert api_client().get("/api/v1/me/nights/").status_code == 401
+
+
+def test_the_pages_check_in_show_refusals_and_are_for_organisers_only(club):  # noqa: F811
+    league, admin, (ann, bob, cat, *_) = club
+    night = schedule(league, admin, seats=2)
+    url = f"/nights/{night.pk}/check-in/"
+    member = Client()
+    member.force_login(ann.user)
+    assert b"open-check-in" not in member.get(f"/nights/{night.pk}/").content
+    assert member.get(url).status_code == 403
+    assert member.post(url, {"action": "in", "player": ann.pk}).status_code == 403
+    assert Client().get(url).status_code == 302  # to the login page
+    organiser = Client()
+    organiser.force_login(admin)
+    assert b"open-check-in" in organiser.get(f"/nights/{night.pk}/").content
+    for p in (ann, bob):
+        organiser.post(url, {"action": "in", "player": p.pk, "buy_in": "1"})
+    refused = organiser.post(url, {"action": "in", "player": cat.pk}, follow=True)
+    assert b"all 2 seats are taken" in refused.content
+    assert organiser.post(url, {"action": "in", "player": "x"}, follow=True).status_code == 200
+    assert CheckIn.objects.filter(night=night).count() == 2
+    started = organiser.post(url, {"action": "start"})
+    t = Tournament.objects.get()
+    assert started.status_code == 302 and started["Location"] == t.get_absolute_url()
+    page = organiser.get(url)
+    assert b"This night has started" in page.content and b"night-start" not in page.content
+    assert b"No-shows" in organiser.get(f"/nights/{night.pk}/").content
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    __import__("django.db").db.connection.vendor != "postgresql",
+    reason="concurrent check-ins: PostgreSQL",
+)
+def test_check_ins_and_starts_arriving_together_never_overfill_nor_start_twice(club):  # noqa: F811
+    import threading
+
+    from django.db import connection
+
+    league, admin, players = club
+    night = schedule(league, admin, seats=3)
+
+    def together(calls):
+        barrier = threading.Barrier(len(calls))
+        outcomes = []
+
+        def run(call):
+            barrier.wait()
+            try:
+                outcomes.append(call())
+            except DomainError as exc:
+                outcomes.append(exc)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=run, args=(c,)) for c in calls]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return outcomes
+
+    outcomes = together(
+        [lambda p=p: night_check_in(night=night, player_id=p.pk, by=admin) for p in players]
+    )
+    refused = [o for o in outcomes if isinstance(o, DomainError)]
+    assert len(refused) == 2 and {e.code for e in refused} == {"seats_full"}
+    assert CheckIn.objects.filter(night=night).count() == 3
+    outcomes = together([lambda: night_start(night=night, by=admin) for _ in range(3)])
+    started = [o for o in outcomes if isinstance(o, Tournament)]
+    assert len(started) == 1 and Tournament.objects.count() == 1
+    assert {o.code for o in outcomes if isinstance(o, DomainError)} == {"night_started"}
