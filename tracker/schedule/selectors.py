@@ -257,6 +257,16 @@ def my_nights(user, *, now: dt.datetime | None = None, past_limit: int = 20) -> 
     money_leagues = {p.league_id for p in players if can(user, p.league, Capability.VIEW_MONEY)}
     owe: dict[tuple[str, str], int] = {}
     owed: dict[tuple[str, str], int] = {}
+    seat_names: dict[int, dict[int, str]] = {}
+    for tid, pid, name in TableSeat.objects.filter(
+        tournament_id__in=[
+            s.tournament_id
+            for s in seats
+            if s.tournament.status == TournamentStatus.FINISHED
+            and s.tournament.league_id in money_leagues
+        ]
+    ).values_list("tournament_id", "player_id", "player__name"):
+        seat_names.setdefault(tid, {})[pid] = name
     for seat in seats:
         t = seat.tournament
         finished = t.status == TournamentStatus.FINISHED
@@ -268,7 +278,7 @@ def my_nights(user, *, now: dt.datetime | None = None, past_limit: int = 20) -> 
                 fmt = results.summary.fmt
                 result = results.players[seat.player_id].result
                 result_text = fmt(result)
-                names = {s.player_id: s.player.name for s in t.seats.select_related("player")}
+                names = seat_names.get(t.pk, {})
                 for k, tr in enumerate(results.transfers):
                     if seat.player_id not in (tr.payer, tr.payee):
                         continue
