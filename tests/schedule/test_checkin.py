@@ -306,3 +306,16 @@ def test_check_ins_and_starts_arriving_together_never_overfill_nor_start_twice(c
     started = [o for o in outcomes if isinstance(o, Tournament)]
     assert len(started) == 1 and Tournament.objects.count() == 1
     assert {o.code for o in outcomes if isinstance(o, DomainError)} == {"night_started"}
+
+
+def test_an_answer_from_my_nights_goes_back_there_and_never_off_the_site(club):  # noqa: F811
+    league, admin, (ann, *_) = club
+    night = schedule(league, admin)
+    client = Client()
+    client.force_login(ann.user)
+    url = f"/nights/{night.pk}/answer/"
+    back = client.post(url, {"player": ann.pk, "answer": "yes", "next": "/me/nights/"})
+    assert back.status_code == 302 and back["Location"] == "/me/nights/"
+    away = client.post(url, {"player": ann.pk, "answer": "no", "next": "https://evil.example/"})
+    assert away["Location"] == f"/nights/{night.pk}/"
+    assert Rsvp.objects.get(night=night, player=ann).answer == "no"
