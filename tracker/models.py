@@ -21,7 +21,7 @@ from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Pla
 from tracker.mail.models import MailOptOut, OutboxMessage
 from tracker.money.models import Deal, LeagueMoney, MoneyEntry, NightMoney, SettleTransfer
 from tracker.rulings.models import Ruling
-from tracker.schedule.models import Rsvp, ScheduledNight
+from tracker.schedule.models import CheckIn, Rsvp, ScheduledNight
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.tournaments.models import (
     FinalStanding,
@@ -37,6 +37,7 @@ __all__ = [
     "ApiToken",
     "AuditEntry",
     "CalendarFeed",
+    "CheckIn",
     "Deal",
     "Dispute",
     "DraftChange",

@@ -56,6 +56,8 @@ urlpatterns = [
     path("leagues/<slug:slug>/schedule/new/", schedule.night_new, name="night-new"),
     path("nights/<int:pk>/", schedule.night, name="night"),
     path("nights/<int:pk>/answer/", schedule.night_answer, name="night-answer"),
+    path("nights/<int:pk>/check-in/", schedule.night_check_in_page, name="night-check-in"),
+    path("me/nights/", schedule.my_nights_page, name="my-nights"),
     path("rsvp/<str:token>/", schedule.rsvp_link, name="rsvp-link"),
     # Tournaments and hands
     path("leagues/<slug:slug>/nights/new/", tournaments.tournament_new, name="tournament-new"),

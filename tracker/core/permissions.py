@@ -46,6 +46,7 @@ class Capability(StrEnum):
     RECORD_MONEY = "record_money"  # record buy-ins, rebuys and add-ons at the table
     SET_MONEY = "set_money"  # the league's currency and money rules, a night's own rules
     SCHEDULE_NIGHT = "schedule_night"  # schedule a night ahead; see and record every answer
+    CHECK_IN = "check_in"  # check players in at the door and start a scheduled night
     # mark any transfer of a night's settle-up paid (its payer and payee mark their own)
     MARK_PAID = "mark_paid"
     SET_DEAL = "set_deal"  # record the deal the players still in agreed (it ends the night)
@@ -73,6 +74,7 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.RECORD_MONEY,
             C.SET_MONEY,
             C.SCHEDULE_NIGHT,
+            C.CHECK_IN,
             C.MARK_PAID,
             C.SET_DEAL,
         }
@@ -85,6 +87,7 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.VIEW_MONEY,
             C.RECORD_MONEY,
             C.SCHEDULE_NIGHT,
+            C.CHECK_IN,
         }
     ),
     # The authority reads the audit log too: a ruling is judged against what was recorded.
@@ -131,7 +134,8 @@ def capabilities_of(roles) -> frozenset[Capability]:
     >>> sorted(capabilities_of({"authority", "member"}) - capabilities_of({"authority"}))
     []
     >>> sorted(capabilities_of({"scorekeeper", "member"}))  # doctest: +NORMALIZE_WHITESPACE
-    [<Capability.DISPUTE: 'dispute'>, <Capability.RECORD_HAND: 'record_hand'>,
+    [<Capability.CHECK_IN: 'check_in'>, <Capability.DISPUTE: 'dispute'>,
+     <Capability.RECORD_HAND: 'record_hand'>,
      <Capability.RECORD_MONEY: 'record_money'>, <Capability.SCHEDULE_NIGHT: 'schedule_night'>,
      <Capability.SHARE_TABLE: 'share_table'>, <Capability.VIEW_MONEY: 'view_money'>]
     """
