@@ -47,6 +47,7 @@ log = logging.getLogger(__name__)
 
 CHUNK_TASK = "tracker.reevaluation_chunk"
 DEFAULT_CHUNK_SIZE = 500
+DEFAULT_BATCH_SIZE = 25
 
 
 @transaction.atomic
@@ -138,7 +139,7 @@ def hand_reevaluate(*, hand: Hand, job_id: int | None = None) -> bool:
 
 
 def _fault_delay() -> None:
-    """Test hook: a pause after each hand, so a test can kill the worker in the middle of a job."""
+    """Test hook: a pause after each batch of hands, so a test can kill the worker in the middle of a job."""
     delay = float(os.environ.get("HOMEGAME_REEVALUATION_FAULT_DELAY", "0") or 0)
     if delay:
         time.sleep(delay)
@@ -215,41 +216,29 @@ def reevaluation_run(*, job_id: int) -> dict:
 
 @system_actor()
 def reevaluation_chunk_run(*, job_id: int, index: int) -> dict:
-    """Re-read the hands of one chunk of a job, each in its own transaction.
+    """Re-read the hands of one chunk of a job.
 
-    Each transaction also counts the hand on the job and writes the job's heartbeat; a hand
-    the job has already read (an Evaluation with its id) is skipped, so a chunk delivered
-    twice, run by two workers at once, or run again after its worker died reads each hand
-    once. The chunk that leaves no chunk of the job undone finishes the job.
+    The hands are read a few at a time (``REEVALUATION_BATCH_SIZE``), each batch in one
+    transaction that also counts them on the job and writes its heartbeat; a hand the job has
+    already read (an Evaluation with its id) is skipped, so a chunk delivered twice, run by two
+    workers at once, or run again after its worker died reads each hand once. The chunk that
+    leaves no chunk of the job undone finishes the job.
     """
     chunk = (
         ReevaluationChunk.objects.select_related("job").filter(job_id=job_id, index=index).first()
     )
     if chunk is None or chunk.done or chunk.job.status != JobStatus.RUNNING:
         return {"job": job_id, "chunk": index, "read": 0}
-    hand_ids = (
+    hand_ids = list(
         _scope(chunk.job)
         .filter(id__gte=chunk.first_id, id__lte=chunk.last_id)
         .order_by("id")
         .values_list("id", flat=True)
     )
     read = 0
-    for hand_id in list(hand_ids):
-        with transaction.atomic():
-            hand = Hand.objects.select_for_update().get(pk=hand_id)
-            if Evaluation.objects.filter(hand=hand, job_id=job_id).exists():
-                continue  # read by an earlier run of this chunk
-            changed = False
-            try:
-                changed = hand_reevaluate(hand=hand, job_id=job_id)
-            except DomainError:
-                pass  # kept as an Evaluation with its error; listed on the job at the end
-            ReevaluationJob.objects.filter(pk=job_id).update(
-                done=F("done") + 1,
-                changed=F("changed") + int(changed),
-                heartbeat_at=timezone.now(),
-            )
-            read += 1
+    batch = max(1, int(getattr(settings, "REEVALUATION_BATCH_SIZE", DEFAULT_BATCH_SIZE)))
+    for k in range(0, len(hand_ids), batch):
+        read += _batch_read(job_id, hand_ids[k : k + batch])
         _fault_delay()
     with transaction.atomic():
         job = ReevaluationJob.objects.select_for_update().get(pk=job_id)
@@ -260,6 +249,38 @@ def reevaluation_chunk_run(*, job_id: int, index: int) -> dict:
     if last:
         _job_finish(job_id)
     return {"job": job_id, "chunk": index, "read": read}
+
+
+def _batch_read(job_id: int, hand_ids: list[int]) -> int:
+    """Re-read a few hands in one transaction (their rows locked, in id order), skipping those
+    the job has read already; count them on the job and write its heartbeat. Returns how many
+    hands were read."""
+    with transaction.atomic():
+        hands = list(
+            Hand.objects.select_for_update(of=("self",))
+            .filter(pk__in=hand_ids)
+            .order_by("id")
+            .prefetch_related("hand_seats", "pots")
+        )
+        seen = set(
+            Evaluation.objects.filter(hand_id__in=hand_ids, job_id=job_id).values_list(
+                "hand_id", flat=True
+            )
+        )
+        read = changed = 0
+        for hand in hands:
+            if hand.pk in seen:
+                continue  # read by an earlier run of this chunk
+            try:
+                changed += hand_reevaluate(hand=hand, job_id=job_id)
+            except DomainError:
+                pass  # kept as an Evaluation with its error; listed on the job at the end
+            read += 1
+        if read:
+            ReevaluationJob.objects.filter(pk=job_id).update(
+                done=F("done") + read, changed=F("changed") + changed, heartbeat_at=timezone.now()
+            )
+    return read
 
 
 def _job_finish(job_id: int) -> None:
