@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tracker", "0031_deals"),
+        ("tracker", "0032_checkin"),
     ]
 
     operations = [
