@@ -14,6 +14,7 @@ from tracker.hands.models import (
     Hand,
     HandSeat,
     Pot,
+    ReevaluationChunk,
     ReevaluationJob,
 )
 from tracker.interchange.models import ImportFile, ImportJob
@@ -62,6 +63,7 @@ __all__ = [
     "SettleTransfer",
     "Player",
     "Pot",
+    "ReevaluationChunk",
     "ReevaluationJob",
     "Rsvp",
     "Ruling",
