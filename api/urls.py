@@ -9,6 +9,7 @@ from api.views import (
     deals,
     evaluate,
     hands,
+    ledger,
     money,
     phh,
     results,
@@ -43,6 +44,17 @@ urlpatterns = [
         name="league-house-rules",
     ),
     path("leagues/<slug:slug>/money/", money.LeagueMoneyView.as_view(), name="league-money"),
+    path("leagues/<slug:slug>/ledger/", ledger.LeagueLedgerView.as_view(), name="league-ledger"),
+    path(
+        "leagues/<slug:slug>/ledger/corrections/",
+        ledger.LedgerCorrectionsView.as_view(),
+        name="league-ledger-corrections",
+    ),
+    path(
+        "leagues/<slug:slug>/ledger/payments/",
+        ledger.LedgerPaymentView.as_view(),
+        name="league-ledger-payments",
+    ),
     path(
         "tournaments/<int:pk>/money/", money.TournamentMoneyView.as_view(), name="tournament-money"
     ),

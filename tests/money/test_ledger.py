@@ -1,0 +1,364 @@
+"""The league money ledger across nights (docs/money.md, "The league ledger"): each finished
+night's results posted, payments, a ruling's restated results and an admin's corrections,
+all new entries adding up to zero, in the audit log; the league's settle-up squares the
+open balances."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from django.db import connection
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.factories import add_member, api_client, make_league
+from tests.money.test_payouts import RULE_CODES, example, nights, play  # noqa: F401
+from tracker.audit.models import AuditEntry
+from tracker.core.errors import PermissionDenied
+from tracker.core.models import AppendOnlyError
+from tracker.engine.errors import DomainError
+from tracker.hands.models import Pot
+from tracker.leagues.services import player_create
+from tracker.money.ledger_selectors import league_ledger, ledger_balances
+from tracker.money.ledger_services import ledger_correction_add, ledger_payment_record
+from tracker.money.models import MoneyLedgerEntry
+from tracker.money.results import HOUSE, night_results
+from tracker.money.services import entry_record, league_money_set, night_create
+from tracker.money.settle import transfer_mark_paid
+from tracker.rulings.services import ruling_make
+from tracker.tournaments.models import TournamentStatus
+from tracker.tournaments.selectors import tournament_state
+
+pytestmark = pytest.mark.django_db
+_slugs = itertools.count()
+
+
+def rows_of(league) -> list[tuple]:
+    return list(
+        MoneyLedgerEntry.objects.filter(league=league)
+        .order_by("id")
+        .values_list("id", "player_id", "kind", "amount", "tournament_id", "reason")
+    )
+
+
+def posted(t) -> dict:
+    out: dict = {}
+    for e in MoneyLedgerEntry.objects.filter(tournament=t, kind__in=("night", "restated")):
+        key = HOUSE if e.player_id is None else e.player_id
+        out[key] = out.get(key, 0) + e.amount
+    return {k: v for k, v in out.items() if v}
+
+
+def expected(t) -> dict:
+    results = night_results(t)
+    out = {p: r.result for p, r in results.players.items() if r.result}
+    if results.fees:
+        out[HOUSE] = results.fees
+    return out
+
+
+def small_night(league, admin, players, capture, *, name="Second night", limit=2):
+    t = night_create(
+        league=league,
+        by=admin,
+        name=name,
+        player_ids=[p.pk for p in players],
+        hand_limit=limit,
+        money={"buy_in": 1000, "payout_template": "winner_takes_all"},
+    )
+    for p in players:
+        entry_record(tournament=t, player_id=p.pk, kind="buy_in", by=admin)
+    while not tournament_state(t).over:
+        play(t, admin, capture, "fold", 0)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    return t
+
+
+def test_the_worked_example_is_posted_when_the_night_ends_and_carries_over(
+    example,  # noqa: F811
+    django_capture_on_commit_callbacks,
+):
+    t, league, roster, _ = example
+    admin = league.memberships.get(role="admin").user
+    ids = {n: p.pk for n, p in roster.items()}
+    # the night ended: its results are in the ledger once, the house owed the fees
+    want = {ids["Ann"]: -500, ids["Bob"]: -2500, ids["Cat"]: 2500, ids["Dan"]: -3000}
+    assert posted(t) == want | {HOUSE: 3500}
+    assert set(MoneyLedgerEntry.objects.filter(tournament=t).values_list("kind", flat=True)) == {
+        "night"
+    }
+    assert AuditEntry.objects.filter(action="money.ledger_night", target_id=str(t.pk)).count() == 1
+    ledger = league_ledger(league)
+    assert ledger.balances == {
+        ids["Ann"]: -500,
+        ids["Bob"]: -2500,
+        ids["Cat"]: 2500,
+        ids["Dan"]: -3000,
+        HOUSE: 3500,
+    }
+    assert sum(ledger.balances.values()) == 0 and len(ledger.transfers) == 3
+    # the night's transfer Bob -> Cat marked paid: two payment entries, Bob and Cat square
+    results = night_results(t)
+    bob_cat = next(k for k, x in enumerate(results.transfers) if x.payer == ids["Bob"])
+    transfer_mark_paid(tournament=t, position=bob_cat, by=admin)
+    transfer_mark_paid(tournament=t, position=bob_cat, by=admin)  # again: nothing more
+    pay = MoneyLedgerEntry.objects.filter(kind="payment")
+    assert sorted(pay.values_list("player_id", "amount")) == sorted(
+        [(ids["Bob"], 2500), (ids["Cat"], -2500)]
+    )
+    assert ledger_balances(league, currency="USD") == {
+        ids["Ann"]: -500,
+        ids["Dan"]: -3000,
+        HOUSE: 3500,
+    }
+    # a second night: Ann and Dan (unpaid) carry their debts over; the league's settle-up
+    # squares everything at once
+    second = small_night(
+        league,
+        admin,
+        [roster["Ann"], roster["Bob"], roster["Dan"]],
+        django_capture_on_commit_callbacks,
+    )
+    results2 = night_results(second)
+    balances = league_ledger(league).balances
+    for name in ("Ann", "Bob", "Dan"):
+        pid = ids[name]
+        first = want[pid] + (2500 if name == "Bob" else 0)
+        assert balances.get(pid, 0) == first + results2.players[pid].result
+    assert sum(balances.values()) == 0
+    ledger = league_ledger(league)
+    square = dict(ledger.balances)
+    for x in ledger.transfers:
+        square[x.payer] += x.amount
+        square[x.payee] -= x.amount
+    assert set(square.values()) == {0} and ledger.minimal
+    # one of them paid through the API, by the admin: the balances move, the list shrinks
+    first = ledger.transfers[0]
+    body = {"payer": str(first.payer), "payee": str(first.payee), "amount": first.amount}
+    r = api_client(admin).post("/api/v1/leagues/friday/ledger/payments/", body, format="json")
+    assert r.status_code == 201, r.content
+    assert len(r.json()["transfers"]) == len(ledger.transfers) - 1
+    assert AuditEntry.objects.filter(action="money.ledger_payment").count() == 1
+    # the same payment again is no longer in the settle-up: refused, nothing stored
+    before = rows_of(league)
+    r = api_client(admin).post("/api/v1/leagues/friday/ledger/payments/", body, format="json")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "not_in_settle_up"
+    assert rows_of(league) == before
+
+
+def test_a_ruling_that_moves_a_payout_adds_restated_entries(example):  # noqa: F811
+    t, league, roster, _ = example
+    ids = {n: p.pk for n, p in roster.items()}
+    rob = add_member(league, "rob", "authority")
+    before = rows_of(league)
+    payouts = {p: r.payout for p, r in night_results(t).players.items()}
+    was = expected(t)
+    # hand 2: Dan lost his last chips to the aces (and rebought); the authority gives that
+    # pot to Dan: the final standings and the payouts move
+    pot = Pot.objects.get(hand__tournament=t, hand__number=2, index=0)
+    assert ids["Dan"] in pot.eligible and len(pot.eligible) == 2
+    ruling = ruling_make(
+        pot=pot,
+        by=rob,
+        result="award",
+        reason="Dan's hand was the best",
+        award={ids["Dan"]: pot.amount},
+    )
+    now = {p: r.payout for p, r in night_results(t).players.items()}
+    assert now != payouts and sum(now.values()) == sum(payouts.values())
+    # the earlier entries are untouched; new ones restate the night by the difference
+    assert rows_of(league)[: len(before)] == before
+    new = MoneyLedgerEntry.objects.filter(kind="restated")
+    change = {p: expected(t).get(p, 0) - was.get(p, 0) for p in {*was, *expected(t)}}
+    assert sorted(new.values_list("player_id", "amount")) == sorted(
+        (p, a) for p, a in change.items() if a
+    )
+    assert all(f"ruling {ruling.pk} on hand 2" in e.reason for e in new)
+    assert posted(t) == expected(t)
+    assert sum(ledger_balances(league, currency="USD").values()) == 0
+    audit = AuditEntry.objects.get(action="money.ledger_restated")
+    assert audit.data["cause"] == f"ruling {ruling.pk} on hand 2"
+    assert audit.data["amounts"] == {str(p): a for p, a in change.items() if a}
+
+
+def test_an_admin_corrects_a_balance_and_nobody_else_may(example):  # noqa: F811
+    t, league, roster, _ = example
+    admin = league.memberships.get(role="admin").user
+    ann = roster["Ann"].pk
+    before = rows_of(league)
+    for who in (league.member, add_member(league, "sue", "scorekeeper")):
+        with pytest.raises(PermissionDenied, match="Only a league admin may correct"):
+            ledger_correction_add(league=league, player_id=ann, amount=500, reason="x", by=who)
+        r = api_client(who).post(
+            "/api/v1/leagues/friday/ledger/corrections/",
+            {"player": ann, "amount": 500, "reason": "paid in cash"},
+            format="json",
+        )
+        assert r.status_code == 403 and "Only a league admin" in r.json()["error"]["message"]
+    for amount, reason, code in ((0, "x", "invalid_amount"), (500, "  ", "reason_required")):
+        with pytest.raises(DomainError) as exc:
+            ledger_correction_add(
+                league=league, player_id=ann, amount=amount, reason=reason, by=admin
+            )
+        assert exc.value.code == code
+    assert rows_of(league) == before
+    r = api_client(admin).post(
+        "/api/v1/leagues/friday/ledger/corrections/",
+        {"player": ann, "amount": 500, "reason": "Ann paid her $5 in cash"},
+        format="json",
+    )
+    assert r.status_code == 201, r.content
+    balances = {b["player"]: b["balance"] for b in r.json()["balances"]}
+    assert str(ann) not in balances and balances[HOUSE] == 3000  # square: left out
+    new = MoneyLedgerEntry.objects.filter(kind="correction")
+    assert sorted(new.values_list("player_id", "amount"), key=str) == sorted(
+        [(ann, 500), (None, -500)], key=str
+    )
+    assert rows_of(league)[: len(before)] == before
+    audit = AuditEntry.objects.get(action="money.ledger_correction")
+    assert audit.data["reason"] == "Ann paid her $5 in cash" and audit.data["amount"] == 500
+    # a correction to another league's player: refused on the field
+    other, other_admin = make_league(slug="other-league")
+    stranger = player_create(league=other, name="Zed", by=other_admin)
+    with pytest.raises(DomainError) as exc:
+        ledger_correction_add(league=league, player_id=stranger.pk, amount=5, reason="x", by=admin)
+    assert exc.value.code == "unknown_player" and "player" in exc.value.fields
+
+
+def test_ledger_rows_are_never_changed_nor_deleted(example):  # noqa: F811
+    t, league, roster, _ = example
+    row = MoneyLedgerEntry.objects.first()
+    row.amount += 1
+    with pytest.raises(AppendOnlyError):
+        row.save()
+    with pytest.raises(AppendOnlyError):
+        row.delete()
+    with pytest.raises(AppendOnlyError):
+        MoneyLedgerEntry.objects.filter(pk=row.pk).update(amount=0)
+    if connection.vendor == "postgresql":  # the trigger refuses whoever writes
+        from django.db import DatabaseError, transaction
+
+        with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+            with connection.cursor() as cur:
+                cur.execute(
+                    "UPDATE tracker_moneyledgerentry SET amount = 0 WHERE id = %s", [row.pk]
+                )
+
+
+def test_the_api_reads_the_ledger_per_player_for_members_only(example):  # noqa: F811
+    t, league, roster, _ = example
+    bob = roster["Bob"].pk
+    body = api_client(league.member).get("/api/v1/leagues/friday/ledger/").json()
+    assert sum(b["balance"] for b in body["balances"]) == 0 and len(body["entries"]) == 5
+    assert body["currency"] == "USD" and body["minimal"] is True
+    mine = api_client(league.member).get(f"/api/v1/leagues/friday/ledger/?player={bob}").json()
+    assert mine["balances"] == [{"player": str(bob), "balance": -2500, "balance_text": "-$25.00"}]
+    assert [e["player"] for e in mine["entries"]] == [str(bob)]
+    house = api_client(league.member).get("/api/v1/leagues/friday/ledger/?player=house").json()
+    assert [e["amount"] for e in house["entries"]] == [3500]
+    assert (
+        api_client(league.member).get("/api/v1/leagues/friday/ledger/?player=999999").status_code
+        == 404
+    )
+    # a public league's visitors see its nights, not its money; a private league: nothing
+    assert api_client().get("/api/v1/leagues/friday/ledger/").status_code in (401, 403)
+    outsider = make_league(slug="elsewhere")[1]
+    assert api_client(outsider).get("/api/v1/leagues/friday/ledger/").status_code == 403
+    league.is_public = False
+    league.save(update_fields=["is_public"])
+    assert api_client(outsider).get("/api/v1/leagues/friday/ledger/").status_code == 404
+
+
+@settings(
+    max_examples=6,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    deadline=None,
+)
+@given(
+    first=nights(),
+    second=nights(),
+    steps=st.lists(
+        st.tuples(st.sampled_from(["rule", "pay_night", "pay_league"]), st.integers(0, 99)),
+        max_size=4,
+    ),
+)
+def test_random_nights_rulings_and_payments_keep_the_ledger_square(
+    first, second, steps, django_capture_on_commit_callbacks
+):
+    capture = django_capture_on_commit_callbacks
+    league, admin = make_league(slug=f"ledger-{next(_slugs)}")
+    rob = add_member(league, f"rob{league.pk}", "authority")
+    roster = [player_create(league=league, name=f"P{k}", by=admin) for k in range(5)]
+    nights_played = []
+    for k, (unit, money, limit, players, hands, tries) in enumerate((first, second)):
+        league_money_set(league=league, by=admin, values={"unit": unit})
+        seated = roster[:players]
+        t = night_create(
+            league=league,
+            by=admin,
+            name=f"Night {k}",
+            player_ids=[p.pk for p in seated],
+            hand_limit=limit,
+            money=money,
+        )
+        for (action, winner), attempts in zip(hands, tries, strict=True):
+            if tournament_state(t).over:
+                break
+            for player, kinds in zip(seated, attempts, strict=True):
+                for kind in sorted(kinds):
+                    try:
+                        entry_record(tournament=t, player_id=player.pk, kind=kind, by=admin)
+                    except DomainError as exc:
+                        assert exc.code in RULE_CODES | {"no_buy_in"}, exc.message
+            play(t, admin, capture, action, winner)
+        while not tournament_state(t).over:
+            play(t, admin, capture, "fold")
+        t.refresh_from_db()
+        assert t.status == TournamentStatus.FINISHED
+        nights_played.append(t)
+
+    def check(seen: list[tuple]) -> list[tuple]:
+        rows = rows_of(league)
+        assert rows[: len(seen)] == seen  # nothing changed, nothing deleted
+        balances = ledger_balances(league, currency="USD")
+        assert sum(balances.values()) == 0
+        # each night's posted entries are its results as they stand (rulings included)
+        for night in nights_played:
+            assert posted(night) == expected(night)
+        # a balance is the nights' results less what was paid (payer up, payee down)
+        want: dict = {}
+        for night in nights_played:
+            for p, a in expected(night).items():
+                want[p] = want.get(p, 0) + a
+        for e in MoneyLedgerEntry.objects.filter(league=league, kind="payment"):
+            key = HOUSE if e.player_id is None else e.player_id
+            want[key] = want.get(key, 0) + e.amount
+        assert {p: a for p, a in want.items() if a} == balances
+        return rows
+
+    seen = check([])
+    for action, pick in steps:
+        if action == "rule":
+            night = nights_played[pick % 2]
+            pots = list(Pot.objects.filter(hand__tournament=night, amount__gt=0).order_by("id"))
+            pot = pots[pick % len(pots)]
+            eligible = sorted(pot.eligible or [])
+            winner = eligible[pick % len(eligible)]
+            ruling_make(
+                pot=pot, by=rob, result="award", reason="seen again", award={winner: pot.amount}
+            )
+        elif action == "pay_night":
+            night = nights_played[pick % 2]
+            transfers = night_results(night).transfers
+            if transfers:
+                transfer_mark_paid(tournament=night, position=pick % len(transfers), by=admin)
+        else:
+            ledger = league_ledger(league)
+            if ledger.transfers:
+                x = ledger.transfers[pick % len(ledger.transfers)]
+                ledger_payment_record(
+                    league=league, payer=x.payer, payee=x.payee, amount=x.amount, by=admin
+                )
+        seen = check(seen)
