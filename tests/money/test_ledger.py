@@ -9,6 +9,7 @@ import itertools
 
 import pytest
 from django.db import connection
+from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -362,3 +363,62 @@ def test_random_nights_rulings_and_payments_keep_the_ledger_square(
                     league=league, payer=x.payer, payee=x.payee, amount=x.amount, by=admin
                 )
         seen = check(seen)
+
+
+def test_the_ledger_page_shows_balances_settles_up_and_takes_corrections(example):  # noqa: F811
+    t, league, roster, _ = example
+    admin = league.memberships.get(role="admin").user
+    member = Client()
+    member.force_login(league.member)
+    assert b'data-testid="league-ledger"' in member.get("/leagues/friday/").content
+    html = member.get("/leagues/friday/ledger/").content.decode()
+    assert "Bob" in html and "-$25.00" in html and "+$35.00" in html  # the house's fees
+    assert 'data-testid="ledger-paid-' not in html  # neither payer nor payee
+    assert 'data-testid="ledger-correction-form"' not in html
+    r = member.post(
+        "/leagues/friday/ledger/corrections/",
+        {"correction-player": roster["Ann"].pk, "correction-amount": "5", "correction-reason": "x"},
+    )
+    assert r.status_code == 403
+    # the admin: a bad amount is shown again with what was typed, nothing stored
+    client = Client()
+    client.force_login(admin)
+    before = rows_of(league)
+    r = client.post(
+        "/leagues/friday/ledger/corrections/",
+        {
+            "correction-player": roster["Ann"].pk,
+            "correction-amount": "5.001",
+            "correction-reason": "cash",
+        },
+    )
+    assert r.status_code == 400 and "more than 2 decimal places" in r.content.decode()
+    assert 'value="cash"' in r.content.decode() and rows_of(league) == before
+    r = client.post(
+        "/leagues/friday/ledger/corrections/",
+        {
+            "correction-player": roster["Ann"].pk,
+            "correction-amount": "5",
+            "correction-reason": "cash",
+        },
+    )
+    assert r.status_code == 302
+    assert ledger_balances(league, currency="USD").get(roster["Ann"].pk, 0) == 0
+    # the admin marks a transfer of the league's settle-up paid
+    html = client.get("/leagues/friday/ledger/").content.decode()
+    assert 'data-testid="ledger-paid-0"' in html
+    x = league_ledger(league).transfers[0]
+    r = client.post(
+        "/leagues/friday/ledger/paid/",
+        {"payer": str(x.payer), "payee": str(x.payee), "amount": str(x.amount)},
+    )
+    assert r.status_code == 302
+    assert len(league_ledger(league).transfers) == 1
+    # outsiders: a public league's visitors are sent to log in or refused; private: 404
+    assert Client().get("/leagues/friday/ledger/").status_code == 302
+    outsider = Client()
+    outsider.force_login(make_league(slug="elsewhere")[1])
+    assert outsider.get("/leagues/friday/ledger/").status_code == 403
+    league.is_public = False
+    league.save(update_fields=["is_public"])
+    assert outsider.get("/leagues/friday/ledger/").status_code == 404
