@@ -129,7 +129,19 @@ def test_the_worked_example_is_posted_when_the_night_ends_and_carries_over(
         first = want[pid] + (2500 if name == "Bob" else 0)
         assert balances.get(pid, 0) == first + results2.players[pid].result
     assert sum(balances.values()) == 0
+    # the numbers of docs/money.md: Bob and Dan tie for first place and share its $30
+    assert {pid: results2.players[pid].result for pid in results2.players} == {
+        ids["Ann"]: -1000,
+        ids["Bob"]: 500,
+        ids["Dan"]: 500,
+    }
+    assert balances == {ids["Ann"]: -1500, ids["Bob"]: 500, ids["Dan"]: -2500, HOUSE: 3500}
     ledger = league_ledger(league)
+    assert [(x.payer, x.payee, x.amount) for x in ledger.transfers] == [
+        (ids["Ann"], ids["Bob"], 500),
+        (ids["Ann"], HOUSE, 1000),
+        (ids["Dan"], HOUSE, 2500),
+    ]
     square = dict(ledger.balances)
     for x in ledger.transfers:
         square[x.payer] += x.amount
@@ -177,6 +189,10 @@ def test_a_ruling_that_moves_a_payout_adds_restated_entries(example):  # noqa: F
         (p, a) for p, a in change.items() if a
     )
     assert all(f"ruling {ruling.pk} on hand 2" in e.reason for e in new)
+    # docs/money.md: Dan (2,998 chips) now comes first ($65), Cat third ($20)
+    assert sorted(new.values_list("player_id", "amount")) == sorted(
+        [(ids["Cat"], -4500), (ids["Dan"], 4500)]
+    )
     assert posted(t) == expected(t)
     assert sum(ledger_balances(league, currency="USD").values()) == 0
     audit = AuditEntry.objects.get(action="money.ledger_restated")
