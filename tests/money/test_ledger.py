@@ -438,3 +438,34 @@ def test_the_ledger_page_shows_balances_settles_up_and_takes_corrections(example
     league.is_public = False
     league.save(update_fields=["is_public"])
     assert outsider.get("/leagues/friday/ledger/").status_code == 404
+
+
+def test_a_payer_records_their_own_payment_and_nobody_else_may(example):  # noqa: F811
+    t, league, roster, _ = example
+    ledger = league_ledger(league)
+    dan_house = next(x for x in ledger.transfers if x.payer == roster["Dan"].pk)
+    body = {"payer": str(dan_house.payer), "payee": HOUSE, "amount": dan_house.amount}
+    # a member who is not Dan: refused, nothing stored
+    before = rows_of(league)
+    r = api_client(league.member).post(
+        "/api/v1/leagues/friday/ledger/payments/", body, format="json"
+    )
+    assert r.status_code == 403 and "payer, its payee or a league admin" in r.content.decode()
+    assert rows_of(league) == before
+    # Dan's linked account may
+    dan = add_member(league, "dan", "member")
+    roster["Dan"].user = dan
+    roster["Dan"].save(update_fields=["user"])
+    page = Client()
+    page.force_login(dan)
+    html = page.get("/leagues/friday/ledger/").content.decode()
+    assert html.count('data-testid="ledger-paid-') == 1  # his own transfer only
+    r = api_client(dan).post("/api/v1/leagues/friday/ledger/payments/", body, format="json")
+    assert r.status_code == 201, r.content
+    assert str(roster["Dan"].pk) not in {b["player"] for b in r.json()["balances"]}
+    # a bad amount or party: refused on the field
+    for bad, field in (({"amount": 0}, "amount"), ({"payer": "nobody"}, "payer")):
+        r = api_client(dan).post(
+            "/api/v1/leagues/friday/ledger/payments/", body | bad, format="json"
+        )
+        assert r.status_code == 400 and field in r.json()["error"]["fields"], r.content
