@@ -214,7 +214,11 @@ def test_an_admin_corrects_a_balance_and_nobody_else_may(example):  # noqa: F811
             format="json",
         )
         assert r.status_code == 403 and "Only a league admin" in r.json()["error"]["message"]
-    for amount, reason, code in ((0, "x", "invalid_amount"), (500, "  ", "reason_required")):
+    for amount, reason, code in (
+        (0, "x", "invalid_amount"),
+        (10**13, "x", "invalid_amount"),
+        (500, "  ", "reason_required"),
+    ):
         with pytest.raises(DomainError) as exc:
             ledger_correction_add(
                 league=league, player_id=ann, amount=amount, reason=reason, by=admin

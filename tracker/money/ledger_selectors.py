@@ -116,6 +116,6 @@ def visible_party(league: League, value: object) -> int | None:
         pid = int(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise NotFound(f"No player {value!r} in the league.") from None
-    if not league.players.filter(pk=pid).exists():
+    if not 0 < pid < 2**63 or not league.players.filter(pk=pid).exists():
         raise NotFound(f"No player {pid} in the league.")
     return pid

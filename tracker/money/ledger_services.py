@@ -19,6 +19,8 @@ from tracker.money.selectors import league_money
 from tracker.tournaments.models import Tournament
 
 MAX_REASON = 300
+MAX_AMOUNT = 10**12  # minor units: far above any home game, well inside the column
+MAX_ID = 2**63 - 1
 
 
 def _user(by):
@@ -133,6 +135,8 @@ def _party(league: League, value: object, *, field: str) -> tuple[int | None, st
         raise DomainError(
             f"{value!r} is neither a player id nor {HOUSE!r}", code="invalid_party", field=field
         ) from None
+    if not 0 < pid <= MAX_ID:
+        raise DomainError(f"no player {pid} in the league", code="unknown_player", field=field)
     name = league.players.filter(pk=pid).values_list("name", flat=True).first()
     if name is None:
         raise DomainError(f"no player {pid} in the league", code="unknown_player", field=field)
@@ -166,9 +170,10 @@ def ledger_payment_record(
             "Only the transfer's payer, its payee or a league admin may mark it paid; "
             f"your role is {can.role or 'none'}."
         )
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+    if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_AMOUNT:
         raise DomainError(
-            f"the amount must be a positive whole number of minor units, not {amount!r}",
+            f"the amount must be a positive whole number of minor units up to {MAX_AMOUNT}, "
+            f"not {amount!r}",
             code="invalid_amount",
             field="amount",
         )
@@ -221,9 +226,15 @@ def ledger_correction_add(
             code="invalid_party",
             field="player",
         )
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
+    if (
+        isinstance(amount, bool)
+        or not isinstance(amount, int)
+        or amount == 0
+        or abs(amount) > MAX_AMOUNT
+    ):
         raise DomainError(
-            f"the amount must be a whole number of minor units other than 0, not {amount!r}",
+            f"the amount must be a whole number of minor units other than 0, at most "
+            f"{MAX_AMOUNT} either way, not {amount!r}",
             code="invalid_amount",
             field="amount",
         )
