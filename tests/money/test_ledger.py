@@ -301,7 +301,9 @@ def test_the_api_reads_the_ledger_per_player_for_members_only(example):  # noqa:
     first=nights(),
     second=nights(),
     steps=st.lists(
-        st.tuples(st.sampled_from(["rule", "pay_night", "pay_league"]), st.integers(0, 99)),
+        st.tuples(
+            st.sampled_from(["rule", "pay_night", "pay_league", "correct"]), st.integers(0, 99)
+        ),
         max_size=4,
     ),
 )
@@ -348,12 +350,13 @@ def test_random_nights_rulings_and_payments_keep_the_ledger_square(
         # each night's posted entries are its results as they stand (rulings included)
         for night in nights_played:
             assert posted(night) == expected(night)
-        # a balance is the nights' results less what was paid (payer up, payee down)
+        # a balance is the nights' results plus the payments (payer up, payee down) and the
+        # corrections
         want: dict = {}
         for night in nights_played:
             for p, a in expected(night).items():
                 want[p] = want.get(p, 0) + a
-        for e in MoneyLedgerEntry.objects.filter(league=league, kind="payment"):
+        for e in MoneyLedgerEntry.objects.filter(league=league, kind__in=("payment", "correction")):
             key = HOUSE if e.player_id is None else e.player_id
             want[key] = want.get(key, 0) + e.amount
         assert {p: a for p, a in want.items() if a} == balances
@@ -375,6 +378,14 @@ def test_random_nights_rulings_and_payments_keep_the_ledger_square(
             transfers = night_results(night).transfers
             if transfers:
                 transfer_mark_paid(tournament=night, position=pick % len(transfers), by=admin)
+        elif action == "correct":
+            ledger_correction_add(
+                league=league,
+                player_id=roster[pick % 5].pk,
+                amount=(pick - 50) * 10 or 1,
+                reason="counted again",
+                by=admin,
+            )
         else:
             ledger = league_ledger(league)
             if ledger.transfers:
