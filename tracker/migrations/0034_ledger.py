@@ -29,7 +29,7 @@ def drop_append_only_trigger(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tracker', '0031_deals'),
+        ('tracker', '0033_reeval'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
