@@ -193,6 +193,12 @@ def _counted(league: League, season: Season | None) -> QuerySet:
     ).values("id")
 
 
+def counted_night_ids(league: League, season: Season | None = None) -> QuerySet:
+    """The ids of the finished nights that count toward ``season``'s standings, as a
+    subquery (the money columns of the league table read the same nights)."""
+    return _counted(league, season)
+
+
 def league_results(league: League, season: Season | None = None) -> list[LeagueResult]:
     """Every final place of the league's finished tournaments that count toward ``season``'s
     standings (all seasons when None; switched on, with at least the league's minimum of

@@ -1,0 +1,245 @@
+"""Money over many nights (docs/money.md, "Standings and statistics"): the league table's
+money columns per season and a player's money night by night equal the sums of each
+night's own results (night_results, the definition), in a fixed number of statements."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.factories import make_league
+from tests.money.test_payouts import RULE_CODES, play
+from tracker.engine.errors import DomainError
+from tracker.leagues.models import League, Player
+from tracker.leagues.selectors import league_season
+from tracker.leagues.services import player_create
+from tracker.money.results import night_results
+from tracker.money.services import entry_record, league_money_set, night_create
+from tracker.money.standings import league_money_table, player_money
+from tracker.tournaments.models import Tournament, TournamentStatus
+from tracker.tournaments.selectors import tournament_state
+
+pytestmark = pytest.mark.django_db
+_slugs = itertools.count()
+
+MONEY = {
+    "buy_in": 2000,
+    "fee": 500,
+    "bounty": 500,
+    "rebuy_price": 2000,
+    "rebuy_chips": 1000,
+    "rebuy_until_hand": 4,
+    "rebuy_max": 2,
+    "rebuy_when": "busted",
+    "addon_price": 1000,
+    "addon_chips": 1500,
+    "addon_at_hand": 3,
+    "payout_template": "65_35",
+}
+
+
+def play_night(league, admin, roster, capture, *, date, plan, money=MONEY, limit=5):
+    """A night of ``roster`` played by ``plan`` (one (action, winner, entries) per hand,
+    entries a list of (roster index, kind) tried before the hand; refusals are the rules')."""
+    t = night_create(
+        league=league,
+        by=admin,
+        name=f"Night of {date}",
+        player_ids=[p.pk for p in roster],
+        hand_limit=limit,
+        money=money,
+    )
+    Tournament.objects.filter(pk=t.pk).update(date=date)
+    t.refresh_from_db()
+    if money:
+        for p in roster:
+            entry_record(tournament=t, player_id=p.pk, kind="buy_in", by=admin)
+    for action, winner, tries in plan:
+        if tournament_state(t).over:
+            break
+        for k, kind in tries:
+            try:
+                entry_record(
+                    tournament=t, player_id=roster[k % len(roster)].pk, kind=kind, by=admin
+                )
+            except DomainError as exc:
+                assert exc.code in RULE_CODES | {"no_buy_in"}, exc.message
+        play(t, admin, capture, action, winner)
+    while not tournament_state(t).over:
+        play(t, admin, capture, "fold")
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    return t
+
+
+def oracle(nights) -> dict[int, dict]:
+    """Each player's sums over ``nights``, night by night through night_results."""
+    out: dict[int, dict] = {}
+    for t in nights:
+        results = night_results(t)
+        if not results.summary.has_money:
+            continue
+        for pid, r in results.players.items():
+            row = out.setdefault(
+                pid, {"nights": 0, "paid": 0, "net": 0, "bounties": 0, "itm": 0, "payouts": 0}
+            )
+            row["nights"] += 1
+            row["paid"] += r.paid
+            row["net"] += r.result
+            row["bounties"] += r.bounties
+            row["itm"] += r.payout > 0
+            row["payouts"] += r.payout
+    return out
+
+
+def as_dict(table) -> dict[int, dict]:
+    return {
+        pid: {
+            "nights": r.nights,
+            "paid": r.paid,
+            "net": r.net,
+            "bounties": r.bounties,
+            "itm": r.in_the_money,
+            "payouts": r.payouts,
+        }
+        for pid, r in table.rows.items()
+    }
+
+
+@pytest.fixture
+def season_league(django_capture_on_commit_callbacks):
+    """Three nights with money in 2026 (rebuys, an add-on, bounties), one friendly night
+    with money and one night without money, and one night in 2025."""
+    capture = django_capture_on_commit_callbacks
+    league, admin = make_league(slug=f"money-season-{next(_slugs)}")
+    League.objects.filter(pk=league.pk).update(season_length="year")
+    league.refresh_from_db()
+    league_money_set(league=league, by=admin, values={"currency": "USD", "unit": 500})
+    roster = [player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob", "Cat", "Dan")]
+    plans = [
+        [("bust", 0, []), ("fold", 1, [(1, "rebuy"), (2, "rebuy")]), ("fold", 2, [(0, "addon")])],
+        [("fold", 0, []), ("bust", 0, []), ("bust", 0, [(3, "rebuy")]), ("fold", 3, [])],
+        [("bust", 0, []), ("bust", 0, []), ("fold", 0, [(1, "addon"), (2, "addon")])],
+    ]
+    nights = [
+        play_night(league, admin, roster, capture, date=dt.date(2026, m, 6), plan=plan)
+        for m, plan in zip((2, 3, 4), plans, strict=True)
+    ]
+    friendly = play_night(league, admin, roster, capture, date=dt.date(2026, 5, 1), plan=[])
+    Tournament.objects.filter(pk=friendly.pk).update(counts_toward_standings=False)
+    free = play_night(
+        league, admin, roster[:3], capture, date=dt.date(2026, 5, 8), plan=[], money={}
+    )
+    old = play_night(
+        league, admin, roster, capture, date=dt.date(2025, 6, 6), plan=[("bust", 1, [])]
+    )
+    return league, admin, roster, nights, friendly, free, old
+
+
+def test_the_money_columns_are_the_sums_of_each_nights_results(season_league):
+    league, admin, roster, nights, friendly, free, old = season_league
+    season = league_season(league, "2026")
+    table = league_money_table(league, season)
+    assert table.nights == 3  # neither the friendly night nor the night without money
+    assert as_dict(table) == oracle(nights)
+    everything = league_money_table(league, league_season(league, "all"))
+    assert everything.nights == 4
+    assert as_dict(everything) == oracle([*nights, old])
+    # the money adds up: what the players won back less what they paid is minus the fees
+    fees = sum(night_results(t).fees for t in nights)
+    assert sum(r.net for r in table.rows.values()) == -fees
+    assert any(r.bounties for r in table.rows.values())
+    for r in table.rows.values():
+        assert r.itm_pct == round(100 * r.in_the_money / r.nights, 1)
+        assert r.roi_pct == round(100 * r.net / r.paid, 1)
+        assert r.net_text.startswith(("$", "-$"))
+
+
+def test_a_players_money_counts_every_night_they_played_in_order(season_league):
+    league, admin, roster, nights, friendly, free, old = season_league
+    ann = roster[0]
+    mine = player_money(ann)
+    dates = [n.date for n in mine.by_night[ann.pk]]
+    assert dates == sorted(dates) and len(dates) == 5  # friendly too, not the free night
+    expected = oracle([old, *nights, friendly])[ann.pk]
+    assert as_dict(mine) == {ann.pk: expected}
+    assert [n.result for n in mine.by_night[ann.pk]] == [
+        night_results(t).players[ann.pk].result for t in (old, *nights, friendly)
+    ]
+
+
+def test_the_statements_do_not_grow_with_the_nights(
+    season_league, django_capture_on_commit_callbacks
+):
+    league, admin, roster, nights, friendly, free, old = season_league
+    season = league_season(league, "all")
+    with CaptureQueriesContext(connection) as few:
+        league_money_table(league, season)
+    more_roster = list(Player.objects.filter(league=league).order_by("pk"))
+    for m in (7, 8, 9):
+        play_night(
+            league,
+            admin,
+            more_roster,
+            django_capture_on_commit_callbacks,
+            date=dt.date(2026, m, 4),
+            plan=[("bust", 0, []), ("bust", 1, [(2, "rebuy")])],
+        )
+    with CaptureQueriesContext(connection) as many:
+        table = league_money_table(league, season)
+    assert table.nights == 7
+    assert len(many.captured_queries) == len(few.captured_queries) <= 6
+
+
+def test_a_night_in_another_currency_is_left_out_and_counted(season_league):
+    league, admin, roster, nights, friendly, free, old = season_league
+    league_money_set(league=league, by=admin, values={"currency": "EUR", "locale": "de_DE"})
+    table = league_money_table(league, league_season(league, "2026"))
+    assert (table.nights, table.other_currency, table.rows) == (0, 3, {})
+
+
+@settings(
+    max_examples=6,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    deadline=None,
+)
+@given(
+    plans=st.lists(
+        st.lists(
+            st.tuples(
+                st.sampled_from(["fold", "bust"]),
+                st.integers(0, 3),
+                st.lists(
+                    st.tuples(st.integers(0, 3), st.sampled_from(["rebuy", "addon"])), max_size=2
+                ),
+            ),
+            max_size=5,
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_random_seasons_match_the_nights_results(plans, django_capture_on_commit_callbacks):
+    league, admin = make_league(slug=f"money-random-{next(_slugs)}")
+    league_money_set(league=league, by=admin, values={"unit": 500})
+    roster = [player_create(league=league, name=f"P{k}", by=admin) for k in range(4)]
+    nights = [
+        play_night(
+            league,
+            admin,
+            roster,
+            django_capture_on_commit_callbacks,
+            date=dt.date(2026, 1, k + 1),
+            plan=plan,
+        )
+        for k, plan in enumerate(plans)
+    ]
+    table = league_money_table(league, None)
+    assert as_dict(table) == oracle(nights)
+    assert sum(r.net for r in table.rows.values()) == -sum(night_results(t).fees for t in nights)
