@@ -9,11 +9,12 @@ import itertools
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.factories import make_league
+from tests.factories import add_member, api_client, make_league, make_user
 from tests.money.test_payouts import RULE_CODES, play
 from tracker.engine.errors import DomainError
 from tracker.leagues.models import League, Player
@@ -158,7 +159,7 @@ def test_the_money_columns_are_the_sums_of_each_nights_results(season_league):
     for r in table.rows.values():
         assert r.itm_pct == round(100 * r.in_the_money / r.nights, 1)
         assert r.roi_pct == round(100 * r.net / r.paid, 1)
-        assert r.net_text.startswith(("$", "-$"))
+        assert r.net_text.startswith(("+$", "-$", "$0"))
 
 
 def test_a_players_money_counts_every_night_they_played_in_order(season_league):
@@ -243,3 +244,117 @@ def test_random_seasons_match_the_nights_results(plans, django_capture_on_commit
     table = league_money_table(league, None)
     assert as_dict(table) == oracle(nights)
     assert sum(r.net for r in table.rows.values()) == -sum(night_results(t).fees for t in nights)
+
+
+# --------------------------------------------------------------------------- pages and API
+
+
+def test_members_see_the_money_columns_on_the_table_and_in_its_csv(season_league):
+    league, admin, roster, nights, friendly, free, old = season_league
+    member = add_member(league, f"{league.slug}-jo", "member")
+    table = league_money_table(league, league_season(league, "2026"))
+    ann = table.rows[roster[0].pk]
+    client = Client()
+    client.force_login(member)
+    page = client.get(f"/leagues/{league.slug}/table/?season=2026").content.decode()
+    assert "In the money" in page and "ROI" in page and 'data-testid="money-net"' in page
+    assert ann.net_text in page and ann.roi_text in page
+    csv = client.get(f"/leagues/{league.slug}/table.csv?season=2026").content.decode()
+    header, *lines = csv.strip().splitlines()
+    assert header.endswith(
+        "net_chips,currency,money_nights,money_net,in_the_money,in_the_money_pct,paid,roi_pct,"
+        "bounties"
+    )
+    cells = dict(
+        zip(header.split(","), next(x for x in lines if ",Ann," in x).split(","), strict=True)
+    )
+    assert cells["currency"] == "USD" and cells["money_nights"] == "3"
+    assert cells["money_net"] == f"{ann.net / 100:.2f}"
+    assert cells["bounties"] == f"{ann.bounties / 100:.2f}"
+    # a visitor of the public league sees the standings, not the money
+    anonymous = Client()
+    page = anonymous.get(f"/leagues/{league.slug}/table/?season=2026").content.decode()
+    assert "Ann" in page and "In the money" not in page and ann.net_text not in page
+    csv = anonymous.get(f"/leagues/{league.slug}/table.csv?season=2026").content.decode()
+    assert "money_net" not in csv and "currency" not in csv
+
+
+def test_the_standings_endpoints_carry_the_money_for_members(season_league):
+    league, admin, roster, nights, friendly, free, old = season_league
+    member = add_member(league, f"{league.slug}-kim", "member")
+    table = league_money_table(league, league_season(league, "2026"))
+    for url in (
+        f"/api/v1/leagues/{league.slug}/standings/?season=2026",
+        f"/api/v1/analytics/leagues/{league.slug}/standings/?season=2026",
+    ):
+        rows = api_client(member).get(url).json()
+        assert len(rows) == 4
+        for row in rows:
+            mine = table.rows[row["player"]]
+            assert row["money"] == {
+                "currency": "USD",
+                "nights": mine.nights,
+                "net": mine.net,
+                "net_text": mine.net_text,
+                "paid": mine.paid,
+                "payouts": mine.payouts,
+                "bounties": mine.bounties,
+                "in_the_money": mine.in_the_money,
+                "in_the_money_pct": mine.itm_pct,
+                "roi_pct": mine.roi_pct,
+            }
+        anonymous = api_client().get(url).json()
+        assert [r["money"] for r in anonymous] == [None] * 4
+    csv = api_client(member).get(
+        f"/api/v1/analytics/leagues/{league.slug}/standings/?season=2026&format=csv"
+    )
+    assert "money.net" in csv.content.decode().splitlines()[0]
+
+
+def test_the_player_page_and_endpoint_show_their_money(season_league):
+    league, admin, roster, nights, friendly, free, old = season_league
+    ann = roster[0]
+    mine = player_money(ann)
+    total = mine.rows[ann.pk]
+    client = Client()
+    client.force_login(admin)
+    page = client.get(f"/players/{ann.pk}/").content.decode()
+    assert 'data-testid="player-money"' in page and 'data-testid="money-chart"' in page
+    assert total.net_text in page and "<svg" in page
+    body = api_client(admin).get(f"/api/v1/players/{ann.pk}/money/").json()
+    assert body["totals"]["net"] == total.net and body["currency"] == "USD"
+    assert [n["result"] for n in body["nights"]] == [n.result for n in mine.by_night[ann.pk]]
+    assert body["nights"][-1]["cumulative"] == total.net
+    # outside the league's members: no money on the page, a 403 from the endpoint
+    anonymous = Client().get(f"/players/{ann.pk}/").content.decode()
+    assert "Ann" in anonymous and 'data-testid="player-money"' not in anonymous
+    assert api_client().get(f"/api/v1/players/{ann.pk}/money/").status_code in (401, 403)
+
+
+def test_a_private_leagues_money_is_a_404_to_outsiders(django_capture_on_commit_callbacks):
+    league, admin = make_league(slug=f"money-private-{next(_slugs)}", public=False)
+    league_money_set(league=league, by=admin, values={"unit": 500})
+    roster = [player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob", "Cat")]
+    play_night(
+        league, admin, roster, django_capture_on_commit_callbacks, date=dt.date(2026, 3, 3), plan=[]
+    )
+    outsider = make_user(f"{league.slug}-out")
+    client = Client()
+    client.force_login(outsider)
+    assert client.get(f"/leagues/{league.slug}/table/").status_code == 404
+    assert client.get(f"/leagues/{league.slug}/table.csv").status_code == 404
+    assert client.get(f"/players/{roster[0].pk}/").status_code == 404
+    api = api_client(outsider)
+    assert api.get(f"/api/v1/leagues/{league.slug}/standings/").status_code == 404
+    assert api.get(f"/api/v1/players/{roster[0].pk}/money/").status_code == 404
+    member = add_member(league, f"{league.slug}-in", "member")
+    assert api_client(member).get(f"/api/v1/players/{roster[0].pk}/money/").status_code == 200
+
+
+def test_the_schema_documents_the_money_fields(client):
+    schema = client.get("/api/schema/?format=json").json()
+    assert "/api/v1/players/{id}/money/" in schema["paths"]
+    totals = schema["components"]["schemas"]["MoneyTotals"]["properties"]
+    assert {"net", "in_the_money_pct", "roi_pct", "bounties"} <= set(totals)
+    standing = schema["components"]["schemas"]["LeagueStanding"]["properties"]
+    assert "money" in standing

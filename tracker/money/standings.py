@@ -37,6 +37,8 @@ from tracker.money.results import PotTaken, bounties_of, player_results_of
 from tracker.money.selectors import league_money, money_summary_of
 from tracker.tournaments.models import FinalStanding, Seat, Tournament, TournamentStatus
 
+DASH = "\u2014"
+
 
 @dataclass(frozen=True)
 class NightMoneyResult:
@@ -84,7 +86,19 @@ class MoneyRow:
 
     @property
     def net_text(self) -> str:
-        return self.fmt(self.net)
+        """The net as the league's locale writes money, with a + when they are up."""
+        return ("+" if self.net > 0 else "") + self.fmt(self.net)
+
+    @property
+    def itm_text(self) -> str:
+        return DASH if self.itm_pct is None else f"{self.itm_pct:g}%"
+
+    @property
+    def roi_text(self) -> str:
+        roi = self.roi_pct
+        if roi is None:
+            return DASH
+        return ("+" if roi > 0 else "") + f"{roi:g}%"
 
     @property
     def bounties_text(self) -> str:
