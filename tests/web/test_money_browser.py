@@ -16,12 +16,14 @@ from tests.factories import ACES, KINGS, api_client
 from tests.web.axe import axe_violations, describe
 from tests.web.conftest import BROWSER_TESTS, log_in, make_game
 from tests.web.targets import overflow_problems, small_targets
+from tracker.leagues.selectors import league_season
 from tracker.leagues.services import player_create
 from tracker.money.deal_selectors import deal_offer
 from tracker.money.models import MoneyEntry, SettleTransfer
 from tracker.money.results import night_results
 from tracker.money.selectors import night_money_summary
 from tracker.money.services import night_create
+from tracker.money.standings import league_money_table
 from tracker.tournaments.models import TournamentStatus
 from tracker.tournaments.selectors import tournament_state
 
@@ -215,4 +217,17 @@ def test_a_money_night_from_the_buy_ins_to_a_transfer_marked_paid(site, phone, s
     assert all(summary.fmt(a) in screen for a in offer.options["icm"])
     shots(phone, "money-table-screen-payouts-phone")
     problems += clean(phone, "table screen with the payouts")
+
+    # the league table's money columns and Ann's money on her player page
+    money = league_money_table(game.league, league_season(game.league, "all"))
+    phone.goto(f"{site}/leagues/{game.league.slug}/table/?season=all")
+    table = phone.inner_text("[data-testid=league-table]")
+    assert "ROI" in table and money.rows[ann.pk].net_text in table
+    section_shot(phone, shots, "league-table", "money-league-table-phone")
+    problems += clean(phone, "league table with money")
+    phone.goto(f"{site}/players/{ann.pk}/")
+    mine = phone.inner_text("[data-testid=player-money]")
+    assert money.rows[ann.pk].net_text in mine and "in the money" in mine.lower()
+    section_shot(phone, shots, "player-money", "money-player-phone")
+    problems += clean(phone, "player page with money")
     assert not problems, "\n".join(problems)

@@ -12,7 +12,7 @@ whatever the number of nights or players:
 4. their final standings,
 5. the pots of the hands in which somebody went out for good (only when a bounty was paid),
 
-and the league's money settings (its currency and locale) when the caller has not read them.
+the league's money settings (its currency and locale) read with the first.
 
 Which nights: the finished nights of the season that count toward the standings (the same
 nights as the league table's points), with money (a buy-in, a fee, a bounty, rebuys or an
@@ -34,7 +34,7 @@ from tracker.leagues.selectors import counted_night_ids
 from tracker.money.formatting import amount_format
 from tracker.money.models import Deal, LeagueMoney, MoneyEntry, NightMoney
 from tracker.money.results import PotTaken, bounties_of, player_results_of
-from tracker.money.selectors import league_money, money_summary_of
+from tracker.money.selectors import money_summary_of
 from tracker.tournaments.models import FinalStanding, Seat, Tournament, TournamentStatus
 
 DASH = "\u2014"
@@ -105,6 +105,10 @@ class MoneyRow:
         return self.fmt(self.bounties)
 
     @property
+    def bounty_back_text(self) -> str:
+        return self.fmt(self.bounty_back)
+
+    @property
     def paid_text(self) -> str:
         return self.fmt(self.paid)
 
@@ -147,12 +151,13 @@ def nights_money(
 ) -> MoneyTable:
     """The money results of the finished nights of ``league`` that ``nights`` selects (a
     filter on tournaments), in playing order, for every player or only ``players``. Five
-    statements at most whatever the number of nights (the module's docstring), six without
-    ``settings``."""
-    settings = settings if settings is not None else league_money(league)
-    table = MoneyTable(currency=settings.currency, locale=settings.locale)
+    statements at most whatever the number of nights (the module's docstring); the league's
+    settings are read with the nights' rules unless given. One statement when no night
+    had money."""
     rules = list(
-        NightMoney.objects.select_related("tournament", "tournament__deal")
+        NightMoney.objects.select_related(
+            "tournament", "tournament__deal", "tournament__league__money"
+        )
         .filter(
             tournament__in=Tournament.objects.filter(
                 nights, league=league, status=TournamentStatus.FINISHED
@@ -160,6 +165,12 @@ def nights_money(
         )
         .order_by("tournament__date", "tournament_id")
     )
+    if settings is None:  # read with the nights' rules; the defaults when it has none
+        try:
+            settings = rules[0].tournament.league.money if rules else LeagueMoney(league=league)
+        except LeagueMoney.DoesNotExist:
+            settings = LeagueMoney(league=league)
+    table = MoneyTable(currency=settings.currency, locale=settings.locale)
     kept: list[NightMoney] = []
     for row in rules:
         r = row.rules

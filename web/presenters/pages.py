@@ -26,6 +26,7 @@ from tracker.leagues.selectors import (
     league_tournament_count,
     league_tournaments,
     leagues_with_counts,
+    player_chips_bought,
     player_hand_totals,
     player_recent_hands,
     player_seats,
@@ -271,6 +272,7 @@ def player_page(user, pk: int) -> PlayerPage:
     totals = player_hand_totals(player)
     rows = []
     wins = 0
+    bought = player_chips_bought(player)
     for seat in player_seats(player):
         t = seat.tournament
         standings = {r.player_id: r for r in tournament_standings(t)}
@@ -284,7 +286,7 @@ def player_page(user, pk: int) -> PlayerPage:
                 tournament=t,
                 place=me.place if me else None,
                 chips=chips,
-                net=chips - t.starting_chips,
+                net=chips - t.starting_chips - bought.get(t.pk, 0),
                 out_hand=me.out_hand if me else None,
                 players=seat.n_players,
             )
