@@ -422,3 +422,12 @@ def test_the_worked_example_of_the_docs(example):  # noqa: F811 - the fixture
     }
     net = {names[r.player_id]: r.net_chips for r in league_standings(league, None)}
     assert net == {"Cat": 1022, "Ann": -10, "Bob": -10, "Dan": -1002}
+
+
+def test_a_finished_nights_entry_cards_have_no_record_row(example):  # noqa: F811 - the fixture
+    t, league, roster, busted = example
+    client = Client()
+    client.force_login(league.memberships.get(role="admin").user)
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert 'data-testid="money-entries"' in page
+    assert 'data-label="Record"' not in page and "<th>Record</th>" not in page
