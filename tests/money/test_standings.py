@@ -431,3 +431,12 @@ def test_a_finished_nights_entry_cards_have_no_record_row(example):  # noqa: F81
     page = client.get(t.get_absolute_url()).content.decode()
     assert 'data-testid="money-entries"' in page
     assert 'data-label="Record"' not in page and "<th>Record</th>" not in page
+
+
+def test_the_table_screens_doctests():
+    import doctest
+
+    import web.presenters.table
+
+    result = doctest.testmod(web.presenters.table)
+    assert result.attempted >= 2 and result.failed == 0

@@ -155,6 +155,7 @@ def test_a_money_night_from_the_buy_ins_to_a_transfer_marked_paid(site, phone, s
     phone.goto(f"{site}/tournaments/{t.pk}/table/")
     screen = phone.inner_text("[data-testid=ts-money]")
     assert "Prize pool $130.00" in screen and "$65.00" in screen and "$26.00" in screen
+    assert phone.inner_text("[data-testid=ts-entries]") == "4 buy-ins · 2 rebuys · 1 add-on"
     shots(phone, "money-table-screen-places-phone")
     problems += clean(phone, "table screen with what each place pays")
 
@@ -214,6 +215,9 @@ def test_a_money_night_from_the_buy_ins_to_a_transfer_marked_paid(site, phone, s
     phone.goto(f"{site}/tournaments/{t.pk}/table/")
     screen = phone.inner_text("[data-testid=ts-money]")
     assert "Prize pool $130.00" in screen
+    # the deal ended the night: game over after 4 hands, no next hand
+    assert phone.inner_text("[data-testid=ts-hand]") == "4 hands"
+    assert "game over" in phone.inner_text("body").lower()
     assert all(summary.fmt(a) in screen for a in offer.options["icm"])
     shots(phone, "money-table-screen-payouts-phone")
     problems += clean(phone, "table screen with the payouts")
