@@ -440,3 +440,37 @@ def test_the_table_screens_doctests():
 
     result = doctest.testmod(web.presenters.table)
     assert result.attempted >= 2 and result.failed == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_takes_the_chips_bought_out_of_the_stored_net_chips(
+    django_capture_on_commit_callbacks,
+):
+    from django.db.migrations.executor import MigrationExecutor
+
+    league, admin = make_league(slug=f"money-migration-{next(_slugs)}")
+    roster = [player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob", "Cat")]
+    t = play_night(
+        league,
+        admin,
+        roster,
+        django_capture_on_commit_callbacks,
+        date=dt.date(2026, 2, 2),
+        plan=[("bust", 0, []), ("fold", 1, [(1, "rebuy"), (2, "rebuy")]), ("fold", 0, [])],
+    )
+    bought = dict(
+        LedgerEntry.objects.filter(tournament=t, kind__in=["rebuy", "addon"])
+        .values("player_id")
+        .annotate(s=Sum("amount"))
+        .values_list("player_id", "s")
+    )
+    assert any(bought.values())
+    now = {r.player_id: r.net_chips for r in league_standings(league, None)}
+    executor = MigrationExecutor(connection)
+    executor.migrate([("tracker", "0031_deals")])  # back: the net chips as they were stored
+    before = {r.player_id: r.net_chips for r in league_standings(league, None)}
+    assert before == {pid: net + bought.get(pid, 0) for pid, net in now.items()}
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    assert {r.player_id: r.net_chips for r in league_standings(league, None)} == now
