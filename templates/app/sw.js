@@ -1,7 +1,8 @@
 /* homegame's service worker (web/views/app.py serves it at /sw.js, scope "/").
  * Version {{ version }}: a new version (any static file changed) makes a new cache; the old
  * one is dropped once the new worker takes over, so an update is picked up.
- * - static files: from the cache first (they are named by this version);
+ * - static files and the engine's zip (/engine-<digest>.zip): from the cache first (they are
+ *   named by this version; the browser's Python, static/vendor/pyodide/, is among them);
  * - the live logger's page (/tournaments/<id>/live/): from the network, the copy kept for
  *   when the network is gone, so a reload offline opens the logger with its outbox;
  * - everything else: the network, untouched. */
@@ -10,6 +11,7 @@ var VERSION = "{{ version }}";
 var CACHE = "homegame-" + VERSION;
 var SHELL = {{ shell|safe }};
 var LOGGER = /^\/tournaments\/\d+\/live\/$/;
+var ENGINE = /^\/engine-[0-9a-f]+\.zip$/;
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(SHELL); })
@@ -28,7 +30,7 @@ self.addEventListener("fetch", function (event) {
   if (request.method !== "GET") return;
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (url.pathname.indexOf("{{ static_prefix }}") === 0) {
+  if (url.pathname.indexOf("{{ static_prefix }}") === 0 || ENGINE.test(url.pathname)) {
     event.respondWith(caches.match(request).then(function (hit) {
       return hit || fetch(request).then(function (response) {
         if (response.ok) {

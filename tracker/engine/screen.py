@@ -56,6 +56,7 @@ __all__ = [
     "TableNow",
     "change_steps",
     "events_from_form",
+    "phone_replay",
     "phone_screen",
     "phone_step",
     "screen",
@@ -585,3 +586,39 @@ def phone_step(setup_json: str, steps_json: str, form_json: str) -> str:
     return json.dumps(
         {"steps": steps, "events": [event_to_json(e) for e in done], "screen": screen_json(page)}
     )
+
+
+def phone_replay(setup_json: str, steps_json: str, changes_json: str) -> str:
+    """The hand's steps after changes not yet answered by the server (the phone's outbox,
+    in order: ``{"op": "events", "events": [...]}``, ``{"op": "check_around"}`` or
+    ``{"op": "undo"}``; a ``finish`` or ``discard`` ends the list), JSON in and out, with the
+    screen: what the phone draws after a reload, offline.
+
+    >>> setup = json.dumps({"variant": "seven_card_stud", "options": {}, "names": ["A", "B"],
+    ...     "stakes": {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10},
+    ...     "stacks": [100, 100]})
+    >>> deal = {"op": "events", "events": [{"event": "deal", "seat": 0, "cards": [None, None, "2c"]},
+    ...     {"event": "deal", "seat": 1, "cards": [None, None, "Kd"]}]}
+    >>> answer = json.loads(phone_replay(setup, "[]", json.dumps([deal, {"op": "undo"}, deal])))
+    >>> len(answer["steps"]), answer["screen"]["prompt"]
+    (2, 'A to act')
+    """
+    setup = _setup(json.loads(setup_json))
+    n = len(setup["names"])
+    steps = list(json.loads(steps_json))
+    for change in json.loads(changes_json):
+        op = change.get("op")
+        if op in ("finish", "discard"):
+            break
+        if op == "undo":
+            steps = undo_steps(steps)
+            continue
+        now = table_now(**setup, steps=steps)
+        if op == "check_around":
+            done = check_around(now.hand)
+        else:
+            events = [event_from_json(e, n=n) for e in change.get("events") or ()]
+            done = [now.hand.apply(event, automate=False) for event in events]
+        steps = steps + change_steps(done, now.hand.automate())
+    page = screen(table_now(**setup, steps=steps))
+    return json.dumps({"steps": steps, "screen": screen_json(page)})
