@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .announcements import has_high, has_low
-from .cards import parse_card
+from .cards import card_symbol, parse_card
 from .errors import DomainError
 from .events import (
     EVENT_TYPES,
@@ -520,7 +520,10 @@ def screen_json(page: Screen) -> dict[str, Any]:
             "seat": s.seat.position,
             "name": s.name,
             "to_act": s.to_act,
-            "cards": [{"code": code, "up": up} for code, up in s.cards],
+            "cards": [
+                {"code": code, "up": up, "symbol": card_symbol(parse_card(code)) if code else None}
+                for code, up in s.cards
+            ],
             "folded": s.seat.folded,
             "street_chips": s.seat.street_chips,
             "stack": s.seat.stack,

@@ -6,7 +6,6 @@ same engine (static/js/logger.js), so the labels have one home."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -43,29 +42,27 @@ class LivePage:
         return self.state.draft.number
 
     @property
-    def phone_setup(self) -> str:
+    def phone_setup(self) -> dict[str, Any]:
         """What the phone's engine needs to draw the screen itself (JSON): the variant,
         its options, the stakes, the starting stacks and the seats' names."""
         draft = self.state.draft
-        return json.dumps(
-            {
-                "variant": draft.variant,
-                "options": draft.options,
-                "stakes": {
-                    "ante": draft.ante,
-                    "bring_in": draft.bring_in,
-                    "small_bet": draft.small_bet,
-                    "big_bet": draft.big_bet,
-                },
-                "stacks": list(draft.starting_stacks),
-                "names": self.state.names,
-                "number": draft.number,
-            }
-        )
+        return {
+            "variant": draft.variant,
+            "options": draft.options,
+            "stakes": {
+                "ante": draft.ante,
+                "bring_in": draft.bring_in,
+                "small_bet": draft.small_bet,
+                "big_bet": draft.big_bet,
+            },
+            "stacks": list(draft.starting_stacks),
+            "names": self.state.names,
+            "number": draft.number,
+        }
 
     @property
-    def phone_steps(self) -> str:
-        return json.dumps(list(self.state.draft.steps))
+    def phone_steps(self) -> list[dict]:
+        return list(self.state.draft.steps)
 
 
 def live_page(state: DraftState) -> LivePage:
