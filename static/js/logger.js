@@ -123,6 +123,7 @@
     rendered(left || []);
   }
   function rendered(left) {
+    if (!engine || !mineOf(left).length) remember();
     if (engine) catchUp(left);
     root.dispatchEvent(new CustomEvent("homegame:rendered", { bubbles: true }));
     if (window.location.hash !== "#prompt") window.history.replaceState(null, "", liveUrl + "#prompt");
@@ -279,12 +280,44 @@
     var setup = jsonOf("phone-setup");
     var steps = jsonOf("phone-steps");
     if (!setup || !steps) { localSteps = null; return; }
+    var stale = false;
+    var known = lastKnown();  // the server's last answer, newer than a page from the cache
+    if (known && known.draft === Number(root.getAttribute("data-draft")) &&
+        known.version > Number(root.getAttribute("data-version"))) {
+      steps = JSON.stringify(known.steps);
+      root.setAttribute("data-version", String(known.version));
+      stale = true;
+    }
     var waiting = mineOf(left);
-    if (!waiting.length) { localSteps = JSON.parse(steps); return; }
-    var answer = JSON.parse(engine.replay(setup, steps, JSON.stringify(waiting)));
+    if (!waiting.length && !stale) { localSteps = JSON.parse(steps); remember(); return; }
+    var answer;
+    try {
+      answer = JSON.parse(engine.replay(setup, steps, JSON.stringify(waiting)));
+    } catch (error) {  // the server will draw where the hand stands
+      localSteps = null;
+      if (window.console) window.console.warn("the waiting steps do not replay here:", error.message);
+      return;
+    }
     localSteps = answer.steps;
     paint(answer.screen, setup);
     if (waiting.some(function (c) { return c.op === "finish"; })) recordedHere();
+  }
+  /* The server's last answer for this logger (its draft, version and steps), kept so that
+   * a reload offline starts from it rather than from the page the worker cached. */
+  var KNOWN = "homegame:live:" + url;
+  function lastKnown() {
+    try { return JSON.parse(window.localStorage.getItem(KNOWN) || "null"); } catch (e) { return null; }
+  }
+  function remember() {
+    var steps = jsonOf("phone-steps");
+    if (!steps) return;
+    var draft = Number(root.getAttribute("data-draft"));
+    var version = Number(root.getAttribute("data-version"));
+    var known = lastKnown();
+    if (known && known.draft === draft && known.version >= version) return;  // not older
+    try {
+      window.localStorage.setItem(KNOWN, JSON.stringify({ draft: draft, version: version, steps: JSON.parse(steps) }));
+    } catch (e) { /* storage full or off: a reload offline starts from the cached page */ }
   }
   var CONTROL = { check_around: true, undo: true };
   /* A tap applied on the phone: the change for the outbox, or null (refused: said why). */

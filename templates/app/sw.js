@@ -2,7 +2,8 @@
  * Version {{ version }}: a new version (any static file changed) makes a new cache; the old
  * one is dropped once the new worker takes over, so an update is picked up.
  * - static files and the engine's zip (/engine-<digest>.zip): from the cache first (they are
- *   named by this version; the browser's Python, static/vendor/pyodide/, is among them);
+ *   named by this version); the browser's Python (static/vendor/pyodide/) and the engine are
+ *   fetched into the cache once the worker has taken over (WARM), or kept when first used;
  * - the live logger's page (/tournaments/<id>/live/): from the network, the copy kept for
  *   when the network is gone, so a reload offline opens the logger with its outbox;
  * - everything else: the network, untouched. */
@@ -10,6 +11,7 @@
 var VERSION = "{{ version }}";
 var CACHE = "homegame-" + VERSION;
 var SHELL = {{ shell|safe }};
+var WARM = {{ warm|safe }};  // fetched once the worker has taken over (the browser's Python)
 var LOGGER = /^\/tournaments\/\d+\/live\/$/;
 var ENGINE = /^\/engine-[0-9a-f]+\.zip$/;
 
@@ -22,7 +24,15 @@ self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
     return Promise.all(names.filter(function (n) { return n.indexOf("homegame-") === 0 && n !== CACHE; })
       .map(function (n) { return caches.delete(n); }));
-  }).then(function () { return self.clients.claim(); }));
+  }).then(function () { return self.clients.claim(); }).then(function () {
+    return caches.open(CACHE).then(function (cache) {
+      return Promise.all(WARM.map(function (address) {
+        return cache.match(address).then(function (hit) {
+          return hit || cache.add(address).catch(function () {});  // else kept when first used
+        });
+      }));
+    });
+  }));
 });
 
 self.addEventListener("fetch", function (event) {

@@ -593,8 +593,9 @@ def phone_step(setup_json: str, steps_json: str, form_json: str) -> str:
 
 def phone_replay(setup_json: str, steps_json: str, changes_json: str) -> str:
     """The hand's steps after changes not yet answered by the server (the phone's outbox,
-    in order: ``{"op": "events", "events": [...]}``, ``{"op": "check_around"}`` or
-    ``{"op": "undo"}``; a ``finish`` or ``discard`` ends the list), JSON in and out, with the
+    in order: ``{"op": "events", "events": [...]}``, ``{"op": "check_around"}``,
+    ``{"op": "undo"}``, or a form's ``op`` and ``form``; a ``finish`` or ``discard`` ends the
+    list), JSON in and out, with the
     screen: what the phone draws after a reload, offline.
 
     >>> setup = json.dumps({"variant": "seven_card_stud", "options": {}, "names": ["A", "B"],
@@ -619,9 +620,13 @@ def phone_replay(setup_json: str, steps_json: str, changes_json: str) -> str:
         now = table_now(**setup, steps=steps)
         if op == "check_around":
             done = check_around(now.hand)
-        else:
+        elif op == "events":
             events = [event_from_json(e, n=n) for e in change.get("events") or ()]
             done = [now.hand.apply(event, automate=False) for event in events]
+        else:  # a form's fields, as the page without the engine sent them
+            done = [
+                now.hand.apply(e, automate=False) for e in events_from_form(now, change["form"])
+            ]
         steps = steps + change_steps(done, now.hand.automate())
     page = screen(table_now(**setup, steps=steps))
     return json.dumps({"steps": steps, "screen": screen_json(page)})

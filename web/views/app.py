@@ -60,6 +60,12 @@ def pyodide_vendored() -> bool:
     return all(finders.find(PYODIDE_DIR + name) for name in PYODIDE_FILES)
 
 
+def pyodide_url(name: str = "") -> str:
+    """The browser's Python's files by their own names (Pyodide loads its files by name
+    from its folder; the manifest storage keeps the unhashed copies too)."""
+    return f"{settings.STATIC_URL}{PYODIDE_DIR}{name}"
+
+
 def phone_engine() -> dict[str, str]:
     """Where the logger's page finds the browser's Python and the engine (empty when the
     browser's Python is not vendored: the logger then works through the server alone)."""
@@ -67,18 +73,24 @@ def phone_engine() -> dict[str, str]:
         return {}
     version, _ = engine_bundle()
     return {
-        "pyodide": static(PYODIDE_DIR),
+        "pyodide": pyodide_url(),
         "engine": reverse("engine-bundle", kwargs={"version": version}),
     }
 
 
 def shell_urls() -> list[str]:
-    """The addresses the worker keeps from its install on."""
-    urls = [static(name) for name in SHELL_FILES]
+    """The addresses the worker keeps from its install on (small: the worker takes the
+    pages over as soon as they are kept)."""
+    return [static(name) for name in SHELL_FILES]
+
+
+def warm_urls() -> list[str]:
+    """The addresses the worker fetches into its cache once it has taken over: the
+    browser's Python (12 MB) and the engine, when vendored."""
     engine = phone_engine()
-    if engine:
-        urls += [static(PYODIDE_DIR + name) for name in PYODIDE_FILES] + [engine["engine"]]
-    return urls
+    if not engine:
+        return []
+    return [pyodide_url(name) for name in PYODIDE_FILES] + [engine["engine"]]
 
 
 def app_version() -> str:
@@ -101,6 +113,7 @@ def service_worker(request):
         {
             "version": app_version(),
             "shell": json.dumps(shell_urls()),
+            "warm": json.dumps(warm_urls()),
             "static_prefix": static(""),
         },
     )
