@@ -120,11 +120,13 @@
     root.innerHTML = state.html;
     root.setAttribute("data-draft", String(state.draft));
     root.setAttribute("data-version", String(state.version));
-    rendered(left || []);
+    return rendered(left || []);
   }
   function rendered(left) {
     if (!engine || !mineOf(left).length) remember();
-    if (engine) catchUp(left);
+    return (engine ? catchUp(left) : Promise.resolve()).then(shown);
+  }
+  function shown() {
     root.dispatchEvent(new CustomEvent("homegame:rendered", { bubbles: true }));
     if (window.location.hash !== "#prompt") window.history.replaceState(null, "", liveUrl + "#prompt");
     var prompt = document.getElementById("prompt");
@@ -165,9 +167,10 @@
         return;
       }
       if (handUrl && !left.length) { leave(handUrl); return; }
-      draw(data.state, left);
-      if (refused.length) say("not saved: " + refused.join("; "), "error");
-      else showWaiting(left);
+      return Promise.resolve(draw(data.state, left)).then(function () {
+        if (refused.length) say("not saved: " + refused.join("; "), "error");
+        else showWaiting(left);
+      });
     });
   }
   function flush() {
@@ -245,27 +248,46 @@
   function loadEngine() {
     var base = root.getAttribute("data-pyodide-url");
     var zip = root.getAttribute("data-engine-url");
-    if (!base || !zip || !window.WebAssembly) return Promise.resolve(null);
+    var script = root.getAttribute("data-engine-worker");
+    if (!base || !zip || !script || !window.Worker || !window.WebAssembly) return Promise.resolve(null);
     var started = performance.now();
     root.setAttribute("data-engine", "loading");
-    return import(base + "pyodide.mjs").then(function (module) {
-      return module.loadPyodide({ indexURL: base });
-    }).then(function (py) {
-      return window.fetch(zip).then(function (response) {
-        if (!response.ok) throw new Error("the engine is not there: " + response.status);
-        return response.arrayBuffer();
-      }).then(function (buffer) {
-        py.unpackArchive(buffer, "zip", { extractDir: "/engine" });
-        py.runPython("import sys\nif '/engine' not in sys.path: sys.path.insert(0, '/engine')");
-        var screen = py.pyimport("tracker.engine.screen");
-        engine = { step: screen.phone_step, replay: screen.phone_replay };
-        root.setAttribute("data-engine-ms", String(Math.round(performance.now() - started)));
-        root.setAttribute("data-engine", "ready");
-        return engine;
+    var worker;
+    try {
+      worker = new Worker(script, { type: "module" });
+    } catch (error) {
+      root.setAttribute("data-engine", "none");
+      return Promise.resolve(null);
+    }
+    var asked = 0;
+    var waiting = {};
+    worker.onmessage = function (e) {
+      var call = waiting[e.data.id];
+      delete waiting[e.data.id];
+      if (!call) return;
+      if (e.data.error !== undefined) call.reject(new Error(e.data.error));
+      else call.resolve(e.data.result);
+    };
+    function ask(message) {
+      asked += 1;
+      message.id = asked;
+      return new Promise(function (resolve, reject) {
+        waiting[asked] = { resolve: resolve, reject: reject };
+        worker.postMessage(message);
       });
+    }
+    return ask({ fn: "load", pyodide: base, engine: zip }).then(function () {
+      engine = {
+        step: function (a, b, c) { return ask({ fn: "step", args: [a, b, c] }); },
+        replay: function (a, b, c) { return ask({ fn: "replay", args: [a, b, c] }); },
+      };
+      root.setAttribute("data-engine-ms", String(Math.round(performance.now() - started)));
+      root.setAttribute("data-engine", "ready");
+      return engine;
     }).catch(function (error) {  // the server draws every step, as without the engine
       root.setAttribute("data-engine", "none");
-      if (window.console) window.console.warn("the live logger's engine did not load:", error);
+      if (window.console) window.console.warn("the live logger's engine did not load:", error.message);
+      worker.terminate();
       return null;
     });
   }
@@ -279,7 +301,7 @@
   function catchUp(left) {
     var setup = jsonOf("phone-setup");
     var steps = jsonOf("phone-steps");
-    if (!setup || !steps) { localSteps = null; return; }
+    if (!setup || !steps) { localSteps = null; return Promise.resolve(); }
     var stale = false;
     var known = lastKnown();  // the server's last answer, newer than a page from the cache
     if (known && known.draft === Number(root.getAttribute("data-draft")) &&
@@ -289,18 +311,16 @@
       stale = true;
     }
     var waiting = mineOf(left);
-    if (!waiting.length && !stale) { localSteps = JSON.parse(steps); remember(); return; }
-    var answer;
-    try {
-      answer = JSON.parse(engine.replay(setup, steps, JSON.stringify(waiting)));
-    } catch (error) {  // the server will draw where the hand stands
-      localSteps = null;
+    if (!waiting.length && !stale) { localSteps = JSON.parse(steps); remember(); return Promise.resolve(); }
+    localSteps = null;  // until the replay answers, a tap goes to the server as it is
+    return engine.replay(setup, steps, JSON.stringify(waiting)).then(function (text) {
+      var answer = JSON.parse(text);
+      localSteps = answer.steps;
+      paint(answer.screen, setup);
+      if (waiting.some(function (c) { return c.op === "finish"; })) recordedHere();
+    }, function (error) {  // the server will draw where the hand stands
       if (window.console) window.console.warn("the waiting steps do not replay here:", error.message);
-      return;
-    }
-    localSteps = answer.steps;
-    paint(answer.screen, setup);
-    if (waiting.some(function (c) { return c.op === "finish"; })) recordedHere();
+    });
   }
   /* The server's last answer for this logger (its draft, version and steps), kept so that
    * a reload offline starts from it rather than from the page the worker cached. */
@@ -323,18 +343,17 @@
   /* A tap applied on the phone: the change for the outbox, or null (refused: said why). */
   function tapHere(fields, started) {
     var setup = jsonOf("phone-setup");
-    if (!setup || localSteps === null) return undefined;
+    if (!setup || localSteps === null) return Promise.resolve(undefined);
     var op = fields.op || "";
-    if (op === "finish") { recordedHere(); return { op: "finish", form: fields }; }
-    if (op === "discard") return undefined;  // to the server (it leaves the page)
-    var answer;
-    try {
-      answer = op === "undo"
-        ? JSON.parse(engine.replay(setup, JSON.stringify(localSteps), JSON.stringify([{ op: "undo" }])))
-        : JSON.parse(engine.step(setup, JSON.stringify(localSteps), JSON.stringify(fields)));
-    } catch (error) {
-      return undefined;  // the server says what is wrong
-    }
+    if (op === "finish") { recordedHere(); return Promise.resolve({ op: "finish", form: fields }); }
+    if (op === "discard") return Promise.resolve(undefined);  // to the server (it leaves the page)
+    var asked = op === "undo"
+      ? engine.replay(setup, JSON.stringify(localSteps), JSON.stringify([{ op: "undo" }]))
+      : engine.step(setup, JSON.stringify(localSteps), JSON.stringify(fields));
+    return asked.then(function (text) { return drawTap(JSON.parse(text), op, fields, setup, started); },
+      function () { return undefined; });  // the server says what is wrong
+  }
+  function drawTap(answer, op, fields, setup, started) {
     if (answer.error) { refuse(answer.error.message); return null; }
     localSteps = answer.steps;
     paint(answer.screen, setup);
@@ -509,11 +528,19 @@
     new FormData(form).forEach(function (value, name) {
       if (name !== "csrfmiddlewaretoken" && name !== "version") fields[name] = String(value);
     });
-    var here = engine ? tapHere(fields, started) : undefined;
-    if (here === null) return;  // refused on the phone: nothing kept, the reason shown
     root.setAttribute("data-sync", "busy");
+    var run = function () {
+      return (engine ? tapHere(fields, started) : Promise.resolve(undefined)).then(function (here) {
+        if (here === null) { root.setAttribute("data-sync", "idle"); return; }  // refused here
+        return keep(fields, here);
+      });
+    };
+    taps = taps.then(run, run);  // one tap after the other, in the order made
+  });
+  var taps = Promise.resolve();
+  function keep(fields, here) {
     var draft = Number(root.getAttribute("data-draft"));
-    pending().then(function (items) {
+    return pending().then(function (items) {
       var mine = items.filter(function (item) { return item.change.draft === draft; });
       var change = {
         id: uuid(), draft: draft, base: Number(root.getAttribute("data-version")) + mine.length,
@@ -528,7 +555,7 @@
       hold();
       return flush();
     });
-  });
+  }
 
   window.addEventListener("online", flush);
   document.addEventListener("visibilitychange", function () {

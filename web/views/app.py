@@ -21,7 +21,14 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 #: The app shell the worker keeps from its install on: the static files the logger needs.
-SHELL_FILES = ("css/site.css", "js/homegame.js", "js/logger.js", "manifest.webmanifest", "icon.svg")
+SHELL_FILES = (
+    "css/site.css",
+    "js/homegame.js",
+    "js/logger.js",
+    "js/engine-worker.js",
+    "manifest.webmanifest",
+    "icon.svg",
+)
 
 #: The browser's Python (the npm package pyodide, Makefile's PYODIDE_FILES), when vendored.
 PYODIDE_DIR = "vendor/pyodide/"
@@ -74,6 +81,7 @@ def phone_engine() -> dict[str, str]:
     version, _ = engine_bundle()
     return {
         "pyodide": pyodide_url(),
+        "worker": static("js/engine-worker.js"),
         "engine": reverse("engine-bundle", kwargs={"version": version}),
     }
 
