@@ -553,7 +553,7 @@
       return add({ url: url, change: change });
     }).then(function () {
       hold();
-      return flush();
+      flush();  // not waited for: the next tap is drawn while this one travels
     });
   }
 
