@@ -16,8 +16,10 @@ Prints the median milliseconds of change 5, 30 and 60 of a hand (over ``--hands`
 and over changes 4-6, 29-31 and 59-61 so that a hand gives three samples) next to the
 trivial authenticated write, timed in the same loop right after each change: creating a
 player, ``player_create`` through the services and ``POST /api/v1/players/`` (token) over
-HTTP. The ratios are the figures: change / trivial write, and change 60 / change 5. Also the
-load average. ``--profile`` prints a cProfile of the HTTP changes past 50.
+HTTP. The ratios are the figures: change / trivial write, and change 60 / change 5, of the
+wall time and of this process's CPU time (the web side and the services, without the
+database server's: steadier on a loaded machine). Also the load average. ``--profile``
+prints a cProfile of the HTTP changes (which slows them).
 
 Creates its own database (BENCH_DB, default ``homegame_live_bench``, on BENCH_PG) and drops
 it at the end.
@@ -38,6 +40,7 @@ import uuid
 from _common import BenchDatabase
 
 POINTS = (5, 30, 60)
+SAMPLED = {k for p in POINTS for k in (p - 1, p, p + 1)}  # the changes a peer write follows
 
 
 def hand_script(players: int, seed: int) -> list[list[dict]]:
@@ -97,21 +100,43 @@ def event_for_verb(option):
     return event_for(option)
 
 
-def window(times: dict[int, list[float]], point: int) -> list[float]:
+def window(times: dict[int, list], point: int) -> list:
     return [t for k in (point - 1, point, point + 1) for t in times.get(k, [])]
 
 
-def print_figures(label: str, times: dict[int, list[float]], peer: list[float]) -> None:
-    peer_ms = 1000 * statistics.median(peer)
-    medians = {p: 1000 * statistics.median(window(times, p)) for p in POINTS}
-    print(f"  {label}")
-    print(f"    trivial write (create a player): median {peer_ms:6.2f} ms (n={len(peer)})")
+class Clock:
+    """Wall and CPU time (this process's: the web side and the services, not the database
+    server) of one timed call."""
+
+    def __enter__(self):
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc):
+        self.wall = time.perf_counter() - self.wall
+        self.cpu = time.process_time() - self.cpu
+        self.both = (self.wall, self.cpu)
+
+
+def print_figures(times: dict[int, list], peer: list) -> None:
+    peer_ms = [1000 * statistics.median(t[i] for t in peer) for i in (0, 1)]
+    print(
+        f"    trivial write (create a player): median {peer_ms[0]:6.2f} ms, "
+        f"CPU {peer_ms[1]:6.2f} ms (n={len(peer)})"
+    )
+    medians = {}
     for p in POINTS:
+        samples = window(times, p)
+        medians[p] = [1000 * statistics.median(t[i] for t in samples) for i in (0, 1)]
         print(
-            f"    change {p:>2}: median {medians[p]:6.2f} ms (n={len(window(times, p))})"
-            f"   {medians[p] / peer_ms:5.2f}x the trivial write"
+            f"    change {p:>2}: median {medians[p][0]:6.2f} ms, CPU {medians[p][1]:6.2f} ms"
+            f" (n={len(samples)}):  {medians[p][0] / peer_ms[0]:5.2f}x the trivial write,"
+            f" CPU {medians[p][1] / peer_ms[1]:5.2f}x"
         )
-    print(f"    change 60 / change 5: {medians[60] / medians[5]:.2f}")
+    print(
+        f"    change 60 / change 5: {medians[60][0] / medians[5][0]:.2f},"
+        f" CPU {medians[60][1] / medians[5][1]:.2f}"
+    )
 
 
 def main() -> None:
@@ -175,17 +200,17 @@ def run(args) -> None:
         draft = draft_start(tournament=tournament(f"S{h}"), by=user)
         for k, change in enumerate(scripts[h], start=1):
             events = [event_from_json(e, n=n) for e in change]
-            start = time.perf_counter()
-            draft = draft_step(draft=draft, by=user, version=draft.version, events=events)
-            times.setdefault(k, []).append(time.perf_counter() - start)
-            if k in (4, 5, 6, 29, 30, 31, 59, 60, 61):
+            with Clock() as clock:
+                draft = draft_step(draft=draft, by=user, version=draft.version, events=events)
+            times.setdefault(k, []).append(clock.both)
+            if k in SAMPLED:
                 peer_count += 1
-                start = time.perf_counter()
-                player_create(league=league, name=f"peer-{peer_count}", by=user)
-                peer.append(time.perf_counter() - start)
+                with Clock() as clock:
+                    player_create(league=league, name=f"peer-{peer_count}", by=user)
+                peer.append(clock.both)
         draft_finish(draft=draft, by=user, version=draft.version)
     print("\nThrough the services (draft_step; the trivial write: player_create)")
-    print_figures("one change", times, peer)
+    print_figures(times, peer)
 
     # Over HTTP.
     client = Client()
@@ -212,27 +237,26 @@ def run(args) -> None:
                     ]
                 }
             )
-            if profile and k > 50:
+            if profile:
                 profile.enable()
-            start = time.perf_counter()
-            response = client.post(url, body, content_type="application/json")
-            elapsed = time.perf_counter() - start
+            with Clock() as clock:
+                response = client.post(url, body, content_type="application/json")
             if profile:
                 profile.disable()
             data = response.json()
             if response.status_code != 200 or data["results"][0]["status"] != "applied":
                 raise SystemExit(f"change {k} of hand {h}: {response.status_code} {data}")
             version = data["results"][0]["version"]
-            times.setdefault(k, []).append(elapsed)
-            if k in (4, 5, 6, 29, 30, 31, 59, 60, 61):
+            times.setdefault(k, []).append(clock.both)
+            if k in SAMPLED:
                 peer_count += 1
-                start = time.perf_counter()
-                response = api.post(
-                    "/api/v1/players/",
-                    {"league": "bench", "name": f"peer-{peer_count}"},
-                    content_type="application/json",
-                )
-                peer.append(time.perf_counter() - start)
+                with Clock() as clock:
+                    response = api.post(
+                        "/api/v1/players/",
+                        {"league": "bench", "name": f"peer-{peer_count}"},
+                        content_type="application/json",
+                    )
+                peer.append(clock.both)
                 if response.status_code != 201:
                     raise SystemExit(f"the trivial write: {response.status_code}")
         draft.refresh_from_db()
@@ -241,7 +265,7 @@ def run(args) -> None:
         "\nOver HTTP (POST of the outbox, its answer with the state and HTML; the trivial "
         "write: POST /api/v1/players/)"
     )
-    print_figures("one change", times, peer)
+    print_figures(times, peer)
     print(f"\nload average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if profile:
         stats = pstats.Stats(profile)

@@ -3,7 +3,8 @@
 Each change carries the phone's client id (a UUID) and ``base``, the draft's version the
 phone made it against (a phone that logs three steps offline at version 7 sends bases 7, 8
 and 9: every change adds one to the version). A batch is applied in the order of its bases,
-whatever order it came in, each change in its own savepoint:
+whatever order it came in, each change in its own savepoint (that of the live service
+that applies it):
 
 - a client id already kept (:class:`~tracker.hands.models.DraftChange`) is not applied
   again: ``already`` (or ``dropped`` if the scorekeeper kept the other screen's version);
@@ -216,15 +217,16 @@ def _settle(
             out.results.append(ChangeResult(change.client_id, "waiting"))
             continue
         try:
-            with transaction.atomic():
-                result = _apply(
-                    change,
-                    draft,
-                    by=by,
-                    version=draft.version,
-                    read_form=read_form,
-                    read_result=read_result,
-                )
+            # Each live service is atomic itself (a savepoint here): a change it refuses
+            # leaves nothing behind, and the batch goes on.
+            result = _apply(
+                change,
+                draft,
+                by=by,
+                version=draft.version,
+                read_form=read_form,
+                read_result=read_result,
+            )
         except IntegrityError:  # the same client id kept meanwhile by another request
             out.results.append(ChangeResult(change.client_id, "already"))
             continue
