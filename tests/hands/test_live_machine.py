@@ -153,3 +153,20 @@ def test_a_change_on_a_kept_machine_answers_as_a_replay_does(monkeypatch):
     replay_answer = live_json(live_page(draft_state(replay)))
     kept_answer.pop("version"), replay_answer.pop("version")
     assert kept_answer == replay_answer
+
+
+def test_the_pages_log_is_each_line_escaped_in_a_list_item():
+    from django.template import Context, Template
+
+    league, admin = make_league()
+    tournament, _ = make_tournament(
+        league=league, by=admin, names=("Ann & <Bo>", "Bob"), default_variant="seven_card_stud"
+    )
+    draft = draft_start(tournament=tournament, by=admin)
+    for seat, card in enumerate(("2c", "Kd")):
+        events = [DealHole(seat, (None, None, parse_card(card)))]
+        draft = draft_step(draft=draft, by=admin, version=draft.version, events=events)
+    page = live_page(draft_state(draft))
+    loop = Template("{% for line in page.log %}<li>{{ line }}</li>{% endfor %}")
+    assert page.log_items == loop.render(Context({"page": page}))
+    assert "Ann &amp; &lt;Bo&gt; K♦.</li>" in page.log_items

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.html import format_html_join
+
 from tracker.engine.announcements import VARIANT_TITLES, has_high, has_low
 from tracker.engine.cards import parse_card
 from tracker.engine.errors import DomainError
@@ -110,6 +112,12 @@ class LivePage:
     @property
     def version(self) -> int:
         return self.state.draft.version
+
+    @property
+    def log_items(self) -> str:
+        """The log as the page's list items, escaped (one join: a template loop over a
+        late street's sixty lines costs as much as the rest of the page)."""
+        return format_html_join("", "<li>{}</li>", ((line,) for line in self.log))
 
     @property
     def number(self) -> int:
