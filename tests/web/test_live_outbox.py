@@ -181,3 +181,38 @@ def test_a_member_is_refused_with_the_error_body(table):
     anonymous = send(Client(enforce_csrf_checks=True), tournament, {"changes": []})
     assert anonymous.status_code == 403
     assert DraftHand.objects.get(pk=draft.pk).version == 0
+
+
+def test_a_change_costs_the_same_queries_early_and_late_in_a_hand(table):
+    """One change of events sent alone: the roles read once (authorizing, then the
+    services), no savepoint of the outbox's own around the service's, the answer's draft the
+    one the service returned (not read again); as many queries at the last change as at
+    the first."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    tournament, _, client, draft = table
+    counts, roles = [], []
+    taps = [("bring_in", 0), ("complete", 1), ("fold", 2), ("fold", 0)]
+    outbox = hand(draft)[:1] + [
+        change(draft, k + 1, "events", [{"event": verb, "seat": seat}])
+        for k, (verb, seat) in enumerate(taps)
+    ]
+    for k, one in enumerate(outbox):
+        with CaptureQueriesContext(connection) as queries:
+            answer = send(client, tournament, {"changes": [one]})
+        assert answer.status_code == 200, answer.content
+        assert answer.json()["results"][0] == {
+            "id": one["id"],
+            "status": "applied",
+            "version": k + 1,
+        }
+        counts.append(len(queries))
+        roles.append(
+            sum(
+                q["sql"].startswith('SELECT "tracker_membership"."role"')
+                for q in queries.captured_queries
+            )
+        )
+    assert roles == [1] * 5
+    assert counts == [counts[0]] * 5 and counts[0] <= 14, counts

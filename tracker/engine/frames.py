@@ -139,11 +139,27 @@ def _sym(card: int | None) -> str:
 
 @dataclass
 class FramesObserver(HandObserver):
-    """Builds one :class:`StreetFrame` per street; ``names`` are the seats' names."""
+    """Builds one :class:`StreetFrame` per street; ``names`` are the seats' names.
+
+    ``tables`` off keeps of each step only its words (the step's frame has no seats and
+    no pot): what the live logger's log needs, without a copy of the table per action.
+
+    >>> from tracker.engine.procedure import walk_history
+    >>> words = FramesObserver(["Ann", "Bob"], tables=False)
+    >>> hand = walk_history({
+    ...     "variant": "F7S", "antes": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10,
+    ...     "starting_stacks": [100, 100],
+    ...     "actions": ["d dh p1 AsKs2c", "d dh p2 QhQd3c", "p1 pb", "p2 cbr 5", "p1 f"],
+    ... }, observers=[words])
+    >>> [(step.actions, step.seats) for step in words.steps]  # doctest: +NORMALIZE_WHITESPACE
+    [(['Third street is dealt: Ann 2♣, Bob 3♣.'], []), (['Ann brings in 2.'], []),
+     (['Bob completes to 5.'], []), (['Ann folds. 3 uncalled, returned to Bob.'], [])]
+    """
 
     names: Sequence[str]
     frames: list[StreetFrame] = field(default_factory=list)  # one per street, and the end
     steps: list[StreetFrame] = field(default_factory=list)  # one per action, and the end
+    tables: bool = True  # each step with the table after it (else its words only)
 
     def __post_init__(self) -> None:
         n = len(self.names)
@@ -200,7 +216,11 @@ class FramesObserver(HandObserver):
         return " and is all in" if all_in else ""
 
     def step(self, hand: StudHand, text: str) -> None:
-        """The table after one action, with what happened in words."""
+        """The table after one action, with what happened in words (the words only
+        when ``tables`` is off)."""
+        if not self.tables:
+            self.steps.append(StreetFrame(self.number, [], [text], 0, self.community))
+            return
         frame = self.snapshot(self.number, hand)
         frame.actions = [text]
         self.steps.append(frame)

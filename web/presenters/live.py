@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.html import format_html_join
+
 from tracker.engine.announcements import VARIANT_TITLES
 from tracker.engine.errors import DomainError
 from tracker.engine.events import TableEvent
@@ -36,6 +38,12 @@ class LivePage:
     @property
     def version(self) -> int:
         return self.state.draft.version
+
+    @property
+    def log_items(self) -> str:
+        """The log as the page's list items, escaped (one join: a template loop over a
+        late street's sixty lines costs as much as the rest of the page)."""
+        return format_html_join("", "<li>{}</li>", ((line,) for line in self.log))
 
     @property
     def number(self) -> int:

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tracker.core.errors import Conflict, NotFound
 from tracker.core.errors import PermissionDenied as DomainPermissionDenied
-from tracker.core.permissions import Capability, require
+from tracker.core.permissions import Capability, require, roles_remembered
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
 from tracker.engine.errors import DomainError
 from tracker.hands.models import DraftStatus
@@ -160,9 +160,12 @@ def _conflict_json(request, tournament, conflict: OutboxConflict) -> dict:
 
 
 def _answer(request, tournament, out: OutboxResult) -> JsonResponse:
+    # The tournament's open draft: the one the batch touched, as it stands after it, unless
+    # the batch closed it.
+    draft = next((d for d in out.drafts if d.status == DraftStatus.OPEN), None)
     body = {
         "results": [_result_json(r) for r in out.results],
-        "state": _draft_json(request, tournament, open_draft(tournament)),
+        "state": _draft_json(request, tournament, draft or open_draft(tournament)),
     }
     if out.conflicts:
         first = out.conflicts[0]
@@ -184,10 +187,12 @@ def _outbox_view(view):
             exc = DomainPermissionDenied("sign in to record hands", code="not_authenticated")
             return JsonResponse({"error": exc.as_dict()}, status=403)
         try:
-            tournament = visible_tournament(request.user, pk)
-            # Authorize before reading the body (docs/rulings.md "Security").
-            require(request.user, tournament.league, Capability.RECORD_HAND, "record hands")
-            return view(request, tournament, json_body(request.body))
+            # The roles are read once: for authorizing first and in the services.
+            with roles_remembered():
+                tournament = visible_tournament(request.user, pk)
+                # Authorize before reading the body (docs/rulings.md "Security").
+                require(request.user, tournament.league, Capability.RECORD_HAND, "record hands")
+                return view(request, tournament, json_body(request.body))
         except DomainError as exc:
             return _error(exc)
 

@@ -1,13 +1,28 @@
-"""The live logger's reads: a draft hand's events replayed on the stud state machine."""
+"""The live logger's reads: a draft hand's events replayed on the stud state machine.
+
+Each change of a draft (tracker/hands/services/live.py) needs the machine as the draft
+stands, and so does the answer that shows it. Replaying every step each time makes a change
+late in a hand cost more than an early one, so the machine is kept between them: after a
+change the service keeps the machine it moved on (:func:`draft_machine_keep`), and the next
+read or change of the draft takes it (:func:`draft_machine_take`) instead of replaying. A
+kept machine is used only for the very draft it was walked for: the same variant, options,
+stakes, players, stacks and steps (compared whole, so a change made elsewhere, an undo, a
+rolled-back change or a draft reusing an id all find no match and replay). The machines
+are kept per thread (no two requests share one), the last :data:`MACHINES_KEPT` drafts a
+thread touched. A :class:`DraftState` describes the draft until its next change.
+"""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 from tracker.engine.events import TableEvent, event_from_json
-from tracker.engine.frames import StreetFrame
+from tracker.engine.frames import FramesObserver, StreetFrame
 from tracker.engine.live import live_hand
-from tracker.engine.screen import TableNow, table_now
+from tracker.engine.screen import TableNow
 from tracker.engine.stakes import Stakes
 from tracker.engine.stud import NextEvent, StudHand
 from tracker.hands.models import DraftHand, DraftStatus
@@ -22,7 +37,8 @@ def draft_events(draft: DraftHand) -> list[TableEvent]:
 
 
 def draft_walk(draft: DraftHand, *, names: list[str] | None = None, observers=()) -> StudHand:
-    """The draft's hand after its events, on the state machine (with its automations)."""
+    """The draft's hand after its events, on the state machine (with its automations),
+    replayed from the start."""
     return live_hand(
         variant=draft.variant,
         options=draft.options,
@@ -32,6 +48,80 @@ def draft_walk(draft: DraftHand, *, names: list[str] | None = None, observers=()
         labels=names,
         observers=observers,
     )
+
+
+#: How many drafts' machines a thread keeps (a night has one open draft; a few nights may
+#: share a web process).
+MACHINES_KEPT = 32
+
+
+@dataclass
+class DraftMachine:
+    """The machine after a draft's steps, with what it was walked for. ``frames`` (the log's
+    words, when a read walked it with the players' names) watches the machine, so it follows
+    every event applied to it."""
+
+    deal: tuple[Any, ...]  # what the walk depends on besides the steps (see _deal)
+    steps: list[dict]  # the steps walked (copies)
+    hand: StudHand
+    frames: FramesObserver | None = None
+    names: list[str] | None = None
+
+
+_kept = threading.local()
+
+
+def _machines() -> OrderedDict[int, DraftMachine]:
+    machines = getattr(_kept, "machines", None)
+    if machines is None:
+        machines = _kept.machines = OrderedDict()
+    return machines
+
+
+def _deal(draft: DraftHand) -> tuple[Any, ...]:
+    return (
+        draft.variant,
+        draft.options,
+        (draft.ante, draft.bring_in, draft.small_bet, draft.big_bet),
+        list(draft.positions),
+        list(draft.starting_stacks),
+    )
+
+
+def draft_machine_take(draft: DraftHand) -> DraftMachine | None:
+    """The machine kept for ``draft`` as it stands, taken out (the caller owns it and may
+    move it on), or None when none matches (then replay: :func:`draft_walk`)."""
+    machine = _machines().pop(draft.pk, None)
+    if machine is None or machine.steps != draft.steps or machine.deal != _deal(draft):
+        return None
+    return machine
+
+
+def draft_machine_keep(draft: DraftHand, machine: DraftMachine) -> None:
+    """Keep ``machine``, which stands after ``draft.steps``, for the draft's next read or
+    change (its steps are copied: the draft's own may be changed later)."""
+    machine.deal = _deal(draft)
+    machine.steps = [dict(step) for step in draft.steps]
+    machines = _machines()
+    machines[draft.pk] = machine
+    machines.move_to_end(draft.pk)
+    while len(machines) > MACHINES_KEPT:
+        machines.popitem(last=False)
+
+
+def draft_machine_forget() -> None:
+    """Drop every machine this thread keeps."""
+    _machines().clear()
+
+
+def draft_machine(draft: DraftHand) -> DraftMachine:
+    """The machine for a change of ``draft``: the kept one, or a replay. The caller owns it;
+    its seats are named as in the machine's own messages (p1, p2, ...)."""
+    machine = draft_machine_take(draft)
+    if machine is None:
+        return DraftMachine(_deal(draft), [], draft_walk(draft))
+    machine.hand.labels = [f"p{i + 1}" for i in range(len(draft.positions))]
+    return machine
 
 
 def hand_logged_live(hand_id: int) -> bool:
@@ -62,12 +152,15 @@ def draft_state(draft: DraftHand) -> DraftState:
     """Where the draft stands: the machine, what comes next, the table and the log."""
     by_id = dict(Player.objects.filter(pk__in=draft.positions).values_list("pk", "name"))
     names = [by_id.get(pid, f"player {pid}") for pid in draft.positions]
-    now = table_now(
-        variant=draft.variant,
-        options=draft.options,
-        stakes=draft_stakes(draft),
-        stacks=draft.starting_stacks,
-        names=names,
-        steps=draft.steps,
-    )
-    return DraftState(draft, names, now.hand, now.next, now.table, now.log, now)
+    machine = draft_machine_take(draft)
+    if machine is None or machine.frames is None or machine.names != names:
+        frames = FramesObserver(names, tables=False)
+        hand = draft_walk(draft, names=names, observers=[frames])
+        machine = DraftMachine(_deal(draft), [], hand, frames, names)
+    hand, frames = machine.hand, machine.frames
+    hand.labels = list(names)
+    draft_machine_keep(draft, machine)
+    table = frames.snapshot(frames.number, hand)
+    log = [line for step in frames.steps for line in step.actions]
+    now = TableNow(draft.variant, names, hand, hand.next_event(), table, log, list(draft.steps))
+    return DraftState(draft, names, hand, now.next, table, log, now)

@@ -2,12 +2,14 @@
 
 A draft holds the table events accepted so far (tracker/engine/events.py, in their JSON
 form), each marked ``auto`` when the machine did it by itself (its automations) and
-``joined`` when it came in the same change as the one before. Every change replays them
-on the stud state machine, applies the new events with the machine's checks, and saves
+``joined`` when it came in the same change as the one before. Every change takes the
+stud state machine after them, applies the new events with the machine's checks, and saves
 at once, in a transaction that locks the draft; ``version`` must match the one the client
 saw, so two phones on one draft cannot overwrite each other (the second is told to
-reload). Finishing records the hand as a full history through :func:`hand_record`, so
-settlement, disputes, statistics and the replayer work for it as for any hand.
+reload). The machine a change moved on is kept for the next read or change of the draft
+(tracker/hands/selectors/live.py), so a change late in a hand does not replay the hand.
+Finishing records the hand as a full history through :func:`hand_record`, so settlement,
+disputes, statistics and the replayer work for it as for any hand.
 """
 
 from __future__ import annotations
@@ -27,7 +29,12 @@ from tracker.engine.live import check_around
 from tracker.engine.phh import history_entry
 from tracker.engine.screen import change_steps, undo_steps
 from tracker.hands.models import DraftChange, DraftHand, DraftStatus, Hand
-from tracker.hands.selectors.live import draft_events, draft_walk
+from tracker.hands.selectors.live import (
+    draft_events,
+    draft_machine,
+    draft_machine_keep,
+    draft_walk,
+)
 from tracker.hands.services.recording import hand_record, next_hand_deal, next_hand_state
 from tracker.tournaments.models import Tournament
 
@@ -129,10 +136,13 @@ def draft_step(
     draft = _locked(draft, by, version)
     if not events:
         raise DomainError("a change logs at least one event: nothing was sent", field="events")
-    hand = draft_walk(draft)
+    machine = draft_machine(draft)
+    hand = machine.hand
     done = [hand.apply(event, automate=False) for event in events]
     steps = list(draft.steps) + change_steps(done, hand.automate())
-    return _save(draft, steps, op="events", client_id=client_id)
+    draft = _save(draft, steps, op="events", client_id=client_id)
+    draft_machine_keep(draft, machine)
+    return draft
 
 
 @transaction.atomic
@@ -142,10 +152,13 @@ def draft_check_around(
     """Everyone left to act on the street checks, in order, as one change (one undo
     takes every check back)."""
     draft = _locked(draft, by, version)
-    hand = draft_walk(draft)
+    machine = draft_machine(draft)
+    hand = machine.hand
     done = check_around(hand)
     steps = list(draft.steps) + change_steps(done, hand.automate())
-    return _save(draft, steps, op="check_around", client_id=client_id)
+    draft = _save(draft, steps, op="check_around", client_id=client_id)
+    draft_machine_keep(draft, machine)
+    return draft
 
 
 @transaction.atomic

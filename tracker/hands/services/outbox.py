@@ -3,7 +3,8 @@
 Each change carries the phone's client id (a UUID) and ``base``, the draft's version the
 phone made it against (a phone that logs three steps offline at version 7 sends bases 7, 8
 and 9: every change adds one to the version). A batch is applied in the order of its bases,
-whatever order it came in, each change in its own savepoint:
+whatever order it came in, each change in its own savepoint (that of the live service
+that applies it):
 
 - a client id already kept (:class:`~tracker.hands.models.DraftChange`) is not applied
   again: ``already`` (or ``dropped`` if the scorekeeper kept the other screen's version);
@@ -136,8 +137,9 @@ def _apply(
     version: int,
     read_form: FormEvents | None,
     read_result: FormResult | None,
-) -> ChangeResult:
-    """Apply one change at ``version`` through the live services (they check it all)."""
+) -> tuple[ChangeResult, DraftHand]:
+    """Apply one change at ``version`` through the live services (they check it all); the
+    draft as it stands after it."""
     args = {"draft": draft, "by": by, "version": version, "client_id": change.client_id}
     hand: Hand | None = None
     if change.op == "check_around":
@@ -154,9 +156,10 @@ def _apply(
         draft.refresh_from_db()
     else:
         draft = draft_step(**args, events=_events(change, draft, read_form))
-    return ChangeResult(
+    result = ChangeResult(
         change.client_id, "applied", version=draft.version, hand=getattr(hand, "pk", None)
     )
+    return result, draft
 
 
 def _kept(change: OutboxChange, tournament: Tournament) -> ChangeResult | None:
@@ -190,9 +193,11 @@ def _settle(
     out = OutboxResult([], [], [])
     stopped: dict[int, DraftHand] = {}  # draft id -> the draft, once a change of it stopped
     touched: dict[int, DraftHand] = {}
+    current: set[int] = set()  # drafts whose touched object is as the last change left it
     for k, change in enumerate(changes):
         draft = _locked_draft(tournament, change.draft)  # first: a re-send waits for it
         touched[draft.pk] = draft
+        current.discard(draft.pk)
         kept = _kept(change, tournament)
         if kept is not None:
             out.results.append(kept)
@@ -216,15 +221,16 @@ def _settle(
             out.results.append(ChangeResult(change.client_id, "waiting"))
             continue
         try:
-            with transaction.atomic():
-                result = _apply(
-                    change,
-                    draft,
-                    by=by,
-                    version=draft.version,
-                    read_form=read_form,
-                    read_result=read_result,
-                )
+            # Each live service is atomic itself (a savepoint here): a change it refuses
+            # leaves nothing behind, and the batch goes on.
+            result, after = _apply(
+                change,
+                draft,
+                by=by,
+                version=draft.version,
+                read_form=read_form,
+                read_result=read_result,
+            )
         except IntegrityError:  # the same client id kept meanwhile by another request
             out.results.append(ChangeResult(change.client_id, "already"))
             continue
@@ -235,8 +241,11 @@ def _settle(
             out.results.append(ChangeResult(change.client_id, "refused", error=exc))
             continue
         out.results.append(result)
-    for draft in touched.values():
-        draft.refresh_from_db()
+        touched[after.pk] = after
+        current.add(after.pk)
+    for pk, draft in touched.items():
+        if pk not in current:
+            draft.refresh_from_db()
     out.drafts = list(touched.values())
     return out
 
