@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import format_card, parse_card, rank_char
+from .cards import card_symbol, format_card, parse_card, rank_char
 from .errors import DomainError
 from .explain import explain_high, high_hand_dict
 from .games import FollowWild, GameDefinition, follow_ranks, wild_options
@@ -350,7 +350,8 @@ def _shares(game: GameDefinition, players: list[dict], hi: list[int], lo: list[i
             verb = "split" if len(winners) > 1 else "wins"
             if half is None:  # the Chicago spade
                 which = "highest" if pot.kind == "high_chicago" else "lowest"
-                why = f"the {which} spade in the hole, {players[winners[0]]['spade']}"
+                spade = card_symbol(parse_card(players[winners[0]]["spade"]))
+                why = f"the {which} spade in the hole, {spade}"
             else:
                 why = players[winners[0]][half]["text"].split(" (")[0]
             text = f"{who[0].upper()}{who[1:]} {verb} {tail} with {why}"
