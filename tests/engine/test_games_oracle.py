@@ -12,9 +12,11 @@ from hypothesis import strategies as st
 
 from tests.engine import games_oracle, oracle
 from tests.engine.game_hands import random_definition, random_showdown
+from tracker.engine.cards import parse_card
 from tracker.engine.game_presets import PRESETS
-from tracker.engine.game_showdown import evaluate_game
-from tracker.engine.games import dump_game, load_game
+from tracker.engine.game_showdown import evaluate_game, game_hand_keys
+from tracker.engine.games import FollowWild, dump_game, follow_ranks, load_game
+from tracker.engine.hands import CATEGORIES, category_of, ranks_of
 
 
 def _value(hand):
@@ -35,6 +37,26 @@ def disagreement(game, showdown) -> str | None:
         and got["low_winners"] == want["low_winners"]
         and got["spade_winners"] == want["spade_winners"]
     )
+    follow = frozenset()
+    rule = next((w for w in game.wild if isinstance(w, FollowWild)), None)
+    if rule is not None:
+        follow = follow_ranks(rule, [parse_card(c) for c in showdown["up_order"]])
+    com = showdown.get("community")
+    com = None if com is None else parse_card(com)
+    for p, entry in zip(showdown["players"], got["players"], strict=True):
+        # the fast path gives the keys of the explained hands
+        down, up = [parse_card(c) for c in p["down"]], [parse_card(c) for c in p["up"]]
+        high, low = game_hand_keys(game, down, up, com, follow)
+        assert (high is None) == (entry["high"] is None)
+        if high is not None:
+            assert (category_of(high), ranks_of(high)) == (
+                CATEGORIES.index(entry["high"]["category"]),
+                entry["high"]["ranks"],
+            )
+        qualifying = entry["low"] is not None and entry["low"]["qualifies"]
+        assert (low is not None) == qualifying
+        if low is not None:
+            assert ranks_of(-low) == entry["low"]["ranks"]
     if same:
         return None
     return f"{data['name']} {showdown!r}\n engine {mine} {got['high_winners']} {got['low_winners']}\n oracle {want}"

@@ -36,7 +36,16 @@ from typing import Any
 from .cards import card_symbol, format_card, parse_card, rank_char
 from .errors import DomainError
 from .explain import explain_high, high_hand_dict
-from .games import FollowWild, GameDefinition, follow_ranks, wild_options
+from .games import (
+    FixedWild,
+    FollowWild,
+    GameDefinition,
+    KingsAndLowestWild,
+    _kings_and_lowest,
+    _lowest_hole,
+    follow_ranks,
+    wild_options,
+)
 from .hands import best_high
 from .low import best_low, explain_low, low_hand_dict
 from .showdown import decide_winners
@@ -64,6 +73,48 @@ def spade_key(game: GameDefinition, down: Sequence[int]) -> int | None:
     return -min(ace if r == 14 else r for r in spades)
 
 
+class _Plan:
+    """What :func:`game_hand_keys` needs of a definition, worked out once: the cards always
+    wild as a bit mask (card ``c`` is bit ``c``), the follow rule, the rules with choices."""
+
+    __slots__ = ("aces_low", "choices", "da", "fixed", "follow", "high", "low", "x_mask")
+
+    def __init__(self, game: GameDefinition):
+        self.fixed = 0
+        self.follow = None
+        self.x_mask = 0
+        self.choices = []
+        for w in game.wild:
+            if isinstance(w, FixedWild):
+                for r in w.ranks:
+                    self.fixed |= _RANK_MASK[r]
+                for c in w.cards:
+                    self.fixed |= 1 << c
+            elif isinstance(w, FollowWild):
+                self.follow = w
+                if w.x_wild:
+                    self.x_mask = _RANK_MASK[w.rank]
+            else:
+                self.choices.append(w)
+        self.da = game.double_ace_flush
+        self.high = game.pot.has_high
+        self.low = game.pot.low
+        # the lowest hole card of the low hand: an ace under an ace-low ranking
+        self.aces_low = self.low is not None and self.low.ranking != "deuce_to_seven"
+
+
+_RANK_MASK = {r: 0xF << (4 * (r - 2)) for r in range(2, 15)}
+_PLANS: dict[int, tuple[GameDefinition, _Plan]] = {}
+_FOLLOW_MASKS: dict[frozenset[int], int] = {}
+
+
+def _plan(game: GameDefinition) -> _Plan:
+    entry = _PLANS.get(id(game))
+    if entry is None or entry[0] is not game:
+        entry = _PLANS[id(game)] = (game, _Plan(game))
+    return entry[1]
+
+
 def game_hand_keys(
     game: GameDefinition,
     down: Sequence[int],
@@ -72,24 +123,60 @@ def game_hand_keys(
     follow: frozenset[int] = frozenset(),
 ) -> tuple[int | None, int | None]:
     """Fast values of one hand, no explanation: ``(high_key, low_key)`` (bigger is better;
-    ``None`` for a half the pot does not have, or a low that does not qualify)."""
+    ``None`` for a half the pot does not have, or a low that does not qualify).
+
+    The same values as valuing every set of :func:`~tracker.engine.games.wild_options` and
+    keeping the best, with the always-wild cards found by one bit mask.
+
+    >>> from tracker.engine.game_presets import PRESETS
+    >>> from tracker.engine.cards import parse_card as c
+    >>> high, low = game_hand_keys(PRESETS["deuces_wild"], [c("2c"), c("2d"), c("Kh")],
+    ...                            [c("Ks"), c("Kc"), c("5d"), c("9s")])
+    >>> from tracker.engine.hands import category_name
+    >>> category_name(high), low
+    ('five_of_a_kind', None)
+    """
+    plan = _plan(game)
     cards = list(down) + list(up)
     if community is not None:
         cards.append(community)
-    pot = game.pot
+    mask = plan.fixed | plan.x_mask
+    if follow:
+        fm = _FOLLOW_MASKS.get(follow)
+        if fm is None:
+            fm = _FOLLOW_MASKS[follow] = sum(_RANK_MASK[r] for r in follow)
+        mask |= fm
     high = low = None
-    if pot.has_high:
-        da = game.double_ace_flush
-        for opt in wild_options(game, down, up, community, follow, "high"):
+    if not plan.choices:
+        wild = [c for c in cards if mask >> c & 1] if mask else ()
+        nat = [c for c in cards if not mask >> c & 1] if wild else cards
+        if plan.high:
+            high = best_high(nat, len(wild), plan.da)
+        if plan.low is not None:
+            low = best_low(nat, len(wild), plan.low.ranking, plan.low.qualifier)
+        return high, low
+    if len(plan.choices) == 1 and not mask:  # one rule with choices (today's wild games)
+        w = plan.choices[0]
+        if isinstance(w, KingsAndLowestWild):
+            high_opts = low_opts = _kings_and_lowest(w, down, up, cards)
+        else:
+            high_opts = _lowest_hole(w, down, cards, False)
+            low_opts = _lowest_hole(w, down, cards, plan.aces_low) if plan.aces_low else high_opts
+    else:
+        high_opts = wild_options(game, down, up, community, follow, "high")
+        low_opts = wild_options(game, down, up, community, follow, "low") if plan.low else ()
+    if plan.high:
+        da = plan.da
+        for opt in high_opts:
             if opt:
                 k = best_high([c for c in cards if c not in opt], len(opt), da)
             else:
                 k = best_high(cards, 0, da)
             if high is None or k > high:
                 high = k
-    if pot.low is not None:
-        ranking, qualifier = pot.low.ranking, pot.low.qualifier
-        for opt in wild_options(game, down, up, community, follow, "low"):
+    if plan.low is not None:
+        ranking, qualifier = plan.low.ranking, plan.low.qualifier
+        for opt in low_opts:
             k = best_low([c for c in cards if c not in opt], len(opt), ranking, qualifier)
             if k is not None and (low is None or k > low):
                 low = k

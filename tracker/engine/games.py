@@ -807,12 +807,13 @@ def _lowest_hole(
     low = min(down) >> 2
     if aces_low and any(c >> 2 == 12 for c in down):
         low = 12
+    mode = w.same_rank
+    if mode == "all":
+        return [frozenset([c for c in hand if c >> 2 == low])]
     lowest = [c for c in down if c >> 2 == low]
-    if w.same_rank == "none":
+    if mode == "none":
         return [frozenset((c,)) for c in lowest]
-    if w.same_rank == "face_down":
-        return [frozenset(lowest)]
-    return [frozenset(c for c in hand if c >> 2 == low)]
+    return [frozenset(lowest)]
 
 
 def wild_options(
@@ -854,6 +855,8 @@ def wild_options(
             low = game.pot.low
             aces_low = half == "low" and low is not None and low.ranking != "deuce_to_seven"
             choices.append(_lowest_hole(w, down, hand, aces_low))
+    if not fixed and len(choices) == 1:
+        return choices[0]
     options = [frozenset(fixed)]
     for alternatives in choices:
         options = [o | a for o in options for a in alternatives]
