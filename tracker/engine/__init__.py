@@ -10,6 +10,9 @@ Public API (see docs/engine.md for the contract and how it works):
 * :func:`best_high`, :func:`best_low`, :func:`hand_keys`,
   :func:`wild_options` -- the fast internal API: comparable int keys,
   bigger is better.
+* :func:`load_game`, :func:`dump_game`, :class:`GameDefinition`,
+  :data:`PRESETS`, :func:`definition_for_variant`, :func:`evaluate_game`,
+  :func:`game_hand_keys` -- stud games as data (docs/games/).
 """
 
 from .announcements import (
@@ -80,4 +83,20 @@ __all__ += [
     "replay_hand",
     "settle_pots",
     "settle_quick",
+]
+
+# Stud games as data: definitions, presets, and the showdown of any definition.
+from .game_presets import PRESETS, definition_for_variant  # noqa: E402
+from .game_showdown import evaluate_game, game_hand_keys  # noqa: E402
+from .games import GameDefinition, GameDefinitionError, dump_game, load_game  # noqa: E402
+
+__all__ += [
+    "PRESETS",
+    "GameDefinition",
+    "GameDefinitionError",
+    "definition_for_variant",
+    "dump_game",
+    "evaluate_game",
+    "game_hand_keys",
+    "load_game",
 ]
