@@ -35,6 +35,7 @@ READ_ONLY = {
     "tracker.OutboxMessage",
     "tracker.Rsvp",
     "tracker.Deal",
+    "tracker.ReevaluationChunk",
 }
 
 

@@ -19,6 +19,7 @@ from tracker.hands.models import (
     Hand,
     HandSeat,
     Pot,
+    ReevaluationChunk,
     ReevaluationJob,
 )
 from tracker.interchange.models import ImportFile, ImportJob
@@ -435,6 +436,15 @@ class ReevaluationJobAdmin(admin.ModelAdmin):
     list_filter = ["status", "league"]
     search_fields = ["league__name", "error"]
     raw_id_fields = ["tournament", "created_by"]
+
+
+@admin.register(ReevaluationChunk)
+class ReevaluationChunkAdmin(ReadOnlyAdmin):
+    """Written by the job's tasks only: a chunk's range and whether it is done."""
+
+    list_display = ["job", "index", "first_id", "last_id", "hands", "done", "finished_at"]
+    list_filter = ["done"]
+    search_fields = ["job__league__name"]
 
 
 # --- Rulings, imports, the audit log -----------------------------------------
