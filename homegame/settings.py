@@ -192,6 +192,9 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", default=30)  # seconds for one SMTP con
 MAIL_LEASE_SECONDS = env_int("MAIL_LEASE_SECONDS", default=120)
 MAIL_SWEEP_GRACE = env_int("MAIL_SWEEP_GRACE", default=60)
 MAIL_MAX_ATTEMPTS = env_int("MAIL_MAX_ATTEMPTS", default=5)
+# The site's address in mails asked for outside a request (a night's results when its last
+# hand is settled by the worker, a dispute's mails from the API): links and unsubscribe.
+SITE_URL = env_str("SITE_URL", default="http://localhost:8000/") or "http://localhost:8000/"
 
 # Sign-in finds an account by its canonical name too ("bob" signs in "Bob": docs/rulings.md).
 AUTHENTICATION_BACKENDS = ["tracker.accounts.backends.AccountNameBackend"]

@@ -56,6 +56,9 @@ urlpatterns = [
     path("leagues/<slug:slug>/schedule/new/", schedule.night_new, name="night-new"),
     path("nights/<int:pk>/", schedule.night, name="night"),
     path("nights/<int:pk>/answer/", schedule.night_answer, name="night-answer"),
+    path("nights/<int:pk>/edit/", schedule.night_edit, name="night-edit"),
+    path("nights/<int:pk>/cancel/", schedule.night_cancel, name="night-cancel"),
+    path("nights/<int:pk>/calendar.ics", calendars.scheduled_night_ics, name="scheduled-night-ics"),
     path("rsvp/<str:token>/", schedule.rsvp_link, name="rsvp-link"),
     # Tournaments and hands
     path("leagues/<slug:slug>/nights/new/", tournaments.tournament_new, name="tournament-new"),

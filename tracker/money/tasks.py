@@ -1,0 +1,20 @@
+"""Celery task of a night's results mail (a thin wrapper)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from tracker.core.jobs import TRANSIENT
+from tracker.money.results_mail import night_results_mail
+
+
+@shared_task(
+    name="tracker.night_results_mail",
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    max_retries=5,
+    ignore_result=True,
+)
+def night_results_mail_task(tournament_id: int) -> int:
+    """Ask for the results mail of a finished night (idempotent: one mail per player)."""
+    return night_results_mail(tournament_id=tournament_id)
