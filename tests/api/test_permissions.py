@@ -68,6 +68,8 @@ ALLOWED = {
     "night_schedule": RECORDERS,
     # For a roster player not linked to the caller (their own: any roster player's account).
     "night_answer": RECORDERS,
+    "night_edit": RECORDERS,
+    "night_cancel": RECORDERS,
     # (a transfer's payer and payee mark their own too: tests/money/test_results.py)
     "transfer_mark_paid": {"admin"},
     "deal_record": {"admin"},
@@ -91,6 +93,8 @@ PAGES_ALLOWED = {
     "page_entry": RECORDERS,
     "page_league_money": {"admin"},
     "page_night_schedule": RECORDERS,
+    "page_night_edit": RECORDERS,
+    "page_night_cancel": RECORDERS,
     "page_transfer_paid": {"admin"},  # and the transfer's payer and payee
 }
 
@@ -120,6 +124,8 @@ SCHEMA_WRITES = {
     ("/api/v1/tournaments/{id}/entries/{entry_id}/undo/", "post"): "entry_undo",
     ("/api/v1/nights/", "post"): "night_schedule",
     ("/api/v1/nights/{id}/answer/", "post"): "night_answer",
+    ("/api/v1/nights/{id}/", "patch"): "night_edit",
+    ("/api/v1/nights/{id}/cancel/", "post"): "night_cancel",
     ("/api/v1/tournaments/{id}/transfers/{position}/paid/", "post"): "transfer_mark_paid",
     ("/api/v1/tournaments/{id}/deal/", "post"): "deal_record",
 }
@@ -304,6 +310,11 @@ def api_write(op: str, world, role: str):
             {"league": league.slug, "starts_at": _tomorrow(), "place": "Here", "seats": 4},
             format="json",
         )
+    if op in ("night_edit", "night_cancel"):
+        night = _night(world)
+        if op == "night_edit":
+            return client.patch(f"/api/v1/nights/{night.pk}/", {"seats": 5}, format="json")
+        return client.post(f"/api/v1/nights/{night.pk}/cancel/", {}, format="json")
     if op == "night_answer":
         night = night_schedule(
             league=league,
@@ -320,6 +331,17 @@ def api_write(op: str, world, role: str):
             format="json",
         )
     raise AssertionError(op)
+
+
+def _night(world):
+    return night_schedule(
+        league=world["league"],
+        starts_at=timezone.now() + timedelta(days=1),
+        place="Here",
+        seats=4,
+        by=world["users"]["admin"],
+        base_url="http://testserver/",
+    )
 
 
 def _tomorrow() -> str:
@@ -438,6 +460,13 @@ def page_write(op: str, world, role: str):
         url = f"/leagues/{slug}/schedule/new/"
         when = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
         return client.post(url, {"starts_at": when, "place": "Here", "seats": "4"}), client.get(url)
+    if op == "page_night_edit":
+        url = f"/nights/{_night(world).pk}/edit/"
+        when = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+        body = {"starts_at": when, "place": "There", "seats": "4"}
+        return client.post(url, body), client.get(url)
+    if op == "page_night_cancel":
+        return client.post(f"/nights/{_night(world).pk}/cancel/", {"reason": "Rain"}), None
     if op == "page_points_formula":
         url = f"/leagues/{world['league'].slug}/table/"
         # Everyone may read the table; only the form's post is a write.

@@ -88,17 +88,22 @@ def night(request, pk):
 
 
 def _organiser_night(request, pk: int, doing: str):
+    """The night, for an organiser (a private league's night is a 404 to outsiders, even
+    before they log in; anonymous visitors of a public one go to the login page: None)."""
     night = visible_night(request.user, pk)
+    if not request.user.is_authenticated:
+        return None
     require(request.user, night.league, Capability.SCHEDULE_NIGHT, doing)
     return night
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 @domain_errors_as_http
 def night_edit(request, pk):
     """An organiser changes the time, place, seats or note; the invited players are told."""
     night = _organiser_night(request, pk, "change a night")
+    if night is None:
+        return redirect_to_login(request.get_full_path())
     initial = {
         "starts_at": timezone.localtime(night.starts_at),
         "place": night.place,
@@ -140,12 +145,13 @@ def night_edit(request, pk):
     )
 
 
-@login_required
 @require_POST
 @domain_errors_as_http
 def night_cancel(request, pk):
     """An organiser cancels the night; the invited players are told."""
     night = _organiser_night(request, pk, "cancel a night")
+    if night is None:
+        return redirect_to_login(request.get_full_path())
     form = NightCancelForm(request.POST)
     if form.is_valid():
         try:
