@@ -206,7 +206,7 @@ def test_the_pages_change_and_cancel_with_clear_errors(club, django_capture_on_c
     with django_capture_on_commit_callbacks(execute=True):
         client.post(f"/nights/{night.pk}/cancel/", {"reason": "Snowed in"})
     page = member.get(f"/nights/{night.pk}/").content.decode()
-    assert "This night is cancelled" in page and "Snowed in" in page
+    assert "This night is cancelled." in page and "Why: Snowed in" in page
     assert 'data-testid="answer-yes"' not in page
 
 
