@@ -202,9 +202,11 @@ class RsvpInline(admin.TabularInline):
 
 @admin.register(ScheduledNight)
 class ScheduledNightAdmin(admin.ModelAdmin):
-    list_display = ["league", "starts_at", "place", "seats", "reminded_at"]
+    list_display = ["league", "starts_at", "place", "seats", "sequence", "cancelled_at"]
     list_filter = ["league"]
     search_fields = ["place", "league__name", "league__slug"]
+    # changes and cancelling go through the night's page or the API (they tell the players)
+    readonly_fields = ["sequence", "updated_at", "cancelled_at", "cancel_reason", "reminded_at"]
     inlines = [RsvpInline]
 
 

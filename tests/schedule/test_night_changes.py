@@ -26,6 +26,8 @@ from tracker.schedule.services import (
     night_edit,
     night_reminders_send,
     rsvp_answer,
+    rsvp_answer_by_link,
+    rsvp_token,
 )
 
 pytestmark = pytest.mark.django_db
@@ -138,6 +140,10 @@ def test_cancelling_mails_once_closes_answers_and_leaves_the_upcoming_list(
         night_edit(night=night, by=admin, place="Elsewhere")
     with pytest.raises(Conflict, match="cancelled"):
         rsvp_answer(night=night, player_id=ann.pk, answer="no", by=ann.user)
+    link = rsvp_token(night_id=night.pk, player_id=ann.pk, answer="no")
+    assert Client().get(f"/rsvp/{link}/").status_code == 400  # the mail's links too
+    with pytest.raises(Conflict, match="cancelled"):
+        rsvp_answer_by_link(token=link)
     assert upcoming_nights(league) == []
     assert night_reminders_send() == []  # a cancelled night is not reminded
     assert OutboxMessage.objects.filter(kind=MailKind.NIGHT_CANCELLED).count() == 5
@@ -232,6 +238,9 @@ def test_the_feed_and_the_night_file_carry_the_night_in_the_leagues_zone(club):
     assert str(event["LOCATION"]) == "Dan's porch" and "Fireworks" in str(event["DESCRIPTION"])
     assert event.decoded("SEQUENCE") == 0 and str(event["STATUS"]) == "CONFIRMED"
     assert b"BEGIN:VTIMEZONE" in feed.content
+    # the mails give the time in the league's zone
+    invite = OutboxMessage.objects.filter(kind=MailKind.NIGHT_INVITATION).first()
+    assert "Friday 4 July 2031, 19:30 EDT" in invite.body_text
     # moved: the same UID, SEQUENCE bumped; cancelled: STATUS:CANCELLED, still in the feed
     night_edit(night=night, by=admin, starts_at=starts + dt.timedelta(hours=1))
     night_cancel(night=night, by=admin, reason="Storm")

@@ -58,6 +58,8 @@ def rsvp_link_read(token: str) -> tuple[ScheduledNight, Player, str]:
     player = player.first()
     if night is None or player is None or data.get("a") not in ANSWERS:
         raise DomainError("this link names no night of yours", code="link_invalid", field="token")
+    if night.cancelled:
+        raise Conflict("this night is cancelled: answers are closed", code="night_cancelled")
     return night, player, data["a"]
 
 
