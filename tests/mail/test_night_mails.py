@@ -8,12 +8,15 @@ import pytest
 from django.core import mail
 
 from tests.factories import add_member
+from tests.money.test_deals import night, still_in  # noqa: F401
 from tests.money.test_results import finish, three_handed
 from tests.rulings.helpers import disputed_hand, league_with_roles
 from tests.schedule.helpers import verified
 from tracker.leagues.services import player_link
 from tracker.mail.models import MailKind, MailOptOut, OutboxMessage, OutboxStatus
+from tracker.money.deal_services import deal_record
 from tracker.money.results_mail import night_results_mail
+from tracker.money.selectors import night_money_summary
 from tracker.rulings.services import dispute_raise, ruling_make
 from tracker.tournaments.services import tournament_finish_if_over, tournament_finished_tell
 
@@ -144,3 +147,20 @@ def test_a_player_who_turned_dispute_mail_off_gets_none(django_capture_on_commit
         dispute_raise(pot=pot, by=bob, reason="Misdeal")
         ruling_make(pot=pot, by=users["authority"], result="table", reason="Kings it is")
     assert [m.to[0] for m in mail.outbox] == ["bob@example.org"]
+
+
+def test_a_deal_that_ends_the_night_mails_its_results_with_the_deals_payouts(
+    night,  # noqa: F811 (the deal example's fixture, tests/money/test_deals.py)
+    django_capture_on_commit_callbacks,
+):
+    t, league, admin, roster = night
+    _link(league, admin, roster["Ann"], "ann")
+    players = still_in(t)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        deal = deal_record(tournament=t, by=admin, option="even", agreed_by=players)
+    (message,) = mail.outbox
+    assert message.to == ["ann@example.org"] and message.subject.startswith("Deal night:")
+    payout = night_money_summary(t).payouts[roster["Ann"].pk]
+    assert f"won {night_money_summary(t).fmt(payout)}" in message.body
+    assert deal.pk and night_results_mail(tournament_id=t.pk) == 0
