@@ -351,6 +351,8 @@ CELERY_BEAT_SCHEDULE = {
     "outbox-sweep": {"task": "tracker.outbox_sweep", "schedule": float(SWEEP_INTERVAL)},
     # The day-before reminders of scheduled nights (idempotent: each night is reminded once).
     "night-reminders": {"task": "tracker.night_reminders", "schedule": 600.0},
+    # The results mail of a night whose task was lost (idempotent: one mail per player).
+    "night-results-sweep": {"task": "tracker.night_results_sweep", "schedule": 300.0},
 }
 # How long the yes / no / maybe link of a night's mail works (and never after it starts).
 RSVP_LINK_MAX_AGE_SECONDS = env_int("RSVP_LINK_MAX_AGE_SECONDS", default=30 * 24 * 3600)

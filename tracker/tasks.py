@@ -10,7 +10,7 @@ from tracker.core.tasks import health_ping
 from tracker.hands.tasks import hands_sweep_task, reevaluation_run_task, tournament_settle_task
 from tracker.interchange.tasks import imports_sweep_task, phh_import_task
 from tracker.mail.tasks import outbox_send_task, outbox_sweep_task
-from tracker.money.tasks import night_results_mail_task
+from tracker.money.tasks import night_results_mail_task, night_results_sweep_task
 from tracker.schedule.tasks import night_reminders_task
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "password_reset_send_task",
     "night_reminders_task",
     "night_results_mail_task",
+    "night_results_sweep_task",
     "outbox_send_task",
     "outbox_sweep_task",
     "phh_import_task",

@@ -4,6 +4,8 @@ code that asks for them runs; checked in Django's test outbox."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.core import mail
 
@@ -15,7 +17,7 @@ from tests.schedule.helpers import verified
 from tracker.leagues.services import player_link
 from tracker.mail.models import MailKind, MailOptOut, OutboxMessage, OutboxStatus
 from tracker.money.deal_services import deal_record
-from tracker.money.results_mail import night_results_mail
+from tracker.money.results_mail import night_results_mail, night_results_sweep
 from tracker.money.selectors import night_money_summary
 from tracker.rulings.services import dispute_raise, ruling_make
 from tracker.tournaments.services import tournament_finish_if_over, tournament_finished_tell
@@ -164,3 +166,23 @@ def test_a_deal_that_ends_the_night_mails_its_results_with_the_deals_payouts(
     payout = night_money_summary(t).payouts[roster["Ann"].pk]
     assert f"won {night_money_summary(t).fmt(payout)}" in message.body
     assert deal.pk and night_results_mail(tournament_id=t.pk) == 0
+
+
+def test_the_sweep_asks_for_a_results_mail_whose_task_was_lost(
+    django_capture_on_commit_callbacks, settings
+):
+    capture = django_capture_on_commit_callbacks
+    t, league, admin, roster = three_handed(capture, slug="results-lost")
+    _link(league, admin, roster["Ann"], "ann")
+    finish(t, admin, capture)
+    OutboxMessage.objects.filter(kind=MailKind.NIGHT_RESULTS).delete()  # the task never ran
+    mail.outbox.clear()
+    t.refresh_from_db()
+    assert night_results_sweep(now=t.finished_at) == []  # within the grace: the task may come
+    later = t.finished_at + dt.timedelta(seconds=settings.MAIL_SWEEP_GRACE + 1)
+    with capture(execute=True):
+        assert night_results_sweep(now=later) == [t.pk]
+    assert [m.to[0] for m in mail.outbox] == ["ann@example.org"]
+    assert night_results_sweep(now=later) == []  # asked for once
+    OutboxMessage.objects.filter(kind=MailKind.NIGHT_RESULTS).delete()
+    assert night_results_sweep(now=t.finished_at + dt.timedelta(days=2)) == []  # too old

@@ -5,16 +5,23 @@ linked to an account (docs/schedule.md, "Mail kinds").
 Asked for by the task ``tracker.night_results_mail``, which the code that finishes a night
 sends when its transaction commits (``tournament_finish_if_over``, a deal). Asking again
 (the task run twice, a finishing path run twice, a ruling rewriting the standings later)
-sends nothing more: each mail's outbox key is ``results:<tournament id>``.
+sends nothing more: each mail's outbox key is ``results:<tournament id>``. A task that was
+lost (the broker away when the night finished) is made up for by the beat sweep
+(``night_results_sweep``): a night finished in the last day, with players linked to an
+account and no results mail asked for, is asked for again.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import CharField, Exists, OuterRef, Value
+from django.db.models.functions import Concat
 from django.urls import reverse
+from django.utils import timezone
 
 from tracker.leagues.selectors import league_season, league_table
 from tracker.mail.models import MailKind, OutboxMessage
@@ -113,3 +120,33 @@ def night_results_mail(*, tournament_id: int, base_url: str = "") -> int:
             base_url=base_url,
         )
     return mails.count() - before
+
+
+SWEEP_WINDOW = timedelta(days=1)  # how far back the sweep looks for a night never mailed
+
+
+def night_results_sweep(*, now=None) -> list[int]:
+    """Ask for the results mail of every night finished in the last day (and longer than
+    MAIL_SWEEP_GRACE seconds ago) with a player linked to an account and no results mail
+    asked for yet: its task was lost. The beat task's work; returns the nights asked for."""
+    now = now or timezone.now()
+    asked = OutboxMessage.objects.filter(
+        kind=MailKind.NIGHT_RESULTS,
+        subject_key=Concat(Value("results:"), OuterRef("pk"), output_field=CharField()),
+    )
+    due = (
+        Tournament.objects.filter(
+            status=TournamentStatus.FINISHED,
+            finished_at__gte=now - SWEEP_WINDOW,
+            finished_at__lt=now - timedelta(seconds=settings.MAIL_SWEEP_GRACE),
+            final_standings__player__user__isnull=False,
+        )
+        .filter(~Exists(asked))
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    done = []
+    for pk in list(due):
+        if night_results_mail(tournament_id=pk):
+            done.append(pk)
+    return done
