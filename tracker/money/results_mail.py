@@ -88,6 +88,16 @@ def night_results_mail(*, tournament_id: int, base_url: str = "") -> int:
         .select_related("player__user")
         .order_by("place", "player__name")
     )
+    key = f"results:{tournament.pk}"
+    mails = OutboxMessage.objects.filter(kind=MailKind.NIGHT_RESULTS, subject_key=key)
+    asked = set(mails.values_list("user_id", flat=True))
+    to: dict[int, FinalStanding] = {}  # user id -> their standing (one mail per account)
+    for standing in standings:
+        user_id = standing.player.user_id
+        if user_id is not None and user_id not in asked:
+            to.setdefault(user_id, standing)
+    if not to:  # asked for already (or nobody to tell): nothing more is read
+        return 0
     names = {s.player_id: s.player.name for s in standings}
     money = _money_lines(tournament, names)
     season = league_season(league, today=tournament.date)
@@ -102,18 +112,11 @@ def night_results_mail(*, tournament_id: int, base_url: str = "") -> int:
         "page": base + tournament.get_absolute_url(),
         "table_page": base + reverse("league", kwargs={"slug": league.slug}),
     }
-    key = f"results:{tournament.pk}"
-    mails = OutboxMessage.objects.filter(kind=MailKind.NIGHT_RESULTS, subject_key=key)
-    before = mails.count()
-    seen: set[int] = set()
-    for standing in standings:
-        user = standing.player.user
-        if user is None or user.pk in seen:
-            continue
-        seen.add(user.pk)
+    before = len(asked)
+    for standing in to.values():
         outbox_enqueue(
             kind=MailKind.NIGHT_RESULTS,
-            user=user,
+            user=standing.player.user,
             subject_key=key,
             template="night_results",
             context={**context, "me": standing, "money": money.get(standing.player_id)},
