@@ -43,6 +43,7 @@ urlpatterns = [
         name="league-house-rules",
     ),
     path("leagues/<slug:slug>/money/", money.LeagueMoneyView.as_view(), name="league-money"),
+    path("me/nights/", schedule.MyNightsView.as_view(), name="my-nights"),
     path(
         "tournaments/<int:pk>/money/", money.TournamentMoneyView.as_view(), name="tournament-money"
     ),

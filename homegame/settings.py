@@ -345,6 +345,11 @@ SWEEP_INTERVAL = env_int("SWEEP_INTERVAL", default=20)  # seconds between sweeps
 SETTLE_GRACE = env_int("SETTLE_GRACE", default=15)  # a recorded hand older than this is swept
 JOB_HEARTBEAT_TIMEOUT = env_int("JOB_HEARTBEAT_TIMEOUT", default=60)  # a silent job is stale
 JOB_MAX_RESTARTS = env_int("JOB_MAX_RESTARTS", default=3)  # then the job is failed
+# A re-evaluation job is split into chunks of this many hands, which any worker takes.
+REEVALUATION_CHUNK_SIZE = env_int("REEVALUATION_CHUNK_SIZE", default=500)
+# Hands of a chunk re-read in one transaction (one write of the job's progress): a worker
+# killed in the middle of a chunk loses at most this many readings, made again on resume.
+REEVALUATION_BATCH_SIZE = env_int("REEVALUATION_BATCH_SIZE", default=25)
 CELERY_BEAT_SCHEDULE = {
     "hands-sweep": {"task": "tracker.hands_sweep", "schedule": float(SWEEP_INTERVAL)},
     "imports-sweep": {"task": "tracker.imports_sweep", "schedule": float(SWEEP_INTERVAL)},

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
+from celery._state import _set_task_join_will_block
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
@@ -37,6 +38,11 @@ def _celery_mode(request, settings):
     celery_app.conf.task_eager_propagates = True
     yield
     celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = saved
+    # An eager apply_async marks "joining a result would block" in a process-wide flag for the
+    # task's run and restores the value it saw on entry. Two threads running eager tasks at
+    # once (the concurrency tests, the live server) can restore in the wrong order and leave it
+    # set, after which every later result.get() in this process refuses as "within a task".
+    _set_task_join_will_block(False)
 
 
 @pytest.fixture(autouse=True)

@@ -26,7 +26,7 @@ from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Pla
 from tracker.mail.models import MailOptOut, OutboxMessage
 from tracker.money.models import Deal, LeagueMoney, MoneyEntry, NightMoney, SettleTransfer
 from tracker.rulings.models import Ruling
-from tracker.schedule.models import Rsvp, ScheduledNight
+from tracker.schedule.models import CheckIn, Rsvp, ScheduledNight
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.tournaments.models import (
     FinalStanding,
@@ -194,20 +194,55 @@ class RsvpInline(admin.TabularInline):
     model = Rsvp
     extra = 0
     raw_id_fields = ["player"]
-    readonly_fields = ["answer", "seat", "waitlisted_at", "promotions", "answered_at"]
+    readonly_fields = ["answer", "seat", "waitlisted_at", "promotions", "answered_at", "no_show"]
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False  # answers go through the service (seats, the waitlist, its e-mails)
 
 
+class CheckInInline(admin.TabularInline):
+    model = CheckIn
+    extra = 0
+    raw_id_fields = ["player"]
+    readonly_fields = ["player", "buy_in", "checked_in_at", "checked_in_by"]
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False  # check-in goes through the service (seats, the start of the night)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
 @admin.register(ScheduledNight)
 class ScheduledNightAdmin(admin.ModelAdmin):
-    list_display = ["league", "starts_at", "place", "seats", "sequence", "cancelled_at"]
+    list_display = [
+        "league",
+        "starts_at",
+        "place",
+        "seats",
+        "sequence",
+        "cancelled_at",
+        "started_at",
+    ]
     list_filter = ["league"]
     search_fields = ["place", "league__name", "league__slug"]
     # changes and cancelling go through the night's page or the API (they tell the players)
-    readonly_fields = ["sequence", "updated_at", "cancelled_at", "cancel_reason", "reminded_at"]
-    inlines = [RsvpInline]
+    readonly_fields = [
+        "sequence",
+        "updated_at",
+        "cancelled_at",
+        "cancel_reason",
+        "reminded_at",
+        "tournament",
+        "started_at",
+    ]
+    inlines = [RsvpInline, CheckInInline]
+
+
+@admin.register(CheckIn)
+class CheckInAdmin(ReadOnlyAdmin):
+    list_display = ["night", "player", "buy_in", "checked_in_at"]
+    search_fields = ["player__name"]
 
 
 @admin.register(Rsvp)

@@ -14,6 +14,7 @@ from tracker.hands.models import (
     Hand,
     HandSeat,
     Pot,
+    ReevaluationChunk,
     ReevaluationJob,
 )
 from tracker.interchange.models import ImportFile, ImportJob
@@ -21,7 +22,7 @@ from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Pla
 from tracker.mail.models import MailOptOut, OutboxMessage
 from tracker.money.models import Deal, LeagueMoney, MoneyEntry, NightMoney, SettleTransfer
 from tracker.rulings.models import Ruling
-from tracker.schedule.models import Rsvp, ScheduledNight
+from tracker.schedule.models import CheckIn, Rsvp, ScheduledNight
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.tournaments.models import (
     FinalStanding,
@@ -37,6 +38,7 @@ __all__ = [
     "ApiToken",
     "AuditEntry",
     "CalendarFeed",
+    "CheckIn",
     "Deal",
     "Dispute",
     "DraftChange",
@@ -61,6 +63,7 @@ __all__ = [
     "SettleTransfer",
     "Player",
     "Pot",
+    "ReevaluationChunk",
     "ReevaluationJob",
     "Rsvp",
     "Ruling",

@@ -7,7 +7,12 @@ feature package, not from here.
 
 from tracker.accounts.tasks import email_verification_send_task, password_reset_send_task
 from tracker.core.tasks import health_ping
-from tracker.hands.tasks import hands_sweep_task, reevaluation_run_task, tournament_settle_task
+from tracker.hands.tasks import (
+    hands_sweep_task,
+    reevaluation_chunk_task,
+    reevaluation_run_task,
+    tournament_settle_task,
+)
 from tracker.interchange.tasks import imports_sweep_task, phh_import_task
 from tracker.mail.tasks import outbox_send_task, outbox_sweep_task
 from tracker.money.tasks import night_results_mail_task, night_results_sweep_task
@@ -25,6 +30,7 @@ __all__ = [
     "outbox_send_task",
     "outbox_sweep_task",
     "phh_import_task",
+    "reevaluation_chunk_task",
     "reevaluation_run_task",
     "tournament_settle_task",
 ]

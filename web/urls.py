@@ -59,6 +59,8 @@ urlpatterns = [
     path("nights/<int:pk>/edit/", schedule.night_edit, name="night-edit"),
     path("nights/<int:pk>/cancel/", schedule.night_cancel, name="night-cancel"),
     path("nights/<int:pk>/calendar.ics", calendars.scheduled_night_ics, name="scheduled-night-ics"),
+    path("nights/<int:pk>/check-in/", schedule.night_check_in_page, name="night-check-in"),
+    path("me/nights/", schedule.my_nights_page, name="my-nights"),
     path("rsvp/<str:token>/", schedule.rsvp_link, name="rsvp-link"),
     # Tournaments and hands
     path("leagues/<slug:slug>/nights/new/", tournaments.tournament_new, name="tournament-new"),

@@ -150,6 +150,7 @@ class ReevaluationCreateSerializer(serializers.Serializer):
 class ReevaluationJobSerializer(serializers.ModelSerializer):
     league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     progress = serializers.SerializerMethodField()
+    chunks = serializers.SerializerMethodField()
 
     class Meta:
         model = ReevaluationJob
@@ -162,12 +163,23 @@ class ReevaluationJobSerializer(serializers.ModelSerializer):
             "done",
             "changed",
             "progress",
+            "chunks",
             "error",
             "created_at",
             "started_at",
             "finished_at",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "properties": {"total": {"type": "integer"}, "done": {"type": "integer"}},
+        }
+    )
+    def get_chunks(self, obj) -> dict:
+        """The parts the job is split into, which any worker takes, and how many are done."""
+        return {"total": obj.chunk_count, "done": obj.chunks.filter(done=True).count()}
 
     def get_progress(self, obj) -> float:
         return (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from tracker.engine.schedule import ANSWERS
-from tracker.schedule.models import Rsvp, ScheduledNight
+from tracker.schedule.models import CheckIn, Rsvp, ScheduledNight
 from tracker.schedule.selectors import night_answers
 
 
@@ -14,7 +14,15 @@ class RsvpSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Rsvp
-        fields = ["player", "player_name", "answer", "seat", "waitlisted_at", "answered_at"]
+        fields = [
+            "player",
+            "player_name",
+            "answer",
+            "seat",
+            "waitlisted_at",
+            "answered_at",
+            "no_show",
+        ]
         read_only_fields = fields
 
 
@@ -35,6 +43,8 @@ class NightSerializer(serializers.ModelSerializer):
             "sequence",
             "cancelled_at",
             "cancel_reason",
+            "started_at",
+            "tournament",
         ]
         read_only_fields = fields
 
@@ -92,3 +102,75 @@ class AnswerSerializer(serializers.Serializer):
         help_text="a roster player's id (your own, or any for an organiser)"
     )
     answer = serializers.ChoiceField(choices=ANSWERS)
+
+
+class CheckInSerializer(serializers.ModelSerializer):
+    player_name = serializers.CharField(source="player.name", read_only=True)
+
+    class Meta:
+        model = CheckIn
+        fields = ["player", "player_name", "buy_in", "checked_in_at"]
+        read_only_fields = fields
+
+
+class CheckInRequestSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="a roster player's id")
+    buy_in = serializers.BooleanField(
+        default=True,
+        help_text="paid the buy-in at the door (recorded when the night starts, if it has one)",
+    )
+
+
+class CheckOutRequestSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="a checked-in player's id")
+
+
+class NightStartedSerializer(serializers.Serializer):
+    night = serializers.IntegerField()
+    tournament = serializers.IntegerField()
+    seats = serializers.ListField(
+        child=serializers.IntegerField(), help_text="player ids in seat order (drawn)"
+    )
+    no_shows = serializers.ListField(child=serializers.IntegerField())
+
+
+class MyUpcomingNightSerializer(serializers.Serializer):
+    night = serializers.IntegerField()
+    league = serializers.CharField()
+    starts_at = serializers.DateTimeField()
+    place = serializers.CharField()
+    player = serializers.IntegerField()
+    answer = serializers.CharField(allow_blank=True, help_text="yes, no, maybe or empty")
+    seat = serializers.CharField(allow_blank=True, help_text="going, waitlist or empty")
+
+
+class MyDebtSerializer(serializers.Serializer):
+    other = serializers.CharField(help_text="the other party's name (or 'the house')")
+    amount = serializers.IntegerField(help_text="minor units")
+    amount_text = serializers.CharField()
+    owes = serializers.BooleanField(help_text="true: the player pays it; false: is paid")
+    paid = serializers.BooleanField()
+
+
+class MyPastNightSerializer(serializers.Serializer):
+    tournament = serializers.IntegerField()
+    name = serializers.CharField()
+    date = serializers.DateField()
+    league = serializers.CharField()
+    player = serializers.IntegerField()
+    finished = serializers.BooleanField()
+    place = serializers.IntegerField(allow_null=True)
+    entrants = serializers.IntegerField()
+    result = serializers.IntegerField(allow_null=True, help_text="minor units")
+    result_text = serializers.CharField(allow_null=True)
+    debts = MyDebtSerializer(many=True)
+
+
+class MyNightsSerializer(serializers.Serializer):
+    upcoming = MyUpcomingNightSerializer(many=True)
+    past = MyPastNightSerializer(many=True)
+    owe = serializers.ListField(child=serializers.CharField(), help_text="per currency, unpaid")
+    owed = serializers.ListField(child=serializers.CharField(), help_text="per currency, unpaid")
+    missed = serializers.ListField(
+        child=serializers.IntegerField(), help_text="scheduled nights said yes to and missed"
+    )

@@ -29,7 +29,7 @@ from tracker.leagues.models import League, Player
 from tracker.leagues.services import invite_create
 from tracker.money.models import NightMoney, SettleTransfer
 from tracker.money.services import entry_record
-from tracker.schedule.services import night_schedule
+from tracker.schedule.services import night_check_in, night_schedule
 from tracker.tournaments.selectors import tournament_state
 
 pytestmark = pytest.mark.django_db
@@ -70,6 +70,9 @@ ALLOWED = {
     "night_answer": RECORDERS,
     "night_edit": RECORDERS,
     "night_cancel": RECORDERS,
+    "night_check_in": RECORDERS,
+    "night_check_out": RECORDERS,
+    "night_start": RECORDERS,
     # (a transfer's payer and payee mark their own too: tests/money/test_results.py)
     "transfer_mark_paid": {"admin"},
     "deal_record": {"admin"},
@@ -95,6 +98,7 @@ PAGES_ALLOWED = {
     "page_night_schedule": RECORDERS,
     "page_night_edit": RECORDERS,
     "page_night_cancel": RECORDERS,
+    "page_night_check_in": RECORDERS,
     "page_transfer_paid": {"admin"},  # and the transfer's payer and payee
 }
 
@@ -126,6 +130,9 @@ SCHEMA_WRITES = {
     ("/api/v1/nights/{id}/answer/", "post"): "night_answer",
     ("/api/v1/nights/{id}/", "patch"): "night_edit",
     ("/api/v1/nights/{id}/cancel/", "post"): "night_cancel",
+    ("/api/v1/nights/{id}/check-in/", "post"): "night_check_in",
+    ("/api/v1/nights/{id}/check-out/", "post"): "night_check_out",
+    ("/api/v1/nights/{id}/start/", "post"): "night_start",
     ("/api/v1/tournaments/{id}/transfers/{position}/paid/", "post"): "transfer_mark_paid",
     ("/api/v1/tournaments/{id}/deal/", "post"): "deal_record",
 }
@@ -330,6 +337,19 @@ def api_write(op: str, world, role: str):
             {"player": player.pk, "answer": "yes"},
             format="json",
         )
+    if op in ("night_check_in", "night_check_out", "night_start"):
+        night = _night(world)
+        admin = world["users"]["admin"]
+        roster = list(league.players.order_by("pk").values_list("pk", flat=True))
+        for pid in roster[:2] if op != "night_check_in" else []:
+            night_check_in(night=night, player_id=pid, by=admin)
+        if op == "night_start":
+            return client.post(f"/api/v1/nights/{night.pk}/start/", format="json")
+        return client.post(
+            f"/api/v1/nights/{night.pk}/{op.removeprefix('night_').replace('_', '-')}/",
+            {"player": roster[0]},
+            format="json",
+        )
     raise AssertionError(op)
 
 
@@ -467,6 +487,11 @@ def page_write(op: str, world, role: str):
         return client.post(url, body), client.get(url)
     if op == "page_night_cancel":
         return client.post(f"/nights/{_night(world).pk}/cancel/", {"reason": "Rain"}), None
+    if op == "page_night_check_in":
+        night = _night(world)
+        url = f"/nights/{night.pk}/check-in/"
+        player = world["league"].players.order_by("pk").first()
+        return client.post(url, {"action": "in", "player": player.pk}), client.get(url)
     if op == "page_points_formula":
         url = f"/leagues/{world['league'].slug}/table/"
         # Everyone may read the table; only the form's post is a write.

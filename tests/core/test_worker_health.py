@@ -10,9 +10,7 @@ from tracker.core.tasks import health_ping
 
 def test_health_ping_runs_eagerly_in_process():
     token = uuid.uuid4().hex
-    # An eager run has no worker task around it; a test before this one may have left
-    # Celery's task stack non-empty, which makes a plain get() refuse as "within a task".
-    result = health_ping.delay(token).get(timeout=5, disable_sync_subtasks=False)
+    result = health_ping.delay(token).get(timeout=5)
     assert result["token"] == token
     assert result["pid"] == os.getpid()
 

@@ -195,7 +195,9 @@ def test_the_broker_stopped_during_a_record_answers_201_and_the_hand_settles_lat
 
 def test_a_worker_killed_during_a_reevaluation_the_job_still_finishes(stack):
     stack.redis_start()
-    first = stack.worker_start("w1", HOMEGAME_REEVALUATION_FAULT_DELAY="1")
+    first = stack.worker_start(
+        "w1", HOMEGAME_REEVALUATION_FAULT_DELAY="1", REEVALUATION_BATCH_SIZE="1"
+    )
     league, admin, tournament, _ = game()
     for _ in range(8):
         hand_record(

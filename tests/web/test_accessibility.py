@@ -12,9 +12,11 @@ labelled, focusable table region with a visible hint.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
+from django.utils import timezone
 
 from tests.factories import make_tournament, make_user, showdown_entry
 from tests.web.axe import axe_violations, describe
@@ -38,6 +40,7 @@ from tracker.accounts.services import email_address_set, verification_token
 from tracker.leagues.models import Player, invite_path
 from tracker.leagues.services import invite_create
 from tracker.rulings.services import house_rules_set
+from tracker.schedule.services import night_schedule
 
 pytestmark = BROWSER_TESTS
 
@@ -213,7 +216,17 @@ def test_every_page_passes_axe(site, browser, shots, size):
     waiting, _ = email_address_set(user=game.member, address="jo@example.org", base_url=site)
     verify_path = f"/accounts/email/verify/{verification_token(waiting)}/"
     # A player's account with no role: the members page lists it apart, to give it a role.
-    Player.objects.filter(pk=game.players[-1].pk).update(user=make_user("friday-player"))
+    linked = make_user("friday-player")
+    Player.objects.filter(pk=game.players[-1].pk).update(user=linked)
+    # A night scheduled ahead: its check-in at the door, and the linked player's nights.
+    night = night_schedule(
+        league=league,
+        starts_at=timezone.now() + dt.timedelta(days=2),
+        place="Alex's kitchen",
+        seats=6,
+        by=game.admin,
+        base_url=site,
+    )
     house_rules_set(
         league=league,
         house_rules={"kings_and_little_ones": {"king_required": False}},
@@ -291,6 +304,8 @@ def test_every_page_passes_axe(site, browser, shots, size):
         (game.admin, "night-form-admin", f"/leagues/{slug}/nights/new/", 200, None),
         (game.admin, "league-money", f"/leagues/{slug}/money/", 200, None),
         (None, "table-screen", f"/tournaments/{t.pk}/table/", 200, None),
+        (game.keeper, "night-check-in", f"/nights/{night.pk}/check-in/", 200, None),
+        (linked, "my-nights", "/me/nights/", 200, None),
     ]
 
     viewport = PHONE if size == "phone" else DESKTOP

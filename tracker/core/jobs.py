@@ -19,10 +19,10 @@ services that must tell a transient failure from a real one import it from here 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 
-from celery import current_app
+from celery import current_app, group
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, models, transaction
 from django.utils import timezone
@@ -58,6 +58,23 @@ def send(task_name: str, *args):
             },
         )
         return None
+
+
+def send_group(task_name: str, calls: Sequence[tuple]) -> None:
+    """Send the task ``task_name`` once per argument tuple of ``calls``, as one Celery group
+    (any number of workers take its parts; eagerly they run here, in order). A broker that
+    is away is logged, as in :func:`send`, and left to the sweeps."""
+    parts = group(current_app.signature(task_name, args=args) for args in calls)
+    if current_app.conf.task_always_eager:
+        parts.apply_async()
+        return
+    try:
+        parts.apply_async()
+    except Exception as exc:  # the broker is away: never fail the caller
+        log.warning(
+            "task group not sent; the sweep will send it",
+            extra={"task": task_name, "parts": len(calls), "error": f"{type(exc).__name__}: {exc}"},
+        )
 
 
 def stale_jobs_restart(

@@ -47,6 +47,7 @@ class Capability(StrEnum):
     SET_MONEY = "set_money"  # the league's currency and money rules, a night's own rules
     # schedule a night ahead, change or cancel it; see and record every answer
     SCHEDULE_NIGHT = "schedule_night"
+    CHECK_IN = "check_in"  # check players in at the door and start a scheduled night
     # mark any transfer of a night's settle-up paid (its payer and payee mark their own)
     MARK_PAID = "mark_paid"
     SET_DEAL = "set_deal"  # record the deal the players still in agreed (it ends the night)
@@ -74,6 +75,7 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.RECORD_MONEY,
             C.SET_MONEY,
             C.SCHEDULE_NIGHT,
+            C.CHECK_IN,
             C.MARK_PAID,
             C.SET_DEAL,
         }
@@ -86,6 +88,7 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.VIEW_MONEY,
             C.RECORD_MONEY,
             C.SCHEDULE_NIGHT,
+            C.CHECK_IN,
         }
     ),
     # The authority reads the audit log too: a ruling is judged against what was recorded.
@@ -132,7 +135,8 @@ def capabilities_of(roles) -> frozenset[Capability]:
     >>> sorted(capabilities_of({"authority", "member"}) - capabilities_of({"authority"}))
     []
     >>> sorted(capabilities_of({"scorekeeper", "member"}))  # doctest: +NORMALIZE_WHITESPACE
-    [<Capability.DISPUTE: 'dispute'>, <Capability.RECORD_HAND: 'record_hand'>,
+    [<Capability.CHECK_IN: 'check_in'>, <Capability.DISPUTE: 'dispute'>,
+     <Capability.RECORD_HAND: 'record_hand'>,
      <Capability.RECORD_MONEY: 'record_money'>, <Capability.SCHEDULE_NIGHT: 'schedule_night'>,
      <Capability.SHARE_TABLE: 'share_table'>, <Capability.VIEW_MONEY: 'view_money'>]
     """

@@ -203,12 +203,37 @@ class ReevaluationJob(models.Model):
     # JOB_MAX_RESTARTS restarts of a running job.
     heartbeat_at = models.DateTimeField(default=timezone.now, db_index=True)
     restarts = models.PositiveSmallIntegerField(default=0)
+    # The job is split into this many chunks (ReevaluationChunk) when it first runs; 0 before.
+    chunk_count = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-id"]
 
     def __str__(self) -> str:
         return f"re-evaluation {self.pk} ({self.status})"
+
+
+class ReevaluationChunk(models.Model):
+    """A part of a re-evaluation job that any worker may take: the job's hands (in its scope)
+    whose ids lie in ``first_id``..``last_id``. A chunk is ``done`` once every one of those
+    hands has been read by the job; the job is done when its last chunk is."""
+
+    job = models.ForeignKey(ReevaluationJob, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    first_id = models.BigIntegerField()
+    last_id = models.BigIntegerField()
+    hands = models.PositiveIntegerField()
+    done = models.BooleanField(default=False)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["job", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "index"], name="reevaluation_chunk_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"chunk {self.index} of re-evaluation {self.job_id}"
 
 
 class EvaluationSource(models.TextChoices):

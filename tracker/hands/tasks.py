@@ -11,7 +11,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from tracker.core.jobs import TRANSIENT
-from tracker.hands.services.reevaluation import reevaluation_run
+from tracker.hands.services.reevaluation import reevaluation_chunk_run, reevaluation_run
 from tracker.hands.services.settlement import tournament_settle
 from tracker.hands.services.sweep import hands_sweep
 
@@ -37,6 +37,17 @@ def tournament_settle_task(tournament_id: int) -> int:
 def reevaluation_run_task(job_id: int) -> dict:
     """Run a re-evaluation job (progress is kept on the job row)."""
     return reevaluation_run(job_id=job_id)
+
+
+@shared_task(
+    name="tracker.reevaluation_chunk",
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    max_retries=5,
+)
+def reevaluation_chunk_task(job_id: int, index: int) -> dict:
+    """Re-read one chunk of a re-evaluation job (any worker may take any chunk)."""
+    return reevaluation_chunk_run(job_id=job_id, index=index)
 
 
 @shared_task(name="tracker.hands_sweep", ignore_result=True)

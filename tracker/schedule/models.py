@@ -7,7 +7,7 @@ from django.db import models
 from django.utils import timezone
 
 from tracker.leagues.models import League, Player
-from tracker.tournaments.models import VARIANT_CHOICES
+from tracker.tournaments.models import VARIANT_CHOICES, Tournament
 
 
 class ScheduledNight(models.Model):
@@ -34,6 +34,16 @@ class ScheduledNight(models.Model):
     updated_at = models.DateTimeField(default=timezone.now)
     cancelled_at = models.DateTimeField(null=True, blank=True)
     cancel_reason = models.CharField(max_length=500, blank=True)
+    # Set when the night is started at the door (``night_start``): the tournament its
+    # checked-in players sit at. Answers and check-in are closed from then on.
+    tournament = models.OneToOneField(
+        Tournament,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="scheduled_night",
+    )
+    started_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["starts_at", "id"]
@@ -72,6 +82,8 @@ class Rsvp(models.Model):
     waitlisted_at = models.DateTimeField(null=True, blank=True)
     promotions = models.PositiveSmallIntegerField(default=0)
     answered_at = models.DateTimeField(default=timezone.now)
+    # Set when the night starts: a yes with a seat whose player was not checked in.
+    no_show = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["night_id", "answered_at", "id"]
@@ -81,3 +93,27 @@ class Rsvp(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.answer} to {self.night_id} ({self.seat or 'no seat'})"
+
+
+class CheckIn(models.Model):
+    """A roster player who came to a scheduled night, tapped in at the door before it
+    starts (a yes, a maybe, someone off the waitlist or a walk-in). ``buy_in`` says they
+    paid the buy-in at the door: it is recorded (``entry_record``) when the night starts,
+    if the night has one."""
+
+    night = models.ForeignKey(ScheduledNight, on_delete=models.CASCADE, related_name="check_ins")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="check_ins")
+    buy_in = models.BooleanField(default=True)
+    checked_in_at = models.DateTimeField(default=timezone.now)
+    checked_in_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["night_id", "checked_in_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "player"], name="check_in_one_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} here for {self.night_id}"

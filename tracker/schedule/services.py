@@ -1,9 +1,12 @@
 """Scheduling a night ahead and answering it: invitations, yes/no/maybe, the waitlist and
-its promotions, the reminder the day before. Every mail goes through the outbox."""
+its promotions, the reminder the day before; then check-in at the door, which turns the
+night into a tournament with its buy-ins. Every mail goes through the outbox."""
 
 from __future__ import annotations
 
 import datetime as dt
+import random
+import zoneinfo
 
 from django.conf import settings
 from django.core import signing
@@ -20,7 +23,11 @@ from tracker.engine.variants import VARIANT_RULES
 from tracker.leagues.models import League, Player
 from tracker.mail.models import MailKind
 from tracker.mail.services import outbox_enqueue
-from tracker.schedule.models import Answer, Rsvp, ScheduledNight, Seat
+from tracker.money.models import EntryKind
+from tracker.money.selectors import night_money
+from tracker.money.services import entry_record, night_create
+from tracker.schedule.models import Answer, CheckIn, Rsvp, ScheduledNight, Seat
+from tracker.tournaments.models import Tournament
 
 RSVP_SALT = "tracker.schedule.rsvp"
 PLACE_MAX, NOTE_MAX = 200, 1000
@@ -214,7 +221,7 @@ def _locked_open(night: ScheduledNight, *, by, doing: str) -> ScheduledNight:
     night = ScheduledNight.objects.select_for_update().select_related("league").get(pk=night.pk)
     if night.cancelled:
         raise Conflict("this night is cancelled", code="night_cancelled")
-    if night.starts_at <= timezone.now():
+    if night.starts_at <= timezone.now() or night.started_at is not None:
         raise Conflict("this night has started: it can no longer change", code="night_started")
     return night
 
@@ -343,7 +350,7 @@ def _answer(night: ScheduledNight, player: Player, answer: str, *, actor, via: s
     now = timezone.now()
     if night.cancelled:
         raise Conflict("this night is cancelled: answers are closed", code="night_cancelled")
-    if night.starts_at <= now:
+    if night.starts_at <= now or night.started_at is not None:
         raise Conflict("this night has started: answers are closed", code="night_started")
     rsvp = Rsvp.objects.filter(night=night, player=player).first() or Rsvp(
         night=night, player=player
@@ -441,6 +448,7 @@ def night_reminders_send(*, now: dt.datetime | None = None) -> list[int]:
     due = ScheduledNight.objects.filter(
         reminded_at__isnull=True,
         cancelled_at__isnull=True,
+        started_at__isnull=True,
         starts_at__gt=now,
         starts_at__lte=now + dt.timedelta(days=1),
     ).values_list("pk", flat=True)
@@ -470,3 +478,168 @@ def night_reminders_send(*, now: dt.datetime | None = None) -> list[int]:
                 )
             done.append(night.pk)
     return done
+
+
+# --------------------------------------------------------------------------
+# Check-in at the door, and the start of the night
+
+
+def _door(night: ScheduledNight, by, action: str) -> ScheduledNight:
+    """The night locked for the rest of the transaction (check-ins, answers and the start
+    are taken one at a time), once ``by`` may check players in and it has not started."""
+    require(by, night.league, Capability.CHECK_IN, action)
+    night = ScheduledNight.objects.select_for_update().select_related("league").get(pk=night.pk)
+    if night.cancelled:
+        raise Conflict("this night is cancelled: check-in is closed", code="night_cancelled")
+    if night.started_at is not None:
+        raise Conflict(
+            "this night has started: check-in is closed (its tournament holds the seats)",
+            code="night_started",
+        )
+    return night
+
+
+def _roster_player(night: ScheduledNight, player_id) -> Player:
+    player = None
+    if isinstance(player_id, int) and not isinstance(player_id, bool):
+        player = Player.objects.filter(pk=player_id, league=night.league_id).first()
+    if player is None:
+        raise DomainError(
+            f"no player {player_id} on {night.league.name}'s roster",
+            code="not_on_roster",
+            field="player",
+        )
+    return player
+
+
+def check_in_limit(night: ScheduledNight) -> int:
+    """The most players a night checks in: its seats, never past its game's limit."""
+    return min(night.seats, seat_limit(night.variant))
+
+
+@transaction.atomic
+def night_check_in(*, night: ScheduledNight, player_id: int, by, buy_in: bool = True) -> CheckIn:
+    """Check a roster player in at the door (an admin or scorekeeper): a yes, a maybe,
+    someone on the waitlist or a walk-in who never answered. ``buy_in`` says they paid the
+    buy-in at the door (recorded when the night starts, if it has one). Checking in a player
+    already in only updates ``buy_in``. Refused past the night's seats (and its game's
+    player limit), for a player not on the roster, and once the night has started."""
+    night = _door(night, by, "check players in")
+    player = _roster_player(night, player_id)
+    if not isinstance(buy_in, bool):
+        raise DomainError("must be true or false", field="buy_in")
+    row = CheckIn.objects.filter(night=night, player=player).first()
+    if row is not None:
+        if row.buy_in != buy_in:
+            row.buy_in = buy_in
+            row.save(update_fields=["buy_in"])
+        return row
+    limit = check_in_limit(night)
+    here = CheckIn.objects.filter(night=night).count()
+    if here >= limit:
+        raise DomainError(
+            f"all {limit} seats are taken: {player.name} can sit in only if someone is "
+            "checked out first",
+            code="seats_full",
+            field="player",
+        )
+    row = CheckIn.objects.create(
+        night=night,
+        player=player,
+        buy_in=buy_in,
+        checked_in_by=by if getattr(by, "is_authenticated", False) else None,
+    )
+    answer = Rsvp.objects.filter(night=night, player=player).first()
+    audit_record(
+        action="night.check_in",
+        target=night,
+        league=night.league,
+        actor=by,
+        data={
+            "player": player.name,
+            "answer": answer.answer if answer else "",
+            "buy_in": buy_in,
+        },
+    )
+    return row
+
+
+@transaction.atomic
+def night_check_out(*, night: ScheduledNight, player_id: int, by) -> None:
+    """Undo a check-in (tapped by mistake, or the player left) before the night starts."""
+    night = _door(night, by, "undo a check-in")
+    player = _roster_player(night, player_id)
+    deleted, _ = CheckIn.objects.filter(night=night, player=player).delete()
+    if not deleted:
+        raise DomainError(f"{player.name} is not checked in", code="not_checked_in", field="player")
+    audit_record(
+        action="night.check_out",
+        target=night,
+        league=night.league,
+        actor=by,
+        data={"player": player.name},
+    )
+
+
+def night_name(night: ScheduledNight) -> str:
+    """The tournament's name: the night's day, in the league's zone, and its place."""
+    local = night.starts_at.astimezone(zoneinfo.ZoneInfo(night.league.time_zone))
+    return f"{local:%a} {local.day} {local:%B} at {night.place}"[:120]
+
+
+@transaction.atomic
+def night_start(*, night: ScheduledNight, by, rng: random.Random | None = None) -> Tournament:
+    """Start the night at the door: its checked-in players sit at a new tournament with
+    the night's game and the league's money rules, their seats drawn at random on the
+    server (the seat draw of ``tournament_create``); each who paid at the door has their
+    buy-in recorded (``entry_record``) when the night has one. Every yes with a seat who
+    was not checked in is recorded as a no-show. The scheduled night links to the
+    tournament, and answers and check-in close. Refused with fewer than two players
+    checked in, or once started."""
+    night = _door(night, by, "start a night")
+    here = list(
+        CheckIn.objects.filter(night=night).select_related("player").order_by("checked_in_at", "pk")
+    )
+    if len(here) < 2:
+        raise DomainError(
+            f"a night needs at least 2 players checked in ({len(here)} so far)",
+            code="too_few_players",
+            field="players",
+        )
+    local = night.starts_at.astimezone(zoneinfo.ZoneInfo(night.league.time_zone))
+    tournament = night_create(
+        league=night.league,
+        by=by,
+        name=night_name(night),
+        player_ids=[c.player_id for c in here],
+        date=local.date(),
+        default_variant=night.variant,
+        seating="random",
+        rng=rng,
+    )
+    rules = night_money(tournament).rules
+    if rules.buy_in or rules.fee or rules.bounty:
+        for c in here:
+            if c.buy_in:
+                entry_record(
+                    tournament=tournament, player_id=c.player_id, kind=EntryKind.BUY_IN, by=by
+                )
+    came = {c.player_id for c in here}
+    missing = Rsvp.objects.filter(night=night, seat=Seat.GOING).exclude(player_id__in=came)
+    no_shows = list(missing.select_related("player").order_by("player__name"))
+    Rsvp.objects.filter(pk__in=[r.pk for r in no_shows]).update(no_show=True)
+    night.tournament = tournament
+    night.started_at = timezone.now()
+    night.save(update_fields=["tournament", "started_at"])
+    audit_record(
+        action="night.start",
+        target=night,
+        league=night.league,
+        actor=by,
+        data={
+            "tournament": tournament.pk,
+            "players": [c.player.name for c in here],
+            "no_shows": [r.player.name for r in no_shows],
+        },
+    )
+    return tournament

@@ -1,5 +1,6 @@
 """Scheduled nights: the form that makes one, the night's page (who comes, the viewer's
-answer), and the one-tap answer link from the e-mail (a confirm button that POSTs)."""
+answer), the one-tap answer link from the e-mail (a confirm button that POSTs), check-in at
+the door (which starts the night), and a user's own nights."""
 
 from __future__ import annotations
 
@@ -8,16 +9,30 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tracker.core.permissions import Capability, capabilities, require
 from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import visible_league
+from tracker.money.formatting import amount_format
+from tracker.money.selectors import league_money
 from tracker.schedule import services
-from tracker.schedule.selectors import night_answers, players_of_user, visible_night
+from tracker.schedule.models import Rsvp
+from tracker.schedule.selectors import (
+    door_list,
+    my_nights,
+    night_answers,
+    players_of_user,
+    visible_night,
+)
 from tracker.schedule.services import (
+    check_in_limit,
+    night_check_in,
+    night_check_out,
     night_schedule,
+    night_start,
     rsvp_answer,
     rsvp_answer_by_link,
     rsvp_link_read,
@@ -82,7 +97,12 @@ def night(request, pk):
             "can": can,
             "answers": answers,
             "mine": [(p, by_player.get(p.pk)) for p in mine],
-            "open": night.cancelled_at is None and night.starts_at > timezone.now(),
+            "open": night.cancelled_at is None
+            and night.started_at is None
+            and night.starts_at > timezone.now(),
+            "no_shows": Rsvp.objects.filter(night=night, no_show=True).select_related("player")
+            if night.started_at
+            else [],
         },
     )
 
@@ -197,6 +217,11 @@ def night_answer(request, pk):
         messages.error(request, getattr(exc, "message", "Choose a player and an answer."))
     else:
         messages.success(request, _said(rsvp))
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(back)
     return redirect("night", pk=night.pk)
 
 
@@ -230,3 +255,81 @@ def rsvp_link(request, token: str):
         "tracker/rsvp_link.html",
         {"night": night, "player": player, "answer": answer},
     )
+
+
+# --------------------------------------------------------------------------
+# Check-in at the door
+
+
+def _door_money(league) -> str | None:
+    """What a player pays at the door, in words, when the league's nights have a buy-in."""
+    money = league_money(league)
+    rules = money.rules
+    total = rules.buy_in + rules.fee + rules.bounty
+    if not total:
+        return None
+    return amount_format(total, currency=money.currency, locale=money.locale)
+
+
+@require_http_methods(["GET", "POST"])
+@domain_errors_as_http
+def night_check_in_page(request, pk):
+    """Check-in at the door (admins and scorekeepers, phone first): tap who is here, the
+    yeses first, then the waitlist and the maybes, then walk-ins from the roster; undo a
+    tap; start the night (the seat draw), which opens its tournament page."""
+    night = visible_night(request.user, pk)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    require(request.user, night.league, Capability.CHECK_IN, "check players in")
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        try:
+            player_id = int(request.POST.get("player") or 0)
+        except ValueError:
+            player_id = 0
+        try:
+            if action == "in":
+                row = night_check_in(
+                    night=night,
+                    player_id=player_id,
+                    buy_in=request.POST.get("buy_in") == "1",
+                    by=request.user,
+                )
+                messages.success(request, f"{row.player.name} is here.")
+            elif action == "out":
+                night_check_out(night=night, player_id=player_id, by=request.user)
+                messages.success(request, "Check-in undone.")
+            elif action == "start":
+                tournament = night_start(night=night, by=request.user)
+                messages.success(
+                    request,
+                    f"The night has started: {tournament.seats.count()} players, seats drawn.",
+                )
+                return redirect(tournament.get_absolute_url())
+            else:
+                messages.error(request, "Choose check in, undo or start.")
+        except DomainError as exc:
+            messages.error(request, exc.message)
+        return redirect("night-check-in", pk=night.pk)
+    door = door_list(night)
+    return render(
+        request,
+        "tracker/night_check_in.html",
+        {
+            "night": night,
+            "league": night.league,
+            "door": door,
+            "here": len(door.here),
+            "limit": check_in_limit(night),
+            "door_money": _door_money(night.league),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET"])
+def my_nights_page(request):
+    """The signed-in user's nights in every league: upcoming (with their answer, and the
+    buttons to change it), past (their finish, money result and transfers), and what they
+    owe or are owed."""
+    return render(request, "tracker/my_nights.html", {"mine": my_nights(request.user)})

@@ -15,12 +15,13 @@ import logging
 import os
 import time
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from tracker.audit.services import audit_record, system_actor
-from tracker.core.jobs import enqueue_on_commit
+from tracker.core.jobs import enqueue_on_commit, send_group
 from tracker.core.permissions import Capability, require
 from tracker.core.typed import ChipsByPlayer
 from tracker.engine.errors import DomainError
@@ -32,6 +33,7 @@ from tracker.hands.models import (
     Hand,
     HandStatus,
     JobStatus,
+    ReevaluationChunk,
     ReevaluationJob,
 )
 from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
@@ -42,6 +44,10 @@ from tracker.stats.services import facts_for_hand, stats_tallies_apply
 from tracker.tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
+
+CHUNK_TASK = "tracker.reevaluation_chunk"
+DEFAULT_CHUNK_SIZE = 500
+DEFAULT_BATCH_SIZE = 25
 
 
 @transaction.atomic
@@ -133,70 +139,170 @@ def hand_reevaluate(*, hand: Hand, job_id: int | None = None) -> bool:
 
 
 def _fault_delay() -> None:
-    """Test hook: a pause after each hand, so a test can kill the worker in the middle of a job."""
+    """Test hook: a pause after each batch of hands, so a test can kill the worker in the middle of a job."""
     delay = float(os.environ.get("HOMEGAME_REEVALUATION_FAULT_DELAY", "0") or 0)
     if delay:
         time.sleep(delay)
 
 
+def chunk_size() -> int:
+    """Hands per chunk of a re-evaluation job (setting ``REEVALUATION_CHUNK_SIZE``)."""
+    return max(1, int(getattr(settings, "REEVALUATION_CHUNK_SIZE", DEFAULT_CHUNK_SIZE)))
+
+
+def _chunks_create(job: ReevaluationJob) -> int:
+    """Split the job's scope, by hand id, into chunks of :func:`chunk_size` hands; returns how
+    many hands the scope holds. The ids are streamed, never held whole."""
+    size = chunk_size()
+    rows: list[ReevaluationChunk] = []
+    first = last = None
+    count = total = 0
+    ids = _scope(job).order_by("id").values_list("id", flat=True).iterator(chunk_size=5000)
+    for hand_id in ids:
+        if first is None:
+            first = hand_id
+        last = hand_id
+        count += 1
+        total += 1
+        if count == size:
+            rows.append(_chunk(job, len(rows), first, last, count))
+            first, count = None, 0
+    if count:
+        rows.append(_chunk(job, len(rows), first, last, count))
+    ReevaluationChunk.objects.bulk_create(rows, batch_size=1000)
+    job.chunk_count = len(rows)
+    return total
+
+
+def _chunk(job: ReevaluationJob, index: int, first: int, last: int, hands: int):
+    return ReevaluationChunk(job=job, index=index, first_id=first, last_id=last, hands=hands)
+
+
 @system_actor()
 def reevaluation_run(*, job_id: int) -> dict:
-    """Run a job: idempotent (a finished job is not run again), with progress on the job row.
+    """Start or resume a job: idempotent (a finished job is not run again).
 
-    Each hand is re-read in its own transaction, which also counts it on the job and writes
-    the job's heartbeat; a hand this job has already read (an Evaluation with its id) is not
-    read again. So a run started again after its worker died (by the sweep,
-    tracker/hands/services/sweep.py) resumes where the last one stopped, and two deliveries
-    running at once read each hand once.
+    The first run counts the job's hands and splits them into chunks (ReevaluationChunk);
+    every run then sends each chunk not yet done as one group of ``tracker.reevaluation_chunk``
+    tasks, which any number of workers take (:func:`reevaluation_chunk_run`). A run started
+    again after a worker died (by the sweep, tracker/hands/services/sweep.py) sends the chunks
+    left; the hands those chunks already read are not read again. With eager tasks the group
+    runs here, in order, and the job is done when this returns.
     """
     with transaction.atomic():
         job = ReevaluationJob.objects.select_for_update().get(pk=job_id)
         if job.status in (JobStatus.DONE, JobStatus.FAILED):
-            return {"status": job.status, "done": job.done, "changed": job.changed}
+            return _summary(job)
         fields = ["status", "started_at", "heartbeat_at"]
         if job.status != JobStatus.RUNNING:  # a first run; a resumed one keeps its counts
-            job.total = _scope(job).count()
             job.done = 0
             job.changed = 0
-            fields += ["total", "done", "changed"]
+            fields += ["done", "changed"]
+        if not job.chunk_count:
+            job.total = _chunks_create(job)
+            fields += ["total", "chunk_count"]
         job.status = JobStatus.RUNNING
         job.started_at = job.started_at or timezone.now()
         job.heartbeat_at = timezone.now()
         job.save(update_fields=fields)
-    for hand_id in _scope(job).order_by("tournament_id", "number").values_list("id", flat=True):
-        with transaction.atomic():
-            hand = Hand.objects.select_for_update().get(pk=hand_id)
-            if Evaluation.objects.filter(hand=hand, job_id=job_id).exists():
-                continue  # read by an earlier run of this job
-            changed = False
+        pending = list(job.chunks.filter(done=False).values_list("index", flat=True))
+    if not pending:
+        _job_finish(job_id)
+    else:
+        send_group(CHUNK_TASK, [(job_id, index) for index in pending])
+    job.refresh_from_db()
+    return _summary(job)
+
+
+@system_actor()
+def reevaluation_chunk_run(*, job_id: int, index: int) -> dict:
+    """Re-read the hands of one chunk of a job.
+
+    The hands are read a few at a time (``REEVALUATION_BATCH_SIZE``), each batch in one
+    transaction that also counts them on the job and writes its heartbeat; a hand the job has
+    already read (an Evaluation with its id) is skipped, so a chunk delivered twice, run by two
+    workers at once, or run again after its worker died reads each hand once. The chunk that
+    leaves no chunk of the job undone finishes the job.
+    """
+    chunk = (
+        ReevaluationChunk.objects.select_related("job").filter(job_id=job_id, index=index).first()
+    )
+    if chunk is None or chunk.done or chunk.job.status != JobStatus.RUNNING:
+        return {"job": job_id, "chunk": index, "read": 0}
+    hand_ids = list(
+        _scope(chunk.job)
+        .filter(id__gte=chunk.first_id, id__lte=chunk.last_id)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    read = 0
+    batch = max(1, int(getattr(settings, "REEVALUATION_BATCH_SIZE", DEFAULT_BATCH_SIZE)))
+    for k in range(0, len(hand_ids), batch):
+        read += _batch_read(job_id, hand_ids[k : k + batch])
+        _fault_delay()
+    with transaction.atomic():
+        job = ReevaluationJob.objects.select_for_update().get(pk=job_id)
+        ReevaluationChunk.objects.filter(pk=chunk.pk, done=False).update(
+            done=True, finished_at=timezone.now()
+        )
+        last = job.status == JobStatus.RUNNING and not job.chunks.filter(done=False).exists()
+    if last:
+        _job_finish(job_id)
+    return {"job": job_id, "chunk": index, "read": read}
+
+
+def _batch_read(job_id: int, hand_ids: list[int]) -> int:
+    """Re-read a few hands in one transaction (their rows locked, in id order), skipping those
+    the job has read already; count them on the job and write its heartbeat. Returns how many
+    hands were read."""
+    with transaction.atomic():
+        hands = list(
+            Hand.objects.select_for_update(of=("self",))
+            .filter(pk__in=hand_ids)
+            .order_by("id")
+            .prefetch_related("hand_seats", "pots")
+        )
+        seen = set(
+            Evaluation.objects.filter(hand_id__in=hand_ids, job_id=job_id).values_list(
+                "hand_id", flat=True
+            )
+        )
+        read = changed = 0
+        for hand in hands:
+            if hand.pk in seen:
+                continue  # read by an earlier run of this chunk
             try:
-                changed = hand_reevaluate(hand=hand, job_id=job_id)
+                changed += hand_reevaluate(hand=hand, job_id=job_id)
             except DomainError:
                 pass  # kept as an Evaluation with its error; listed on the job at the end
+            read += 1
+        if read:
             ReevaluationJob.objects.filter(pk=job_id).update(
-                done=F("done") + 1,
-                changed=F("changed") + int(changed),
-                heartbeat_at=timezone.now(),
+                done=F("done") + read, changed=F("changed") + changed, heartbeat_at=timezone.now()
             )
-        _fault_delay()
-    errors = [
-        f"hand {number} of tournament {tournament_id}: {error}"
-        for number, tournament_id, error in Evaluation.objects.filter(job_id=job_id)
-        .exclude(error="")
-        .order_by("hand__tournament_id", "hand__number")
-        .values_list("hand__number", "hand__tournament_id", "error")
-    ]
-    ReevaluationJob.objects.filter(pk=job_id).update(
-        status=JobStatus.DONE,
-        finished_at=timezone.now(),
-        heartbeat_at=timezone.now(),
-        error="\n".join(errors),
-    )
-    job.refresh_from_db()
+    return read
+
+
+def _job_finish(job_id: int) -> None:
+    """Mark a job done, once, with the errors its evaluations met."""
+    with transaction.atomic():
+        job = ReevaluationJob.objects.select_for_update().get(pk=job_id)
+        if job.status != JobStatus.RUNNING:
+            return
+        errors = [
+            f"hand {number} of tournament {tournament_id}: {error}"
+            for number, tournament_id, error in Evaluation.objects.filter(job_id=job_id)
+            .exclude(error="")
+            .order_by("hand__tournament_id", "hand__number")
+            .values_list("hand__number", "hand__tournament_id", "error")
+        ]
+        job.status = JobStatus.DONE
+        job.finished_at = job.heartbeat_at = timezone.now()
+        job.error = "\n".join(errors)
+        job.save(update_fields=["status", "finished_at", "heartbeat_at", "error"])
     log.info("reevaluation done", extra={"job": job_id, "done": job.done, "changed": job.changed})
-    return {
-        "status": JobStatus.DONE,
-        "done": job.done,
-        "changed": job.changed,
-        "errors": len(errors),
-    }
+
+
+def _summary(job: ReevaluationJob) -> dict:
+    errors = len(job.error.splitlines()) if job.error else 0
+    return {"status": job.status, "done": job.done, "changed": job.changed, "errors": errors}

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tracker', '0031_deals'),
+        ('tracker', '0033_reeval'),
     ]
 
     operations = [
