@@ -19,12 +19,14 @@ from tracker.core.errors import Conflict, PermissionDenied
 from tracker.engine.errors import DomainError
 from tracker.leagues.services import calendar_feed_create, league_time_zone_set
 from tracker.mail.models import MailKind, OutboxMessage
-from tracker.schedule.models import ScheduledNight
+from tracker.schedule.models import CheckIn, ScheduledNight
 from tracker.schedule.selectors import night_answers, upcoming_nights
 from tracker.schedule.services import (
     night_cancel,
+    night_check_in,
     night_edit,
     night_reminders_send,
+    night_start,
     rsvp_answer,
     rsvp_answer_by_link,
     rsvp_token,
@@ -269,3 +271,24 @@ def test_a_private_leagues_night_file_is_a_404_to_outsiders(club):
     member = Client()
     member.force_login(ann.user)
     assert member.get(f"/nights/{night.pk}/calendar.ics").status_code == 200
+
+
+def test_a_cancelled_night_refuses_check_in_and_a_started_one_refuses_a_change(club):
+    league, admin, (ann, bob, *_) = club
+    cancelled = schedule(league, admin)
+    night_cancel(night=cancelled, by=admin)
+    with pytest.raises(Conflict, match="cancelled") as refused:
+        night_check_in(night=cancelled, player_id=ann.pk, by=admin)
+    assert refused.value.code == "night_cancelled"
+    assert not CheckIn.objects.filter(night=cancelled).exists()
+    started = schedule(league, admin)
+    for p in (ann, bob):
+        night_check_in(night=started, player_id=p.pk, by=admin)
+    night_start(night=started, by=admin)
+    with pytest.raises(Conflict, match="started") as refused:
+        night_edit(night=started, by=admin, place="Elsewhere")
+    assert refused.value.code == "night_started"
+    with pytest.raises(Conflict, match="started"):
+        night_cancel(night=started, by=admin)
+    fresh = ScheduledNight.objects.get(pk=started.pk)
+    assert fresh.place == started.place and fresh.cancelled_at is None
