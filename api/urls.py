@@ -9,6 +9,7 @@ from api.views import (
     deals,
     evaluate,
     hands,
+    ledger,
     money,
     phh,
     results,
@@ -44,6 +45,17 @@ urlpatterns = [
     ),
     path("leagues/<slug:slug>/money/", money.LeagueMoneyView.as_view(), name="league-money"),
     path("me/nights/", schedule.MyNightsView.as_view(), name="my-nights"),
+    path("leagues/<slug:slug>/ledger/", ledger.LeagueLedgerView.as_view(), name="league-ledger"),
+    path(
+        "leagues/<slug:slug>/ledger/corrections/",
+        ledger.LedgerCorrectionsView.as_view(),
+        name="league-ledger-corrections",
+    ),
+    path(
+        "leagues/<slug:slug>/ledger/payments/",
+        ledger.LedgerPaymentView.as_view(),
+        name="league-ledger-payments",
+    ),
     path(
         "tournaments/<int:pk>/money/", money.TournamentMoneyView.as_view(), name="tournament-money"
     ),

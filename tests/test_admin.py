@@ -31,6 +31,7 @@ READ_ONLY = {
     "tracker.NightMoney",
     "tracker.MoneyEntry",
     "tracker.SettleTransfer",
+    "tracker.MoneyLedgerEntry",
     "tracker.OutboxMessage",
     "tracker.Rsvp",
     "tracker.Deal",

@@ -24,7 +24,14 @@ from tracker.hands.models import (
 from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
 from tracker.mail.models import MailOptOut, OutboxMessage
-from tracker.money.models import Deal, LeagueMoney, MoneyEntry, NightMoney, SettleTransfer
+from tracker.money.models import (
+    Deal,
+    LeagueMoney,
+    MoneyEntry,
+    MoneyLedgerEntry,
+    NightMoney,
+    SettleTransfer,
+)
 from tracker.rulings.models import Ruling
 from tracker.schedule.models import CheckIn, Rsvp, ScheduledNight
 from tracker.stats.models import MonthTally, TournamentTally
@@ -356,6 +363,16 @@ class SettleTransferAdmin(ReadOnlyAdmin):
     list_display = ["tournament", "position", "payer", "payee", "amount", "paid_at"]
     list_filter = ["tournament__league"]
     search_fields = ["tournament__name", "payer__name", "payee__name"]
+
+
+@admin.register(MoneyLedgerEntry)
+class MoneyLedgerEntryAdmin(ReadOnlyAdmin):
+    """The league money ledger: append-only; corrected from the league's ledger page or
+    the API, by new entries."""
+
+    list_display = ["created_at", "league", "player", "kind", "amount", "currency", "tournament"]
+    list_filter = ["kind", "league"]
+    search_fields = ["player__name", "tournament__name", "reason"]
 
 
 @admin.register(Deal)

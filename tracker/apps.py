@@ -12,3 +12,6 @@ class TrackerConfig(AppConfig):
 
         # Every account's name claimed for the uniqueness rules (tracker/accounts/names.py).
         from tracker.accounts import signals  # noqa: F401
+
+        # The league money ledger posts each finished night's results (tracker/money/receivers.py).
+        from tracker.money import receivers  # noqa: F401

@@ -20,7 +20,14 @@ from tracker.hands.models import (
 from tracker.interchange.models import ImportFile, ImportJob
 from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
 from tracker.mail.models import MailOptOut, OutboxMessage
-from tracker.money.models import Deal, LeagueMoney, MoneyEntry, NightMoney, SettleTransfer
+from tracker.money.models import (
+    Deal,
+    LeagueMoney,
+    MoneyEntry,
+    MoneyLedgerEntry,
+    NightMoney,
+    SettleTransfer,
+)
 from tracker.rulings.models import Ruling
 from tracker.schedule.models import CheckIn, Rsvp, ScheduledNight
 from tracker.stats.models import MonthTally, TournamentTally
@@ -56,6 +63,7 @@ __all__ = [
     "LeagueMoney",
     "MailOptOut",
     "MoneyEntry",
+    "MoneyLedgerEntry",
     "Membership",
     "MonthTally",
     "NightMoney",

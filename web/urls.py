@@ -11,6 +11,7 @@ from web.views import (
     hands,
     health,
     interchange,
+    league_ledger,
     league_money,
     leagues,
     live,
@@ -47,6 +48,13 @@ urlpatterns = [
     path("leagues/<slug:slug>/members/", members.members, name="league-members"),
     path("leagues/<slug:slug>/house-rules/", members.house_rules, name="house-rules"),
     path("leagues/<slug:slug>/money/", league_money.league_money_page, name="league-money"),
+    path("leagues/<slug:slug>/ledger/", league_ledger.league_ledger_page, name="league-ledger"),
+    path("leagues/<slug:slug>/ledger/paid/", league_ledger.ledger_paid_page, name="ledger-paid"),
+    path(
+        "leagues/<slug:slug>/ledger/corrections/",
+        league_ledger.ledger_correction_page,
+        name="ledger-correction",
+    ),
     path("invites/<str:token>/", members.invite, name="invite"),
     # Calendars: the league's feed at a secret address, a night's file, the admins' page
     path("leagues/<slug:slug>/calendar/", calendars.league_calendar, name="league-calendar"),

@@ -27,7 +27,7 @@ from tests.rulings.helpers import ACES, KINGS, api_client, disputed_hand, showdo
 from tracker.hands.models import Hand, HandStatus
 from tracker.leagues.models import League, Player
 from tracker.leagues.services import invite_create
-from tracker.money.models import NightMoney, SettleTransfer
+from tracker.money.models import MoneyLedgerEntry, NightMoney, SettleTransfer
 from tracker.money.services import entry_record
 from tracker.schedule.services import night_check_in, night_schedule
 from tracker.tournaments.selectors import tournament_state
@@ -76,6 +76,9 @@ ALLOWED = {
     # (a transfer's payer and payee mark their own too: tests/money/test_results.py)
     "transfer_mark_paid": {"admin"},
     "deal_record": {"admin"},
+    "ledger_correction": {"admin"},
+    # (a transfer's payer and payee record their own too: tests/money/test_ledger.py)
+    "ledger_payment": {"admin"},
 }
 # operations that do not name a league: being an outsider changes nothing
 # (an invite's token is the key to its league, private or not)
@@ -100,6 +103,8 @@ PAGES_ALLOWED = {
     "page_night_cancel": RECORDERS,
     "page_night_check_in": RECORDERS,
     "page_transfer_paid": {"admin"},  # and the transfer's payer and payee
+    "page_ledger_paid": {"admin"},  # and the transfer's payer and payee
+    "page_ledger_correction": {"admin"},
 }
 
 # (path, method) of every write in the schema, and the operation of the matrix covering it.
@@ -135,6 +140,8 @@ SCHEMA_WRITES = {
     ("/api/v1/nights/{id}/start/", "post"): "night_start",
     ("/api/v1/tournaments/{id}/transfers/{position}/paid/", "post"): "transfer_mark_paid",
     ("/api/v1/tournaments/{id}/deal/", "post"): "deal_record",
+    ("/api/v1/leagues/{slug}/ledger/corrections/", "post"): "ledger_correction",
+    ("/api/v1/leagues/{slug}/ledger/payments/", "post"): "ledger_payment",
 }
 # POSTs that store nothing (a stateless calculator): open to everyone, not in the matrix.
 NOT_WRITES = {("/api/v1/evaluate/", "post")}
@@ -293,6 +300,25 @@ def api_write(op: str, world, role: str):
             tournament=t, position=0, defaults={"payer": a, "payee": b, "amount": 500}
         )
         return client.post(f"/api/v1/tournaments/{t.pk}/transfers/0/paid/")
+    if op == "ledger_correction":
+        return client.post(
+            f"/api/v1/leagues/{league.slug}/ledger/corrections/",
+            {"player": world["order"][0], "amount": 500, "reason": "paid in cash"},
+            format="json",
+        )
+    if op == "ledger_payment":
+        # a balance owed between two players none of the users is linked to
+        a, b = world["order"][:2]
+        Player.objects.filter(pk__in=[a, b]).update(user=None)
+        for pid, amount in ((a, -500), (b, 500)):
+            MoneyLedgerEntry.objects.create(
+                league=league, player_id=pid, kind="correction", amount=amount, currency="USD"
+            )
+        return client.post(
+            f"/api/v1/leagues/{league.slug}/ledger/payments/",
+            {"payer": str(a), "payee": str(b), "amount": 500},
+            format="json",
+        )
     if op == "deal_record":
         NightMoney.objects.get_or_create(tournament=t, defaults={"buy_in": 1000})
         for player in world["order"]:
@@ -472,6 +498,26 @@ def page_write(op: str, world, role: str):
     if op == "page_house_rules":
         url = f"/leagues/{slug}/house-rules/"
         return client.post(url, {"opt-low_hole__game": "high_low"}), client.get(url)
+    if op == "page_ledger_paid":
+        a, b = world["order"][:2]
+        Player.objects.filter(pk__in=[a, b]).update(user=None)
+        for pid, amount in ((a, -500), (b, 500)):
+            MoneyLedgerEntry.objects.create(
+                league=world["league"],
+                player_id=pid,
+                kind="correction",
+                amount=amount,
+                currency="USD",
+            )
+        body = {"payer": str(a), "payee": str(b), "amount": "500"}
+        return client.post(f"/leagues/{slug}/ledger/paid/", body), None
+    if op == "page_ledger_correction":
+        body = {
+            "correction-player": world["order"][0],
+            "correction-amount": "5",
+            "correction-reason": "paid in cash",
+        }
+        return client.post(f"/leagues/{slug}/ledger/corrections/", body), None
     if op == "page_league_money":
         url = f"/leagues/{slug}/money/"
         body = {"currency": "EUR", "locale": "de_DE", "unit": "1", "rebuy_when": "busted"}

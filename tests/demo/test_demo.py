@@ -28,6 +28,11 @@ def test_demo_seed_records_a_real_league_once(django_capture_on_commit_callbacks
     assert HandStatus.DISPUTED in statuses and HandStatus.VERIFIED in statuses
     assert HandStatus.RECORDED not in statuses and HandStatus.INVALID not in statuses
     assert hands.filter(entry_mode="full").exists()
+    # the finished night's results are in the league's money ledger, adding up to zero
+    from tracker.money.ledger_selectors import league_ledger
+
+    ledger = league_ledger(league)
+    assert ledger.balances and sum(ledger.balances.values()) == 0 and ledger.transfers
     count = hands.count()
     with django_capture_on_commit_callbacks(execute=True):
         report = demo_seed()

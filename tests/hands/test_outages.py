@@ -195,8 +195,12 @@ def test_the_broker_stopped_during_a_record_answers_201_and_the_hand_settles_lat
 
 def test_a_worker_killed_during_a_reevaluation_the_job_still_finishes(stack):
     stack.redis_start()
+    # Three chunks of at most three hands (a group of three tasks), read a hand at a time.
     first = stack.worker_start(
-        "w1", HOMEGAME_REEVALUATION_FAULT_DELAY="1", REEVALUATION_BATCH_SIZE="1"
+        "w1",
+        HOMEGAME_REEVALUATION_FAULT_DELAY="1",
+        REEVALUATION_BATCH_SIZE="1",
+        REEVALUATION_CHUNK_SIZE="3",
     )
     league, admin, tournament, _ = game()
     for _ in range(8):
@@ -224,6 +228,7 @@ def test_a_worker_killed_during_a_reevaluation_the_job_still_finishes(stack):
     print(f"re-evaluation finished {took:.0f}s after the kill")
     assert (job.status, job.total, job.done, job.restarts) == (JobStatus.DONE, 8, 8, 1)
     assert Evaluation.objects.filter(job_id=job.pk).count() == 8  # each hand read once
+    assert job.chunk_count == 3 and not job.chunks.filter(done=False).exists()
     assert_settled_once(tournament, 8)
 
 

@@ -51,6 +51,7 @@ class Capability(StrEnum):
     # mark any transfer of a night's settle-up paid (its payer and payee mark their own)
     MARK_PAID = "mark_paid"
     SET_DEAL = "set_deal"  # record the deal the players still in agreed (it ends the night)
+    CORRECT_MONEY = "correct_money"  # add a correction entry to the league's money ledger
 
 
 C = Capability
@@ -78,6 +79,7 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.CHECK_IN,
             C.MARK_PAID,
             C.SET_DEAL,
+            C.CORRECT_MONEY,
         }
     ),
     SCOREKEEPER: frozenset(

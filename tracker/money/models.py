@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from tracker.core.models import AppendOnlyModel
 from tracker.engine.money import PAYOUT_TEMPLATES, REBUY_WHEN, NightRules
 from tracker.leagues.models import League, Player
 from tracker.tournaments.models import LedgerEntry, Tournament
@@ -215,3 +216,47 @@ class Deal(models.Model):
     @property
     def by_player(self) -> dict[int, int]:
         return {row["player"]: row["amount"] for row in self.amounts}
+
+
+class LedgerKind(models.TextChoices):
+    NIGHT = "night", "A night's result"
+    RESTATED = "restated", "A night's result restated"
+    PAYMENT = "payment", "A payment"
+    CORRECTION = "correction", "A correction"
+
+
+class MoneyLedgerEntry(AppendOnlyModel):
+    """One movement in a league's money ledger (docs/money.md, "The league ledger"), in
+    minor units: what the league owes ``player`` (the house when null) goes up by ``amount``
+    (negative: down). A player's balance is the sum of their entries; every write adds
+    entries whose amounts add up to zero, so the balances (the house's included) always do.
+    Append-only: never changed nor deleted (a correction is a new entry)."""
+
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="money_ledger")
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )  # null: the house, which keeps the fees
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )  # the night of a result, a restated result or a night's transfer paid
+    transfer = models.ForeignKey(
+        SettleTransfer, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )  # a night's settle-up transfer this payment is
+    kind = models.CharField(max_length=12, choices=LedgerKind.choices)
+    amount = models.BigIntegerField()
+    currency = models.CharField(max_length=3)
+    reason = models.CharField(max_length=300, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            models.Index(fields=["league", "currency", "player"], name="money_ledger_player"),
+            models.Index(fields=["tournament", "kind"], name="money_ledger_night"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.amount} to {self.player_id or 'house'} in {self.league_id}"

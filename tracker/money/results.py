@@ -126,17 +126,9 @@ def night_bounties(
     return found
 
 
-def night_results(
-    tournament: Tournament, *, summary: NightMoneySummary | None = None
-) -> NightResults:
-    """A night's money results once it is finished: the bounties, each player's result and
-    the settle-up (the house is one more party, owed the fees). The results add up to minus
-    the fees; with the house they add up to zero, and the transfers square them all
-    (exactly the fewest up to 16 parties, ``minimal`` False above: not proven).
-    ``summary`` when the caller has read it already (the tournament page)."""
-    summary = summary or night_money_summary(tournament)
-    if tournament.status != TournamentStatus.FINISHED:
-        return NightResults(summary=summary, final=False)
+def _player_results(
+    tournament: Tournament, summary: NightMoneySummary
+) -> tuple[list[BountyWon], dict[int, PlayerResult]]:
     bounties = night_bounties(tournament, summary=summary)
     won: dict[int, int] = {}
     for b in bounties:
@@ -156,6 +148,32 @@ def night_results(
             bounty_back=back,
             result=payout + won.get(pid, 0) + back - money.paid,
         )
+    return bounties, players
+
+
+def night_balances(tournament: Tournament) -> tuple[NightMoneySummary, dict[int, int]] | None:
+    """A finished night's result per player (:class:`PlayerResult` ``result``, seat order),
+    with the summary it was read from (its fees are the house's); None before the night is
+    over. What :func:`night_results` reads, without working out the settle-up."""
+    if tournament.status != TournamentStatus.FINISHED:
+        return None
+    summary = night_money_summary(tournament)
+    _, players = _player_results(tournament, summary)
+    return summary, {pid: r.result for pid, r in players.items()}
+
+
+def night_results(
+    tournament: Tournament, *, summary: NightMoneySummary | None = None
+) -> NightResults:
+    """A night's money results once it is finished: the bounties, each player's result and
+    the settle-up (the house is one more party, owed the fees). The results add up to minus
+    the fees; with the house they add up to zero, and the transfers square them all
+    (exactly the fewest up to 16 parties, ``minimal`` False above: not proven).
+    ``summary`` when the caller has read it already (the tournament page)."""
+    summary = summary or night_money_summary(tournament)
+    if tournament.status != TournamentStatus.FINISHED:
+        return NightResults(summary=summary, final=False)
+    bounties, players = _player_results(tournament, summary)
     balances: dict[object, int] = {pid: r.result for pid, r in players.items()}
     if summary.pool.fees:
         balances[HOUSE] = summary.pool.fees

@@ -10,8 +10,10 @@ from tracker.audit.services import audit_record
 from tracker.core.errors import NotFound, PermissionDenied
 from tracker.core.permissions import Capability, require
 from tracker.engine.errors import DomainError
+from tracker.money.ledger_services import ledger_night_post, ledger_transfer_post
 from tracker.money.models import SettleTransfer
 from tracker.money.results import HOUSE, night_results
+from tracker.money.selectors import night_money
 from tracker.tournaments.models import Tournament, TournamentStatus
 
 
@@ -60,6 +62,8 @@ def transfer_mark_paid(*, tournament: Tournament, position: int, by) -> SettleTr
     holding a role in the league) or an admin may; marked twice, it stays as first marked."""
     can = require(by, tournament.league, Capability.VIEW_MONEY, "see the night's money")
     night_transfers_create(tournament=tournament, by=by)
+    # the night's results in the league ledger first (idempotent: posted when it ended)
+    ledger_night_post(tournament=tournament, by=by)
     row = (
         SettleTransfer.objects.select_for_update(of=("self",))
         .select_related("payer", "payee")
@@ -82,6 +86,7 @@ def transfer_mark_paid(*, tournament: Tournament, position: int, by) -> SettleTr
     row.paid_at = timezone.now()
     row.paid_by = by if getattr(by, "is_authenticated", False) else None
     row.save(update_fields=["paid_at", "paid_by"])
+    entries = ledger_transfer_post(transfer=row, currency=night_money(tournament).currency, by=by)
     audit_record(
         action="money.transfer_paid",
         target=row,
@@ -93,6 +98,7 @@ def transfer_mark_paid(*, tournament: Tournament, position: int, by) -> SettleTr
             "payer": row.payer_id,
             "payee": row.payee_id,
             "amount": row.amount,
+            "ledger_entries": [e.pk for e in entries],
         },
     )
     return row

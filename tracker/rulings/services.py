@@ -328,7 +328,9 @@ def ruling_make(
 
     if correction:
         if tournament.status == TournamentStatus.FINISHED:
-            final_standings_write(tournament=tournament)
+            final_standings_write(
+                tournament=tournament, cause=f"ruling {ruling.pk} on hand {hand.number}"
+            )
         else:
             tournament_finish_if_over(tournament=tournament)
 

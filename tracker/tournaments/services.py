@@ -36,6 +36,7 @@ from tracker.tournaments.selectors import (
     tournament_standings,
     tournament_state,
 )
+from tracker.tournaments.signals import final_standings_written
 
 # What the database stores: every chip count of a tournament (8 stacks together) fits a
 # 32-bit integer, and hand numbers a small one.
@@ -213,10 +214,11 @@ def tournament_finished_tell(*, tournament: Tournament) -> None:
 
 
 @transaction.atomic
-def final_standings_write(*, tournament: Tournament) -> None:
+def final_standings_write(*, tournament: Tournament, cause: str = "") -> None:
     """Store the final places of a finished tournament (again after a ruling moves chips),
     with how many players they place (``Tournament.entrants``), and keep the league table's
-    running totals in step."""
+    running totals in step. Then tell whoever listens (``final_standings_written``, with
+    ``cause``: why they were written again, e.g. a ruling)."""
     before = standing_contributions(tournament_ids=[tournament.pk])
     FinalStanding.objects.filter(tournament=tournament).delete()
     written = FinalStanding.objects.bulk_create(
@@ -234,6 +236,7 @@ def final_standings_write(*, tournament: Tournament) -> None:
     tournament.entrants = len(written)
     Tournament.objects.filter(pk=tournament.pk).update(entrants=tournament.entrants)
     standings_tallies_apply(tournament_ids=[tournament.pk], before=before)
+    final_standings_written.send(sender=Tournament, tournament=tournament, cause=cause)
 
 
 @transaction.atomic

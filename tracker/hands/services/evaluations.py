@@ -19,6 +19,25 @@ from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import Dispute, Evaluation, Hand, Pot
 
 
+def evaluation_row(
+    *, hand: Hand, source: str, outcome=None, error: str = "", job_id: int | None = None
+) -> dict:
+    """The Evaluation row of what this engine version read of ``hand`` (or why it refused
+    it), as field values, for :func:`evaluation_record` or a batch of ``rows_insert``."""
+    return {
+        "hand_id": hand.pk,
+        "engine_version": ENGINE_VERSION,
+        "source": source,
+        "reading": None if outcome is None else outcome.reading(),
+        "awards": []
+        if outcome is None
+        else [ChipsByPlayer(pot.engine_award).to_json() for pot in outcome.pots],
+        "error": error,
+        "job_id": job_id,
+        "created_at": timezone.now(),
+    }
+
+
 def evaluation_record(
     *,
     hand: Hand,
@@ -28,39 +47,17 @@ def evaluation_record(
     job_id: int | None = None,
 ) -> Evaluation:
     """Keep what this engine version read (or why it refused the hand): append-only."""
-    awards = []
-    reading = None
-    if outcome is not None:
-        reading = outcome.reading()
-        awards = [ChipsByPlayer(pot.engine_award).to_json() for pot in outcome.pots]
-    return Evaluation.objects.create(
-        hand=hand,
-        engine_version=ENGINE_VERSION,
-        source=source,
-        reading=reading,
-        awards=awards,
-        error=error,
-        job_id=job_id,
-    )
+    row = evaluation_row(hand=hand, source=source, outcome=outcome, error=error, job_id=job_id)
+    return Evaluation.objects.create(**row)
 
 
 def evaluations_record(readings: Iterable[tuple[Hand, object]], *, source: str) -> None:
     """:func:`evaluation_record` for many hands read without error, in one statement run
     for every row (tracker/core/bulk.py, ``rows_insert``)."""
-    now = timezone.now()
-    rows = [
-        {
-            "hand_id": hand.pk,
-            "engine_version": ENGINE_VERSION,
-            "source": source,
-            "reading": outcome.reading(),
-            "awards": [ChipsByPlayer(pot.engine_award).to_json() for pot in outcome.pots],
-            "error": "",
-            "created_at": now,
-        }
-        for hand, outcome in readings
-    ]
-    rows_insert(Evaluation, rows)
+    rows_insert(
+        Evaluation,
+        [evaluation_row(hand=hand, source=source, outcome=outcome) for hand, outcome in readings],
+    )
 
 
 def disputes_flag(*, hand: Hand, pots: Iterable[Pot], source: str, reason: str) -> list[Dispute]:

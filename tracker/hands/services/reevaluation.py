@@ -21,6 +21,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from tracker.audit.services import audit_record, system_actor
+from tracker.core.bulk import rows_insert
 from tracker.core.jobs import enqueue_on_commit, send_group
 from tracker.core.permissions import Capability, require
 from tracker.core.typed import ChipsByPlayer
@@ -37,7 +38,7 @@ from tracker.hands.models import (
     ReevaluationJob,
 )
 from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
-from tracker.hands.services.evaluations import disputes_flag, evaluation_record
+from tracker.hands.services.evaluations import disputes_flag, evaluation_row
 from tracker.leagues.models import League
 from tracker.stats.selectors import seat_tallies
 from tracker.stats.services import facts_for_hand, stats_tallies_apply
@@ -77,20 +78,29 @@ def _scope(job: ReevaluationJob):
     return hands.filter(tournament__league_id=job.league_id)
 
 
-def hand_reevaluate(*, hand: Hand, job_id: int | None = None) -> bool:
-    """Re-read one settled hand with the current engine. Returns whether anything changed."""
+def hand_reevaluate(*, hand: Hand, job_id: int | None = None, rows: list | None = None) -> bool:
+    """Re-read one settled hand with the current engine. Returns whether anything changed.
+
+    The reading is kept as an Evaluation row, inserted at once, or appended to ``rows`` for
+    the caller to insert with others (``rows_insert``)."""
+
+    def keep(**reading) -> None:
+        row = evaluation_row(
+            hand=hand, source=EvaluationSource.REEVALUATION, job_id=job_id, **reading
+        )
+        if rows is None:
+            Evaluation.objects.create(**row)
+        else:
+            rows.append(row)
+
     seats = sorted(hand.hand_seats.all(), key=lambda s: s.position)
     stacks = [s.starting_stack for s in seats]
     try:
         outcome = hand_evaluate(HandSpec.of(hand), stacks)
     except DomainError as exc:
-        evaluation_record(
-            hand=hand, source=EvaluationSource.REEVALUATION, error=exc.message, job_id=job_id
-        )
+        keep(error=exc.message)
         raise
-    evaluation_record(
-        hand=hand, source=EvaluationSource.REEVALUATION, outcome=outcome, job_id=job_id
-    )
+    keep(outcome=outcome)
     pots = {p.index: p for p in hand.pots.all()}
     changed = False
     flagged = []
@@ -268,14 +278,16 @@ def _batch_read(job_id: int, hand_ids: list[int]) -> int:
             )
         )
         read = changed = 0
+        rows: list[dict] = []
         for hand in hands:
             if hand.pk in seen:
                 continue  # read by an earlier run of this chunk
             try:
-                changed += hand_reevaluate(hand=hand, job_id=job_id)
+                changed += hand_reevaluate(hand=hand, job_id=job_id, rows=rows)
             except DomainError:
                 pass  # kept as an Evaluation with its error; listed on the job at the end
             read += 1
+        rows_insert(Evaluation, rows)
         if read:
             ReevaluationJob.objects.filter(pk=job_id).update(
                 done=F("done") + read, changed=F("changed") + changed, heartbeat_at=timezone.now()

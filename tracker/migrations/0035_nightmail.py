@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tracker', '0033_reeval'),
+        ('tracker', '0034_ledger'),
     ]
 
     operations = [
