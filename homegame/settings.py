@@ -224,8 +224,10 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
 # Scripts, styles, images and connections from this site only; no plugins, no framing.
+# 'wasm-unsafe-eval' lets the live logger compile WebAssembly (the browser's Python that
+# runs tracker/engine/, static/vendor/pyodide/); it allows no eval() of JavaScript.
 _DEFAULT_CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
     "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; "
     "form-action 'self'; frame-ancestors 'none'"
 )

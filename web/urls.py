@@ -28,6 +28,7 @@ from web.views import (
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("sw.js", app.service_worker, name="service-worker"),
+    path("engine-<str:version>.zip", app.engine_zip, name="engine-bundle"),
     # Accounts (login, logout and password reset are Django's, under /accounts/)
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/profile/", accounts.profile, name="profile"),

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from api.serializers.money import MoneyTotalsSerializer
 from tracker.engine.points import FORMULAS
+
+MONEY_HELP = (
+    "the season's money over its finished nights with money that count (docs/money.md); "
+    "null for a viewer who is not a member of the league, for a player with no such night, "
+    "and when no night of the season had money"
+)
 
 
 class PointsStandingSerializer(serializers.Serializer):
@@ -18,7 +25,10 @@ class PointsStandingSerializer(serializers.Serializer):
     )
     wins = serializers.IntegerField()
     average_place = serializers.FloatField()
-    net_chips = serializers.IntegerField()
+    net_chips = serializers.IntegerField(
+        help_text="final chips less the starting chips and the chips bought (rebuys, add-ons)"
+    )
+    money = MoneyTotalsSerializer(allow_null=True, required=False, help_text=MONEY_HELP)
 
 
 class PointsFormulaSerializer(serializers.Serializer):

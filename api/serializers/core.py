@@ -8,7 +8,8 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from api.serializers.money import MoneyRulesSerializer
+from api.serializers.analytics import MONEY_HELP
+from api.serializers.money import MoneyRulesSerializer, MoneyTotalsSerializer
 from tracker.engine.tournament import MAX_SEATS
 from tracker.leagues.models import Invite, League, Membership, Player, Role, invite_path
 from tracker.leagues.seasons import DEFAULT_MIN_PLAYERS, DEFAULT_SEASON_LENGTH, SEASON_LENGTHS
@@ -39,7 +40,10 @@ class LeagueStandingSerializer(serializers.Serializer):
     events = serializers.IntegerField()
     wins = serializers.IntegerField()
     average_place = serializers.FloatField()
-    net_chips = serializers.IntegerField()
+    net_chips = serializers.IntegerField(
+        help_text="final chips less the starting chips and the chips bought (rebuys, add-ons)"
+    )
+    money = MoneyTotalsSerializer(allow_null=True, required=False, help_text=MONEY_HELP)
 
 
 class LeagueCreateSerializer(serializers.Serializer):

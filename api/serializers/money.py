@@ -125,3 +125,55 @@ class NightMoneySummarySerializer(serializers.Serializer):
         child=serializers.IntegerField(), help_text="what each place pays, first place first"
     )
     payouts = PayoutSerializer(many=True, help_text="empty until the night is finished")
+
+
+MINOR = "in minor units of the currency (cents)"
+
+
+class MoneyTotalsSerializer(serializers.Serializer):
+    """A player's money over nights (docs/money.md, "Standings and statistics"): the finished
+    nights with money, in the league's currency."""
+
+    currency = serializers.CharField(help_text="ISO 4217")
+    nights = serializers.IntegerField(help_text="finished nights with money played")
+    net = serializers.IntegerField(
+        help_text=f"payouts and bounties less buy-ins, rebuys, add-ons and fees; {MINOR}"
+    )
+    net_text = serializers.CharField(help_text="the net as the league's locale writes money")
+    paid = serializers.IntegerField(help_text=f"everything paid in, fees included; {MINOR}")
+    payouts = serializers.IntegerField(help_text=MINOR)
+    bounties = serializers.IntegerField(
+        help_text=f"the bounties won off the players they busted; {MINOR}"
+    )
+    in_the_money = serializers.IntegerField(help_text="nights with a payout")
+    in_the_money_pct = serializers.FloatField(
+        source="itm_pct", allow_null=True, help_text="in_the_money over nights, in percent"
+    )
+    roi_pct = serializers.FloatField(
+        allow_null=True, help_text="net over paid, in percent; null when nothing was paid"
+    )
+
+
+class NightMoneyResultSerializer(serializers.Serializer):
+    tournament = serializers.IntegerField(source="tournament_id")
+    name = serializers.CharField()
+    date = serializers.DateField()
+    paid = serializers.IntegerField(help_text=MINOR)
+    payout = serializers.IntegerField(help_text=MINOR)
+    bounties = serializers.IntegerField(help_text=MINOR)
+    bounty_back = serializers.IntegerField(
+        help_text=f"their own bounty, when they never went out; {MINOR}"
+    )
+    result = serializers.IntegerField(help_text=f"payout + bounties + bounty_back - paid; {MINOR}")
+    cumulative = serializers.IntegerField(help_text=f"the sum of the results so far; {MINOR}")
+
+
+class PlayerMoneySerializer(serializers.Serializer):
+    """A player's money night by night, over every finished night with money of their league
+    that they played (friendly nights too), in playing order."""
+
+    player = serializers.IntegerField()
+    currency = serializers.CharField()
+    locale = serializers.CharField()
+    totals = MoneyTotalsSerializer(allow_null=True, help_text="null: no night with money")
+    nights = NightMoneyResultSerializer(many=True)

@@ -19,7 +19,7 @@ from api.serializers.analytics import (
     TournamentHandRowSerializer,
 )
 from api.views.core import WriteThrottled
-from tracker.core.permissions import Capability, require
+from tracker.core.permissions import Capability, capabilities, require
 from tracker.engine.points import describe, normalize_formula
 from tracker.leagues.selectors import (
     league_season,
@@ -95,7 +95,12 @@ class LeagueStandingsView(AnalyticsView):
         league = visible_league(request.user, slug)
         season = league_season(league, request.query_params.get("season"))
         standings = league_standings(league, season=season)
-        rows = [{"place": k + 1, **r.__dict__} for k, r in enumerate(standings)]
+        money = pages.visible_money_table(capabilities(request.user, league), league, season)
+        found = money.rows if money is not None else {}
+        rows = [
+            {"place": k + 1, **r.__dict__, "money": found.get(r.player_id)}
+            for k, r in enumerate(standings)
+        ]
         return Response(PointsStandingSerializer(rows, many=True).data)
 
 

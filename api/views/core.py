@@ -26,8 +26,9 @@ from api.serializers.core import (
     TournamentLiveSerializer,
     TournamentSerializer,
 )
+from api.serializers.money import PlayerMoneySerializer
 from api.throttles import WriteThrottle
-from tracker.core.permissions import Capability, can_view, require
+from tracker.core.permissions import Capability, can_view, capabilities, require
 from tracker.hands.models import Hand
 from tracker.leagues.models import Invite, League, Membership
 from tracker.leagues.selectors import (
@@ -50,8 +51,10 @@ from tracker.leagues.services import (
     role_revoke,
 )
 from tracker.money.services import night_create
+from tracker.money.standings import player_money
 from tracker.tournaments.models import Tournament
 from tracker.tournaments.selectors import tournament_live
+from web.presenters.stats import visible_money_table
 
 
 def visible_league(request, slug: str) -> League:
@@ -169,7 +172,10 @@ class LeagueViewSet(
         league = self.get_object()
         season = league_season(league, request.query_params.get("season"))
         rows = league_standings(league, season=season)
-        return Response(LeagueStandingSerializer(rows, many=True).data)
+        money = visible_money_table(capabilities(request.user, league), league, season)
+        found = money.rows if money is not None else {}
+        data = [{**r.__dict__, "money": found.get(r.player_id)} for r in rows]
+        return Response(LeagueStandingSerializer(data, many=True).data)
 
     @extend_schema(request=LeagueCreateSerializer, responses={201: LeagueSerializer})
     def create(self, request, *args, **kwargs):
@@ -210,6 +216,30 @@ class PlayerViewSet(
         league = visible_league(request, data.validated_data["league"])
         player = player_create(league=league, name=data.validated_data["name"], by=request.user)
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: PlayerMoneySerializer})
+    @action(detail=True, methods=["get"], filterset_fields=None)
+    def money(self, request, pk=None):
+        """The player's money night by night and in total: every finished night with money
+        of their league that they played (friendly nights too), in playing order, in the
+        league's currency. The league's members only (403 for anyone else; a private
+        league's players are a 404 to outsiders)."""
+        player = self.get_object()
+        require(request.user, player.league, Capability.VIEW_MONEY, "see the league's money")
+        table = player_money(player)
+        running = 0
+        nights = []
+        for n in table.by_night.get(player.pk, []):
+            running += n.result
+            nights.append({**n.__dict__, "cumulative": running})
+        data = {
+            "player": player.pk,
+            "currency": table.currency,
+            "locale": table.locale,
+            "totals": table.rows.get(player.pk),
+            "nights": nights,
+        }
+        return Response(PlayerMoneySerializer(data).data)
 
     @extend_schema(request=PlayerLinkSerializer, responses={200: PlayerSerializer})
     @action(detail=True, methods=["post"], filterset_fields=None)

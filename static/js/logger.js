@@ -8,6 +8,10 @@
  * (`visibilitychange`) and on a timer while anything waits: no Background Sync (iPhones have
  * none). A banner says "offline: N steps waiting", then "all saved". When another screen
  * moved the hand meanwhile the page shows both and asks which to keep.
+ * With the browser's Python (static/vendor/pyodide/, `make vendor`) the page also runs the
+ * engine itself (/engine-<digest>.zip, tracker/engine/screen.py): a tap is applied on the
+ * phone, the next buttons are drawn at once, and the tap's events go to the outbox, so a
+ * hand is logged with the network gone; the server applies them again and checks them.
  * Without this file the forms post as they always did. */
 (function () {
   "use strict";
@@ -26,6 +30,9 @@
   var again = false;  // a tap came while a batch was on its way: send once more after it
   var timer = null;
   var dbPromise = null;
+  var token = csrf();  // kept: the phone's own drawing of the next steps has no token fields
+  var engine = null;  // the engine's functions, once the browser's Python has loaded it
+  var localSteps = null;  // the hand's steps after the changes waiting in the outbox
 
   function uuid() {
     if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID();
@@ -94,6 +101,7 @@
   /* While a step waits for its answer the buttons drawn before it are not the next ones:
    * they are disabled until the answer draws the next step. */
   function hold() {
+    if (engine) return;  // the phone draws the next step itself
     root.querySelectorAll(".live-next button, .live-next input, .live-tools button").forEach(function (el) {
       el.disabled = true;
     });
@@ -107,11 +115,18 @@
     root.setAttribute("data-sync", "leaving");
     window.location.assign(address);
   }
-  function draw(state) {
+  function draw(state, left) {
     if (!state) { leave(liveUrl); return; }
     root.innerHTML = state.html;
     root.setAttribute("data-draft", String(state.draft));
     root.setAttribute("data-version", String(state.version));
+    return rendered(left || []);
+  }
+  function rendered(left) {
+    if (!engine || !mineOf(left).length) remember();
+    return (engine ? catchUp(left) : Promise.resolve()).then(shown);
+  }
+  function shown() {
     root.dispatchEvent(new CustomEvent("homegame:rendered", { bubbles: true }));
     if (window.location.hash !== "#prompt") window.history.replaceState(null, "", liveUrl + "#prompt");
     var prompt = document.getElementById("prompt");
@@ -120,7 +135,7 @@
 
   function csrf() {
     var input = document.querySelector("input[name=csrfmiddlewaretoken]");
-    return input ? input.value : "";
+    return input ? input.value : token;
   }
   function post(address, body) {
     return window.fetch(address, {
@@ -152,9 +167,10 @@
         return;
       }
       if (handUrl && !left.length) { leave(handUrl); return; }
-      draw(data.state);
-      if (refused.length) say("not saved: " + refused.join("; "), "error");
-      else showWaiting(left);
+      return Promise.resolve(draw(data.state, left)).then(function () {
+        if (refused.length) say("not saved: " + refused.join("; "), "error");
+        else showWaiting(left);
+      });
     });
   }
   function flush() {
@@ -223,29 +239,323 @@
       .then(function () { if (!leaving) root.setAttribute("data-sync", "idle"); });
   }
 
+
+  /* --- the engine on the phone (tracker/engine/screen.py in the browser's Python) ------ */
+  function jsonOf(id) {
+    var el = document.getElementById(id);
+    return el ? el.textContent : null;
+  }
+  function loadEngine() {
+    var base = root.getAttribute("data-pyodide-url");
+    var zip = root.getAttribute("data-engine-url");
+    var script = root.getAttribute("data-engine-worker");
+    if (!base || !zip || !script || !window.Worker || !window.WebAssembly) return Promise.resolve(null);
+    var started = performance.now();
+    root.setAttribute("data-engine", "loading");
+    var worker;
+    try {
+      worker = new Worker(script, { type: "module" });
+    } catch (error) {
+      root.setAttribute("data-engine", "none");
+      return Promise.resolve(null);
+    }
+    var asked = 0;
+    var waiting = {};
+    worker.onmessage = function (e) {
+      var call = waiting[e.data.id];
+      delete waiting[e.data.id];
+      if (!call) return;
+      if (e.data.error !== undefined) call.reject(new Error(e.data.error));
+      else call.resolve(e.data.result);
+    };
+    function ask(message) {
+      asked += 1;
+      message.id = asked;
+      return new Promise(function (resolve, reject) {
+        waiting[asked] = { resolve: resolve, reject: reject };
+        worker.postMessage(message);
+      });
+    }
+    return ask({ fn: "load", pyodide: base, engine: zip }).then(function () {
+      engine = {
+        step: function (a, b, c) { return ask({ fn: "step", args: [a, b, c] }); },
+        replay: function (a, b, c) { return ask({ fn: "replay", args: [a, b, c] }); },
+      };
+      root.setAttribute("data-engine-ms", String(Math.round(performance.now() - started)));
+      root.setAttribute("data-engine", "ready");
+      return engine;
+    }).catch(function (error) {  // the server draws every step, as without the engine
+      root.setAttribute("data-engine", "none");
+      if (window.console) window.console.warn("the live logger's engine did not load:", error.message);
+      worker.terminate();
+      return null;
+    });
+  }
+  function mineOf(items) {
+    var draft = Number(root.getAttribute("data-draft"));
+    return items.filter(function (item) { return item.change.draft === draft; })
+      .map(function (item) { return item.change; });
+  }
+  /* The steps the server drew, then the changes still waiting, replayed by the engine: the
+   * page shows where the hand stands on this phone. */
+  function catchUp(left) {
+    var setup = jsonOf("phone-setup");
+    var steps = jsonOf("phone-steps");
+    if (!setup || !steps) { localSteps = null; return Promise.resolve(); }
+    var stale = false;
+    var known = lastKnown();  // the server's last answer, newer than a page from the cache
+    if (known && known.draft === Number(root.getAttribute("data-draft")) &&
+        known.version > Number(root.getAttribute("data-version"))) {
+      steps = JSON.stringify(known.steps);
+      root.setAttribute("data-version", String(known.version));
+      stale = true;
+    }
+    var waiting = mineOf(left);
+    if (!waiting.length && !stale) { localSteps = JSON.parse(steps); remember(); return Promise.resolve(); }
+    localSteps = null;  // until the replay answers, a tap goes to the server as it is
+    return engine.replay(setup, steps, JSON.stringify(waiting)).then(function (text) {
+      var answer = JSON.parse(text);
+      localSteps = answer.steps;
+      paint(answer.screen, setup);
+      if (waiting.some(function (c) { return c.op === "finish"; })) recordedHere();
+    }, function (error) {  // the server will draw where the hand stands
+      if (window.console) window.console.warn("the waiting steps do not replay here:", error.message);
+    });
+  }
+  /* The server's last answer for this logger (its draft, version and steps), kept so that
+   * a reload offline starts from it rather than from the page the worker cached. */
+  var KNOWN = "homegame:live:" + url;
+  function lastKnown() {
+    try { return JSON.parse(window.localStorage.getItem(KNOWN) || "null"); } catch (e) { return null; }
+  }
+  function remember() {
+    var steps = jsonOf("phone-steps");
+    if (!steps) return;
+    var draft = Number(root.getAttribute("data-draft"));
+    var version = Number(root.getAttribute("data-version"));
+    var known = lastKnown();
+    if (known && known.draft === draft && known.version >= version) return;  // not older
+    try {
+      window.localStorage.setItem(KNOWN, JSON.stringify({ draft: draft, version: version, steps: JSON.parse(steps) }));
+    } catch (e) { /* storage full or off: a reload offline starts from the cached page */ }
+  }
+  var CONTROL = { check_around: true, undo: true };
+  /* A tap applied on the phone: the change for the outbox, or null (refused: said why). */
+  function tapHere(fields, started) {
+    var setup = jsonOf("phone-setup");
+    if (!setup || localSteps === null) return Promise.resolve(undefined);
+    var op = fields.op || "";
+    if (op === "finish") { recordedHere(); return Promise.resolve({ op: "finish", form: fields }); }
+    if (op === "discard") return Promise.resolve(undefined);  // to the server (it leaves the page)
+    var asked = op === "undo"
+      ? engine.replay(setup, JSON.stringify(localSteps), JSON.stringify([{ op: "undo" }]))
+      : engine.step(setup, JSON.stringify(localSteps), JSON.stringify(fields));
+    return asked.then(function (text) { return drawTap(JSON.parse(text), op, fields, setup, started); },
+      function () { return undefined; });  // the server says what is wrong
+  }
+  function drawTap(answer, op, fields, setup, started) {
+    if (answer.error) { refuse(answer.error.message); return null; }
+    localSteps = answer.steps;
+    paint(answer.screen, setup);
+    root.setAttribute("data-draw-ms", String(Math.round(performance.now() - started)));
+    root.dispatchEvent(new CustomEvent("homegame:rendered", { bubbles: true }));
+    var prompt = document.getElementById("prompt");
+    if (prompt && prompt.scrollIntoView) prompt.scrollIntoView({ block: "start" });
+    if (CONTROL[op]) return { op: op, form: fields };
+    return { op: "events", events: answer.events };
+  }
+  function refuse(message) {
+    var next = document.getElementById("next");
+    var old = next && next.querySelector("[data-testid=live-error]");
+    if (old) old.remove();
+    if (!next) return;
+    var box = document.createElement("div");
+    box.className = "form-summary";
+    box.setAttribute("role", "alert");
+    box.setAttribute("data-testid", "live-error");
+    var strong = document.createElement("strong");
+    strong.textContent = message;
+    box.appendChild(strong);
+    var prompt = document.getElementById("prompt");
+    next.insertBefore(box, prompt ? prompt.nextSibling : next.firstChild);
+  }
+  /* "Record hand" with the network gone: kept in the outbox, the hand is done here. */
+  function recordedHere() {
+    var next = document.getElementById("next");
+    if (!next) return;
+    var setup = JSON.parse(jsonOf("phone-setup") || "{}");
+    next.innerHTML = '<h2 id="prompt" class="live-prompt" data-testid="live-prompt">Hand ' +
+      esc(setup.number) + (navigator.onLine ? " is being recorded"
+        : " is recorded on this phone: it is sent when the network is back") + "</h2>";
+    root.querySelectorAll(".live-tools button").forEach(function (b) { b.disabled = true; });
+  }
+
+  /* --- drawing the engine's screen (the same parts as templates/tracker/_live_draft.html) */
+  function esc(value) {
+    return String(value === null || value === undefined ? "" : value).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+    });
+  }
+  function hidden(name, value) {
+    return '<input type="hidden" name="' + esc(name) + '" value="' + esc(value) + '">';
+  }
+  function opening(extra) {
+    return '<form method="post"' + (extra || "") + ">" + hidden("csrfmiddlewaretoken", csrf()) +
+      hidden("version", root.getAttribute("data-version"));
+  }
+  function buttonForm(b, cls, aria) {
+    return opening() + hidden("op", b.op) +
+      (b.seat !== null && b.seat !== undefined ? hidden("seat", b.seat) : "") +
+      (b.verb ? hidden("verb", b.verb) : "") + (b.choice ? hidden("choice", b.choice) : "") +
+      '<button type="submit" class="' + cls + '"' + (aria ? ' aria-label="' + esc(aria) + '"' : "") +
+      ">" + esc(b.label) + "</button></form>";
+  }
+  function cardInput(name, label, required) {
+    return '<input type="text" name="' + esc(name) + '" data-card maxlength="3" autocomplete="off"' +
+      (required ? ' required aria-required="true"' : "") + ' aria-label="' + esc(label) + '">';
+  }
+  function cardFace(card) {
+    if (!card.code) return '<span class="card unknown" title="not seen">?</span>';
+    var suit = card.symbol.slice(-1);
+    var red = suit === "\u2665" || suit === "\u2666";
+    return '<span class="card' + (card.up ? "" : " down") + '"><span class="card' + (red ? " red" : "") +
+      '">' + esc(card.symbol.slice(0, -1)) + '<span class="suit">' + esc(suit) + "</span></span></span>";
+  }
+  function paint(s, setup) {
+    var number = JSON.parse(setup).number;
+    var h = [];
+    h.push('<section class="live-next" aria-labelledby="prompt" id="next" data-seen-up="' +
+      esc(s.seen_up.join(" ")) + '" data-seen-down="' + esc(s.seen_down.join(" ")) + '">');
+    h.push('<h2 id="prompt" class="live-prompt" data-testid="live-prompt">' + esc(s.prompt) + "</h2>");
+    if (s.buttons.length) {
+      h.push('<div class="live-buttons">');
+      s.buttons.forEach(function (b) { h.push(buttonForm(b, "button big " + b.style)); });
+      h.push("</div>");
+    }
+    if (s.mucks.length) {
+      h.push('<div class="live-buttons live-mucks" role="group" aria-label="Concede at the showdown (the last hand in cannot muck)">');
+      s.mucks.forEach(function (b) { h.push(buttonForm(b, "button big quiet")); });
+      h.push("</div>");
+    }
+    if (s.deals.length) {
+      h.push(opening(' class="live-deal" data-card-form data-live' + (s.choices_open ? " data-hold" : "")) + hidden("op", "deal"));
+      s.deals.forEach(function (d) {
+        h.push('<fieldset class="deal-seat"><legend>' + esc(d.name) + "</legend>");
+        d.slots.forEach(function (slot) {
+          h.push('<label class="card-slot' + (slot.up ? "" : " is-down") + '"><span class="slot-label">' +
+            (slot.up ? "up" : "down") + "</span>" +
+            cardInput(slot.name, d.name + ": " + (slot.up ? "face-up" : "face-down (if seen)") + " card", slot.required) +
+            "</label>");
+        });
+        h.push("</fieldset>");
+      });
+      h.push('<button type="submit" class="button primary big">' + esc(s.deal_label) + "</button></form>");
+    }
+    if (s.community) {
+      h.push(opening(' class="live-deal" data-card-form data-live') + hidden("op", "community") +
+        '<label class="card-slot"><span class="slot-label">community</span>' +
+        cardInput("community", "The community card", true) + "</label>" +
+        '<button type="submit" class="button primary big">Deal</button></form>');
+    }
+    s.shows.forEach(function (show) {
+      h.push('<div class="live-show" data-testid="show-' + esc(show.seat) + '"><h3 class="live-show-name">' + esc(show.name) +
+        (show.optional ? ' <span class="muted small">may show, if seen (not needed: the pot is won uncontested)</span>' : "") + "</h3>");
+      if (show.slots.length) {
+        h.push(opening(" data-card-form data-live" + (show.optional ? " data-hold" : "")) + hidden("op", "show") +
+          hidden("seat", show.seat) + '<fieldset class="deal-seat"><legend>' + esc(show.name) + "</legend>");
+        show.slots.forEach(function (slot) {
+          h.push('<label class="card-slot is-down"><span class="slot-label">down</span>' +
+            cardInput(slot.name, show.name + ": face-down card", true) + "</label>");
+        });
+        h.push('</fieldset><button type="submit" class="button' + (show.optional ? "" : " primary") + '">Show</button></form>');
+      }
+      if (show.declare.length) {
+        h.push('<div class="declare-row" role="group" aria-label="' + esc(show.name) + ' declares"><span class="declare-label">Declares</span>');
+        show.declare.forEach(function (b) { h.push(buttonForm(b, "button", show.name + " declares " + b.choice)); });
+        h.push("</div>");
+      }
+      h.push("</div>");
+    });
+    if (s.can_finish) {
+      h.push(opening(' class="live-finish"') + hidden("op", "finish"));
+      if (s.result_seats.length) {
+        h.push('<details class="live-result" data-testid="table-result"><summary>The table\'s result, if it differs</summary>' +
+          '<p class="muted small">Only when the table paid the pot otherwise: the hand is then recorded as disputed, with both results kept.</p>');
+        s.result_seats.forEach(function (pair) {
+          h.push('<label class="result-seat"><span>' + esc(pair[1]) + '</span><select name="result-' + esc(pair[0]) +
+            '"><option value="">as the cards say</option>' + s.result_choices.map(function (c) {
+              return '<option value="' + esc(c[0]) + '">' + esc(c[1]) + "</option>";
+            }).join("") + "</select></label>");
+        });
+        h.push("</details>");
+      }
+      h.push('<button type="submit" class="button primary big">Record hand ' + esc(number) + "</button></form>");
+    }
+    h.push("</section>");
+    h.push('<section class="live-table" aria-label="The table"><div class="street-head"><h2>' + esc(s.street) +
+      '</h2><span class="pot" data-testid="pot">Pot <strong>' + esc(s.pot) + '</strong></span></div><ul class="seats live-seats">');
+    s.seats.forEach(function (seat) {
+      h.push('<li class="seat' + (seat.folded ? " folded" : "") + (seat.to_act ? " to-act" : "") + '"><div class="seat-head">' +
+        '<span class="seat-name">' + esc(seat.name) + '</span><span class="seat-chips">' +
+        (seat.street_chips ? '<span class="bet">' + esc(seat.street_chips) + "</span>" : "") +
+        ' <span class="muted small">' + esc(seat.stack) + ' behind</span></span></div><div class="cards small-cards">' +
+        seat.cards.map(cardFace).join("") + '</div><div class="seat-act">' +
+        (seat.folded ? '<span class="badge out">' + (seat.folded === "showdown" ? "mucked" : "folded") + "</span>" : esc(seat.last_action)) +
+        "</div></li>");
+    });
+    h.push("</ul></section>");
+    h.push('<section class="live-tools" aria-label="Corrections">' + opening() + hidden("op", "undo") +
+      '<button type="submit" class="button"' + (s.log.length ? "" : " disabled") + ">Undo the last step</button></form>" +
+      opening() + hidden("op", "discard") + '<button type="submit" class="button quiet">Discard this hand</button></form></section>');
+    if (s.log.length) {
+      h.push('<section aria-labelledby="log-h"><h2 id="log-h">So far</h2><ol class="actions" data-testid="live-log">' +
+        s.log.map(function (line) { return "<li>" + esc(line) + "</li>"; }).join("") + "</ol></section>");
+    }
+    var head = root.querySelector(".live-head");
+    var keep = [head, document.getElementById("phone-setup"), document.getElementById("phone-steps")];
+    root.innerHTML = h.join("");
+    keep.reverse().forEach(function (el) { if (el) root.insertBefore(el, root.firstChild); });
+    document.getElementById("phone-steps").textContent = JSON.stringify(localSteps);
+  }
+
   /* --- a tap: kept, then sent ------------------------------------------------------- */
   root.addEventListener("submit", function (e) {
     var form = e.target;
     if (!form || !root.contains(form)) return;
     e.preventDefault();
-    root.setAttribute("data-sync", "busy");
+    var started = performance.now();
     var fields = {};
     new FormData(form).forEach(function (value, name) {
       if (name !== "csrfmiddlewaretoken" && name !== "version") fields[name] = String(value);
     });
+    root.setAttribute("data-sync", "busy");
+    var run = function () {
+      return (engine ? tapHere(fields, started) : Promise.resolve(undefined)).then(function (here) {
+        if (here === null) { root.setAttribute("data-sync", "idle"); return; }  // refused here
+        return keep(fields, here);
+      });
+    };
+    taps = taps.then(run, run);  // one tap after the other, in the order made
+  });
+  var taps = Promise.resolve();
+  function keep(fields, here) {
     var draft = Number(root.getAttribute("data-draft"));
-    pending().then(function (items) {
+    return pending().then(function (items) {
       var mine = items.filter(function (item) { return item.change.draft === draft; });
       var change = {
         id: uuid(), draft: draft, base: Number(root.getAttribute("data-version")) + mine.length,
         op: fields.op || "", form: fields,
       };
+      if (here) {
+        change.op = here.op;
+        if (here.events) { change.events = here.events; change.form = {}; }
+      }
       return add({ url: url, change: change });
     }).then(function () {
       hold();
-      return flush();
+      flush();  // not waited for: the next tap is drawn while this one travels
     });
-  });
+  }
 
   window.addEventListener("online", flush);
   document.addEventListener("visibilitychange", function () {
@@ -253,6 +563,9 @@
   });
   root.setAttribute("data-sync", "idle");
   flush();
+  loadEngine().then(function (ready) {
+    if (ready && !leaving) return pending().then(function (left) { rendered(left); });
+  });
 
   /* --- the installable app: the service worker, at the site's root (web/views/app.py) -- */
   if ("serviceWorker" in navigator && window.isSecureContext) {

@@ -281,3 +281,49 @@ def test_a_change_with_no_event_is_refused_and_the_version_stays(night):
     assert "events" in err.value.fields
     draft.refresh_from_db()
     assert draft.version == 1 and len(draft.steps) == 3
+
+
+def test_the_phones_engine_makes_the_steps_and_the_screen_the_server_makes(night):
+    """tracker/engine/screen.py as the phone calls it (JSON in and out) against the
+    services: each tap's events, applied by the server, store the very steps the phone
+    holds, and the server's page shows the phone's prompt and buttons."""
+    import json
+
+    from tracker.engine.events import event_from_json
+    from tracker.engine.screen import phone_replay, phone_step
+    from web.presenters.live import live_page
+
+    league, admin, tournament = night
+    draft = draft_start(tournament=tournament, by=admin)
+    setup = json.dumps(live_page(draft_state(draft)).phone_setup)
+    steps = json.dumps(draft.steps)
+    taps = [
+        {"op": "deal", "card-0-2": "2c", "card-1-2": "Kd", "card-2-2": "Qh"},
+        {"op": "act", "seat": "0", "verb": "bring_in"},
+        {"op": "act", "seat": "1", "verb": "call"},
+        {"op": "act", "seat": "2", "verb": "call"},
+        {"op": "deal", "card-0-0": "3c", "card-1-0": "Jd", "card-2-0": "Th"},
+        {"op": "check_around"},
+    ]
+    changes = []
+    for tap in taps:
+        answer = json.loads(phone_step(setup, steps, json.dumps(tap)))
+        assert "error" not in answer, answer
+        if tap["op"] == "check_around":
+            draft = draft_check_around(draft=draft, by=admin, version=draft.version)
+            changes.append({"op": "check_around"})
+        else:
+            events = [event_from_json(e, n=3) for e in answer["events"]]
+            draft = draft_step(draft=draft, by=admin, version=draft.version, events=events)
+            changes.append({"op": "events", "events": answer["events"]})
+        assert draft.steps == answer["steps"]
+        page = live_page(draft_state(draft))
+        assert answer["screen"]["prompt"] == page.prompt
+        assert [b["label"] for b in answer["screen"]["buttons"]] == [b.label for b in page.buttons]
+        assert answer["screen"]["pot"] == page.pot
+        steps = json.dumps(answer["steps"])
+    # The outbox's changes replayed from the start (a reload offline) give the same hand.
+    assert json.loads(phone_replay(setup, "[]", json.dumps(changes)))["steps"] == draft.steps
+    refused = json.loads(phone_step(setup, steps, json.dumps({"op": "act", "seat": "0",
+                                                              "verb": "raise"})))  # fmt: skip
+    assert refused["error"]["message"]  # the machine names the rule; nothing is changed

@@ -42,3 +42,27 @@ def test_the_manifest_names_the_installable_app():
 
 def test_only_get_is_served(client):
     assert client.post("/sw.js").status_code == 405
+
+
+def test_the_engine_zip_holds_the_engine_alone_and_is_named_by_its_digest(client):
+    import io
+    import zipfile
+
+    version, data = app.engine_bundle()
+    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    assert "tracker/__init__.py" in names and "tracker/engine/screen.py" in names
+    assert all(n == "tracker/__init__.py" or n.startswith("tracker/engine/") for n in names)
+    answer = client.get(f"/engine-{version}.zip")
+    assert answer.status_code == 200 and answer.content == data
+    assert "immutable" in answer["Cache-Control"]
+    assert client.get("/engine-000000000000.zip").status_code == 404
+
+
+def test_the_worker_keeps_the_browsers_python_and_the_engine_when_vendored(client):
+    body = client.get("/sw.js").content.decode()
+    warm = json.loads(re.search(r"var WARM = (\[.*\]);", body).group(1))
+    if not app.pyodide_vendored():  # `make vendor` not run: the logger works online only
+        assert warm == []
+        return
+    assert any(url.endswith("vendor/pyodide/pyodide.asm.wasm") for url in warm)
+    assert f"/engine-{app.engine_bundle()[0]}.zip" in warm

@@ -64,3 +64,10 @@ def test_hsts_header_when_set(client, settings):
     assert client.get("/healthz").status_code == 200  # health checks stay on HTTP
     secure = client.get("/", secure=True)
     assert secure["Strict-Transport-Security"] == "max-age=3600"
+
+
+def test_the_policy_lets_webassembly_compile_but_never_eval(client):
+    policy = client.get("/").headers["Content-Security-Policy"]
+    script = next(p for p in policy.split(";") if p.strip().startswith("script-src"))
+    assert "'wasm-unsafe-eval'" in script and "'unsafe-eval'" not in script
+    assert "wasm-unsafe-eval" not in policy.replace(script, "")

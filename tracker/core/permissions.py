@@ -42,7 +42,9 @@ class Capability(StrEnum):
     SHARE_TABLE = "share_table"  # put a night's read-only live view link (QR code) on its screen
     REVOKE_TABLE_LINK = "revoke_table_link"  # stop a live view link from working
     CALENDAR = "calendar"  # the league's time zone and its calendar feed links
-    VIEW_MONEY = "view_money"  # see a night's money: rules, entries, pool, payouts
+    # see money: a night's rules, entries, pool and payouts; the standings' money columns,
+    # their CSV and a player's money (page and API)
+    VIEW_MONEY = "view_money"
     RECORD_MONEY = "record_money"  # record buy-ins, rebuys and add-ons at the table
     SET_MONEY = "set_money"  # the league's currency and money rules, a night's own rules
     # schedule a night ahead, change or cancel it; see and record every answer

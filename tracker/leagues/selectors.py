@@ -33,6 +33,7 @@ from tracker.tournaments.models import (
     Tournament,
     TournamentStatus,
 )
+from tracker.tournaments.selectors import BOUGHT_KINDS, chips_bought
 
 
 def leagues_visible_to(user) -> QuerySet[League]:
@@ -193,6 +194,12 @@ def _counted(league: League, season: Season | None) -> QuerySet:
     ).values("id")
 
 
+def counted_night_ids(league: League, season: Season | None = None) -> QuerySet:
+    """The ids of the finished nights that count toward ``season``'s standings, as a
+    subquery (the money columns of the league table read the same nights)."""
+    return _counted(league, season)
+
+
 def league_results(league: League, season: Season | None = None) -> list[LeagueResult]:
     """Every final place of the league's finished tournaments that count toward ``season``'s
     standings (all seasons when None; switched on, with at least the league's minimum of
@@ -239,12 +246,13 @@ def league_standings_from_results(
         FinalStanding.objects.filter(
             tournament__league=league, tournament_id__in=_counted(league, season)
         )
+        .annotate(bought=chips_bought())
         .values("player_id", "player__name")
         .annotate(
             events=Count("id"),
             wins=Count("id", filter=Q(place=1)),
             average_place=Avg("place"),
-            net_chips=Sum(F("chips") - F("tournament__starting_chips")),
+            net_chips=Sum(F("chips") - F("tournament__starting_chips") - F("bought")),
         )
     )
     out = [
@@ -499,7 +507,7 @@ def player_hand_totals(player: Player) -> PlayerHandTotals:
     seats = HandSeat.objects.filter(player=player)
     net = (
         LedgerEntry.objects.filter(player=player)
-        .exclude(kind=LedgerKind.START)
+        .exclude(kind__in=(LedgerKind.START, *BOUGHT_KINDS))
         .aggregate(s=Sum("amount"))["s"]
         or 0
     )
@@ -509,6 +517,18 @@ def player_hand_totals(player: Player) -> PlayerHandTotals:
         # Cards are stored for the players who reached a showdown (not for a walk).
         showdowns=seats.filter(folded_street__isnull=True).exclude(down=[]).count(),
         net=net,
+    )
+
+
+def player_chips_bought(player: Player) -> dict[int, int]:
+    """The chips ``player`` bought with rebuys and add-ons (less those undone), by night id
+    (one query): net chips leave them out."""
+    return dict(
+        LedgerEntry.objects.filter(player=player, kind__in=BOUGHT_KINDS)
+        .order_by()
+        .values("tournament_id")
+        .annotate(s=Sum("amount"))
+        .values_list("tournament_id", "s")
     )
 
 

@@ -100,16 +100,41 @@ def night_bounties(
             hand__tournament=tournament, hand__number__in=set(out_hands.values())
         ).select_related("hand")
     )
+    return bounties_of(
+        summary,
+        out_hands=out_hands,
+        pots=[PotTaken(p.hand_id, p.hand.number, p.index, p.eligible, p.award_chips) for p in pots],
+    )
+
+
+@dataclass(frozen=True)
+class PotTaken:
+    """What of a pot decides a bounty: its hand (id, number), index, eligible players and
+    the chips each winner was awarded (the award that stands)."""
+
+    hand_id: int
+    hand_number: int
+    index: int
+    eligible: list[int] | None
+    award: dict[int, int] | None
+
+
+def bounties_of(
+    summary: NightMoneySummary, *, out_hands: dict[int, int], pots: list[PotTaken]
+) -> list[BountyWon]:
+    """:func:`night_bounties` of what was read already (no query): ``out_hands`` (player id
+    -> the hand they went out in for good) and ``pots`` (at least those of these hands)."""
+    collected = _bounties_collected(summary)
     seat_order = list(summary.players)
     found: list[BountyWon] = []
     for pid in seat_order:
-        if pid not in out_hands:
+        if pid not in out_hands or pid not in collected:
             continue
-        mine = [p for p in pots if p.hand.number == out_hands[pid] and pid in (p.eligible or [])]
+        mine = [p for p in pots if p.hand_number == out_hands[pid] and pid in (p.eligible or [])]
         if not mine:
             continue
         pot = max(mine, key=lambda p: p.index)
-        award = pot.award_chips
+        award = pot.award
         awards = {k: award[k] for k in seat_order if award and k in award and k != pid}
         shares = engine.bounty_split(collected[pid], awards, unit=summary.money.unit)
         if shares:
@@ -118,7 +143,7 @@ def night_bounties(
                     busted=pid,
                     amount=collected[pid],
                     hand_id=pot.hand_id,
-                    hand_number=pot.hand.number,
+                    hand_number=pot.hand_number,
                     pot_index=pot.index,
                     shares=shares,
                 )
@@ -126,10 +151,12 @@ def night_bounties(
     return found
 
 
-def _player_results(
-    tournament: Tournament, summary: NightMoneySummary
-) -> tuple[list[BountyWon], dict[int, PlayerResult]]:
-    bounties = night_bounties(tournament, summary=summary)
+def player_results_of(
+    summary: NightMoneySummary, bounties: list[BountyWon]
+) -> dict[int, PlayerResult]:
+    """Each player's result of a finished night (seat order) from its summary and bounties
+    (no query): the payout, the bounties won, their own bounty back when they never went
+    out, less what they paid."""
     won: dict[int, int] = {}
     for b in bounties:
         for pid, amount in b.shares.items():
@@ -148,7 +175,7 @@ def _player_results(
             bounty_back=back,
             result=payout + won.get(pid, 0) + back - money.paid,
         )
-    return bounties, players
+    return players
 
 
 def night_balances(tournament: Tournament) -> tuple[NightMoneySummary, dict[int, int]] | None:
@@ -158,7 +185,7 @@ def night_balances(tournament: Tournament) -> tuple[NightMoneySummary, dict[int,
     if tournament.status != TournamentStatus.FINISHED:
         return None
     summary = night_money_summary(tournament)
-    _, players = _player_results(tournament, summary)
+    players = player_results_of(summary, night_bounties(tournament, summary=summary))
     return summary, {pid: r.result for pid, r in players.items()}
 
 
@@ -173,7 +200,8 @@ def night_results(
     summary = summary or night_money_summary(tournament)
     if tournament.status != TournamentStatus.FINISHED:
         return NightResults(summary=summary, final=False)
-    bounties, players = _player_results(tournament, summary)
+    bounties = night_bounties(tournament, summary=summary)
+    players = player_results_of(summary, bounties)
     balances: dict[object, int] = {pid: r.result for pid, r in players.items()}
     if summary.pool.fees:
         balances[HOUSE] = summary.pool.fees

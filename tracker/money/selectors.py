@@ -122,6 +122,37 @@ def night_money_summary(
     entries = night_entries(tournament) if has_money else []
     if seat_ids is None:
         seat_ids = list(tournament.seats.order_by("number").values_list("player_id", flat=True))
+    finished = tournament.status == TournamentStatus.FINISHED
+    if finished and places is None:
+        standing = dict(
+            FinalStanding.objects.filter(tournament=tournament).values_list("player_id", "place")
+        )
+        places = {pid: standing[pid] for pid in seat_ids if pid in standing}
+    return money_summary_of(
+        money=money,
+        locale=locale,
+        deal=deal,
+        entries=entries,
+        seat_ids=seat_ids,
+        places=places,
+        finished=finished,
+    )
+
+
+def money_summary_of(
+    *,
+    money: NightMoney,
+    locale: str,
+    deal: Deal | None,
+    entries: list[MoneyEntry],
+    seat_ids: list[int],
+    places: dict[int, int] | None,
+    finished: bool,
+) -> NightMoneySummary:
+    """:func:`night_money_summary` of what was read already (no query): the night's rules,
+    its league's locale, the deal that ended it, its entries not undone (in the order they
+    were recorded), its players in seat order and, once ``finished``, their final places.
+    The league table's money columns read many nights at once and sum them through it."""
     players: dict[int, PlayerMoney] = {pid: PlayerMoney(player_id=pid) for pid in seat_ids}
     for e in entries:
         p = players[e.player_id]
@@ -145,12 +176,6 @@ def night_money_summary(
         unit=money.unit,
         custom=rules.payout_custom,
     )
-    finished = tournament.status == TournamentStatus.FINISHED
-    if finished and places is None:
-        standing = dict(
-            FinalStanding.objects.filter(tournament=tournament).values_list("player_id", "place")
-        )
-        places = {pid: standing[pid] for pid in seat_ids if pid in standing}
     payouts: dict[int, int] = {}
     if finished and places:
         ordered = {pid: places[pid] for pid in seat_ids if pid in places}

@@ -20,13 +20,21 @@ from django.db.models import (
     Sum,
     prefetch_related_objects,
 )
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from tracker.core.errors import NotFound
 from tracker.core.snapshot import read_snapshot
 from tracker.engine import tournament as rules
 from tracker.hands.models import Hand, HandSeat, HandStatus, Pot
-from tracker.tournaments.models import FinalStanding, LedgerEntry, Seat, TableLink, Tournament
+from tracker.tournaments.models import (
+    FinalStanding,
+    LedgerEntry,
+    LedgerKind,
+    Seat,
+    TableLink,
+    Tournament,
+)
 
 SETTLED = (HandStatus.VERIFIED, HandStatus.DISPUTED)
 
@@ -478,6 +486,27 @@ def hand_neighbours(hand: Hand) -> dict[int, int]:
 StandingKey = tuple[int, dt.date, int, int, int, int]
 
 
+#: The ledger's kinds that bring chips bought at the table (a reversal is the same kind,
+#: negative): net chips leave them out, so a rebuy or an add-on is not counted as won.
+BOUGHT_KINDS = (LedgerKind.REBUY, LedgerKind.ADDON)
+
+
+def chips_bought(tournament: str = "tournament_id", player: str = "player_id"):
+    """A subquery: the chips the player of the outer row bought in its night (rebuys and
+    add-ons, less those undone), 0 when none; for a final standing's net chips (its chips
+    less the starting chips and these)."""
+    bought = (
+        LedgerEntry.objects.filter(
+            tournament_id=OuterRef(tournament), player_id=OuterRef(player), kind__in=BOUGHT_KINDS
+        )
+        .order_by()
+        .values("tournament_id", "player_id")
+        .annotate(s=Sum("amount"))
+        .values("s")
+    )
+    return Coalesce(Subquery(bought), 0)
+
+
 def standing_contributions(
     *, tournament_ids: Iterable[int] | None = None, league_id: int | None = None
 ) -> dict[StandingKey, list[int]]:
@@ -486,7 +515,9 @@ def standing_contributions(
     ``[nights, net chips]`` per row key. Only nights switched to count toward the standings
     add anything; a night adds one to each of its players' (place, entrants, sharing) in the
     month of its date. One query, read in order and counted per night in Python."""
-    rows = FinalStanding.objects.filter(tournament__counts_toward_standings=True)
+    rows = FinalStanding.objects.filter(tournament__counts_toward_standings=True).annotate(
+        bought=chips_bought()
+    )
     if tournament_ids is not None:
         rows = rows.filter(tournament_id__in=list(tournament_ids))
     if league_id is not None:
@@ -494,12 +525,12 @@ def standing_contributions(
     out: dict[StandingKey, list[int]] = {}
 
     def add(night: list[tuple]) -> None:
-        sharing = Counter(place for _, _, _, _, place, _ in night)
-        for league, day, start, player, place, chips in night:
+        sharing = Counter(place for _, _, _, _, place, _, _ in night)
+        for league, day, start, player, place, chips, bought in night:
             key = (league, day.replace(day=1), player, place, len(night), sharing[place])
             cell = out.setdefault(key, [0, 0])
             cell[0] += 1
-            cell[1] += chips - start
+            cell[1] += chips - start - bought
 
     night: list[tuple] = []
     current = None
@@ -513,6 +544,7 @@ def standing_contributions(
             "player_id",
             "place",
             "chips",
+            "bought",
         )
         .iterator(chunk_size=5000)
     ):

@@ -47,6 +47,9 @@ class MoneyView:
     players: list[PlayerMoneyRow] = field(default_factory=list)
     place_payouts: list[tuple[str, str]] = field(default_factory=list)  # (place, amount)
     payouts: list[PayoutRow] = field(default_factory=list)  # once the night is finished
+    # the viewer records entries now: the entries table has its "Record" column (not once
+    # the night is over, when nothing can be recorded)
+    recording: bool = False
 
 
 def payouts_view(
@@ -191,4 +194,5 @@ def money_view(
         players=players,
         place_payouts=by_place,
         payouts=payouts,
+        recording=can.record_money and not state.over,
     )

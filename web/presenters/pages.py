@@ -26,6 +26,7 @@ from tracker.leagues.selectors import (
     league_tournament_count,
     league_tournaments,
     leagues_with_counts,
+    player_chips_bought,
     player_hand_totals,
     player_recent_hands,
     player_seats,
@@ -35,6 +36,8 @@ from tracker.leagues.selectors import (
     visible_league,
     visible_player,
 )
+from tracker.money.formatting import minor_digits
+from tracker.money.standings import MoneyRow, player_money
 from tracker.rulings.selectors import (
     RULING_BADGES,
     hand_ruling_states,
@@ -202,6 +205,8 @@ class PlayerTournament:
     net: int
     out_hand: int | None
     players: int
+    money: int | None = None  # their money result of the night (members, nights with money)
+    money_text: str = ""
 
 
 @dataclass
@@ -227,13 +232,47 @@ class PlayerPage:
     wins: int
     tournaments: list[PlayerTournament]
     recent: list[PlayerHand]
+    # their money over the league's nights (members only; None when no night had money)
+    money: MoneyRow | None = None
+    money_chart: dict[str, str] = field(default_factory=dict)
+
+
+def player_money_view(player: Player) -> tuple[MoneyRow | None, dict, dict]:
+    """A player's money totals, the chart of their cumulative net night by night (in major
+    units of the league's currency) and their result by night id; (None, {}, {}) when
+    none of their nights had money."""
+    table = player_money(player)
+    row = table.rows.get(player.pk)
+    if row is None:
+        return None, {}, {}
+    nights = table.by_night.get(player.pk, [])
+    scale = 10 ** minor_digits(table.currency)
+    running = 0
+    line: list[float] = [0]
+    for n in nights:
+        running += n.result
+        line.append(running / scale)
+    chart: dict[str, str] = {}
+    if len(nights) >= 2:
+        title = f"Money won, night by night ({table.currency})"
+        series = [Series("net", line, note=row.net_text)]
+        opts = {"x_label": "nights", "title": title, "include_zero": True}
+        chart = {
+            "narrow": line_chart(series, width=340, height=230, **opts),
+            "wide": line_chart(series, width=640, height=280, font_size=12, **opts),
+        }
+    return row, chart, {n.tournament_id: n for n in nights}
 
 
 def player_page(user, pk: int) -> PlayerPage:
     player = visible_player(user, pk)
+    money, money_chart, by_night = (None, {}, {})
+    if capabilities(user, player.league).view_money:
+        money, money_chart, by_night = player_money_view(player)
     totals = player_hand_totals(player)
     rows = []
     wins = 0
+    bought = player_chips_bought(player)
     for seat in player_seats(player):
         t = seat.tournament
         standings = {r.player_id: r for r in tournament_standings(t)}
@@ -247,11 +286,15 @@ def player_page(user, pk: int) -> PlayerPage:
                 tournament=t,
                 place=me.place if me else None,
                 chips=chips,
-                net=chips - t.starting_chips,
+                net=chips - t.starting_chips - bought.get(t.pk, 0),
                 out_hand=me.out_hand if me else None,
                 players=seat.n_players,
             )
         )
+        night = by_night.get(t.pk)
+        if night is not None and money is not None:
+            rows[-1].money = night.result
+            rows[-1].money_text = ("+" if night.result > 0 else "") + money.fmt(night.result)
     recent = [
         PlayerHand(hand=s.hand, contributed=s.contributed, won=s.won, folded_street=s.folded_street)
         for s in player_recent_hands(player)
@@ -266,6 +309,8 @@ def player_page(user, pk: int) -> PlayerPage:
         wins=wins,
         tournaments=rows,
         recent=recent,
+        money=money,
+        money_chart=money_chart,
     )
 
 

@@ -8,6 +8,7 @@ import io
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
 
@@ -32,6 +33,8 @@ from tracker.leagues.selectors import (
     visible_player,
     visible_tournament,
 )
+from tracker.money.formatting import minor_digits
+from tracker.money.standings import MoneyRow, MoneyTable, league_money_table
 from tracker.stats.selectors import (
     HandPoint,
     Scope,
@@ -245,10 +248,18 @@ class LeagueTablePage:
     season: Season | None = None
     seasons: list[Season] = field(default_factory=list)
     nights: list[SeasonNight] = field(default_factory=list)  # every finished night of the season
+    # the season's money (members only, and only when a night of it had money)
+    money: MoneyTable | None = None
 
     @property
     def role(self) -> str | None:
         return self.can.role
+
+    @property
+    def rows(self) -> list[tuple[Any, MoneyRow | None]]:
+        """Each standing with its money over the season (None without money)."""
+        found = self.money.rows if self.money is not None else {}
+        return [(r, found.get(r.player_id)) for r in self.standings]
 
     @property
     def nights_left_out(self) -> list[SeasonNight]:
@@ -340,7 +351,48 @@ def league_table_page(user, slug: str, season: str | None = None) -> LeagueTable
         season=chosen,
         seasons=league_seasons(league),
         nights=season_nights(league, chosen, left_out_only=long_season),
+        money=visible_money_table(can, league, chosen),
     )
+
+
+#: The league table CSV's money columns (members only, when the season had money).
+MONEY_CSV_COLUMNS = [
+    "currency",
+    "money_nights",
+    "money_net",
+    "in_the_money",
+    "in_the_money_pct",
+    "paid",
+    "roi_pct",
+    "bounties",
+]
+
+
+def money_csv_cells(table: MoneyTable, row: MoneyRow | None) -> dict[str, Any]:
+    """A standing's money cells in the CSV: amounts in major units of the currency as plain
+    decimals (a spreadsheet sums them; the currency column names the currency)."""
+    if row is None:
+        return {"currency": table.currency, "money_nights": 0}
+    major = minor_digits(table.currency)
+    return {
+        "currency": table.currency,
+        "money_nights": row.nights,
+        "money_net": f"{Decimal(row.net).scaleb(-major):.{major}f}",
+        "in_the_money": row.in_the_money,
+        "in_the_money_pct": row.itm_pct,
+        "paid": f"{Decimal(row.paid).scaleb(-major):.{major}f}",
+        "roi_pct": row.roi_pct,
+        "bounties": f"{Decimal(row.bounties).scaleb(-major):.{major}f}",
+    }
+
+
+def visible_money_table(can: Capabilities, league: League, season: Season) -> MoneyTable | None:
+    """The season's money columns for a viewer who may see the league's money (its members:
+    the permissions table's ``view_money``), when a night of the season had money."""
+    if not can.view_money:
+        return None
+    table = league_money_table(league, season)
+    return table if table.nights else None
 
 
 @dataclass

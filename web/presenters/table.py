@@ -79,6 +79,7 @@ class TableScreen:
     prize_pool: str | None = None
     place_payouts: list[tuple[str, str]] = field(default_factory=list)
     payouts: list[PayoutRow] = field(default_factory=list)
+    entries: str = ""  # the entries so far in words: "4 buy-ins · 2 rebuys · 1 add-on"
 
 
 def table_screen(user, pk: int, *, among: QuerySet[Tournament] | None = None) -> TableScreen:
@@ -101,7 +102,8 @@ def table_screen(user, pk: int, *, among: QuerySet[Tournament] | None = None) ->
         for s in state.seats
     ]
     names = {s.player_id: s.player.name for s in state.seats}
-    over = state.over
+    # a night a deal ended is over before its hand limit
+    over = state.over or t.status == TournamentStatus.FINISHED
     stakes = next_stakes = None
     to_next = None
     number = None
@@ -145,6 +147,7 @@ def table_screen(user, pk: int, *, among: QuerySet[Tournament] | None = None) ->
                 "prize_pool": summary.fmt(summary.pool.prize_pool),
                 "place_payouts": place_payouts,
                 "payouts": payouts,
+                "entries": entries_in_words(summary),
             }
     return TableScreen(
         tournament=t,
@@ -165,6 +168,25 @@ def table_screen(user, pk: int, *, among: QuerySet[Tournament] | None = None) ->
         last=last,
         **money,
     )
+
+
+def entries_in_words(summary) -> str:
+    """The night's entries counted, for the table screen.
+
+    >>> from types import SimpleNamespace as N
+    >>> entries_in_words(N(players={1: N(bought_in=True, rebuys=2, addon=False),
+    ...                             2: N(bought_in=True, rebuys=0, addon=True)}))
+    '2 buy-ins · 2 rebuys · 1 add-on'
+    >>> entries_in_words(N(players={1: N(bought_in=False, rebuys=0, addon=False)}))
+    ''
+    """
+    players = summary.players.values()
+    counts = (
+        (sum(p.bought_in for p in players), "buy-in"),
+        (sum(p.rebuys for p in players), "rebuy"),
+        (sum(p.addon for p in players), "add-on"),
+    )
+    return " · ".join(f"{n} {word}{'s' if n != 1 else ''}" for n, word in counts if n)
 
 
 def table_screen_etag(user, pk: int, *, among: QuerySet[Tournament] | None = None) -> str:

@@ -41,6 +41,7 @@ from web.forms.cards import AnnouncementsForm
 from web.forms.drafts import posted_version
 from web.forms.outbox import json_body, outbox_changes, resolve_choice
 from web.presenters.live import events_from_post, live_json, live_page, table_result_from_post
+from web.views.app import phone_engine
 from web.views.common import not_found_as_404, records_hands
 
 
@@ -108,6 +109,7 @@ def live_hand(request, tournament):
         "variant_choices": [(v, VARIANT_TITLES[v]) for v in VARIANTS],
         "announcements": announcements,
         "page": live_page(draft_state(draft)) if draft is not None else None,
+        "phone_engine": phone_engine(),
     }
     return render(request, "tracker/live.html", context, status=400 if error else 200)
 

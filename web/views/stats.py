@@ -13,6 +13,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tracker.core.errors import PermissionDenied as DomainPermissionDenied
+from tracker.core.permissions import capabilities
 from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import (
     league_standings,
@@ -78,20 +79,7 @@ def league_table(request, slug):
 def league_table_csv(request, slug):
     league = visible_league(request.user, slug)
     season = pages.season_or_404(league, request.GET.get("season"))
-    rows = [
-        {
-            "place": k + 1,
-            "player": r.name,
-            "player_id": r.player_id,
-            "points": r.points,
-            "events": r.events,
-            "events_counted": r.counted,
-            "wins": r.wins,
-            "average_place": r.average_place,
-            "net_chips": r.net_chips,
-        }
-        for k, r in enumerate(league_standings(league, season=season))
-    ]
+    money = pages.visible_money_table(capabilities(request.user, league), league, season)
     columns = [
         "place",
         "player",
@@ -103,6 +91,24 @@ def league_table_csv(request, slug):
         "average_place",
         "net_chips",
     ]
+    if money is not None:
+        columns += pages.MONEY_CSV_COLUMNS
+    rows = []
+    for k, r in enumerate(league_standings(league, season=season)):
+        row = {
+            "place": k + 1,
+            "player": r.name,
+            "player_id": r.player_id,
+            "points": r.points,
+            "events": r.events,
+            "events_counted": r.counted,
+            "wins": r.wins,
+            "average_place": r.average_place,
+            "net_chips": r.net_chips,
+        }
+        if money is not None:
+            row.update(pages.money_csv_cells(money, money.rows.get(r.player_id)))
+        rows.append(row)
     return csv_response(rows, f"{league.slug}-standings-{season.key}.csv", columns)
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tracker.engine.events import TableEvent, event_from_json
-from tracker.engine.frames import FramesObserver, StreetFrame
+from tracker.engine.frames import StreetFrame
 from tracker.engine.live import live_hand
+from tracker.engine.screen import TableNow, table_now
 from tracker.engine.stakes import Stakes
 from tracker.engine.stud import NextEvent, StudHand
 from tracker.hands.models import DraftHand, DraftStatus
@@ -25,7 +26,7 @@ def draft_walk(draft: DraftHand, *, names: list[str] | None = None, observers=()
     return live_hand(
         variant=draft.variant,
         options=draft.options,
-        stakes=Stakes(draft.ante, draft.bring_in, draft.small_bet, draft.big_bet),
+        stakes=draft_stakes(draft),
         stacks=draft.starting_stacks,
         events=draft_events(draft),
         labels=names,
@@ -50,14 +51,23 @@ class DraftState:
     next: NextEvent
     table: StreetFrame  # the table now
     log: list[str]  # what happened so far, one line per event
+    now: TableNow  # the same, as the engine's screen takes it (tracker/engine/screen.py)
+
+
+def draft_stakes(draft: DraftHand) -> Stakes:
+    return Stakes(draft.ante, draft.bring_in, draft.small_bet, draft.big_bet)
 
 
 def draft_state(draft: DraftHand) -> DraftState:
     """Where the draft stands: the machine, what comes next, the table and the log."""
     by_id = dict(Player.objects.filter(pk__in=draft.positions).values_list("pk", "name"))
     names = [by_id.get(pid, f"player {pid}") for pid in draft.positions]
-    frames = FramesObserver(names)
-    hand = draft_walk(draft, names=names, observers=[frames])
-    table = frames.snapshot(frames.number, hand)
-    log = [line for step in frames.steps for line in step.actions]
-    return DraftState(draft, names, hand, hand.next_event(), table, log)
+    now = table_now(
+        variant=draft.variant,
+        options=draft.options,
+        stakes=draft_stakes(draft),
+        stacks=draft.starting_stacks,
+        names=names,
+        steps=draft.steps,
+    )
+    return DraftState(draft, names, now.hand, now.next, now.table, now.log, now)

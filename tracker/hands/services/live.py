@@ -22,9 +22,10 @@ from django.utils import timezone
 from tracker.core.errors import Conflict
 from tracker.core.permissions import Capability, require
 from tracker.engine.errors import DomainError
-from tracker.engine.events import TableEvent, event_to_json
+from tracker.engine.events import TableEvent
 from tracker.engine.live import check_around
 from tracker.engine.phh import history_entry
+from tracker.engine.screen import change_steps, undo_steps
 from tracker.hands.models import DraftChange, DraftHand, DraftStatus, Hand
 from tracker.hands.selectors.live import draft_events, draft_walk
 from tracker.hands.services.recording import hand_record, next_hand_deal, next_hand_state
@@ -114,14 +115,6 @@ def _save(
     return draft
 
 
-def _change(done: Sequence[TableEvent], automated: Sequence[TableEvent]) -> list[dict]:
-    """The stored form of one change: its events (every one after the first is taken back
-    with it), then what the machine did by itself after them."""
-    change = [event_to_json(e) if k == 0 else {**event_to_json(e), "joined": True}
-              for k, e in enumerate(done)]  # fmt: skip
-    return change + [{**event_to_json(e), "auto": True} for e in automated]
-
-
 @transaction.atomic
 def draft_step(
     *,
@@ -138,7 +131,7 @@ def draft_step(
         raise DomainError("a change logs at least one event: nothing was sent", field="events")
     hand = draft_walk(draft)
     done = [hand.apply(event, automate=False) for event in events]
-    steps = list(draft.steps) + _change(done, hand.automate())
+    steps = list(draft.steps) + change_steps(done, hand.automate())
     return _save(draft, steps, op="events", client_id=client_id)
 
 
@@ -151,7 +144,7 @@ def draft_check_around(
     draft = _locked(draft, by, version)
     hand = draft_walk(draft)
     done = check_around(hand)
-    steps = list(draft.steps) + _change(done, hand.automate())
+    steps = list(draft.steps) + change_steps(done, hand.automate())
     return _save(draft, steps, op="check_around", client_id=client_id)
 
 
@@ -161,12 +154,7 @@ def draft_undo(
 ) -> DraftHand:
     """Take back the last change: its events, and what the machine did by itself after them."""
     draft = _locked(draft, by, version)
-    steps = list(draft.steps)
-    while steps and (steps[-1].get("auto") or steps[-1].get("joined")):
-        steps.pop()
-    if not steps:
-        raise DomainError("nothing to undo: the antes post themselves", field="version")
-    return _save(draft, steps[:-1], op="undo", client_id=client_id)
+    return _save(draft, undo_steps(draft.steps), op="undo", client_id=client_id)
 
 
 @transaction.atomic
