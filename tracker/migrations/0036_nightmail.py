@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tracker', '0034_ledger'),
+        ('tracker', '0035_moneystats'),
     ]
 
     operations = [
