@@ -192,6 +192,9 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", default=30)  # seconds for one SMTP con
 MAIL_LEASE_SECONDS = env_int("MAIL_LEASE_SECONDS", default=120)
 MAIL_SWEEP_GRACE = env_int("MAIL_SWEEP_GRACE", default=60)
 MAIL_MAX_ATTEMPTS = env_int("MAIL_MAX_ATTEMPTS", default=5)
+# The site's address in mails asked for outside a request (a night's results when its last
+# hand is settled by the worker, a dispute's mails from the API): links and unsubscribe.
+SITE_URL = env_str("SITE_URL", default="http://localhost:8000/") or "http://localhost:8000/"
 
 # Sign-in finds an account by its canonical name too ("bob" signs in "Bob": docs/rulings.md).
 AUTHENTICATION_BACKENDS = ["tracker.accounts.backends.AccountNameBackend"]
@@ -355,6 +358,8 @@ CELERY_BEAT_SCHEDULE = {
     "outbox-sweep": {"task": "tracker.outbox_sweep", "schedule": float(SWEEP_INTERVAL)},
     # The day-before reminders of scheduled nights (idempotent: each night is reminded once).
     "night-reminders": {"task": "tracker.night_reminders", "schedule": 600.0},
+    # The results mail of a night whose task was lost (idempotent: one mail per player).
+    "night-results-sweep": {"task": "tracker.night_results_sweep", "schedule": 300.0},
 }
 # How long the yes / no / maybe link of a night's mail works (and never after it starts).
 RSVP_LINK_MAX_AGE_SECONDS = env_int("RSVP_LINK_MAX_AGE_SECONDS", default=30 * 24 * 3600)

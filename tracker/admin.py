@@ -223,10 +223,27 @@ class CheckInInline(admin.TabularInline):
 
 @admin.register(ScheduledNight)
 class ScheduledNightAdmin(admin.ModelAdmin):
-    list_display = ["league", "starts_at", "place", "seats", "reminded_at", "started_at"]
+    list_display = [
+        "league",
+        "starts_at",
+        "place",
+        "seats",
+        "sequence",
+        "cancelled_at",
+        "started_at",
+    ]
     list_filter = ["league"]
     search_fields = ["place", "league__name", "league__slug"]
-    readonly_fields = ["tournament", "started_at"]
+    # changes and cancelling go through the night's page or the API (they tell the players)
+    readonly_fields = [
+        "sequence",
+        "updated_at",
+        "cancelled_at",
+        "cancel_reason",
+        "reminded_at",
+        "tournament",
+        "started_at",
+    ]
     inlines = [RsvpInline, CheckInInline]
 
 

@@ -15,6 +15,7 @@ from tracker.hands.tasks import (
 )
 from tracker.interchange.tasks import imports_sweep_task, phh_import_task
 from tracker.mail.tasks import outbox_send_task, outbox_sweep_task
+from tracker.money.tasks import night_results_mail_task, night_results_sweep_task
 from tracker.schedule.tasks import night_reminders_task
 
 __all__ = [
@@ -24,6 +25,8 @@ __all__ = [
     "imports_sweep_task",
     "password_reset_send_task",
     "night_reminders_task",
+    "night_results_mail_task",
+    "night_results_sweep_task",
     "outbox_send_task",
     "outbox_sweep_task",
     "phh_import_task",

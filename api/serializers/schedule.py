@@ -40,6 +40,9 @@ class NightSerializer(serializers.ModelSerializer):
             "variant",
             "note",
             "created_at",
+            "sequence",
+            "cancelled_at",
+            "cancel_reason",
             "started_at",
             "tournament",
         ]
@@ -75,6 +78,23 @@ class NightCreateSerializer(serializers.Serializer):
         default="", allow_blank=True, help_text="empty: dealer's choice"
     )
     note = serializers.CharField(default="", allow_blank=True, max_length=1000)
+
+
+class NightEditSerializer(serializers.Serializer):
+    """What changes (every field optional: those left out stay)."""
+
+    starts_at = serializers.DateTimeField(required=False, help_text="ISO 8601 with its offset")
+    place = serializers.CharField(required=False, max_length=200, allow_blank=True)
+    seats = serializers.IntegerField(
+        required=False, help_text="2 to the game's player limit, not below the players seated"
+    )
+    note = serializers.CharField(required=False, allow_blank=True, max_length=1000)
+
+
+class NightCancelSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        required=False, default="", allow_blank=True, max_length=500, help_text="told by mail"
+    )
 
 
 class AnswerSerializer(serializers.Serializer):

@@ -130,7 +130,12 @@ class DisputeViewSet(
             data.is_valid(raise_exception=True)
             values = data.validated_data
             pot = visible_pot(request.user, values["hand"], values["pot"])
-            dispute_raise(pot=pot, by=request.user, reason=values["reason"])
+            dispute_raise(
+                pot=pot,
+                by=request.user,
+                reason=values["reason"],
+                base_url=request.build_absolute_uri("/"),
+            )
             case = pot_case(request.user, values["hand"], values["pot"])
             return Response(DisputedPotSerializer(case).data, status=status.HTTP_201_CREATED)
 
@@ -195,6 +200,7 @@ class RulingViewSet(
                 result=values["result"],
                 reason=values["reason"],
                 award=values.get("award"),
+                base_url=request.build_absolute_uri("/"),
             )
             ruling = self.get_queryset().get(pk=ruling.pk)
             return Response(RulingSerializer(ruling).data, status=status.HTTP_201_CREATED)

@@ -16,8 +16,10 @@ from api.serializers.schedule import (
     CheckInSerializer,
     CheckOutRequestSerializer,
     MyNightsSerializer,
+    NightCancelSerializer,
     NightCreateSerializer,
     NightDetailSerializer,
+    NightEditSerializer,
     NightSerializer,
     NightStartedSerializer,
     RsvpSerializer,
@@ -28,8 +30,10 @@ from tracker.leagues.selectors import leagues_visible_to
 from tracker.schedule.models import CheckIn, Rsvp, ScheduledNight
 from tracker.schedule.selectors import my_nights
 from tracker.schedule.services import (
+    night_cancel,
     night_check_in,
     night_check_out,
+    night_edit,
     night_schedule,
     night_start,
     rsvp_answer,
@@ -41,7 +45,8 @@ class NightViewSet(
 ):
     """Game nights scheduled ahead (filter ``league__slug``). Scheduling one (POST) invites
     the roster by e-mail; ``answer`` records a yes, no or maybe (a yes past the seats goes on
-    the waitlist; a seat given up goes to the first on it)."""
+    the waitlist; a seat given up goes to the first on it). An organiser changes a night
+    (PATCH) or cancels it (``cancel``); the invited players are told by e-mail."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]
     filterset_fields = {"league__slug": ["exact"]}
@@ -68,6 +73,25 @@ class NightViewSet(
             league=league, by=request.user, base_url=request.build_absolute_uri("/"), **values
         )
         return Response(NightDetailSerializer(night).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=NightEditSerializer, responses={200: NightDetailSerializer})
+    def partial_update(self, request, pk=None):
+        night = self.get_object()
+        authorize_first(request, night.league, Capability.SCHEDULE_NIGHT, "change a night")
+        data = NightEditSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        night = night_edit(night=night, by=request.user, **data.validated_data)
+        return Response(NightDetailSerializer(night).data)
+
+    @extend_schema(request=NightCancelSerializer, responses={200: NightDetailSerializer})
+    @action(detail=True, methods=["post"], filterset_fields=None)
+    def cancel(self, request, pk=None):
+        night = self.get_object()
+        authorize_first(request, night.league, Capability.SCHEDULE_NIGHT, "cancel a night")
+        data = NightCancelSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        night = night_cancel(night=night, by=request.user, reason=data.validated_data["reason"])
+        return Response(NightDetailSerializer(night).data)
 
     @extend_schema(request=AnswerSerializer, responses={200: RsvpSerializer})
     @action(detail=True, methods=["post"], filterset_fields=None)

@@ -68,6 +68,8 @@ ALLOWED = {
     "night_schedule": RECORDERS,
     # For a roster player not linked to the caller (their own: any roster player's account).
     "night_answer": RECORDERS,
+    "night_edit": RECORDERS,
+    "night_cancel": RECORDERS,
     "night_check_in": RECORDERS,
     "night_check_out": RECORDERS,
     "night_start": RECORDERS,
@@ -97,6 +99,8 @@ PAGES_ALLOWED = {
     "page_entry": RECORDERS,
     "page_league_money": {"admin"},
     "page_night_schedule": RECORDERS,
+    "page_night_edit": RECORDERS,
+    "page_night_cancel": RECORDERS,
     "page_night_check_in": RECORDERS,
     "page_transfer_paid": {"admin"},  # and the transfer's payer and payee
     "page_ledger_paid": {"admin"},  # and the transfer's payer and payee
@@ -129,6 +133,8 @@ SCHEMA_WRITES = {
     ("/api/v1/tournaments/{id}/entries/{entry_id}/undo/", "post"): "entry_undo",
     ("/api/v1/nights/", "post"): "night_schedule",
     ("/api/v1/nights/{id}/answer/", "post"): "night_answer",
+    ("/api/v1/nights/{id}/", "patch"): "night_edit",
+    ("/api/v1/nights/{id}/cancel/", "post"): "night_cancel",
     ("/api/v1/nights/{id}/check-in/", "post"): "night_check_in",
     ("/api/v1/nights/{id}/check-out/", "post"): "night_check_out",
     ("/api/v1/nights/{id}/start/", "post"): "night_start",
@@ -337,6 +343,11 @@ def api_write(op: str, world, role: str):
             {"league": league.slug, "starts_at": _tomorrow(), "place": "Here", "seats": 4},
             format="json",
         )
+    if op in ("night_edit", "night_cancel"):
+        night = _night(world)
+        if op == "night_edit":
+            return client.patch(f"/api/v1/nights/{night.pk}/", {"seats": 5}, format="json")
+        return client.post(f"/api/v1/nights/{night.pk}/cancel/", {}, format="json")
     if op == "night_answer":
         night = night_schedule(
             league=league,
@@ -515,6 +526,13 @@ def page_write(op: str, world, role: str):
         url = f"/leagues/{slug}/schedule/new/"
         when = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
         return client.post(url, {"starts_at": when, "place": "Here", "seats": "4"}), client.get(url)
+    if op == "page_night_edit":
+        url = f"/nights/{_night(world).pk}/edit/"
+        when = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+        body = {"starts_at": when, "place": "There", "seats": "4"}
+        return client.post(url, body), client.get(url)
+    if op == "page_night_cancel":
+        return client.post(f"/nights/{_night(world).pk}/cancel/", {"reason": "Rain"}), None
     if op == "page_night_check_in":
         night = _night(world)
         url = f"/nights/{night.pk}/check-in/"

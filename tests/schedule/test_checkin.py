@@ -14,7 +14,7 @@ from django.test import Client
 
 from tests.factories import add_member, api_client, make_league
 from tests.money.test_payouts import play
-from tests.schedule.test_schedule import club, schedule  # noqa: F401
+from tests.schedule.helpers import schedule
 from tracker.audit.models import AuditEntry
 from tracker.core.errors import Conflict, PermissionDenied
 from tracker.engine.errors import DomainError
@@ -40,7 +40,7 @@ def answered(night, players, answers):
         rsvp_answer(night=night, player_id=p.pk, answer=a, by=p.user)
 
 
-def test_the_door_list_puts_the_yeses_first_then_waiting_then_walk_ins(club):  # noqa: F811
+def test_the_door_list_puts_the_yeses_first_then_waiting_then_walk_ins(club):
     league, admin, (ann, bob, cat, dan, eve) = club
     walk = player_create(league=league, name="Abe", by=admin)  # no account, never answered
     night = schedule(league, admin, seats=2)
@@ -54,7 +54,7 @@ def test_the_door_list_puts_the_yeses_first_then_waiting_then_walk_ins(club):  #
 
 
 def test_check_in_then_start_seats_the_players_records_buy_ins_and_no_shows(
-    club,  # noqa: F811
+    club,
     django_capture_on_commit_callbacks,
 ):
     league, admin, (ann, bob, cat, dan, eve) = club
@@ -109,7 +109,7 @@ def test_check_in_then_start_seats_the_players_records_buy_ins_and_no_shows(
     assert Tournament.objects.count() == 1 and CheckIn.objects.count() == 3
 
 
-def test_a_night_without_money_starts_with_no_entries(club):  # noqa: F811
+def test_a_night_without_money_starts_with_no_entries(club):
     league, admin, (ann, bob, *_) = club
     night = schedule(league, admin)
     for p in (ann, bob):
@@ -119,7 +119,7 @@ def test_a_night_without_money_starts_with_no_entries(club):  # noqa: F811
     assert not MoneyEntry.objects.exists()
 
 
-def test_check_in_refusals_name_the_fault_and_change_nothing(club):  # noqa: F811
+def test_check_in_refusals_name_the_fault_and_change_nothing(club):
     league, admin, (ann, bob, cat, dan, eve) = club
     night = schedule(league, admin, seats=2)
     member = ann.user
@@ -178,7 +178,7 @@ def test_the_api_checks_in_undoes_and_starts(club, django_capture_on_commit_call
 
 
 def test_my_nights_lists_upcoming_answers_past_finishes_and_money(
-    club,  # noqa: F811
+    club,
     django_capture_on_commit_callbacks,
 ):
     capture = django_capture_on_commit_callbacks
@@ -236,7 +236,7 @@ def test_my_nights_lists_upcoming_answers_past_finishes_and_money(
     assert api_client().get("/api/v1/me/nights/").status_code == 401
 
 
-def test_the_pages_check_in_show_refusals_and_are_for_organisers_only(club):  # noqa: F811
+def test_the_pages_check_in_show_refusals_and_are_for_organisers_only(club):
     league, admin, (ann, bob, cat, *_) = club
     night = schedule(league, admin, seats=2)
     url = f"/nights/{night.pk}/check-in/"
@@ -268,7 +268,7 @@ def test_the_pages_check_in_show_refusals_and_are_for_organisers_only(club):  # 
     __import__("django.db").db.connection.vendor != "postgresql",
     reason="concurrent check-ins: PostgreSQL",
 )
-def test_check_ins_and_starts_arriving_together_never_overfill_nor_start_twice(club):  # noqa: F811
+def test_check_ins_and_starts_arriving_together_never_overfill_nor_start_twice(club):
     import threading
 
     from django.db import connection
@@ -308,7 +308,7 @@ def test_check_ins_and_starts_arriving_together_never_overfill_nor_start_twice(c
     assert {o.code for o in outcomes if isinstance(o, DomainError)} == {"night_started"}
 
 
-def test_an_answer_from_my_nights_goes_back_there_and_never_off_the_site(club):  # noqa: F811
+def test_an_answer_from_my_nights_goes_back_there_and_never_off_the_site(club):
     league, admin, (ann, *_) = club
     night = schedule(league, admin)
     client = Client()

@@ -12,11 +12,11 @@ from django.core import mail, signing
 from django.test import Client
 from django.utils import timezone
 
-from tests.factories import add_member, api_client, make_league
-from tracker.accounts.models import EmailAddress
+from tests.factories import add_member, api_client
+from tests.schedule.helpers import SITE, schedule, soon
 from tracker.core.errors import Conflict, PermissionDenied
 from tracker.engine.errors import DomainError
-from tracker.leagues.services import player_create, player_link
+from tracker.leagues.services import player_create
 from tracker.mail.models import MailKind, OutboxMessage
 from tracker.schedule.models import Rsvp, ScheduledNight, Seat
 from tracker.schedule.selectors import night_answers
@@ -29,40 +29,6 @@ from tracker.schedule.services import (
 )
 
 pytestmark = pytest.mark.django_db
-SITE = "http://testserver/"
-
-
-def soon(days: float = 3) -> dt.datetime:
-    return timezone.now() + dt.timedelta(days=days)
-
-
-def verified(user):
-    address = f"{user.username}@example.org"
-    EmailAddress.objects.create(
-        user=user, address=address, canonical=address, verified_at=timezone.now()
-    )
-    return user
-
-
-@pytest.fixture
-def club():
-    """A league whose roster is five players, each linked to an account with a verified
-    address, and its admin."""
-    league, admin = make_league()
-    players = []
-    for name in ("ann", "bob", "cat", "dan", "eve"):
-        verified(add_member(league, name, "member"))  # a league account: linking needs one
-        player = player_create(league=league, name=name.title(), by=admin)
-        player_link(league=league, player=player, username=name, by=admin)
-        players.append(player)
-    return league, admin, players
-
-
-def schedule(league, by, **kw):
-    kw.setdefault("starts_at", soon())
-    kw.setdefault("place", "Alex's kitchen")
-    kw.setdefault("seats", 3)
-    return night_schedule(league=league, by=by, base_url=SITE, **kw)
 
 
 def test_scheduling_invites_the_roster_by_mail(club, django_capture_on_commit_callbacks):

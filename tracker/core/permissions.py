@@ -47,7 +47,8 @@ class Capability(StrEnum):
     VIEW_MONEY = "view_money"
     RECORD_MONEY = "record_money"  # record buy-ins, rebuys and add-ons at the table
     SET_MONEY = "set_money"  # the league's currency and money rules, a night's own rules
-    SCHEDULE_NIGHT = "schedule_night"  # schedule a night ahead; see and record every answer
+    # schedule a night ahead, change or cancel it; see and record every answer
+    SCHEDULE_NIGHT = "schedule_night"
     CHECK_IN = "check_in"  # check players in at the door and start a scheduled night
     # mark any transfer of a night's settle-up paid (its payer and payee mark their own)
     MARK_PAID = "mark_paid"

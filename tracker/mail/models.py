@@ -15,6 +15,10 @@ class MailKind(models.TextChoices):
     NIGHT_INVITATION = "night_invitation", "Invitations to scheduled nights"
     NIGHT_REMINDER = "night_reminder", "Reminders the day before a night"
     WAITLIST_PROMOTION = "waitlist_promotion", "A seat freed for you from the waitlist"
+    NIGHT_UPDATED = "night_updated", "A scheduled night's time, place or seats changed"
+    NIGHT_CANCELLED = "night_cancelled", "A scheduled night cancelled"
+    NIGHT_RESULTS = "night_results", "Results and league standings after a night"
+    POT_DISPUTE = "pot_dispute", "A pot you played in disputed, and its ruling"
 
 
 class OutboxStatus(models.TextChoices):

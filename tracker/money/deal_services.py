@@ -21,7 +21,7 @@ from tracker.money.deal_selectors import deal_offer
 from tracker.money.models import Deal, DealOption
 from tracker.tournaments.models import Tournament, TournamentStatus
 from tracker.tournaments.selectors import tournament_state
-from tracker.tournaments.services import final_standings_write
+from tracker.tournaments.services import final_standings_write, tournament_finished_tell
 
 
 def _custom_amounts(players: list[int], amounts: object) -> list[int]:
@@ -147,6 +147,7 @@ def deal_record(
     tournament.save(update_fields=["status", "finished_at"])
     given.status, given.finished_at = tournament.status, tournament.finished_at
     final_standings_write(tournament=tournament)
+    tournament_finished_tell(tournament=tournament)
     audit_record(
         action="tournament.deal",
         target=tournament,

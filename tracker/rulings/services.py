@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Value
 from django.db.models.functions import Coalesce
@@ -34,8 +35,10 @@ from tracker.core.permissions import Capability, require
 from tracker.core.typed import ChipsByPlayer
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Dispute, DisputeSource, Hand, HandSeat, HandStatus, Pot
-from tracker.leagues.models import League
+from tracker.leagues.models import League, Player
 from tracker.leagues.services import house_rules_check
+from tracker.mail.models import MailKind
+from tracker.mail.services import outbox_enqueue
 from tracker.rulings.models import Ruling, RulingResult
 from tracker.stats.selectors import seat_tallies
 from tracker.stats.services import stats_tallies_apply
@@ -85,9 +88,66 @@ def _disputes_since_last_ruling(pot: Pot):
     return disputes
 
 
+def _award_lines(award: Mapping, names: dict[int, str]) -> list[str]:
+    return [
+        f"{names.get(int(pid), f'player {pid}')}: {chips} chips"
+        for pid, chips in sorted(award.items(), key=lambda kv: (-kv[1], str(kv[0])))
+        if chips
+    ]
+
+
+def _pot_mail(
+    *,
+    tournament: Tournament,
+    hand: Hand,
+    pot: Pot,
+    kind_key: str,
+    template: str,
+    context: dict,
+    skip_user_id: int | None,
+    base_url: str,
+) -> None:
+    """One ``pot_dispute`` mail to each player of ``pot`` (those it was contested between:
+    its eligible players) linked to an account, but ``skip_user_id``'s."""
+    base_url = base_url or settings.SITE_URL
+    players = list(
+        Player.objects.filter(pk__in=list(pot.eligible or []), user__isnull=False)
+        .select_related("user")
+        .order_by("name", "pk")
+    )
+    names = dict(Player.objects.filter(pk__in=list(pot.eligible or [])).values_list("pk", "name"))
+    page = base_url.rstrip("/") + hand.get_absolute_url()
+    seen: set[int] = set()
+    for player in players:
+        if player.user_id == skip_user_id or player.user_id in seen:
+            continue
+        seen.add(player.user_id)
+        outbox_enqueue(
+            kind=MailKind.POT_DISPUTE,
+            user=player.user,
+            subject_key=kind_key,
+            template=template,
+            context={
+                **context,
+                "player": player,
+                "tournament": tournament,
+                "league": tournament.league,
+                "hand": hand,
+                "pot": pot,
+                "pot_title": "the main pot" if pot.index == 0 else f"side pot {pot.index}",
+                "players": sorted(names.values()),
+                "award": _award_lines(context.get("award_standing") or pot.award_chips, names),
+                "page": page,
+            },
+            base_url=base_url,
+        )
+
+
 @transaction.atomic
-def dispute_raise(*, pot: Pot, by, reason: str) -> Dispute:
-    """A member puts a settled pot to the league's authority, with a reason."""
+def dispute_raise(*, pot: Pot, by, reason: str, base_url: str = "") -> Dispute:
+    """A member puts a settled pot to the league's authority, with a reason. The other
+    players of that pot linked to an account are told by mail (``pot_dispute``; one each,
+    the outbox key ``dispute:<id>``)."""
     require(by, pot.hand.tournament.league, Capability.DISPUTE, "dispute a pot")
     reason = _reason(reason)
     tournament, pot, hand = _lock(pot)
@@ -121,6 +181,16 @@ def dispute_raise(*, pot: Pot, by, reason: str) -> Dispute:
         target=dispute,
         league=tournament.league,
         data={"hand": hand.number, "hand_id": hand.pk, "pot": pot.index, "reason": reason},
+    )
+    _pot_mail(
+        tournament=tournament,
+        hand=hand,
+        pot=pot,
+        kind_key=f"dispute:{dispute.pk}",
+        template="pot_disputed",
+        context={"claim": reason, "by_name": by.get_username()},
+        skip_user_id=by.pk,
+        base_url=base_url,
     )
     return dispute
 
@@ -169,9 +239,12 @@ def ruling_make(
     result: str,
     reason: str,
     award: Mapping | None = None,
+    base_url: str = "",
 ) -> Ruling:
     """The authority rules on a pot: ``result`` is ``engine``, ``table`` or ``award`` (with
-    ``award`` = {player id: chips} adding up to the pot). ``reason`` is required."""
+    ``award`` = {player id: chips} adding up to the pot). ``reason`` is required. Every
+    player of that pot linked to an account is told by mail (``pot_dispute``; one each, the
+    outbox key ``ruling:<id>``), with the claim it answers."""
     require(by, pot.hand.tournament.league, Capability.RULE, "rule on a pot")
     if result not in RulingResult.values:
         raise DomainError(
@@ -279,6 +352,25 @@ def ruling_make(
             "supersedes": previous_ruling.pk if previous_ruling else None,
             "flagged_hands": ruling.flagged_hands,
         },
+    )
+    names = dict(Player.objects.filter(pk__in=players).values_list("pk", "name"))
+    _pot_mail(
+        tournament=tournament,
+        hand=hand,
+        pot=pot,
+        kind_key=f"ruling:{ruling.pk}",
+        template="pot_ruled",
+        context={
+            "claim": ruling.dispute.reason if ruling.dispute else "",
+            "result_label": RulingResult(result).label,
+            "reason": reason,
+            "award_standing": new,
+            "previous": _award_lines(previous, names),
+            "moved": sum(abs(d) for d in correction.values()) // 2,
+            "by_name": by.get_username(),
+        },
+        skip_user_id=None,
+        base_url=base_url,
     )
     return ruling
 

@@ -13,7 +13,8 @@ from tracker.tournaments.models import VARIANT_CHOICES, Tournament
 class ScheduledNight(models.Model):
     """A game night announced ahead: when, where, how many seats, and a note. The roster's
     members are invited by e-mail when it is made; a reminder goes the day before
-    (``reminded_at`` says it went)."""
+    (``reminded_at`` says it went). An organiser may change it (``sequence`` counts the
+    changes) or cancel it (``cancelled_at``); the invited players are told by e-mail."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="scheduled_nights")
     starts_at = models.DateTimeField()
@@ -28,6 +29,11 @@ class ScheduledNight(models.Model):
     # The site the mails link to (the address the night was made on).
     base_url = models.CharField(max_length=300, blank=True)
     reminded_at = models.DateTimeField(null=True, blank=True)
+    # Bumped by every change of the time, place, seats or note (the calendar's SEQUENCE).
+    sequence = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(default=timezone.now)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    cancel_reason = models.CharField(max_length=500, blank=True)
     # Set when the night is started at the door (``night_start``): the tournament its
     # checked-in players sit at. Answers and check-in are closed from then on.
     tournament = models.OneToOneField(
@@ -45,6 +51,10 @@ class ScheduledNight(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league} night at {self.place}, {self.starts_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def cancelled(self) -> bool:
+        return self.cancelled_at is not None
 
 
 class Answer(models.TextChoices):

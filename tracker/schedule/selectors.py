@@ -24,13 +24,22 @@ STILL_UPCOMING = dt.timedelta(hours=12)
 
 
 def upcoming_nights(league: League, *, now=None) -> list[ScheduledNight]:
-    """The league's nights not started yet, soonest first."""
+    """The league's nights not started yet and not cancelled, soonest first."""
     now = now or timezone.now()
     return list(
         ScheduledNight.objects.filter(
-            league=league, starts_at__gt=now, started_at__isnull=True
+            league=league,
+            starts_at__gt=now,
+            cancelled_at__isnull=True,
+            started_at__isnull=True,
         ).order_by("starts_at")
     )
+
+
+def calendar_scheduled_nights(league: League, *, limit: int = 200) -> list[ScheduledNight]:
+    """The league's scheduled nights for its calendar feed, latest first, cancelled ones
+    included (a calendar app removes an event it is told is cancelled)."""
+    return list(ScheduledNight.objects.filter(league=league).order_by("-starts_at", "-id")[:limit])
 
 
 def visible_night(user, pk: int) -> ScheduledNight:

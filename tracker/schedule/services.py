@@ -65,6 +65,8 @@ def rsvp_link_read(token: str) -> tuple[ScheduledNight, Player, str]:
     player = player.first()
     if night is None or player is None or data.get("a") not in ANSWERS:
         raise DomainError("this link names no night of yours", code="link_invalid", field="token")
+    if night.cancelled:
+        raise Conflict("this night is cancelled: answers are closed", code="night_cancelled")
     return night, player, data["a"]
 
 
@@ -80,7 +82,15 @@ def _rsvp_links(night: ScheduledNight, player: Player) -> dict[str, str]:
     }
 
 
-def _mail(night: ScheduledNight, rsvp_player: Player, *, kind: str, key: str, template: str):
+def _mail(
+    night: ScheduledNight,
+    rsvp_player: Player,
+    *,
+    kind: str,
+    key: str,
+    template: str,
+    extra: dict | None = None,
+):
     if rsvp_player.user_id is None:
         return
     outbox_enqueue(
@@ -95,6 +105,7 @@ def _mail(night: ScheduledNight, rsvp_player: Player, *, kind: str, key: str, te
             "links": _rsvp_links(night, rsvp_player),
             "page": night.base_url.rstrip("/") + reverse("night", kwargs={"pk": night.pk}),
             "game": VARIANT_RULES[night.variant].title if night.variant else "Dealer's choice",
+            **(extra or {}),
         },
         base_url=night.base_url,
     )
@@ -180,13 +191,145 @@ def night_schedule(
             "variant": night.variant,
         },
     )
-    for player in Player.objects.filter(league=league, user__isnull=False).select_related("user"):
+    for player in _invited(night):
         _mail(
             night,
             player,
             kind=MailKind.NIGHT_INVITATION,
             key=f"night:{night.pk}:player:{player.pk}",
             template="night_invitation",
+        )
+    return night
+
+
+def _versioned(night: ScheduledNight, rest: str) -> str:
+    """An outbox key of ``night`` for its current version: a night moved to another day is
+    reminded again (``night:7:player:3``, then ``night:7:v2:player:3``)."""
+    if night.sequence:
+        return f"night:{night.pk}:v{night.sequence}:{rest}"
+    return f"night:{night.pk}:{rest}"
+
+
+def _invited(night: ScheduledNight):
+    """The players a night's mails go to: the roster players linked to an account."""
+    return Player.objects.filter(league=night.league_id, user__isnull=False).select_related("user")
+
+
+def _locked_open(night: ScheduledNight, *, by, doing: str) -> ScheduledNight:
+    """``night`` under its row lock, for an organiser, while it can still change."""
+    require(by, night.league, Capability.SCHEDULE_NIGHT, doing)
+    night = ScheduledNight.objects.select_for_update().select_related("league").get(pk=night.pk)
+    if night.cancelled:
+        raise Conflict("this night is cancelled", code="night_cancelled")
+    if night.starts_at <= timezone.now() or night.started_at is not None:
+        raise Conflict("this night has started: it can no longer change", code="night_started")
+    return night
+
+
+@transaction.atomic
+def night_edit(
+    *,
+    night: ScheduledNight,
+    by,
+    starts_at: dt.datetime | None = None,
+    place: str | None = None,
+    seats: int | None = None,
+    note: str | None = None,
+) -> ScheduledNight:
+    """An organiser changes a night not started yet: its time (in the future), place, seats
+    or note (``None``: unchanged). Every problem is named at once and nothing is kept. The
+    seats may not go below the players already seated (a seat given is not taken back);
+    more seats go to the waitlist in order, each promoted player told by e-mail.
+
+    A change bumps ``sequence`` (the calendar's SEQUENCE) and sends every invited player
+    one "updated" mail naming what changed (one per change: the outbox key holds the
+    sequence). A new time clears the reminder, so the day before the new time reminds
+    again. Saving the same values changes nothing and sends nothing."""
+    night = _locked_open(night, by=by, doing="change a night")
+    starts_at = night.starts_at if starts_at is None else starts_at
+    clean = _checked(
+        starts_at=starts_at,
+        place=night.place if place is None else place,
+        seats=night.seats if seats is None else seats,
+        variant=night.variant,
+        note=night.note if note is None else note,
+        now=timezone.now(),
+    )
+    seats = night.seats if seats is None else seats
+    seated = Rsvp.objects.filter(night=night, seat=Seat.GOING).count()
+    if seats < seated:
+        raise DomainError(
+            f"{seated} players have a seat already: at least {seated} seats",
+            code="invalid_night",
+            fields={"seats": [f"{seated} players have a seat already: at least {seated} seats"]},
+        )
+    new = {"starts_at": starts_at, "place": clean["place"], "seats": seats, "note": clean["note"]}
+    changed = {k: v for k, v in new.items() if getattr(night, k) != v}
+    if not changed:
+        return night
+    before = {k: getattr(night, k) for k in changed}
+    for k, v in changed.items():
+        setattr(night, k, v)
+    night.sequence += 1
+    night.updated_at = timezone.now()
+    fields = [*changed, "sequence", "updated_at"]
+    if "starts_at" in changed:
+        night.reminded_at = None
+        fields.append("reminded_at")
+    night.save(update_fields=fields)
+    audit_record(
+        action="night.edit",
+        target=night,
+        league=night.league,
+        actor=by,
+        data={"before": before, "after": changed, "sequence": night.sequence},
+    )
+    _promote(night)
+    labels = {
+        "starts_at": "the time",
+        "place": "the place",
+        "seats": "the seats",
+        "note": "the note",
+    }
+    for player in _invited(night):
+        _mail(
+            night,
+            player,
+            kind=MailKind.NIGHT_UPDATED,
+            key=f"night:{night.pk}:v{night.sequence}:player:{player.pk}",
+            template="night_updated",
+            extra={"changed": [labels[k] for k in labels if k in changed]},
+        )
+    return night
+
+
+@transaction.atomic
+def night_cancel(*, night: ScheduledNight, by, reason: str = "") -> ScheduledNight:
+    """An organiser cancels a night not started yet: answers close, it leaves the league's
+    upcoming nights, the calendar shows it cancelled, and every invited player is sent one
+    "cancelled" mail (with ``reason``, if given). Cancelling twice is refused (Conflict)."""
+    night = _locked_open(night, by=by, doing="cancel a night")
+    reason = (reason or "").strip()
+    if len(reason) > 500:
+        raise DomainError("at most 500 characters", field="reason", code="invalid")
+    night.cancelled_at = night.updated_at = timezone.now()
+    night.cancel_reason = reason
+    night.sequence += 1
+    night.save(update_fields=["cancelled_at", "updated_at", "cancel_reason", "sequence"])
+    audit_record(
+        action="night.cancel",
+        target=night,
+        league=night.league,
+        actor=by,
+        data={"reason": reason, "sequence": night.sequence},
+    )
+    for player in _invited(night):
+        _mail(
+            night,
+            player,
+            kind=MailKind.NIGHT_CANCELLED,
+            key=f"night:{night.pk}:cancelled:player:{player.pk}",
+            template="night_cancelled",
         )
     return night
 
@@ -205,6 +348,8 @@ def _answer(night: ScheduledNight, player: Player, answer: str, *, actor, via: s
         )
     night = ScheduledNight.objects.select_for_update().select_related("league").get(pk=night.pk)
     now = timezone.now()
+    if night.cancelled:
+        raise Conflict("this night is cancelled: answers are closed", code="night_cancelled")
     if night.starts_at <= now or night.started_at is not None:
         raise Conflict("this night has started: answers are closed", code="night_started")
     rsvp = Rsvp.objects.filter(night=night, player=player).first() or Rsvp(
@@ -302,6 +447,7 @@ def night_reminders_send(*, now: dt.datetime | None = None) -> list[int]:
     now = now or timezone.now()
     due = ScheduledNight.objects.filter(
         reminded_at__isnull=True,
+        cancelled_at__isnull=True,
         started_at__isnull=True,
         starts_at__gt=now,
         starts_at__lte=now + dt.timedelta(days=1),
@@ -312,7 +458,7 @@ def night_reminders_send(*, now: dt.datetime | None = None) -> list[int]:
             night = (
                 ScheduledNight.objects.select_for_update()
                 .select_related("league")
-                .filter(pk=pk, reminded_at__isnull=True)
+                .filter(pk=pk, reminded_at__isnull=True, cancelled_at__isnull=True)
                 .first()
             )
             if night is None:
@@ -327,7 +473,7 @@ def night_reminders_send(*, now: dt.datetime | None = None) -> list[int]:
                     night,
                     rsvp.player,
                     kind=MailKind.NIGHT_REMINDER,
-                    key=f"night:{night.pk}:player:{rsvp.player_id}",
+                    key=_versioned(night, f"player:{rsvp.player_id}"),
                     template="night_reminder",
                 )
             done.append(night.pk)
@@ -343,6 +489,8 @@ def _door(night: ScheduledNight, by, action: str) -> ScheduledNight:
     are taken one at a time), once ``by`` may check players in and it has not started."""
     require(by, night.league, Capability.CHECK_IN, action)
     night = ScheduledNight.objects.select_for_update().select_related("league").get(pk=night.pk)
+    if night.cancelled:
+        raise Conflict("this night is cancelled: check-in is closed", code="night_cancelled")
     if night.started_at is not None:
         raise Conflict(
             "this night has started: check-in is closed (its tournament holds the seats)",

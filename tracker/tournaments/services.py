@@ -13,6 +13,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from tracker.audit.services import audit_record
+from tracker.core.jobs import enqueue_on_commit
 from tracker.core.permissions import Capability, require
 from tracker.engine import tournament as rules
 from tracker.engine.announcements import check_variant, max_players, normalize_announcements
@@ -200,6 +201,16 @@ def tournament_finish_if_over(*, tournament: Tournament) -> None:
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])
         final_standings_write(tournament=tournament)
+        tournament_finished_tell(tournament=tournament)
+
+
+RESULTS_MAIL_TASK = "tracker.night_results_mail"
+
+
+def tournament_finished_tell(*, tournament: Tournament) -> None:
+    """A night just became final: once its transaction commits, the players are sent its
+    results (``tracker.night_results_mail``; one mail each, however often this runs)."""
+    enqueue_on_commit(RESULTS_MAIL_TASK, tournament.pk)
 
 
 @transaction.atomic

@@ -48,3 +48,30 @@ class NightForm(forms.Form):
             exc,
             [field_route(self, f) for f in ("starts_at", "place", "variant", "seats", "note")],
         )
+
+
+class NightEditForm(forms.Form):
+    """Change a scheduled night: its time, place, seats and note (the game stays)."""
+
+    starts_at = NightForm.base_fields["starts_at"]
+    place = NightForm.base_fields["place"]
+    seats = forms.IntegerField(
+        min_value=1,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "num-input"}),
+        help_text="Not fewer than the players seated; more seats go to the waitlist in order.",
+    )
+    note = NightForm.base_fields["note"]
+
+    def add_domain_error(self, exc: DomainError) -> None:
+        add_form_errors(
+            self, exc, [field_route(self, f) for f in ("starts_at", "place", "seats", "note")]
+        )
+
+
+class NightCancelForm(forms.Form):
+    reason = forms.CharField(
+        required=False,
+        max_length=500,
+        label="Why (optional, in the mail)",
+        widget=forms.TextInput(),
+    )

@@ -27,6 +27,7 @@ from tracker.leagues.services import (
     calendar_feed_revoke,
     league_time_zone_set,
 )
+from tracker.schedule.selectors import calendar_scheduled_nights, visible_night
 from web.presenters.calendar import calendar_ics
 from web.views import shown_once
 from web.views.common import domain_errors_as_http, not_found_as_404
@@ -54,8 +55,31 @@ def calendar_feed(request, token):
         league,
         league_nights(league),
         url_of=lambda night: request.build_absolute_uri(night.get_absolute_url()),
+        scheduled=calendar_scheduled_nights(league),
+        scheduled_url_of=lambda night: request.build_absolute_uri(
+            reverse("night", kwargs={"pk": night.pk})
+        ),
     )
     return _ics(request, body)
+
+
+@require_GET
+@not_found_as_404
+def scheduled_night_ics(request, pk):
+    """A scheduled night's "add to calendar" file, for whoever may see the night (cancelled:
+    the same event, STATUS:CANCELLED, so importing it again removes it)."""
+    night = visible_night(request.user, pk)
+    body = calendar_ics(
+        night.league,
+        [],
+        url_of=None,
+        name=f"{night.league.name} game night",
+        scheduled=[night],
+        scheduled_url_of=lambda n: request.build_absolute_uri(
+            reverse("night", kwargs={"pk": n.pk})
+        ),
+    )
+    return _ics(request, body, filename=f"scheduled-night-{night.pk}.ics")
 
 
 @require_GET

@@ -61,6 +61,7 @@ def ruling_new(request, pk, index):
                 result=form.cleaned_data["result"],
                 reason=form.cleaned_data["reason"],
                 award=form.award(),
+                base_url=request.build_absolute_uri("/"),
             )
         except DomainError as exc:
             form.add_domain_error(exc)
@@ -94,7 +95,12 @@ def dispute_new(request, pk, index):
     form = DisputeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            dispute_raise(pot=case.pot, by=request.user, reason=form.cleaned_data["reason"])
+            dispute_raise(
+                pot=case.pot,
+                by=request.user,
+                reason=form.cleaned_data["reason"],
+                base_url=request.build_absolute_uri("/"),
+            )
         except DomainError as exc:
             form.add_domain_error(exc)
         else:

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
@@ -17,6 +18,7 @@ from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import visible_league
 from tracker.money.formatting import amount_format
 from tracker.money.selectors import league_money
+from tracker.schedule import services
 from tracker.schedule.models import Rsvp
 from tracker.schedule.selectors import (
     door_list,
@@ -35,7 +37,7 @@ from tracker.schedule.services import (
     rsvp_answer_by_link,
     rsvp_link_read,
 )
-from web.forms.schedule import NightForm
+from web.forms.schedule import NightCancelForm, NightEditForm, NightForm
 from web.views.common import domain_errors_as_http
 
 
@@ -95,10 +97,107 @@ def night(request, pk):
             "can": can,
             "answers": answers,
             "mine": [(p, by_player.get(p.pk)) for p in mine],
+            "open": night.cancelled_at is None
+            and night.started_at is None
+            and night.starts_at > timezone.now(),
             "no_shows": Rsvp.objects.filter(night=night, no_show=True).select_related("player")
             if night.started_at
             else [],
         },
+    )
+
+
+def _organiser_night(request, pk: int, doing: str):
+    """The night, for an organiser (a private league's night is a 404 to outsiders, even
+    before they log in; anonymous visitors of a public one go to the login page: None)."""
+    night = visible_night(request.user, pk)
+    if not request.user.is_authenticated:
+        return None
+    require(request.user, night.league, Capability.SCHEDULE_NIGHT, doing)
+    return night
+
+
+@require_http_methods(["GET", "POST"])
+@domain_errors_as_http
+def night_edit(request, pk):
+    """An organiser changes the time, place, seats or note; the invited players are told."""
+    night = _organiser_night(request, pk, "change a night")
+    if night is None:
+        return redirect_to_login(request.get_full_path())
+    initial = {
+        "starts_at": timezone.localtime(night.starts_at),
+        "place": night.place,
+        "seats": night.seats,
+        "note": night.note,
+    }
+    form = NightEditForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            before = night.sequence
+            night = services.night_edit(
+                night=night,
+                by=request.user,
+                starts_at=data["starts_at"],
+                place=data["place"],
+                seats=data["seats"],
+                note=data["note"],
+            )
+        except DomainError as exc:
+            form.add_domain_error(exc)
+        else:
+            if night.sequence == before:
+                messages.info(request, "Nothing changed: no mail was sent.")
+            else:
+                messages.success(request, "The night is changed: the invited players are told.")
+            return redirect("night", pk=night.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request,
+        "tracker/night_edit.html",
+        {
+            "night": night,
+            "league": night.league,
+            "form": form,
+            "cancel_form": NightCancelForm(),
+        },
+        status=status,
+    )
+
+
+@require_POST
+@domain_errors_as_http
+def night_cancel(request, pk):
+    """An organiser cancels the night; the invited players are told."""
+    night = _organiser_night(request, pk, "cancel a night")
+    if night is None:
+        return redirect_to_login(request.get_full_path())
+    form = NightCancelForm(request.POST)
+    if form.is_valid():
+        try:
+            services.night_cancel(night=night, by=request.user, reason=form.cleaned_data["reason"])
+        except DomainError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, "The night is cancelled: the invited players are told.")
+        return redirect("night", pk=night.pk)
+    return render(
+        request,
+        "tracker/night_edit.html",
+        {
+            "night": night,
+            "league": night.league,
+            "form": NightEditForm(
+                initial={
+                    "starts_at": timezone.localtime(night.starts_at),
+                    "place": night.place,
+                    "seats": night.seats,
+                    "note": night.note,
+                }
+            ),
+            "cancel_form": form,
+        },
+        status=400,
     )
 
 
