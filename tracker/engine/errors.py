@@ -1,10 +1,12 @@
 """The one error type of homegame.
 
 Every refusal in the project -- a card that does not parse, an illegal bet,
-a hand recorded after the game is over, a permission denied -- is a
-:class:`DomainError` (or a subclass: ``NotFound``, ``PermissionDenied`` and
-``Conflict`` live outside the engine, in tracker/core/errors.py). The REST API
-maps it, through one exception handler, to one body::
+a hand recorded after the game is over -- is a :class:`DomainError` (``Conflict``,
+a subclass, lives outside the engine, in tracker/core/errors.py). Something missing or
+not allowed is not a domain error: ``NotFound`` and ``PermissionDenied``
+(tracker/core/errors.py) share only the shape, :class:`Refusal`, so a page that shows a
+domain error on its form never catches them by mistake (they reach Django as its 404 and
+403). The REST API maps every refusal, through one exception handler, to one body::
 
     {"error": {"code": "invalid_card", "message": "...", "fields": {"players[0].down[1]": ["..."]}}}
 
@@ -20,8 +22,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 
-class DomainError(Exception):
-    """A refusal with a machine code, a human message and the field paths at fault."""
+class Refusal(Exception):
+    """A refusal with a machine code, a human message and the field paths at fault: the
+    shape of :class:`DomainError` and of tracker/core/errors.py's ``NotFound`` and
+    ``PermissionDenied``, which the API answers with the same body."""
 
     code: str = "invalid"
 
@@ -50,3 +54,7 @@ class DomainError(Exception):
         return (
             f"{type(self).__name__}({self.message!r}, code={self.code!r}, fields={self.fields!r})"
         )
+
+
+class DomainError(Refusal):
+    """What the game, the rules or a form's input refuse (a page shows it on its form)."""

@@ -21,11 +21,9 @@ from tracker.schedule.services import (
     rsvp_link_read,
 )
 from web.forms.schedule import NightForm
-from web.views.common import domain_errors_as_http
 
 
 @require_http_methods(["GET", "POST"])
-@domain_errors_as_http
 def night_new(request, slug):
     """Schedule a night ahead (admins and scorekeepers; a private league is a 404 to
     outsiders, anonymous visitors of a public one go to the login page)."""
@@ -59,7 +57,6 @@ def night_new(request, slug):
 
 
 @require_http_methods(["GET"])
-@domain_errors_as_http
 def night(request, pk):
     """Who comes, at a glance, and the viewer's own answer buttons."""
     night = visible_night(request.user, pk)
@@ -86,7 +83,6 @@ def night(request, pk):
 
 @login_required
 @require_POST
-@domain_errors_as_http
 def night_answer(request, pk):
     night = visible_night(request.user, pk)
     try:

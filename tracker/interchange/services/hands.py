@@ -11,7 +11,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.core.errors import NotFound, PermissionDenied
 from tracker.core.paths import FieldPath
 from tracker.engine.errors import DomainError
 from tracker.engine.procedure import ENTRY_FIELDS, PHH_OPTIONAL, PHH_REQUIRED, PHH_VARIANT
@@ -176,9 +175,7 @@ def phh_hand_record(
             table_result=table_result,
             content_hash=digest,
         )
-    except DomainError as exc:
-        if isinstance(exc, PermissionDenied | NotFound):
-            raise  # a permission problem, not a fault of the file
+    except DomainError as exc:  # not NotFound nor PermissionDenied: no fault of the file
         raise _located(exc, hand, source, label) from None
     stated = hand.get("finishing_stacks")
     if stated is not None:
