@@ -20,6 +20,58 @@ The engine raises it too, so this module is pure Python (no Django import).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
+
+
+class Code(StrEnum):
+    """Why a hand or an event was refused (the API's ``error.code``)."""
+
+    ILLEGAL_ACTION = "illegal_action"
+    INVALID_ACTION = "invalid_action"
+    OUT_OF_TURN = "out_of_turn"
+    HAND_OVER = "hand_over"
+    BRING_IN = "bring_in"
+    BET_SIZE = "bet_size"
+    RAISE_CAP = "raise_cap"
+    REOPEN = "reopen"
+    DEAL_COUNT = "deal_count"
+    COMMUNITY_CARD = "community_card"
+    INVALID_CARD = "invalid_card"
+    DUPLICATE_CARD = "duplicate_card"
+    UNKNOWN_CARD = "unknown_card"
+    INVALID_SHOW = "invalid_show"
+    INVALID_BUY = "invalid_buy"
+    INVALID_CHOICE = "invalid_choice"
+    DECLARATION = "declaration"
+    INCOMPLETE_HAND = "incomplete_hand"
+    INVALID_HAND = "invalid_hand"
+    UNKNOWN_FIELD = "unknown_field"
+    INVALID_VARIANT = "invalid_variant"
+    PLAYER_COUNT = "player_count"
+    FINISHING_STACKS = "finishing_stacks_mismatch"
+    OVER_STACK = "over_stack"
+    MISSING_ANTE = "missing_ante"
+    UNMATCHED = "unmatched"
+    MISSING_CARDS = "missing_cards"
+    INVALID_STREET = "invalid_street"
+
+    # refusals outside the procedure: stakes, chips, showdowns, nights, announcements
+    INVALID = "invalid"
+    INVALID_AMOUNT = "invalid_amount"
+    INVALID_CHIPS = "invalid_chips"
+    INVALID_SCHEDULE = "invalid_schedule"
+    INVALID_SETTLE_UP = "invalid_settle_up"
+    INVALID_STAKES = "invalid_stakes"
+    POT_WITHOUT_CONTENDER = "pot_without_contender"
+    REQUIRED = "required"
+    TOO_MANY_LEVELS = "too_many_levels"
+    TOO_MANY_PLAYERS = "too_many_players"
+    TOURNAMENT_OVER = "tournament_over"
+    UNKNOWN_ANNOUNCEMENT = "unknown_announcement"
+    WRONG_CARD_COUNT = "wrong_card_count"
+
+    def __str__(self) -> str:
+        return self.value
 
 
 class Refusal(Exception):
@@ -40,7 +92,7 @@ class Refusal(Exception):
         super().__init__(message)
         self.message = message
         if code is not None:
-            self.code = code
+            self.code = str(code)
         merged: dict[str, list[str]] = {k: list(v) for k, v in (fields or {}).items()}
         if field is not None:
             merged.setdefault(field, []).append(message)

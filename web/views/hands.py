@@ -19,7 +19,7 @@ from web.forms.hands import HandEntry
 from web.presenters.hands import hand_replay
 from web.views.common import records_hands
 
-SETTLED = {
+STATUS_SAID = {
     "recorded": "The engine checks it and settles the stacks in a moment.",
     "verified": "The engine agrees: verified.",
     "disputed": "The engine reads it differently: the pot is disputed, see the hand.",
@@ -88,7 +88,7 @@ def hand_new(request, tournament):
         else:
             recorded.refresh_from_db(fields=["status"])
             messages.success(
-                request, f"Hand {recorded.number} recorded. {SETTLED[recorded.status]}"
+                request, f"Hand {recorded.number} recorded. {STATUS_SAID[recorded.status]}"
             )
             return redirect(tournament)
     form.focus_first_error()

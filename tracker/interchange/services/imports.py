@@ -333,9 +333,6 @@ def imports_sweep() -> dict:
     return stale_jobs_restart(
         ImportJob,
         "tracker.phh_import_run",
-        queued=ImportStatus.QUEUED,
-        running=ImportStatus.RUNNING,
-        failed=ImportStatus.FAILED,
         busy=_busy,
     )
 
