@@ -4,9 +4,9 @@ Every error the API answers has the body::
 
     {"error": {"code": "...", "message": "...", "fields": {"path.to[0].field": ["..."]}}}
 
-``DomainError`` (from the engine and the services) carries its own code and
-field paths; its HTTP status comes from its class, in one table
-(``STATUS_BY_ERROR``). DRF's validation and auth errors are translated to the
+A refusal (``DomainError`` from the engine and the services, ``NotFound`` and
+``PermissionDenied`` from the selectors and the permissions table) carries its own code and
+field paths; its HTTP status comes from its class, in one table (``STATUS_BY_ERROR``). DRF's validation and auth errors are translated to the
 same shape, with nested serializer errors flattened to dotted paths. A database that
 cannot be reached is a 503 with ``Retry-After``; a body over the size limit a 413. Errors
 that never reach DRF get the same body from api/middleware.py.
@@ -27,7 +27,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from api.idempotency import IdempotencyKeyReused
-from tracker.core.errors import Conflict, DomainError, NotFound, PermissionDenied
+from tracker.core.errors import Conflict, DomainError, NotFound, PermissionDenied, Refusal
 from tracker.core.ratelimit import too_many
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,7 @@ def error_response(status: int, code: str, message: str, fields: dict | None = N
 
 
 # Error class -> HTTP status; a subclass answers with its nearest listed ancestor's status.
-STATUS_BY_ERROR: dict[type[DomainError], int] = {
+STATUS_BY_ERROR: dict[type[Refusal], int] = {
     DomainError: http.HTTP_400_BAD_REQUEST,
     NotFound: http.HTTP_404_NOT_FOUND,
     PermissionDenied: http.HTTP_403_FORBIDDEN,
@@ -87,8 +87,8 @@ STATUS_BY_ERROR: dict[type[DomainError], int] = {
 }
 
 
-def http_status(exc: DomainError) -> int:
-    """The HTTP status of a domain error, from ``STATUS_BY_ERROR``."""
+def http_status(exc: Refusal) -> int:
+    """The HTTP status of a refusal, from ``STATUS_BY_ERROR``."""
     for cls in type(exc).__mro__:
         if cls in STATUS_BY_ERROR:
             return STATUS_BY_ERROR[cls]
@@ -135,7 +135,7 @@ class TooMany(drf_exceptions.Throttled):
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, DomainError):
+    if isinstance(exc, Refusal):
         return Response(error_body(exc.code, exc.message, exc.fields), status=http_status(exc))
     if isinstance(exc, DATABASE_DOWN):
         log.error("database unavailable", exc_info=exc)

@@ -8,14 +8,13 @@ with a different body is refused (422). Keys are per user.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
 from rest_framework.response import Response
 
 from api.models import IdempotencyRecord
+from tracker.core.digest import canonical_json, sha256_hex
 from tracker.engine.errors import DomainError
 
 HEADER = "Idempotency-Key"
@@ -28,8 +27,8 @@ class IdempotencyKeyReused(DomainError):
 
 
 def _fingerprint(request) -> str:
-    body = json.dumps(request.data, sort_keys=True, default=str)
-    return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
+    body = canonical_json(request.data, compact=False)
+    return sha256_hex(f"{request.method} {request.path}\n{body}")
 
 
 def idempotent(request, produce: Callable[[], Response]) -> Response:

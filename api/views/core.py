@@ -108,12 +108,6 @@ def body_tournament_by_roles(request, field: str = "tournament") -> Tournament |
     return found if found is not None and can_view(request.user, found.league) else None
 
 
-def body_tournament_league(request, field: str = "tournament") -> League | None:
-    """The league of the visible tournament the raw body names by id, if any."""
-    found = body_tournament(request, field)
-    return found.league if found else None
-
-
 def body_hand_league(request, field: str = "hand") -> League | None:
     """The league of the visible hand the raw body names by id, if any."""
     pk = _as_id(_peek(request, field))

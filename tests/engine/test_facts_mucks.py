@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tracker.engine.facts import hand_facts
 from tracker.engine.procedure import replay_hand, settle_quick
+from tracker.engine.showdown import evaluate_showdown
 
 STAKES = {"ante": 4, "bring_in": 10, "small_bet": 20, "big_bet": 40}
 SAW = (4, 5, 6, 7)
@@ -126,3 +127,52 @@ def test_everyone_folds_to_one_player_on_third_street():
     assert [f["sd"] for f in (ann, bob, cat)] == [0, 0, 0]
     assert [saw(f) for f in (ann, bob, cat)] == [[0, 0, 0, 0]] * 3
     assert (bob["st_try"], bob["steal"]) == (1, 1)
+
+
+def test_the_only_player_left_after_the_others_mucked_counts_a_shown_category():
+    # Sam shows alone (Alex mucked): no contested showdown in the reading, but Sam's hand was
+    # shown at the showdown, so it counts a category (ace high) and its wild cards (none).
+    (jo, sam, alex, p4, p5), reading = full_facts(FIVE, [1000] * 5)
+    assert reading["showdown"] is None
+    assert (sam["cat"], sam["wild"]) == ("high_card", 0)
+    assert "cat" not in alex and "wild" not in alex  # a muck shows nothing
+    assert "cat" not in jo
+
+
+def test_a_lone_shown_hand_with_wild_cards_counts_them():
+    # Kings and Little Ones: Bob's king and his lowest card (the three) are wild.
+    actions = [
+        "d dh p1 AhKh2c", "d dh p2 AsKs9d", "d dh p3 QhQd8c", "p1 pb", "p2 cc", "p3 cc",
+        "d dh p1 3d", "d dh p2 4d", "d dh p3 5d", "p2 cc", "p3 cc", "p1 cc",
+        "d dh p1 7d", "d dh p2 8d", "d dh p3 9c", "p3 cc", "p1 cc", "p2 cc",
+        "d dh p1 Tc", "d dh p2 Jc", "d dh p3 Qc", "p3 cc", "p1 cc", "p2 cc",
+        "d dh p1 2d", "d dh p2 3c", "d dh p3 4c", "p3 cc", "p1 cc", "p2 cc",
+        "p1 sm", "p3 sm", "p2 sm AsKs3c",
+    ]  # fmt: skip
+    variant = "kings_and_little_ones"
+    reading = replay_hand(
+        {
+            "variant": "F7S",
+            "antes": 4,
+            "bring_in": 10,
+            "small_bet": 20,
+            "big_bet": 40,
+            "starting_stacks": [1000] * 3,
+            "actions": actions,
+            "_variant": variant,
+        }
+    ).to_dict()
+    assert reading["showdown"] is None
+    ann, bob, cat = hand_facts(
+        variant=variant, options={}, entry_mode="full", entry={"actions": actions}, reading=reading
+    )
+    alone = evaluate_showdown(
+        {
+            "variant": variant,
+            "players": [{"down": ["As", "Ks", "3c"], "up": ["9d", "4d", "8d", "Jc"]}],
+        }
+    )["players"][0]["high"]
+    assert (ann["sd"], bob["sd"], cat["sd"]) == (1, 1, 1)
+    assert "cat" not in ann and "cat" not in cat
+    assert bob["cat"] == alone["category"] == "flush"  # the wild cards as two diamonds
+    assert bob["wild"] == len(alone["wild"]) == 2

@@ -340,7 +340,7 @@ def test_form_needs_a_login_and_a_recording_role(client, game):
             response = method(url)
             assert response.status_code == 403
             assert "Not your deal" in text(response)
-            assert "Only a scorekeeper or an admin" in text(response)
+            assert "Only a league admin or scorekeeper may record hands" in text(response)
     client.force_login(game.keeper)
     assert client.get(url).status_code == 200
 

@@ -70,22 +70,11 @@ def token_fingerprint(key: str | None) -> str:
 
 def client_ip(request) -> str | None:
     """The client's address (tracker/core/ratelimit.py: ``TRUSTED_PROXY_COUNT`` proxies)."""
-    from tracker.core.ratelimit import client_address
+    from tracker.core.ratelimit import client_address, valid_address
 
     if getattr(request, "META", None) is None:
         return None
-    return _valid_ip(client_address(request) or None)
-
-
-def _valid_ip(value: str | None) -> str | None:
-    import ipaddress
-
-    if not value:
-        return None
-    try:
-        return str(ipaddress.ip_address(value))
-    except ValueError:
-        return None
+    return valid_address(client_address(request))
 
 
 def _who(actor, ctx: AuditContext | None, channel: str | None):

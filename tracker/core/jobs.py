@@ -24,8 +24,10 @@ from datetime import timedelta
 
 from celery import current_app, group
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, models, transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
+
+from tracker.core.models import Job, JobStatus
 
 TRANSIENT = (OperationalError, InterfaceError, ConnectionError)
 
@@ -78,15 +80,13 @@ def send_group(task_name: str, calls: Sequence[tuple]) -> None:
 
 
 def stale_jobs_restart(
-    model: type[models.Model],
+    model: type[Job],
     task_name: str,
     *,
-    queued: str,
-    running: str,
-    failed: str,
-    busy: Callable[[models.Model], bool] | None = None,
+    busy: Callable[[Job], bool] | None = None,
 ) -> dict:
-    """Send ``task_name`` again for every job of ``model`` that is queued or running but whose
+    """Send ``task_name`` again for every job of ``model`` (a :class:`~tracker.core.models.Job`)
+    that is queued or running but whose
     ``heartbeat_at`` is older than ``JOB_HEARTBEAT_TIMEOUT`` seconds (its task was lost, or its
     worker died); a running job restarted ``JOB_MAX_RESTARTS`` times already is failed instead.
 
@@ -96,6 +96,7 @@ def stale_jobs_restart(
     """
     now = timezone.now()
     cutoff = now - timedelta(seconds=settings.JOB_HEARTBEAT_TIMEOUT)
+    queued, running = JobStatus.QUEUED, JobStatus.RUNNING
     restarted, failed_ids = [], []
     stale = model.objects.filter(status__in=(queued, running), heartbeat_at__lt=cutoff)
     for job_id in stale.order_by("pk").values_list("pk", flat=True):
@@ -106,7 +107,7 @@ def stale_jobs_restart(
             if busy is not None and busy(job):
                 continue
             if job.status == running and job.restarts >= settings.JOB_MAX_RESTARTS:
-                job.status = failed
+                job.status = JobStatus.FAILED
                 job.error = (
                     f"the worker stopped {job.restarts + 1} times during this job; "
                     "start it again to retry"

@@ -248,17 +248,29 @@ def require_view(user, league: League) -> None:
         raise NotFound("No such league.")
 
 
+def denial(user, can: Capabilities, capability: Capability, action: str) -> PermissionDenied:
+    """The one refusal of an action the table does not allow, in the one wording every
+    service, API view and page shows: who may, and what the user is.
+
+    >>> class Member:
+    ...     is_authenticated = True
+    >>> denial(Member(), Capabilities.of_role("member"), Capability.RECORD_HAND, "record hands").message
+    'Only a league admin or scorekeeper may record hands (your role is member).'
+    """
+    who = (
+        "you are not logged in"
+        if not can.roles and not getattr(user, "is_authenticated", False)
+        else f"your role is {can.role or 'none'}"
+    )
+    allowed = " or ".join(roles_with(capability))
+    return PermissionDenied(f"Only a league {allowed} may {action} ({who}).")
+
+
 def require(user, league: League, capability: Capability, action: str) -> Capabilities:
     """Refuse unless ``user`` may see ``league`` and holds ``capability`` in it (through any
     of their roles); their capabilities."""
     require_view(user, league)
     can = capabilities(user, league)
     if capability not in can:
-        who = (
-            "you are not logged in"
-            if not can.roles and not getattr(user, "is_authenticated", False)
-            else f"your role is {can.role or 'none'}"
-        )
-        allowed = " or ".join(roles_with(capability))
-        raise PermissionDenied(f"Only a league {allowed} may {action} ({who}).")
+        raise denial(user, can, capability, action)
     return can

@@ -91,7 +91,14 @@ def limit_address(address: str) -> str:
     return str(ip)
 
 
-def _valid_address(text: str) -> str | None:
+def valid_address(text: str | None) -> str | None:
+    """``text`` as an IP address in its canonical form, or None when it is none.
+
+    >>> valid_address(" 2001:DB8::1 "), valid_address("proxy"), valid_address(None)
+    ('2001:db8::1', None, None)
+    """
+    if not text:
+        return None
     try:
         return str(ipaddress.ip_address(text.strip()))
     except ValueError:
@@ -108,7 +115,7 @@ def client_address(request) -> str:
     hops = [h for h in (p.strip() for p in forwarded.split(",")) if h]
     if len(hops) < proxies:
         return remote  # fewer hops than trusted proxies: the header is not ours
-    return _valid_address(hops[-proxies]) or remote
+    return valid_address(hops[-proxies]) or remote
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import DomainError
+from .errors import Code, DomainError
 from .variants import (
     KINGS_AND_LITTLE_ONES,
     LOW_HOLD,
@@ -236,7 +236,7 @@ def check_variant(variant: object, field: str = "variant") -> str:
     if not isinstance(variant, str) or variant not in VARIANTS:
         raise AnnouncementError(
             f"{variant!r} is not a variant (one of {', '.join(VARIANTS)})",
-            code="invalid_variant",
+            code=Code.INVALID_VARIANT,
             field=field,
         )
     return variant
@@ -269,7 +269,7 @@ def normalize_announcements(
         if key not in names:
             raise AnnouncementError(
                 f"{key!r} is not an announcement of {variant} (announcements: {', '.join(names)})",
-                code="unknown_announcement",
+                code=Code.UNKNOWN_ANNOUNCEMENT,
                 field=f"{field}.{key}",
             )
     result: dict[str, Any] = {}

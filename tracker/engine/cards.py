@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .errors import DomainError
+from .errors import Code, DomainError
 
 __all__ = [
     "DECK",
@@ -131,7 +131,7 @@ def parse_card(token: object, field: str | None = None) -> int:
 def parse_cards(tokens: object, field: str) -> list[int]:
     """Parse a list of tokens; errors name ``field[i]``."""
     if isinstance(tokens, str) or not isinstance(tokens, Sequence):
-        raise DomainError("must be a list of cards", code="invalid", field=field)
+        raise DomainError("must be a list of cards", code=Code.INVALID, field=field)
     return [parse_card(t, f"{field}[{i}]") for i, t in enumerate(tokens)]
 
 

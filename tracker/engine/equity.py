@@ -65,11 +65,12 @@ from itertools import combinations
 from typing import Any
 
 from .announcements import check_variant, has_high, has_low, normalize_announcements
-from .errors import DomainError
+from .errors import Code, DomainError
 from .hands import eval7
 from .low import best_low
 from .pots import award_pot
 from .showdown import decide_winners, hand_keys
+from .variants import VARIANT_RULES
 from .wild import wild_options
 
 __all__ = [
@@ -192,7 +193,7 @@ def _key_function(variant: str, ann: Mapping[str, Any]) -> KeyFn:
     """
     want_high = has_high(variant, ann)
     want_low = has_low(variant, ann)
-    if variant == "seven_card_stud" and not want_low:
+    if not VARIANT_RULES[variant].has_wild and not want_low:
 
         def stud(down: Sequence[int], up: Sequence[int], community: int | None):
             cards = [*down, *up] if community is None else [*down, *up, community]
@@ -291,7 +292,7 @@ def _check(
         if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
             raise EquityError(f"{card!r} is not a card (0..51)", field=field)
         if card in seen:
-            raise EquityError(f"card {card} appears twice", code="duplicate_card", field=field)
+            raise EquityError(f"card {card} appears twice", code=Code.DUPLICATE_CARD, field=field)
         seen.add(card)
 
     for i, s in enumerate(seats):

@@ -12,7 +12,8 @@ Every hand gives: ``saw4`` .. ``saw7`` (was dealt that street's card, or the
 community card), ``sd`` (was still in when the seventh-street betting ended
 with two or more in: a muck there counts, a muck is not a fold), ``cat``
 (the high hand's category at the showdown) and ``wild`` (how many of the
-player's cards were wild at the showdown). A full history also gives the
+player's cards were wild at the showdown) -- for every hand shown there, the hand of
+the only player left after the others mucked included (a full history has its cards). A full history also gives the
 betting: ``vpip``, ``bi`` (posted the bring-in), ``comp`` (completed on
 third street), ``r3`` (raised on third street), ``bets`` (completions, bets
 and raises, every street), ``calls`` (calls of a bet, every street),
@@ -49,10 +50,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from .announcements import has_high, normalize_announcements
-from .cards import parse_card
+from .cards import format_card, parse_card
 from .equity import SAMPLES, Pot, Seat, all_in_equity
 from .errors import DomainError
 from .procedure import history_from_entry, walk_history, walk_quick
+from .showdown import evaluate_showdown
 from .stud import Event, HandObserver, StudHand, Verb
 from .variants import STREETS, VARIANT_RULES, Street
 from .wild import wild_options
@@ -61,7 +63,8 @@ __all__ = ["BETTING_KEYS", "FACTS_VERSION", "STREET_INDEX", "FactsObserver", "ha
 
 #: Bumped when the facts change meaning; ``refresh_stats`` recomputes older rows.
 #: 2: streets seen from the cards dealt, and a muck at the showdown is a showdown.
-FACTS_VERSION = 2
+#: 3: the hand shown by the only player left after the others mucked counts its category.
+FACTS_VERSION = 3
 STREET_INDEX = {name: k for k, name in enumerate(STREETS)}
 BETTING_KEYS = ("vpip", "bi", "comp", "r3", "bets", "calls", "st_try", "steal")
 
@@ -134,6 +137,24 @@ def _wild_count(variant: str, options: Mapping[str, Any], seat: Mapping, communi
     comm = parse_card(community) if community else None
     half = "high" if has_high(variant, options) else "low"
     return max(len(o) for o in wild_options(variant, options, down, up, comm, half))
+
+
+def _shown_alone(hand: StudHand) -> tuple[int, dict] | None:
+    """The seat and cards of the hand shown by the only player left at the showdown after
+    the others mucked (the pots are theirs uncontested, so the reading has no showdown), or
+    None: no such hand, or its cards unknown (a quick entry names only a contested one)."""
+    still_in = [i for i in range(hand.n) if hand.in_hand[i]]
+    if len(still_in) != 1 or still_in[0] not in hand.at_showdown:
+        return None
+    pos = still_in[0]
+    pairs = list(zip(hand.cards[pos], hand.faces[pos], strict=True))
+    if not pairs or any(card is None for card, _ in pairs):
+        return None
+    seat = {
+        "down": [format_card(c) for c, up in pairs if not up],  # type: ignore[arg-type]
+        "up": [format_card(c) for c, up in pairs if up],  # type: ignore[arg-type]
+    }
+    return pos, seat
 
 
 def _luck(
@@ -286,18 +307,27 @@ def hand_facts(
         for street in (4, 5, 6, 7):
             f[f"saw{street}"] = int(observer.saw[pos] >= street - 3)
         f["sd"] = int(pos in at_showdown)
+    shown: list[tuple[int, Mapping]] = []
+    community = None
     if showdown:
         community = showdown.get("community")
-        for pos, seat in enumerate(showdown.get("players") or []):
-            if not seat:
-                continue
-            high = seat.get("high")
-            if high:
-                facts[pos]["cat"] = high["category"]
-            try:
-                facts[pos]["wild"] = _wild_count(variant, options, seat, community)
-            except DomainError:  # pragma: no cover - the reading's cards are always valid
-                pass
+        shown = [(pos, seat) for pos, seat in enumerate(showdown.get("players") or []) if seat]
+    elif (alone := _shown_alone(hand)) is not None:
+        community = format_card(hand.community) if hand.community is not None else None
+        pos, seat = alone
+        players = [{"down": seat["down"], "up": seat["up"]}]
+        read = evaluate_showdown(
+            {"variant": variant, "options": options, "community": community, "players": players}
+        )
+        shown = [(pos, {**seat, "high": read["players"][0].get("high")})]
+    for pos, seat in shown:
+        high = seat.get("high")
+        if high:
+            facts[pos]["cat"] = high["category"]
+        try:
+            facts[pos]["wild"] = _wild_count(variant, options, seat, community)
+        except DomainError:  # pragma: no cover - the reading's cards are always valid
+            pass
     if full:
         try:
             luck = _luck(variant, options, observer, hand, reading, samples)

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .errors import Code
 from .events import Check, TableEvent
 from .stakes import Stakes
 from .stud import ALL_AUTOMATIONS, HandObserver, ProcedureError, StudHand, Verb
@@ -67,7 +68,7 @@ def check_around(hand: StudHand) -> list[TableEvent]:
     seats = checks_around(hand)
     if not seats:
         raise ProcedureError(
-            "nobody can check now: the player to act faces a bet", code="illegal_action"
+            "nobody can check now: the player to act faces a bet", code=Code.ILLEGAL_ACTION
         )
     return [hand.apply(Check(seat), automate=False) for seat in seats]
 

@@ -39,7 +39,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import DomainError
+from .errors import Code, DomainError
 
 __all__ = [
     "MAX_AMOUNT",
@@ -124,7 +124,7 @@ class NightRules:
             if value % unit:
                 raise DomainError(
                     f"{name}: {value} is not a whole number of the unit ({unit})",
-                    code="invalid_amount",
+                    code=Code.INVALID_AMOUNT,
                     field=name,
                 )
         for name in ("rebuy_chips", "rebuy_until_hand", "rebuy_max", "addon_chips"):

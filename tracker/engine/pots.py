@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import DomainError
+from .errors import Code, DomainError
 
 __all__ = [
     "Pot",
@@ -145,7 +145,7 @@ def build_pots(
             raise DomainError(
                 f"{pot.amount} chips of pot {k} have no player still in to win them: "
                 "a folded player cannot have put in more than every player still in",
-                code="pot_without_contender",
+                code=Code.POT_WITHOUT_CONTENDER,
             )
     return pots
 
@@ -233,7 +233,7 @@ def settle_pots(
             if len(contenders) != 1:
                 raise DomainError(
                     f"pot {k} has {len(contenders)} contenders but there is no showdown",
-                    code="pot_without_contender",
+                    code=Code.POT_WITHOUT_CONTENDER,
                 )
             awards = [(contenders[0], pot.amount)]
             payouts.append(
@@ -242,7 +242,7 @@ def settle_pots(
         else:
             if not contenders:
                 raise DomainError(
-                    f"pot {k} has no contender at the showdown", code="pot_without_contender"
+                    f"pot {k} has no contender at the showdown", code=Code.POT_WITHOUT_CONTENDER
                 )
             high, low, _ = read(contenders)
             awards = award_pot(pot.amount, game, high, low, contenders)
@@ -286,6 +286,3 @@ def award_pot(
         for seat, chips in split_amount(part, winners or contenders):
             totals[seat] = totals.get(seat, 0) + chips
     return tuple(sorted(totals.items()))
-
-
-_award = award_pot  # the earlier private name, still imported by callers

@@ -156,7 +156,7 @@ class _Spec:
 
 def _read_spec(hand: Mapping[str, Any], max_players: int | None) -> _Spec:
     if not isinstance(hand, Mapping):
-        raise ProcedureError("a hand must be a table of PHH fields", code="invalid_hand")
+        raise ProcedureError("a hand must be a table of PHH fields", code=Code.INVALID_HAND)
     warnings: list[str] = []
     for key in hand:
         if key in PHH_REQUIRED or key in PHH_OPTIONAL or key in OUR_FIELDS:
@@ -497,7 +497,9 @@ def _choices_quick(value: Any, n: int, name: str, allowed: tuple[str, ...]) -> l
     try:
         return _choices(value, n, name, allowed)
     except ProcedureError as exc:
-        raise DomainError(exc.message, code="invalid", field=next(iter(exc.fields), name)) from None
+        raise DomainError(
+            exc.message, code=Code.INVALID, field=next(iter(exc.fields), name)
+        ) from None
 
 
 #: Where a quick entry holds what a machine error is about (seat-indexed lists).

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 
-from .errors import DomainError
+from .errors import Code, DomainError
 
 __all__ = ["MAX_EXACT_PLAYERS", "SettleUp", "Transfer", "settle_up"]
 
@@ -75,7 +75,7 @@ def _check(balances: Mapping[Hashable, int]) -> None:
         ]
     if fields:
         first = next(iter(fields.values()))[0]
-        raise DomainError(first, code="invalid_settle_up", fields=fields)
+        raise DomainError(first, code=Code.INVALID_SETTLE_UP, fields=fields)
 
 
 def _square(members: list[int], amounts: list[int]) -> list[tuple[int, int, int]]:

@@ -26,10 +26,11 @@ from .announcements import (
     normalize_announcements,
 )
 from .cards import format_card, parse_card
-from .errors import DomainError
+from .errors import Code, DomainError
 from .explain import Made, explain_high, high_hand_dict, natural_high
 from .hands import best_high
 from .low import best_low, explain_low, low_hand_dict
+from .variants import VARIANT_RULES, SeventhCard
 from .wild import wild_options
 
 __all__ = ["Seat", "ShowdownError", "evaluate_showdown", "hand_keys", "parse_showdown"]
@@ -37,8 +38,6 @@ __all__ = ["Seat", "ShowdownError", "evaluate_showdown", "hand_keys", "parse_sho
 _TOP_KEYS = ("variant", "options", "community", "players")
 _PLAYER_KEYS = ("down", "up", "declare")
 _DECLARES = ("high", "low", "both")
-# seventh card always face down in these variants (RULES.md)
-_SEVENTH_DOWN = ("seven_card_stud", "low_hole")
 
 
 class ShowdownError(DomainError):
@@ -88,7 +87,7 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
                 f"unknown field {key!r} (fields: {', '.join(_TOP_KEYS)})", field=str(key)
             )
     if "variant" not in showdown:
-        raise ShowdownError("the variant is required", code="required", field="variant")
+        raise ShowdownError("the variant is required", code=Code.REQUIRED, field="variant")
     variant = check_variant(showdown["variant"])
     options = showdown.get("options")
     if options is not None and (type(options) is not dict or options):
@@ -110,7 +109,7 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
         if card in seen:
             other, field = path(seen[card]), path(at)
             msg = f"{format_card(card)} appears twice: {other} and {field}"
-            raise ShowdownError(msg, code="duplicate_card", fields={other: [msg], field: [msg]})
+            raise ShowdownError(msg, code=Code.DUPLICATE_CARD, fields={other: [msg], field: [msg]})
         seen[card] = at
         return card
 
@@ -128,7 +127,7 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
     if len(players) > limit:
         raise ShowdownError(
             f"{len(players)} players; {variant} seats at most {limit}",
-            code="too_many_players",
+            code=Code.TOO_MANY_PLAYERS,
             field="players",
         )
     declaring = ann.get("declaration") == "declare" and ann.get("game") == "high_low"
@@ -145,7 +144,7 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
                 )
         for key in ("down", "up"):
             if key not in p:
-                raise ShowdownError("required", code="required", field=f"{at}.{key}")
+                raise ShowdownError("required", code=Code.REQUIRED, field=f"{at}.{key}")
         down = _card_list(p["down"], at, "down")
         up = _card_list(p["up"], at, "up")
         down = [fast(t) if type(t) is str else None for t in down] if down else []
@@ -168,7 +167,7 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
         if declaring and declare is None:
             raise ShowdownError(
                 "required: the hand is played high-low with declarations (high, low or both)",
-                code="required",
+                code=Code.REQUIRED,
                 field=f"{at}.declare",
             )
         seats.append(Seat(down, up, declare if declaring else None))
@@ -187,7 +186,7 @@ def _check_counts(variant: str, community: int | None, down: list, up: list, at:
             raise ShowdownError(
                 f"{nd} down and {nu} up; with a community card each player holds "
                 "2 down and 4 up (6 cards)",
-                code="wrong_card_count",
+                code=Code.WRONG_CARD_COUNT,
                 field=at,
             )
         return
@@ -195,22 +194,22 @@ def _check_counts(variant: str, community: int | None, down: list, up: list, at:
         raise ShowdownError(
             f"{nd + nu} cards ({nd} down, {nu} up); each player holds 7 "
             "(or 6 when there is a community card)",
-            code="wrong_card_count",
+            code=Code.WRONG_CARD_COUNT,
             field=at,
         )
-    if variant in _SEVENTH_DOWN:
+    if VARIANT_RULES[variant].seventh is SeventhCard.DOWN:  # always face down (RULES.md)
         if nd != 3:
             raise ShowdownError(
                 f"{nd} down and {nu} up; in {variant} the seventh card comes face down "
                 "(3 down, 4 up)",
-                code="wrong_card_count",
+                code=Code.WRONG_CARD_COUNT,
                 field=f"{at}.down",
             )
     elif nd not in (2, 3):
         raise ShowdownError(
             f"{nd} down and {nu} up; a player holds 3 down and 4 up, or 2 down and 5 up "
             "when the seventh card was taken face up",
-            code="wrong_card_count",
+            code=Code.WRONG_CARD_COUNT,
             field=f"{at}.down",
         )
 
@@ -231,7 +230,7 @@ def _best_high_made(
 ) -> Made:
     cards = _all_cards(seat, community)
     da = ann["double_ace_flush"]
-    if variant == "seven_card_stud":  # no wild cards
+    if not VARIANT_RULES[variant].has_wild:
         return explain_high(cards, (), da)
     if options is None:
         options = wild_options(variant, ann, seat.down, seat.up, community, "high")
@@ -363,7 +362,7 @@ def evaluate_showdown(showdown: Mapping[str, Any]) -> dict:
     for seat in seats:
         entry: dict[str, Any] = {"high": None, "low": None}
         hk = lk = None
-        if want_high and variant == "seven_card_stud":  # no wild cards: the short way
+        if want_high and not VARIANT_RULES[variant].has_wild:  # the short way
             hk, entry["high"] = natural_high(_all_cards(seat, community), ann["double_ace_flush"])
         elif want_high:
             hk, entry["high"] = _high_entry(variant, ann, seat, community)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .errors import DomainError
+from .errors import Code, DomainError
 
 __all__ = ["MAX_DIGITS", "Stakes", "chip_amount", "stakes_row"]
 
@@ -38,11 +38,13 @@ def chip_amount(value: object, field: str, *, minimum: int = 0) -> int:
             value = int(value)
         else:
             raise DomainError(
-                f"must be a whole number of chips, not {value!r}", code="invalid_chips", field=field
+                f"must be a whole number of chips, not {value!r}",
+                code=Code.INVALID_CHIPS,
+                field=field,
             )
     if value < minimum:
         raise DomainError(
-            f"must be at least {minimum}, not {value}", code="invalid_chips", field=field
+            f"must be at least {minimum}, not {value}", code=Code.INVALID_CHIPS, field=field
         )
     return value
 
@@ -71,13 +73,13 @@ def stakes_row(text: str) -> list[int]:
         shown = shown if len(shown) <= 60 else shown[:57] + "..."
         raise DomainError(
             f"four whole numbers, ante, bring-in, small bet and big bet (not {shown!r})",
-            code="invalid_stakes",
+            code=Code.INVALID_STAKES,
         )
     for p in parts:
         if len(p) > MAX_DIGITS:
             raise DomainError(
                 f"{len(p)} digits is no chip amount: at most {MAX_DIGITS} digits",
-                code="invalid_chips",
+                code=Code.INVALID_CHIPS,
             )
     return [int(p) for p in parts]
 
@@ -101,13 +103,13 @@ class Stakes:
         if self.bring_in > self.small_bet:
             raise DomainError(
                 f"the bring-in ({self.bring_in}) may not exceed the small bet ({self.small_bet})",
-                code="invalid_stakes",
+                code=Code.INVALID_STAKES,
                 field="bring_in",
             )
         if self.big_bet != 2 * self.small_bet:
             raise DomainError(
                 f"the big bet must be twice the small bet ({2 * self.small_bet}), not {self.big_bet}",
-                code="invalid_stakes",
+                code=Code.INVALID_STAKES,
                 field="big_bet",
             )
 
@@ -121,7 +123,7 @@ class Stakes:
             missing = [k for k in STAKE_FIELDS if k not in value]
             if missing:
                 raise DomainError(
-                    f"missing {', '.join(missing)}", code="invalid_stakes", field=field
+                    f"missing {', '.join(missing)}", code=Code.INVALID_STAKES, field=field
                 )
             raw = [value[k] for k in STAKE_FIELDS]
         elif all(hasattr(value, k) for k in STAKE_FIELDS):
@@ -129,7 +131,7 @@ class Stakes:
         else:
             raise DomainError(
                 "must give ante, bring_in, small_bet and big_bet",
-                code="invalid_stakes",
+                code=Code.INVALID_STAKES,
                 field=field,
             )
         values = [chip_amount(v, f"{field}.{k}") for k, v in zip(STAKE_FIELDS, raw, strict=True)]

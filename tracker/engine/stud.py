@@ -53,7 +53,7 @@ from enum import StrEnum
 from typing import Any
 
 from .cards import format_card
-from .errors import DomainError
+from .errors import Code, DomainError
 from .events import (
     BET_EVENTS,
     Bet,
@@ -111,42 +111,6 @@ __all__ = [
     "Verb",
     "declaring",
 ]
-
-
-class Code(StrEnum):
-    """Why a hand or an event was refused (the API's ``error.code``)."""
-
-    ILLEGAL_ACTION = "illegal_action"
-    INVALID_ACTION = "invalid_action"
-    OUT_OF_TURN = "out_of_turn"
-    HAND_OVER = "hand_over"
-    BRING_IN = "bring_in"
-    BET_SIZE = "bet_size"
-    RAISE_CAP = "raise_cap"
-    REOPEN = "reopen"
-    DEAL_COUNT = "deal_count"
-    COMMUNITY_CARD = "community_card"
-    INVALID_CARD = "invalid_card"
-    DUPLICATE_CARD = "duplicate_card"
-    UNKNOWN_CARD = "unknown_card"
-    INVALID_SHOW = "invalid_show"
-    INVALID_BUY = "invalid_buy"
-    INVALID_CHOICE = "invalid_choice"
-    DECLARATION = "declaration"
-    INCOMPLETE_HAND = "incomplete_hand"
-    INVALID_HAND = "invalid_hand"
-    UNKNOWN_FIELD = "unknown_field"
-    INVALID_VARIANT = "invalid_variant"
-    PLAYER_COUNT = "player_count"
-    FINISHING_STACKS = "finishing_stacks_mismatch"
-    OVER_STACK = "over_stack"
-    MISSING_ANTE = "missing_ante"
-    UNMATCHED = "unmatched"
-    MISSING_CARDS = "missing_cards"
-    INVALID_STREET = "invalid_street"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 class Subject(StrEnum):

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .errors import DomainError
+from .errors import Code, DomainError
 from .stakes import STAKE_FIELDS, Stakes
 
 STARTING_CHIPS = 1000
@@ -116,7 +116,7 @@ def check_schedule(
     """
     if not isinstance(schedule, (list, tuple)) or not schedule:
         raise DomainError(
-            "must be a non-empty list of levels", code="invalid_schedule", field=field
+            "must be a non-empty list of levels", code=Code.INVALID_SCHEDULE, field=field
         )
     if hand_limit is not None:
         most = levels_usable(hand_limit, hands_per_level)
@@ -124,7 +124,7 @@ def check_schedule(
             raise DomainError(
                 f"a night of {hand_limit} hands, {hands_per_level} a level, reaches {most} "
                 f"level{'s' if most != 1 else ''}: give at most {most}, not {len(schedule)}",
-                code="too_many_levels",
+                code=Code.TOO_MANY_LEVELS,
                 field=f"{field}[{most}]",
             )
     out: list[list[int]] = []
@@ -134,7 +134,7 @@ def check_schedule(
             if len(level) != 4:
                 raise DomainError(
                     "each level is [ante, bring_in, small_bet, big_bet]",
-                    code="invalid_schedule",
+                    code=Code.INVALID_SCHEDULE,
                     field=path,
                 )
             level = dict(zip(STAKE_FIELDS, level, strict=True))
@@ -147,17 +147,17 @@ def check_schedule(
                         raise DomainError(
                             f"the {name.replace('_', ' ')} may be at most {max_chips:,} chips "
                             "(every chip of a full table)",
-                            code="invalid_schedule",
+                            code=Code.INVALID_SCHEDULE,
                             field=path,
                         )
         try:
             stakes = Stakes.coerce(level, field=path)
         except DomainError as exc:
-            raise DomainError(exc.message, code="invalid_schedule", field=path) from None
+            raise DomainError(exc.message, code=Code.INVALID_SCHEDULE, field=path) from None
         if out and stakes.small_bet < out[-1][2]:
             raise DomainError(
                 f"level {i + 1}: stakes may not go down from one level to the next",
-                code="invalid_schedule",
+                code=Code.INVALID_SCHEDULE,
                 field=path,
             )
         out.append([stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet])
@@ -203,7 +203,7 @@ def next_dealer(
     """
     live = [s for s in seats if s not in out]
     if not live:
-        raise DomainError("every player is out", code="tournament_over")
+        raise DomainError("every player is out", code=Code.TOURNAMENT_OVER)
     if previous is None:
         if first is None or first not in seats:
             return live[0]

@@ -2,7 +2,10 @@
 
 Every rule that differs between the games has its one home here, in
 :data:`VARIANT_RULES`; the stud state machine (:mod:`tracker.engine.stud`),
-the drivers and the pages read it instead of comparing variant names.
+the showdown, the equity, the drivers and the pages read it instead of comparing variant
+names. The one place that still tells the games apart by name is
+:func:`tracker.engine.wild.wild_options`, which implements the wild rule each game's
+``wild`` names (``has_wild`` says whether there is one).
 
 >>> rules = VARIANT_RULES["low_hold"]
 >>> rules.seventh, rules.buys, rules.max_players
@@ -121,6 +124,15 @@ class VariantRules:
     max_players: int
     seventh: SeventhCard
     wild: str
+
+    @property
+    def has_wild(self) -> bool:
+        """Whether a card can be wild in this game (Seven-Card Stud: never).
+
+        >>> VARIANT_RULES["seven_card_stud"].has_wild, VARIANT_RULES["low_hole"].has_wild
+        (False, True)
+        """
+        return self.wild != "none"
 
     @property
     def buys(self) -> bool:

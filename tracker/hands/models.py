@@ -12,7 +12,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from tracker.core.models import AppendOnlyModel
+from tracker.core.models import AppendOnlyModel, Job
+from tracker.core.models import JobStatus as JobStatus  # the jobs' status, also named here
 from tracker.core.typed import chips_property
 from tracker.leagues.models import League, Player
 from tracker.tournaments.models import VARIANT_CHOICES, Tournament
@@ -27,6 +28,11 @@ class HandStatus(models.TextChoices):
     DISPUTED = "disputed", "Disputed"  # the engine and the table disagree on at least one pot
     INVALID = "invalid", "Invalid"  # the stacks do not allow what the hand records
     VOID = "void", "Void"  # an invalid hand the authority or an admin declared void: no chips move
+
+
+#: The statuses of a settled hand: its chips moved as the engine read it (the statistics, the
+#: standings and the rulings count these hands).
+SETTLED: tuple[HandStatus, ...] = (HandStatus.VERIFIED, HandStatus.DISPUTED)
 
 
 class EntryMode(models.TextChoices):
@@ -173,41 +179,18 @@ class Pot(models.Model):
         return f"{self.hand.tournament.name} · hand {self.hand.number} · pot {self.index}"
 
 
-class JobStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
-
-
-class ReevaluationJob(models.Model):
+class ReevaluationJob(Job):
     """Re-run the engine over a tournament or a whole league, with progress."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
-    status = models.CharField(max_length=16, choices=JobStatus.choices, default=JobStatus.QUEUED)
     total = models.PositiveIntegerField(default=0)
     done = models.PositiveIntegerField(default=0)
     changed = models.PositiveIntegerField(default=0)
-    error = models.TextField(blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    # Written as the job progresses (and when it is queued); the sweep resumes a queued or
-    # running job that has been silent for JOB_HEARTBEAT_TIMEOUT seconds, and fails it after
-    # JOB_MAX_RESTARTS restarts of a running job.
-    heartbeat_at = models.DateTimeField(default=timezone.now, db_index=True)
-    restarts = models.PositiveSmallIntegerField(default=0)
     # The job is split into this many chunks (ReevaluationChunk) when it first runs; 0 before.
     chunk_count = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        ordering = ["-id"]
 
     def __str__(self) -> str:
         return f"re-evaluation {self.pk} ({self.status})"

@@ -8,18 +8,16 @@ counters on the job are the progress (``done`` of ``total`` hands read).
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
-from django.utils import timezone
+
+from tracker.core.models import Job, JobStatus
 
 __all__ = ["ImportFile", "ImportFileStatus", "ImportJob", "ImportStatus"]
 
 
-class ImportStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"  # every file was read; some may have failed (see the files)
-    FAILED = "failed", "Failed"  # nothing was imported and something was wrong
+# A job's status (tracker/core/models.py): DONE, every file was read (some may have failed:
+# see the files); FAILED, nothing was imported and something was wrong.
+ImportStatus = JobStatus
 
 
 class ImportFileStatus(models.TextChoices):
@@ -28,42 +26,21 @@ class ImportFileStatus(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
-class ImportJob(models.Model):
+class ImportJob(Job):
     """One upload of PHH files into a tournament, with its progress and report."""
 
     tournament = models.ForeignKey(
         "tracker.Tournament", on_delete=models.CASCADE, related_name="imports"
-    )
-    status = models.CharField(
-        max_length=16, choices=ImportStatus.choices, default=ImportStatus.QUEUED
     )
     source = models.CharField(max_length=16, default="api")  # "api", "command" or "page"
     total = models.PositiveIntegerField(default=0)  # hands in the files that could be read
     done = models.PositiveIntegerField(default=0)  # hands read so far
     imported = models.PositiveIntegerField(default=0)
     skipped = models.PositiveIntegerField(default=0)  # already in the tournament
-    error = models.TextField(blank=True)  # an unexpected failure of the run itself
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    # Written as the job progresses (and when it is queued); the sweep resumes a queued or
-    # running job that has been silent for JOB_HEARTBEAT_TIMEOUT seconds, and fails it after
-    # JOB_MAX_RESTARTS restarts of a running job.
-    heartbeat_at = models.DateTimeField(default=timezone.now, db_index=True)
-    restarts = models.PositiveSmallIntegerField(default=0)
-
-    class Meta:
-        ordering = ["-id"]
+    # ``error``: an unexpected failure of the run itself.
 
     def __str__(self) -> str:
         return f"import {self.pk} into {self.tournament_id} ({self.status})"
-
-    @property
-    def is_active(self) -> bool:
-        return self.status in (ImportStatus.QUEUED, ImportStatus.RUNNING)
 
     @property
     def progress(self) -> float:

@@ -363,11 +363,6 @@ def league_standings(league: League, season: Season | None = None) -> list[Leagu
     return league_table(league, season).rows
 
 
-def counted_nights(league: League, season: Season | None = None) -> int:
-    """How many finished nights count toward ``season``'s standings (one query)."""
-    return _counted(league, season).count()
-
-
 # Single objects, visible to ``user`` or NotFound (a private league does not exist for outsiders).
 
 

@@ -31,7 +31,7 @@ from tracker.core.permissions import (
     require_view,
     roles_with,
 )
-from tracker.hands.models import Dispute, Evaluation, Hand, HandStatus, Pot
+from tracker.hands.models import Dispute, Hand, HandStatus, Pot
 from tracker.hands.selectors.wording import STATUS_HELP, STATUS_LABELS
 from tracker.leagues.models import League, Membership, Player
 from tracker.leagues.selectors import leagues_visible_to
@@ -210,10 +210,6 @@ def with_open_disputes(hands: QuerySet[Hand]) -> QuerySet[Hand]:
         .values("n")
     )
     return hands.annotate(open_disputes=Coalesce(Subquery(count), 0))
-
-
-def evaluations_of(hand: Hand) -> QuerySet[Evaluation]:
-    return Evaluation.objects.filter(hand=hand).order_by("id")
 
 
 # --------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from tracker.core.locks import SETTLEMENT, transaction_lock
 from tracker.core.permissions import Capability, require
 from tracker.core.typed import ChipsByPlayer
 from tracker.engine.errors import DomainError
-from tracker.hands.models import Dispute, DisputeSource, Hand, HandSeat, HandStatus, Pot
+from tracker.hands.models import SETTLED, Dispute, DisputeSource, Hand, HandSeat, HandStatus, Pot
 from tracker.leagues.models import League, Player
 from tracker.leagues.services import house_rules_check
 from tracker.mail.models import MailKind
@@ -45,7 +45,6 @@ from tracker.stats.services import stats_tallies_apply
 from tracker.tournaments.models import LedgerEntry, LedgerKind, Tournament, TournamentStatus
 from tracker.tournaments.services import final_standings_write, tournament_finish_if_over
 
-SETTLED = (HandStatus.VERIFIED, HandStatus.DISPUTED)
 REASON_MAX = 2000
 
 

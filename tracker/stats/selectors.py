@@ -37,7 +37,7 @@ from django.db.models.functions import Cast, TruncMonth
 from tracker.core.errors import NotFound
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
 from tracker.engine.hands import CATEGORIES
-from tracker.hands.models import HandSeat, HandStatus
+from tracker.hands.models import SETTLED, HandSeat
 from tracker.leagues.models import League, Player
 from tracker.leagues.seasons import Season, seasons_between
 from tracker.leagues.selectors import (
@@ -54,7 +54,6 @@ from tracker.stats.tally import (
 )
 from tracker.tournaments.models import Tournament
 
-SETTLED = (HandStatus.VERIFIED, HandStatus.DISPUTED)
 CATEGORY_ORDER = tuple(reversed(CATEGORIES))  # five of a kind first
 
 

@@ -32,7 +32,7 @@ from tracker.core.permissions import Capability, require
 from tracker.engine.equity import SAMPLES
 from tracker.engine.facts import FACTS_VERSION, hand_facts
 from tracker.engine.points import normalize_formula
-from tracker.hands.models import Hand, HandSeat, HandStatus
+from tracker.hands.models import SETTLED, Hand, HandSeat
 from tracker.leagues.models import League
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.stats.selectors import (
@@ -47,7 +47,6 @@ from tracker.stats.tally import FLOAT_COUNTERS, INT_COUNTERS, MAX_COUNTER
 
 log = logging.getLogger(__name__)
 
-SETTLED = (HandStatus.VERIFIED, HandStatus.DISPUTED)
 #: Monte Carlo runouts per all-in at settlement (when the runouts are too many to count).
 EQUITY_SAMPLES = SAMPLES
 

@@ -26,7 +26,7 @@ from django.utils import timezone
 from tracker.core.errors import NotFound
 from tracker.core.snapshot import read_snapshot
 from tracker.engine import tournament as rules
-from tracker.hands.models import Hand, HandSeat, HandStatus, Pot
+from tracker.hands.models import SETTLED, Hand, HandSeat, HandStatus, Pot
 from tracker.tournaments.models import (
     FinalStanding,
     LedgerEntry,
@@ -35,8 +35,6 @@ from tracker.tournaments.models import (
     TableLink,
     Tournament,
 )
-
-SETTLED = (HandStatus.VERIFIED, HandStatus.DISPUTED)
 
 
 def tournament_stacks(tournament: Tournament) -> dict[int, int]:

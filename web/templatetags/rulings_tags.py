@@ -15,7 +15,7 @@ from __future__ import annotations
 from django import template
 
 from tracker.core.permissions import NOBODY, capabilities
-from tracker.hands.models import Hand, HandStatus
+from tracker.hands.models import SETTLED, Hand
 from tracker.rulings.selectors import hand_ruling_states, open_disputes_count
 from web.presenters.rulings import hand_rulings
 
@@ -29,7 +29,7 @@ def hand_rulings_of(context, hand) -> dict:
         request = context.get("request")
         user = getattr(request, "user", None)
         can = capabilities(user, hand.tournament.league) if user is not None else NOBODY
-    settled = hand.status in (HandStatus.VERIFIED, HandStatus.DISPUTED)
+    settled = hand.status in SETTLED
     return {
         "cases": hand_rulings(hand),
         "pots": list(hand.pots.all()) if settled else [],

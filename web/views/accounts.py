@@ -28,7 +28,6 @@ from tracker.mail.models import MailKind
 from tracker.mail.selectors import mail_kinds_on
 from web.forms.accounts import EmailForm, SignupForm, TokenForm
 from web.views import shown_once
-from web.views.common import not_found_as_404
 
 
 def safe_next(request, fallback: str = "home") -> str:
@@ -144,7 +143,6 @@ def token_create(request):
 
 @login_required
 @require_POST
-@not_found_as_404
 def token_revoke(request, pk: int):
     token = api_token_revoke(user=request.user, token_id=pk)
     messages.success(request, f"The token “{token.label}” is revoked: it no longer works.")
@@ -180,7 +178,6 @@ def email_set(request):
 
 @login_required
 @require_POST
-@not_found_as_404
 def email_resend(request):
     """The verification link again (within the allowance); a 303 to the profile."""
     try:

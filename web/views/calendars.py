@@ -4,15 +4,13 @@ file, and the admins' page for the league's time zone and feed links (docs/night
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tracker.core.errors import NotFound
-from tracker.core.permissions import capabilities
+from tracker.core.permissions import Capability
 from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import (
     calendar_feed_open,
@@ -30,7 +28,7 @@ from tracker.leagues.services import (
 from tracker.schedule.selectors import calendar_scheduled_nights, visible_night
 from web.presenters.calendar import calendar_ics
 from web.views import shown_once
-from web.views.common import domain_errors_as_http, not_found_as_404
+from web.views.common import login_first, page_gate
 
 CALENDAR = "shown_once.calendar"
 ICS = "text/calendar; charset=utf-8"
@@ -46,7 +44,6 @@ def _ics(request, body: bytes, *, filename: str | None = None) -> HttpResponse:
 
 
 @require_GET
-@not_found_as_404
 def calendar_feed(request, token):
     """The league's game nights for a calendar app, at the feed link's secret address."""
     feed = calendar_feed_open(token)
@@ -64,7 +61,6 @@ def calendar_feed(request, token):
 
 
 @require_GET
-@not_found_as_404
 def scheduled_night_ics(request, pk):
     """A scheduled night's "add to calendar" file, for whoever may see the night (cancelled:
     the same event, STATUS:CANCELLED, so importing it again removes it)."""
@@ -83,7 +79,6 @@ def scheduled_night_ics(request, pk):
 
 
 @require_GET
-@not_found_as_404
 def night_ics(request, pk):
     """One night's "add to calendar" file, for whoever may see the night."""
     night = visible_tournament(request.user, pk)
@@ -97,19 +92,13 @@ def night_ics(request, pk):
 
 
 @require_http_methods(["GET", "POST"])
-@domain_errors_as_http
 def league_calendar(request, slug):
     """Admins: the league's time zone, and its calendar feed links (a new one is shown once,
     after a 303 back here: only its token's digest is stored)."""
     league = visible_league(request.user, slug)
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    can = capabilities(request.user, league)
-    if not can.calendar:
-        raise PermissionDenied(
-            f"Only the admins of {league.name} may use this page "
-            f"(your role: {can.role or 'not a member'})."
-        )
+    can = page_gate(request, league, Capability.CALENDAR, "set the league's calendar")
+    if can is None:
+        return login_first(request)
     here = reverse("league-calendar", kwargs={"slug": league.slug})
     error, status = None, 200
     if request.method == "POST":

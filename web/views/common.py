@@ -1,45 +1,33 @@
-"""What every page view shares: domain errors as HTTP answers."""
+"""What every page view shares: the one gate of a page that needs a capability.
+
+A selector's ``NotFound`` (also: a private league seen by an outsider) is Django's 404 and
+a ``PermissionDenied`` from the permissions table is Django's 403 by their own class
+(tracker/core/errors.py), so page views let them through and catch only ``DomainError``,
+which they show on their forms.
+"""
 
 from __future__ import annotations
 
 from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
 
-from tracker.core.errors import NotFound
-from tracker.core.errors import PermissionDenied as DomainPermissionDenied
-from tracker.core.permissions import capabilities
+from tracker.core.permissions import Capabilities, Capability, require
 from tracker.leagues.selectors import visible_tournament
 
 
-def not_found_as_404(view):
-    """A NotFound from a selector (also: a private league seen by an outsider) is a 404."""
-
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        try:
-            return view(request, *args, **kwargs)
-        except NotFound as exc:
-            raise Http404(exc.message) from None
-
-    return wrapper
+def page_gate(request, league, capability: Capability, action: str) -> Capabilities | None:
+    """The viewer's capabilities in ``league`` once they hold ``capability``: None for an
+    anonymous viewer (the page sends them to the login page), a 403 in the permissions
+    table's wording (:func:`~tracker.core.permissions.denial`) for anyone else without it."""
+    if not request.user.is_authenticated:
+        return None
+    return require(request.user, league, capability, action)
 
 
-def domain_errors_as_http(view):
-    """NotFound is a 404; a domain PermissionDenied is Django's 403."""
-
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        try:
-            return view(request, *args, **kwargs)
-        except NotFound as exc:
-            raise Http404(exc.message) from None
-        except DomainPermissionDenied as exc:
-            raise PermissionDenied(exc.message) from None
-
-    return wrapper
+def login_first(request):
+    """The login page, coming back to this page."""
+    return redirect_to_login(request.get_full_path())
 
 
 def records_hands(view):
@@ -50,14 +38,8 @@ def records_hands(view):
     @wraps(view)
     def wrapper(request, pk, *args, **kwargs):
         tournament = visible_tournament(request.user, pk)
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        can = capabilities(request.user, tournament.league)
-        if not can.record_hand:
-            raise PermissionDenied(
-                f"Only a scorekeeper or an admin of {tournament.league.name} may record hands "
-                f"(your role: {can.role or 'not a member'})."
-            )
+        if page_gate(request, tournament.league, Capability.RECORD_HAND, "record hands") is None:
+            return login_first(request)
         return view(request, tournament, *args, **kwargs)
 
     return wrapper

@@ -11,14 +11,12 @@ from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from tracker.core.errors import NotFound, PermissionDenied
 from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import visible_tournament
 from tracker.money.deal_services import deal_record
 from tracker.money.formatting import minor_digits
 from tracker.money.selectors import night_money
 from web.presenters.pages import tournament_page
-from web.views.common import domain_errors_as_http
 
 
 def _posted(request, currency: str) -> tuple[str, list[int], dict[str, object]]:
@@ -40,7 +38,6 @@ def _posted(request, currency: str) -> tuple[str, list[int], dict[str, object]]:
 
 
 @require_POST
-@domain_errors_as_http
 def deal_new(request, pk):
     tournament = visible_tournament(request.user, pk)
     if not request.user.is_authenticated:
@@ -55,8 +52,6 @@ def deal_new(request, pk):
             amounts=amounts if option == "custom" else None,
         )
     except DomainError as exc:
-        if isinstance(exc, NotFound | PermissionDenied):
-            raise
         page = tournament_page(request.user, pk)
         if page.deal is not None:
             page.deal.error = exc.message

@@ -7,21 +7,19 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tracker.core.errors import Conflict
-from tracker.core.errors import PermissionDenied as DomainPermissionDenied
 from tracker.engine.errors import DomainError
 from tracker.hands.services.recording import hand_check, hand_record, hand_void
 from tracker.leagues.selectors import visible_hand
 from tracker.tournaments.selectors import tournament_state
 from web.forms.hands import HandEntry
 from web.presenters.hands import hand_replay
-from web.views.common import not_found_as_404, records_hands
+from web.views.common import records_hands
 
-SETTLED = {
+STATUS_SAID = {
     "recorded": "The engine checks it and settles the stacks in a moment.",
     "verified": "The engine agrees: verified.",
     "disputed": "The engine reads it differently: the pot is disputed, see the hand.",
@@ -38,7 +36,6 @@ def _number(text: str | None) -> int | None:
 
 
 @require_GET
-@not_found_as_404
 def hand(request, pk):
     street, step = (_number(request.GET.get(name)) for name in ("street", "step"))
     replay = hand_replay(request.user, pk, street, step)
@@ -46,7 +43,6 @@ def hand(request, pk):
 
 
 @require_POST
-@not_found_as_404
 def hand_void_page(request, pk):
     """Declare an invalid hand void (authority or admin), from the form on the hand page."""
     target = visible_hand(request.user, pk)
@@ -54,8 +50,6 @@ def hand_void_page(request, pk):
         return redirect_to_login(target.get_absolute_url())
     try:
         hand_void(hand=target, reason=request.POST.get("reason", ""), by=request.user)
-    except DomainPermissionDenied as exc:
-        raise PermissionDenied(exc.message) from None
     except DomainError as exc:
         messages.error(request, f"Hand {target.number} was not voided: {exc.message}.")
         return redirect(target)
@@ -64,7 +58,6 @@ def hand_void_page(request, pk):
 
 
 @require_http_methods(["GET", "POST"])
-@not_found_as_404
 @records_hands
 def hand_new(request, tournament):
     state = tournament_state(tournament)
@@ -77,8 +70,6 @@ def hand_new(request, tournament):
         # up, say), with the cards that did not read left out.
         try:
             hand_check(tournament=tournament, by=request.user, **form.record_kwargs())
-        except DomainPermissionDenied as exc:
-            raise PermissionDenied(exc.message) from None
         except Conflict:
             pass  # a hand recorded meanwhile: said when the form is sent again
         except DomainError as exc:
@@ -86,8 +77,6 @@ def hand_new(request, tournament):
     elif request.method == "POST" and form.is_valid():
         try:
             recorded = hand_record(tournament=tournament, by=request.user, **form.record_kwargs())
-        except DomainPermissionDenied as exc:
-            raise PermissionDenied(exc.message) from None
         except Conflict as exc:
             if exc.code != "hand_exists":
                 form.add_domain_error(exc)
@@ -99,7 +88,7 @@ def hand_new(request, tournament):
         else:
             recorded.refresh_from_db(fields=["status"])
             messages.success(
-                request, f"Hand {recorded.number} recorded. {SETTLED[recorded.status]}"
+                request, f"Hand {recorded.number} recorded. {STATUS_SAID[recorded.status]}"
             )
             return redirect(tournament)
     form.focus_first_error()

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_GET, require_POST
 
 from tracker.core.errors import Conflict
-from tracker.core.errors import PermissionDenied as DomainPermissionDenied
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand
 from tracker.interchange.models import ImportStatus
@@ -72,16 +70,12 @@ def tournament_import(request, pk):
         size = 0
     try:
         phh_upload_admit(tournament=tournament, by=request.user, size=size)
-    except DomainPermissionDenied as exc:
-        raise PermissionDenied(exc.message) from None
     except (UploadTooLarge, UploadRateExceeded) as exc:
         messages.error(request, exc.message)
         return redirect(tournament)
     files = [(f.name, f.read()) for f in request.FILES.getlist("files")]
     try:
         job = phh_import_start(tournament=tournament, by=request.user, files=files, source="page")
-    except DomainPermissionDenied as exc:
-        raise PermissionDenied(exc.message) from None
     except DomainError as exc:
         messages.error(request, exc.message)
         return redirect(tournament)

@@ -6,29 +6,16 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from tracker.core.errors import PermissionDenied as DomainPermissionDenied
-from tracker.core.permissions import Capability, capabilities
+from tracker.core.permissions import Capability
 from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import visible_league
 from tracker.money.ledger_services import ledger_correction_add, ledger_payment_record
 from web.forms.ledger import CorrectionForm
 from web.presenters.ledger import ledger_view
-from web.views.common import not_found_as_404
-
-
-def _member_league(request, slug):
-    """The league, for a member of it (NotFound for a private league's outsiders)."""
-    league = visible_league(request.user, slug)
-    can = capabilities(request.user, league)
-    if request.user.is_authenticated and Capability.VIEW_MONEY not in can:
-        raise PermissionDenied(
-            f"Only the members of {league.name} see its money (your role: not a member)."
-        )
-    return league, can
+from web.views.common import page_gate
 
 
 def _render(request, league, can, form=None, status=200):
@@ -44,22 +31,20 @@ def _render(request, league, can, form=None, status=200):
 
 
 @require_GET
-@not_found_as_404
 def league_ledger_page(request, slug):
     league = visible_league(request.user, slug)
-    if not request.user.is_authenticated:
+    can = page_gate(request, league, Capability.VIEW_MONEY, "see the money")
+    if can is None:
         return redirect_to_login(request.get_full_path())
-    league, can = _member_league(request, slug)
     return _render(request, league, can)
 
 
 @require_POST
-@not_found_as_404
 def ledger_paid_page(request, slug):
     league = visible_league(request.user, slug)
-    if not request.user.is_authenticated:
+    can = page_gate(request, league, Capability.VIEW_MONEY, "see the money")
+    if can is None:
         return redirect_to_login(f"/leagues/{slug}/ledger/")
-    league, can = _member_league(request, slug)
     back = redirect("league-ledger", slug=slug)
     try:
         amount = int(request.POST.get("amount", ""))
@@ -74,8 +59,6 @@ def ledger_paid_page(request, slug):
             amount=amount,
             by=request.user,
         )
-    except DomainPermissionDenied as exc:
-        raise PermissionDenied(exc.message) from None
     except DomainError as exc:
         messages.error(request, f"Not marked paid: {exc.message}.")
         return back
@@ -84,17 +67,11 @@ def ledger_paid_page(request, slug):
 
 
 @require_POST
-@not_found_as_404
 def ledger_correction_page(request, slug):
     league = visible_league(request.user, slug)
-    if not request.user.is_authenticated:
+    can = page_gate(request, league, Capability.CORRECT_MONEY, "correct the money ledger")
+    if can is None:
         return redirect_to_login(f"/leagues/{slug}/ledger/")
-    league, can = _member_league(request, slug)
-    if not can.correct_money:
-        raise PermissionDenied(
-            f"Only an admin of {league.name} may correct its money ledger "
-            f"(your role: {can.role or 'not a member'})."
-        )
     page = ledger_view(league, can=can, user=request.user)
     form = CorrectionForm(request.POST, players=page.players, currency=page.ledger.currency)
     if form.is_valid():
@@ -106,8 +83,6 @@ def ledger_correction_page(request, slug):
                 reason=form.cleaned_data["reason"],
                 by=request.user,
             )
-        except DomainPermissionDenied as exc:
-            raise PermissionDenied(exc.message) from None
         except DomainError as exc:
             form.add_domain_error(exc)
         else:

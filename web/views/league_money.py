@@ -4,32 +4,24 @@ money rules (the league's admins)."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from tracker.core.permissions import capabilities
+from tracker.core.permissions import Capability
 from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import visible_league
 from tracker.money.selectors import league_money
 from tracker.money.services import league_money_set
 from web.forms.money import LeagueMoneyForm
-from web.views.common import not_found_as_404
+from web.views.common import login_first, page_gate
 
 
 @require_http_methods(["GET", "POST"])
-@not_found_as_404
 def league_money_page(request, slug):
     league = visible_league(request.user, slug)
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    can = capabilities(request.user, league)
-    if not can.set_money:
-        raise PermissionDenied(
-            f"Only an admin of {league.name} may set its money rules "
-            f"(your role: {can.role or 'not a member'})."
-        )
+    can = page_gate(request, league, Capability.SET_MONEY, "set the league's money rules")
+    if can is None:
+        return login_first(request)
     form = LeagueMoneyForm(request.POST or None, money=league_money(league))
     status = 200
     if request.method == "POST":

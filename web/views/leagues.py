@@ -6,7 +6,6 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from web.presenters.pages import home_leagues, league_page, player_page
-from web.views.common import not_found_as_404
 
 
 @require_GET
@@ -15,12 +14,10 @@ def home(request):
 
 
 @require_GET
-@not_found_as_404
 def league(request, slug):
     return render(request, "tracker/league.html", {"page": league_page(request.user, slug)})
 
 
 @require_GET
-@not_found_as_404
 def player(request, pk):
     return render(request, "tracker/player.html", {"page": player_page(request.user, pk)})

@@ -6,15 +6,13 @@ from __future__ import annotations
 from functools import wraps
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tracker.core.errors import Conflict, NotFound
-from tracker.core.errors import PermissionDenied as DomainPermissionDenied
+from tracker.core.errors import Conflict, NotFound, PermissionDenied, Refusal
 from tracker.core.permissions import Capability, require, roles_remembered
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
 from tracker.engine.errors import DomainError
@@ -42,7 +40,7 @@ from web.forms.drafts import posted_version
 from web.forms.outbox import json_body, outbox_changes, resolve_choice
 from web.presenters.live import events_from_post, live_json, live_page, table_result_from_post
 from web.views.app import phone_engine
-from web.views.common import not_found_as_404, records_hands
+from web.views.common import records_hands
 
 
 def _announcements(tournament, data) -> AnnouncementsForm:
@@ -55,7 +53,6 @@ def _announcements(tournament, data) -> AnnouncementsForm:
 
 
 @require_http_methods(["GET", "POST"])
-@not_found_as_404
 @records_hands
 def live_hand(request, tournament):
     draft = open_draft(tournament)
@@ -94,8 +91,6 @@ def live_hand(request, tournament):
             else:
                 events = events_from_post(draft_state(draft), request.POST)
                 draft_step(draft=draft, by=request.user, version=version, events=events)
-        except DomainPermissionDenied as exc:
-            raise PermissionDenied(exc.message) from None
         except DomainError as exc:
             error = exc.message
         if not error:  # to the prompt of the next step, in view
@@ -116,10 +111,10 @@ def live_hand(request, tournament):
 
 # --- The outbox (static/js/homegame.js): JSON in, JSON out, session and CSRF as any form ---
 
-_STATUS = {NotFound: 404, DomainPermissionDenied: 403, Conflict: 409}
+_STATUS = {NotFound: 404, PermissionDenied: 403, Conflict: 409}
 
 
-def _error(exc: DomainError, **extra) -> JsonResponse:
+def _error(exc: Refusal, **extra) -> JsonResponse:
     status = next((s for cls, s in _STATUS.items() if isinstance(exc, cls)), 400)
     return JsonResponse({"error": exc.as_dict(), **extra}, status=status)
 
@@ -184,7 +179,7 @@ def _outbox_view(view):
     @wraps(view)
     def wrapper(request, pk):
         if not request.user.is_authenticated:
-            exc = DomainPermissionDenied("sign in to record hands", code="not_authenticated")
+            exc = PermissionDenied("sign in to record hands", code="not_authenticated")
             return JsonResponse({"error": exc.as_dict()}, status=403)
         try:
             # The roles are read once: for authorizing first and in the services.
@@ -193,7 +188,7 @@ def _outbox_view(view):
                 # Authorize before reading the body (docs/rulings.md "Security").
                 require(request.user, tournament.league, Capability.RECORD_HAND, "record hands")
                 return view(request, tournament, json_body(request.body))
-        except DomainError as exc:
+        except Refusal as exc:
             return _error(exc)
 
     return require_POST(wrapper)

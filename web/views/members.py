@@ -6,14 +6,12 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from tracker.core.errors import Conflict, NotFound
-from tracker.core.errors import PermissionDenied as Refused
-from tracker.core.permissions import capabilities
+from tracker.core.permissions import Capability, capabilities
 from tracker.engine.errors import DomainError
 from tracker.leagues.models import Player, Role, invite_path
 from tracker.leagues.selectors import (
@@ -46,22 +44,7 @@ from web.forms.leagues import (
     RolesForm,
 )
 from web.views import shown_once
-from web.views.common import domain_errors_as_http
-
-
-def _league_for(request, slug: str, capability: str, doing: str):
-    """The league, once the viewer may ``capability`` in it: anonymous viewers go to the
-    login page (None), others without it get a 403 naming their roles."""
-    league = visible_league(request.user, slug)
-    if not request.user.is_authenticated:
-        return league, None
-    can = capabilities(request.user, league)
-    if not can[capability]:
-        raise PermissionDenied(
-            f"Only {doing} of {league.name} may use this page "
-            f"(your role: {can.role or 'not a member'})."
-        )
-    return league, can
+from web.views.common import login_first, page_gate
 
 
 @login_required
@@ -93,7 +76,6 @@ def league_new(request):
 
 
 @require_http_methods(["GET", "POST"])
-@domain_errors_as_http
 def roster(request, slug):
     """The league's players; scorekeepers and admins add players and link them to accounts."""
     league = visible_league(request.user, slug)
@@ -137,8 +119,6 @@ def roster(request, slug):
                     return redirect("league-roster", slug=slug)
             else:
                 raise NotFound("No such action.")
-        except (NotFound, Refused):
-            raise  # a 404 or a 403 (domain_errors_as_http)
         except DomainError as exc:
             form = add_form if action == "add" else link_form
             form.add_domain_error(exc)
@@ -159,15 +139,15 @@ def roster(request, slug):
 
 
 @require_http_methods(["GET", "POST"])
-@domain_errors_as_http
 def members(request, slug):
     """Admins: who holds which roles (change them), and the invites. Making an invite answers
     with a 303 back to this page, which then shows the new link once (kept in the session
     meanwhile), and never again: only its token's digest is stored, so the list names each
     invite by its fingerprint, role, state and expiry."""
-    league, can = _league_for(request, slug, "manage_members", "the admins")
+    league = visible_league(request.user, slug)
+    can = page_gate(request, league, Capability.MANAGE_MEMBERS, "change roles and invite people")
     if can is None:
-        return redirect_to_login(request.get_full_path())
+        return login_first(request)
     invite_form = InviteForm(prefix="invite")
     errors: dict[int, str] = {}
     status = 200
@@ -186,8 +166,6 @@ def members(request, slug):
                     roles = roles_set(
                         league=league, user=user, roles=form.cleaned_data["roles"], by=request.user
                     )
-                except (NotFound, Refused):
-                    raise
                 except DomainError as exc:
                     errors[user.pk if user is not None else 0] = exc.message
                 else:
@@ -208,8 +186,6 @@ def members(request, slug):
                             mail_to=data["mail_to"],
                             base_url=request.build_absolute_uri("/"),
                         )
-                    except Refused:
-                        raise
                     except DomainError as exc:
                         invite_form.add_domain_error(exc)
                     else:
@@ -234,8 +210,6 @@ def members(request, slug):
                 return redirect("league-members", slug=slug)
             else:
                 raise NotFound("No such action.")
-        except (NotFound, Refused):
-            raise
         except DomainError as exc:
             errors[0] = exc.message
         status = 400
@@ -269,7 +243,6 @@ def members(request, slug):
 
 
 @require_http_methods(["GET", "POST"])
-@domain_errors_as_http
 def invite(request, token):
     """An invite link: anyone may open it; accepting needs an account (sign up or log in
     first, then come back here)."""
@@ -304,13 +277,13 @@ def invite(request, token):
 
 
 @require_http_methods(["GET", "POST"])
-@domain_errors_as_http
 def house_rules(request, slug):
     """The league's default announcements per variant (the authority and the admins), with
     every change made to them."""
-    league, can = _league_for(request, slug, "edit_house_rules", "the authority and the admins")
+    league = visible_league(request.user, slug)
+    can = page_gate(request, league, Capability.EDIT_HOUSE_RULES, "set the house rules")
     if can is None:
-        return redirect_to_login(request.get_full_path())
+        return login_first(request)
     data = request.POST if request.method == "POST" else None
     form = HouseRulesForm(data, defaults=league.house_rules, prefix="opt")
     status = 200
@@ -318,8 +291,6 @@ def house_rules(request, slug):
         if form.is_valid():
             try:
                 house_rules_set(league=league, house_rules=form.house_rules(), by=request.user)
-            except Refused:
-                raise
             except DomainError as exc:
                 form.add_error(None, exc.message)
             else:

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from tracker.core.errors import NotFound
-from tracker.core.errors import PermissionDenied as DomainPermissionDenied
 from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import visible_tournament
 from tracker.money.selectors import visible_entry
 from tracker.money.services import entry_record, entry_undo
-from web.views.common import not_found_as_404
 
 KIND_WORDS = {"buy_in": "buy-in", "rebuy": "rebuy", "addon": "add-on"}
 
@@ -25,7 +22,6 @@ def _back(tournament):
 
 
 @require_POST
-@not_found_as_404
 def entry_new(request, pk):
     tournament = visible_tournament(request.user, pk)
     if not request.user.is_authenticated:
@@ -37,8 +33,6 @@ def entry_new(request, pk):
         raise NotFound("No such player.") from None
     try:
         entry = entry_record(tournament=tournament, player_id=player_id, kind=kind, by=request.user)
-    except DomainPermissionDenied as exc:
-        raise PermissionDenied(exc.message) from None
     except DomainError as exc:
         messages.error(request, f"Not recorded: {exc.message}.")
         return _back(tournament)
@@ -50,7 +44,6 @@ def entry_new(request, pk):
 
 
 @require_POST
-@not_found_as_404
 def entry_undo_page(request, pk, entry_id):
     tournament = visible_tournament(request.user, pk)
     if not request.user.is_authenticated:
@@ -58,8 +51,6 @@ def entry_undo_page(request, pk, entry_id):
     entry = visible_entry(tournament, entry_id)
     try:
         entry_undo(entry=entry, by=request.user)
-    except DomainPermissionDenied as exc:
-        raise PermissionDenied(exc.message) from None
     except DomainError as exc:
         messages.error(request, f"Not undone: {exc.message}.")
         return _back(tournament)

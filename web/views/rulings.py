@@ -5,21 +5,19 @@ form and the audit log. Thin: selectors read, services write, DomainErrors becom
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tracker.core.permissions import capabilities
+from tracker.core.permissions import Capability
 from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import visible_league
 from tracker.rulings.selectors import OPEN, STATES, audit_log
 from tracker.rulings.services import dispute_raise, ruling_make
 from web.forms.rulings import DisputeForm, RulingForm
 from web.presenters.rulings import dispute_queue, pot_case
-from web.views.common import domain_errors_as_http
+from web.views.common import login_first, page_gate
 
 AUDIT_PAGE = 50
 
@@ -29,29 +27,18 @@ AUDIT_PAGE = 50
 
 
 @require_GET
-@domain_errors_as_http
 def disputes(request, slug):
     state = request.GET.get("state", OPEN)
     queue = dispute_queue(request.user, slug, state if state in STATES else OPEN)
     return render(request, "tracker/disputes.html", {"queue": queue, "can": queue.can})
 
 
-def _login_first(request):
-    return redirect_to_login(request.get_full_path())
-
-
 @require_http_methods(["GET", "POST"])
-@domain_errors_as_http
 def ruling_new(request, pk, index):
     case = pot_case(request.user, pk, index)
-    if not request.user.is_authenticated:
-        return _login_first(request)
-    league = case.league
-    can = capabilities(request.user, league)
-    if not can.rule:
-        raise PermissionDenied(
-            f"Only the authority of {league.name} rules on pots (your role: {can.role or 'none'})."
-        )
+    can = page_gate(request, case.league, Capability.RULE, "rule on a pot")
+    if can is None:
+        return login_first(request)
     form = RulingForm(request.POST or None, case=case)
     if request.method == "POST" and form.is_valid():
         try:
@@ -75,7 +62,7 @@ def ruling_new(request, pk, index):
                 request,
                 f"Ruling recorded on hand {case.hand.number}, {case.title.lower()}: {note}.",
             )
-            return redirect(reverse("disputes", kwargs={"slug": league.slug}))
+            return redirect(reverse("disputes", kwargs={"slug": case.league.slug}))
     return render(
         request,
         "tracker/ruling_form.html",
@@ -84,14 +71,11 @@ def ruling_new(request, pk, index):
 
 
 @require_http_methods(["GET", "POST"])
-@domain_errors_as_http
 def dispute_new(request, pk, index):
     case = pot_case(request.user, pk, index)
-    if not request.user.is_authenticated:
-        return _login_first(request)
-    league = case.league
-    if not capabilities(request.user, league).dispute:
-        raise PermissionDenied(f"Only members of {league.name} may dispute a pot.")
+    can = page_gate(request, case.league, Capability.DISPUTE, "dispute a pot")
+    if can is None:
+        return login_first(request)
     form = DisputeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -118,11 +102,10 @@ def dispute_new(request, pk, index):
 
 
 @require_GET
-@domain_errors_as_http
 def audit(request, slug):
     league = visible_league(request.user, slug)
     if not request.user.is_authenticated:
-        return _login_first(request)
+        return login_first(request)
     entries = audit_log(request.user, league).order_by("-id")
     action = request.GET.get("action", "").strip()
     actor = request.GET.get("actor", "").strip()

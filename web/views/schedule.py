@@ -38,11 +38,9 @@ from tracker.schedule.services import (
     rsvp_link_read,
 )
 from web.forms.schedule import NightCancelForm, NightEditForm, NightForm
-from web.views.common import domain_errors_as_http
 
 
 @require_http_methods(["GET", "POST"])
-@domain_errors_as_http
 def night_new(request, slug):
     """Schedule a night ahead (admins and scorekeepers; a private league is a 404 to
     outsiders, anonymous visitors of a public one go to the login page)."""
@@ -76,7 +74,6 @@ def night_new(request, slug):
 
 
 @require_http_methods(["GET"])
-@domain_errors_as_http
 def night(request, pk):
     """Who comes, at a glance, and the viewer's own answer buttons."""
     night = visible_night(request.user, pk)
@@ -118,7 +115,6 @@ def _organiser_night(request, pk: int, doing: str):
 
 
 @require_http_methods(["GET", "POST"])
-@domain_errors_as_http
 def night_edit(request, pk):
     """An organiser changes the time, place, seats or note; the invited players are told."""
     night = _organiser_night(request, pk, "change a night")
@@ -166,7 +162,6 @@ def night_edit(request, pk):
 
 
 @require_POST
-@domain_errors_as_http
 def night_cancel(request, pk):
     """An organiser cancels the night; the invited players are told."""
     night = _organiser_night(request, pk, "cancel a night")
@@ -203,7 +198,6 @@ def night_cancel(request, pk):
 
 @login_required
 @require_POST
-@domain_errors_as_http
 def night_answer(request, pk):
     night = visible_night(request.user, pk)
     try:
@@ -272,7 +266,6 @@ def _door_money(league) -> str | None:
 
 
 @require_http_methods(["GET", "POST"])
-@domain_errors_as_http
 def night_check_in_page(request, pk):
     """Check-in at the door (admins and scorekeepers, phone first): tap who is here, the
     yeses first, then the waitlist and the maybes, then walk-ins from the roster; undo a

@@ -5,15 +5,13 @@ statistics, a player's statistics with charts. Thin: selectors do the work
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import urlencode
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tracker.core.errors import PermissionDenied as DomainPermissionDenied
-from tracker.core.permissions import capabilities
+from tracker.core.permissions import Capability, capabilities, require
 from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import (
     league_standings,
@@ -25,7 +23,6 @@ from tracker.stats import selectors as sel
 from tracker.stats.services import league_points_formula_set
 from web.forms.stats import PointsFormulaForm
 from web.presenters import stats as pages
-from web.views.common import not_found_as_404
 
 
 def csv_response(rows: list[dict], filename: str, columns: list[str] | None = None):
@@ -39,7 +36,6 @@ def csv_response(rows: list[dict], filename: str, columns: list[str] | None = No
 
 
 @require_http_methods(["GET", "POST"])
-@not_found_as_404
 def league_table(request, slug):
     season = request.GET.get("season")
     page = pages.league_table_page(request.user, slug, season)
@@ -54,15 +50,11 @@ def league_table(request, slug):
     if page.can_set_points:
         form = PointsFormulaForm(request.POST or None, initial=initial)
     if request.method == "POST":
-        if form is None:
-            raise PermissionDenied(
-                f"Only an admin or the authority of {page.league.name} chooses the points formula."
-            )
+        if form is None:  # the permissions table's 403
+            require(request.user, page.league, Capability.SET_POINTS, "choose the points formula")
         if form.is_valid():
             try:
                 league_points_formula_set(league=page.league, formula=form.spec(), by=request.user)
-            except DomainPermissionDenied as exc:
-                raise PermissionDenied(exc.message) from None
             except DomainError as exc:
                 form.add_domain_error(exc)
             else:
@@ -75,7 +67,6 @@ def league_table(request, slug):
 
 
 @require_GET
-@not_found_as_404
 def league_table_csv(request, slug):
     league = visible_league(request.user, slug)
     season = pages.season_or_404(league, request.GET.get("season"))
@@ -121,7 +112,6 @@ def _stats_rows(rows: list[sel.Stats]) -> list[dict]:
 
 
 @require_GET
-@not_found_as_404
 def league_stats(request, slug):
     page = pages.league_stats_page(
         request.user, slug, variant=request.GET.get("variant"), season=request.GET.get("season")
@@ -130,7 +120,6 @@ def league_stats(request, slug):
 
 
 @require_GET
-@not_found_as_404
 def league_stats_csv(request, slug):
     page = pages.league_stats_page(
         request.user, slug, variant=request.GET.get("variant"), season=request.GET.get("season")
@@ -140,14 +129,12 @@ def league_stats_csv(request, slug):
 
 
 @require_GET
-@not_found_as_404
 def tournament_stats(request, pk):
     page = pages.tournament_stats_page(request.user, pk)
     return render(request, "tracker/tournament_stats.html", {"page": page})
 
 
 @require_GET
-@not_found_as_404
 def tournament_stats_csv(request, pk):
     tournament = visible_tournament(request.user, pk)
     rows = sel.tally_table(sel.tournament_tallies(tournament=tournament))
@@ -155,7 +142,6 @@ def tournament_stats_csv(request, pk):
 
 
 @require_GET
-@not_found_as_404
 def tournament_hands_csv(request, pk):
     tournament = visible_tournament(request.user, pk)
     return csv_response(sel.tournament_hand_rows(tournament), f"tournament-{pk}-hands.csv")
@@ -166,7 +152,6 @@ def tournament_hands_csv(request, pk):
 
 
 @require_GET
-@not_found_as_404
 def player_stats(request, pk):
     page = pages.player_stats_page(
         request.user,
@@ -191,7 +176,6 @@ def _player_scope(request, pk):
 
 
 @require_GET
-@not_found_as_404
 def player_stats_csv(request, pk):
     player, scope = _player_scope(request, pk)
     stats = sel.tally_stats(sel.scope_tallies(scope))
@@ -201,7 +185,6 @@ def player_stats_csv(request, pk):
 
 
 @require_GET
-@not_found_as_404
 def player_hands_csv(request, pk):
     player, scope = _player_scope(request, pk)
     rows = sel.player_hand_rows(sel.player_hands(scope))

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.http import quote_etag
 from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
 
-from tracker.core.permissions import capabilities
+from tracker.core.permissions import Capability, capabilities
 from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import league_roster, visible_league, visible_tournament
 from tracker.money.selectors import league_money
@@ -23,28 +23,21 @@ from web.forms.tournaments import TournamentForm
 from web.presenters.pages import tournament_page
 from web.presenters.table import link_tournaments, table_screen_etag, table_share
 from web.presenters.table import table_screen as table_screen_page
-from web.views.common import domain_errors_as_http, not_found_as_404
+from web.views.common import login_first, page_gate
 
 
 @require_GET
-@not_found_as_404
 def tournament(request, pk):
     return render(request, "tracker/tournament.html", {"page": tournament_page(request.user, pk)})
 
 
 @require_http_methods(["GET", "POST"])
-@domain_errors_as_http
 def tournament_new(request, slug):
     """A scorekeeper or admin starts a game night, then lands on its page."""
     league = visible_league(request.user, slug)
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    can = capabilities(request.user, league)
-    if not can.record_hand:
-        raise PermissionDenied(
-            f"Only a scorekeeper or an admin of {league.name} may start a game night "
-            f"(your role: {can.role or 'not a member'})."
-        )
+    can = page_gate(request, league, Capability.RECORD_HAND, "start a game night")
+    if can is None:
+        return login_first(request)
     form = TournamentForm(
         request.POST or None,
         roster=league_roster(league),
@@ -89,7 +82,6 @@ POLL_CACHE = "private, no-cache"
 
 
 @require_GET
-@not_found_as_404
 def table_screen(request, pk):
     """The table screen: large type for a TV or tablet at the table, with the night's live
     view link as a QR code for the league's members (docs/nights.md)."""
@@ -108,7 +100,6 @@ def _screen_etag(request, pk):
 
 
 @require_GET
-@not_found_as_404
 @condition(etag_func=_screen_etag)
 def table_screen_fragment(request, pk):
     """The table screen's changing part, which the page fetches every few seconds."""
@@ -120,7 +111,6 @@ def table_screen_fragment(request, pk):
 
 
 @require_POST
-@domain_errors_as_http
 def table_link_new(request, pk):
     """A scorekeeper or admin puts the night's live view link (a QR code) on its screen."""
     tournament = visible_tournament(request.user, pk)
@@ -131,7 +121,6 @@ def table_link_new(request, pk):
 
 
 @require_POST
-@domain_errors_as_http
 def table_link_revoke_page(request, pk, link):
     """An admin stops the night's live view link: it answers 404 from now on."""
     tournament = visible_tournament(request.user, pk)
@@ -166,7 +155,6 @@ def _private(response):
 
 
 @read_only
-@not_found_as_404
 def live_view(request, token):
     """The night's table screen on a phone, with no account and nothing to change."""
     link = table_link_open(token)
@@ -184,7 +172,6 @@ def _live_etag(request, token):
 
 
 @read_only
-@not_found_as_404
 @condition(etag_func=_live_etag)
 def live_view_state(request, token):
     """The live view's changing part (the table screen's fragment), polled like it."""

@@ -234,7 +234,7 @@ def _settle(
         except IntegrityError:  # the same client id kept meanwhile by another request
             out.results.append(ChangeResult(change.client_id, "already"))
             continue
-        except (NotFound, Conflict):
+        except Conflict:
             raise
         except DomainError as exc:
             stopped[draft.pk] = draft

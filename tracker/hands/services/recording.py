@@ -10,8 +10,6 @@ stored when anything is wrong.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 from collections.abc import Mapping
 from datetime import timedelta
@@ -21,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tracker.audit.services import audit_record
+from tracker.core.digest import canonical_json, sha256_hex
 from tracker.core.errors import Conflict
 from tracker.core.jobs import enqueue_on_commit
 from tracker.core.permissions import Capability, require
@@ -48,7 +47,6 @@ log = logging.getLogger(__name__)
 
 SETTLE_TASK = "tracker.tournament_settle"  # tracker/hands/tasks.py
 
-FULL_KEYS = {"actions", "seventh_card", "buys", "declarations"}
 QUICK_SEAT_KEYS = {"player", "put_in", "folded", "down", "up", "bought", "declare", "seventh"}
 
 # A retried request without an Idempotency-Key: the same body from the same user within this
@@ -98,8 +96,7 @@ def entry_digest(
         "options": options or {},
         "table_result": table_result,
     }
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return sha256_hex(canonical_json(body))
 
 
 # --------------------------------------------------------------------------

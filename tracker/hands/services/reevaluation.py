@@ -28,6 +28,7 @@ from tracker.core.typed import ChipsByPlayer
 from tracker.engine.errors import DomainError
 from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import (
+    SETTLED,
     DisputeSource,
     Evaluation,
     EvaluationSource,
@@ -72,7 +73,7 @@ def reevaluation_start(
 
 
 def _scope(job: ReevaluationJob):
-    hands = Hand.objects.filter(status__in=(HandStatus.VERIFIED, HandStatus.DISPUTED))
+    hands = Hand.objects.filter(status__in=SETTLED)
     if job.tournament_id:
         return hands.filter(tournament_id=job.tournament_id)
     return hands.filter(tournament__league_id=job.league_id)

@@ -83,7 +83,6 @@ from tracker.tournaments.services import tournament_finish_if_over
 
 log = logging.getLogger(__name__)
 
-FULL_KEYS = {"actions", "seventh_card", "buys", "declarations"}
 QUICK_SEAT_KEYS = {"player", "put_in", "folded", "down", "up", "bought", "declare", "seventh"}
 
 

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from tracker.core.jobs import send, stale_jobs_restart
-from tracker.hands.models import Hand, HandStatus, JobStatus, ReevaluationJob
+from tracker.hands.models import Hand, HandStatus, ReevaluationJob
 from tracker.hands.services.recording import SETTLE_TASK
 
 REEVALUATION_TASK = "tracker.reevaluation_run"
@@ -48,8 +48,5 @@ def hands_sweep() -> dict:
     jobs = stale_jobs_restart(
         ReevaluationJob,
         REEVALUATION_TASK,
-        queued=JobStatus.QUEUED,
-        running=JobStatus.RUNNING,
-        failed=JobStatus.FAILED,
     )
     return {"settle": tournaments, "reevaluations": jobs}

@@ -4,14 +4,12 @@ file (the hand, the PHH field or action at fault)."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from tracker.core.errors import NotFound, PermissionDenied
+from tracker.core.digest import canonical_json, sha256_hex
 from tracker.core.paths import FieldPath
 from tracker.engine.errors import DomainError
 from tracker.engine.procedure import ENTRY_FIELDS, PHH_OPTIONAL, PHH_REQUIRED, PHH_VARIANT
@@ -32,8 +30,7 @@ _POSITION = re.compile(r"^p([1-9][0-9]*)$")
 def content_hash(hand: Mapping[str, Any]) -> str:
     """SHA-256 of a hand's canonical JSON (sorted keys, no spaces): the same hand read from
     any file, under any label, has the same hash."""
-    text = json.dumps(hand, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256_hex(canonical_json(hand, ascii=False))
 
 
 class HandFault(DomainError):
@@ -176,9 +173,7 @@ def phh_hand_record(
             table_result=table_result,
             content_hash=digest,
         )
-    except DomainError as exc:
-        if isinstance(exc, PermissionDenied | NotFound):
-            raise  # a permission problem, not a fault of the file
+    except DomainError as exc:  # not NotFound nor PermissionDenied: no fault of the file
         raise _located(exc, hand, source, label) from None
     stated = hand.get("finishing_stacks")
     if stated is not None:

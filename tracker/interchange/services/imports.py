@@ -36,7 +36,7 @@ from tracker.core.jobs import TRANSIENT, enqueue_on_commit, stale_jobs_restart
 from tracker.core.permissions import Capability, require
 from tracker.core.ratelimit import too_many
 from tracker.engine import phh
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import DomainError, Refusal
 from tracker.hands.models import Hand
 from tracker.interchange.models import ImportFile, ImportFileStatus, ImportJob, ImportStatus
 from tracker.interchange.services.hands import HandFault, content_hash, phh_hand_record
@@ -294,7 +294,7 @@ def phh_import_run(*, job_id: int, progress: Progress | None = None) -> dict:
             ImportJob.objects.filter(pk=job_id).update(heartbeat_at=timezone.now())
             done_before = ImportJob.objects.values_list("done", flat=True).get(pk=job_id)
             tick(0)
-    except DomainError as exc:  # e.g. the user lost the role to record hands meanwhile
+    except Refusal as exc:  # e.g. the user lost the role to record hands meanwhile
         _finish(job_id, error=exc.message)
         raise
     except Exception as exc:
@@ -333,9 +333,6 @@ def imports_sweep() -> dict:
     return stale_jobs_restart(
         ImportJob,
         "tracker.phh_import_run",
-        queued=ImportStatus.QUEUED,
-        running=ImportStatus.RUNNING,
-        failed=ImportStatus.FAILED,
         busy=_busy,
     )
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Refusal
 from tracker.hands.models import Hand
 from tracker.interchange.selectors.export import export_hand, export_league, export_tournament
 from tracker.leagues.models import League
@@ -44,7 +44,7 @@ class Command(BaseCommand):
                 if league is None:
                     raise CommandError(f"no league {options['league']!r}")
                 export = export_league(league)
-        except DomainError as exc:
+        except Refusal as exc:
             raise CommandError(exc.message) from exc
         if options["output"]:
             Path(options["output"]).write_text(export.text, encoding="utf-8")

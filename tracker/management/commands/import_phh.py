@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from tracker.core.permissions import Capability, roles_with
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Refusal
 from tracker.interchange.models import ImportStatus
 from tracker.interchange.services.imports import phh_import_start
 from tracker.leagues.models import Membership
@@ -59,7 +59,7 @@ class Command(BaseCommand):
                 inline=True,
                 progress=progress,
             )
-        except DomainError as exc:
+        except Refusal as exc:
             raise CommandError(exc.message) from exc
         finally:
             if progress is not None:
