@@ -96,3 +96,14 @@ def small_targets(page) -> list[str]:
 def overflow_problems(page) -> list[str]:
     """The page scrolling sideways, or a table scrolling without a region and a hint."""
     return page.evaluate(OVERFLOW_JS)
+
+
+def page_problems(page, where: str) -> list[str]:
+    """Everything a phone page must not have, one line each: axe-core's violations, tap
+    targets under 24x24 px and anything scrolling sideways (``where`` names the page)."""
+    from tests.web.axe import axe_violations, describe
+
+    found = describe(where, axe_violations(page))
+    found += [f"{where}: target under 24x24 px: {t}" for t in small_targets(page)]
+    found += [f"{where}: {p}" for p in overflow_problems(page)]
+    return found

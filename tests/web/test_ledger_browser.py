@@ -9,7 +9,8 @@ import re
 
 from tests.factories import fold_entry
 from tests.web.conftest import BROWSER_TESTS, log_in, make_game
-from tests.web.test_money_browser import clean, record
+from tests.web.targets import page_problems as clean
+from tracker.hands.services.recording import hand_record
 from tracker.leagues.services import player_create
 from tracker.money.ledger_selectors import league_ledger
 from tracker.money.models import MoneyLedgerEntry
@@ -18,6 +19,10 @@ from tracker.tournaments.models import TournamentStatus
 from tracker.tournaments.selectors import tournament_state
 
 pytestmark = BROWSER_TESTS
+
+
+def record(t, by, entry):
+    hand_record(tournament=t, entry_mode="quick", entry=entry, variant="seven_card_stud", by=by)
 
 
 def play_night(game, players, name: str, winner: int):

@@ -13,9 +13,8 @@ from __future__ import annotations
 import re
 
 from tests.factories import ACES, KINGS, api_client
-from tests.web.axe import axe_violations, describe
 from tests.web.conftest import BROWSER_TESTS, log_in, make_game
-from tests.web.targets import overflow_problems, small_targets
+from tests.web.targets import page_problems as clean
 from tracker.leagues.selectors import league_season
 from tracker.leagues.services import player_create
 from tracker.money.deal_selectors import deal_offer
@@ -43,13 +42,6 @@ MONEY = {
     "addon_at_hand": 3,
     "payout_template": "50_30_20",
 }
-
-
-def clean(page, where: str) -> list[str]:
-    found = describe(where, axe_violations(page))
-    found += [f"{where}: target under 24x24 px: {t}" for t in small_targets(page)]
-    found += [f"{where}: {p}" for p in overflow_problems(page)]
-    return found
 
 
 def api_hand(api, t, seats: list[dict]) -> None:
