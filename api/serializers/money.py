@@ -168,7 +168,7 @@ class NightMoneyResultSerializer(serializers.Serializer):
     cumulative = serializers.IntegerField(help_text=f"the sum of the results so far; {MINOR}")
 
 
-class PlayerMoneySerializer(serializers.Serializer):
+class PlayerMoneyNightsSerializer(serializers.Serializer):
     """A player's money night by night, over every finished night with money of their league
     that they played (friendly nights too), in playing order."""
 

@@ -26,7 +26,7 @@ from api.serializers.core import (
     TournamentLiveSerializer,
     TournamentSerializer,
 )
-from api.serializers.money import PlayerMoneySerializer
+from api.serializers.money import PlayerMoneyNightsSerializer
 from api.throttles import WriteThrottle
 from tracker.core.permissions import Capability, can_view, capabilities, require
 from tracker.hands.models import Hand
@@ -211,7 +211,7 @@ class PlayerViewSet(
         player = player_create(league=league, name=data.validated_data["name"], by=request.user)
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={200: PlayerMoneySerializer})
+    @extend_schema(responses={200: PlayerMoneyNightsSerializer})
     @action(detail=True, methods=["get"], filterset_fields=None)
     def money(self, request, pk=None):
         """The player's money night by night and in total: every finished night with money
@@ -233,7 +233,7 @@ class PlayerViewSet(
             "totals": table.rows.get(player.pk),
             "nights": nights,
         }
-        return Response(PlayerMoneySerializer(data).data)
+        return Response(PlayerMoneyNightsSerializer(data).data)
 
     @extend_schema(request=PlayerLinkSerializer, responses={200: PlayerSerializer})
     @action(detail=True, methods=["post"], filterset_fields=None)
