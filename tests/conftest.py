@@ -45,15 +45,6 @@ def _celery_mode(request, settings):
     _set_task_join_will_block(False)
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    """Rate-limit counters (writes, uploads) start at zero in every test."""
-    from django.core.cache import cache
-
-    cache.clear()
-    yield
-
-
 @pytest.fixture
 def artifacts_dir() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)

@@ -14,9 +14,8 @@ import datetime as dt
 from django.utils import timezone
 
 from tests.factories import add_member, make_league
-from tests.web.axe import axe_violations, describe
 from tests.web.conftest import BROWSER_TESTS, DESKTOP, PHONE, log_in, new_phone  # noqa: F401
-from tests.web.targets import overflow_problems, small_targets
+from tests.web.targets import page_problems
 from tracker.leagues.services import player_create, player_link
 from tracker.money.models import MoneyEntry
 from tracker.money.services import league_money_set
@@ -24,13 +23,6 @@ from tracker.schedule.models import Rsvp, ScheduledNight
 from tracker.schedule.services import night_schedule, rsvp_answer
 
 pytestmark = BROWSER_TESTS
-
-
-def checked(name: str, page) -> list[str]:
-    """axe's findings on ``page``, its targets under 24x24 px and any sideways scrolling."""
-    found = describe(name, axe_violations(page))
-    found += [f"{name}: target under 24x24 px: {t}" for t in small_targets(page)]
-    return found + [f"{name}: {problem}" for problem in overflow_problems(page)]
 
 
 def test_check_in_seats_who_came_records_buy_ins_and_my_nights_shows_it(
@@ -75,7 +67,7 @@ def test_check_in_seats_who_came_records_buy_ins_and_my_nights_shows_it(
     going = page.inner_text("[data-testid=door-going]")
     assert all(n in going for n in ("Ann", "Bob", "Cat"))
     assert "Abe" in page.inner_text("[data-testid=door-walk-ins]")
-    found = checked("check-in", page)
+    found = page_problems(page, "check-in")
     shots(page, "checkin-door")
 
     def tap(selector: str) -> None:
@@ -91,13 +83,13 @@ def test_check_in_seats_who_came_records_buy_ins_and_my_nights_shows_it(
     assert "3 here of 6 seats" in page.inner_text("[data-testid=here-count]")
     assert "pays later" in page.inner_text(f"[data-testid=door-{bob.pk}]")
     assert "here" in page.inner_text(f"[data-testid=door-{abe.pk}]")
-    found += checked("check-in-three-here", page)
+    found += page_problems(page, "check-in-three-here")
     shots(page, "checkin-three-here")
 
     tap("[data-testid=night-start]")
     assert "/tournaments/" in page.url
     assert "The night has started: 3 players, seats drawn." in page.inner_text("main")
-    found += checked("night-started-tournament", page)
+    found += page_problems(page, "night-started-tournament")
     shots(page, "checkin-tournament")
     night.refresh_from_db()
     t = night.tournament
@@ -109,7 +101,7 @@ def test_check_in_seats_who_came_records_buy_ins_and_my_nights_shows_it(
     page.goto(f"{site}/nights/{night.pk}/")
     assert "Cat" in page.inner_text("[data-testid=no-shows]")
     assert page.locator("[data-testid=open-check-in]").count() == 0
-    found += checked("night-started", page)
+    found += page_problems(page, "night-started")
     shots(page, "checkin-night-started")
 
     # Ann, on her own phone: "My nights" from the top bar.
@@ -123,7 +115,7 @@ def test_check_in_seats_who_came_records_buy_ins_and_my_nights_shows_it(
         assert "Bob's garage" in upcoming and "Alex's kitchen" not in upcoming
         assert hers.inner_text(f"[data-testid=my-answer-{later.pk}]") == "maybe"
         assert t.name in hers.inner_text("[data-testid=my-past]")
-        found += checked("my-nights", hers)
+        found += page_problems(hers, "my-nights")
         shots(hers, "checkin-my-nights")
         hers.click("[data-testid=my-upcoming] button[value=yes]")
         hers.wait_for_load_state()
@@ -133,7 +125,7 @@ def test_check_in_seats_who_came_records_buy_ins_and_my_nights_shows_it(
         try:
             desk = wide.new_page()
             log_in(desk, site, "ann", next_url="/me/nights/")
-            found += checked("my-nights-desktop", desk)
+            found += page_problems(desk, "my-nights-desktop")
             shots(desk, "checkin-my-nights-desktop")
         finally:
             wide.close()

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from tests.schedule.helpers import make_club, schedule
 from tests.web.conftest import BROWSER_TESTS, PHONE, log_in  # noqa: F401
-from tests.web.test_schedule_browser import checked
+from tests.web.targets import page_problems
 from tracker.schedule.models import ScheduledNight
 from tracker.schedule.services import rsvp_answer
 
@@ -35,7 +35,7 @@ def test_a_night_is_changed_then_cancelled_and_the_players_are_told(site, phone,
     assert page.locator("[data-testid=add-to-calendar]").is_visible()
     page.click("[data-testid=night-edit]")
     page.wait_for_load_state()
-    found = checked("night-edit", page)
+    found = page_problems(page, "night-edit")
     shots(page, "night-edit-form")
 
     page.fill("#id_place", "Bea's garage")
@@ -46,7 +46,7 @@ def test_a_night_is_changed_then_cancelled_and_the_players_are_told(site, phone,
     assert "3 players have a seat already: at least 3 seats" in error
     assert page.input_value("#id_place") == "Bea's garage"  # nothing typed is lost
     assert ScheduledNight.objects.get(pk=night.pk).place == "Alex's kitchen"
-    found += checked("night-edit-error", page)
+    found += page_problems(page, "night-edit-error")
     shots(page, "night-edit-error")
 
     page.fill("#id_seats", "4")
@@ -55,7 +55,7 @@ def test_a_night_is_changed_then_cancelled_and_the_players_are_told(site, phone,
     assert "the invited players are told" in page.inner_text("main")
     assert "Bea's garage" in page.inner_text("header.page-head")
     assert "3 of 4 seats taken" in page.inner_text("[data-testid=seats]")
-    found += checked("night-changed", page)
+    found += page_problems(page, "night-changed")
     shots(page, "night-edit-saved")
     changed = sorted((m.to[0], m.subject) for m in mail.outbox)
     assert [to for to, _ in changed] == ["ann@example.org", "bob@example.org", "cat@example.org"]
@@ -71,7 +71,7 @@ def test_a_night_is_changed_then_cancelled_and_the_players_are_told(site, phone,
     assert "The host is ill" in page.inner_text("[data-testid=night-cancelled]")
     assert page.locator("[data-testid=answer-yes]").count() == 0
     assert page.locator("[data-testid=night-edit]").count() == 0
-    found += checked("night-cancelled", page)
+    found += page_problems(page, "night-cancelled")
     shots(page, "night-edit-cancelled")
     assert sorted(m.to[0] for m in mail.outbox) == [
         "ann@example.org",

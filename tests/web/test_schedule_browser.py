@@ -15,21 +15,13 @@ from django.core import mail
 from django.utils import timezone
 
 from tests.factories import add_member, make_league
-from tests.web.axe import axe_violations, describe
 from tests.web.conftest import BROWSER_TESTS, PHONE, log_in, new_phone  # noqa: F401
-from tests.web.targets import overflow_problems, small_targets
+from tests.web.targets import page_problems
 from tracker.accounts.models import EmailAddress
 from tracker.leagues.services import player_create, player_link
 from tracker.schedule.models import Rsvp
 
 pytestmark = BROWSER_TESTS
-
-
-def checked(name: str, page) -> list[str]:
-    """axe's findings on ``page``, its targets under 24x24 px and any sideways scrolling."""
-    found = describe(name, axe_violations(page))
-    found += [f"{name}: target under 24x24 px: {t}" for t in small_targets(page)]
-    return found + [f"{name}: {problem}" for problem in overflow_problems(page)]
 
 
 def test_a_night_is_scheduled_and_answered_yes_from_the_mail(site, browser, phone, shots):
@@ -44,7 +36,7 @@ def test_a_night_is_scheduled_and_answered_yes_from_the_mail(site, browser, phon
     log_in(page, site, admin.username, next_url=f"/leagues/{league.slug}/")
     page.click("[data-testid=schedule-night]")
     page.wait_for_load_state()
-    found = checked("night-form", page)
+    found = page_problems(page, "night-form")
     shots(page, "schedule-form")
     when = timezone.localtime() + dt.timedelta(days=3)
     page.fill("#id_starts_at", when.strftime("%Y-%m-%dT19:30"))
@@ -54,7 +46,7 @@ def test_a_night_is_scheduled_and_answered_yes_from_the_mail(site, browser, phon
     page.click("[data-testid=night-schedule]")
     page.wait_for_load_state()
     assert "0 of 6 seats taken" in page.inner_text("[data-testid=seats]")
-    found += checked("night", page)
+    found += page_problems(page, "night")
     shots(page, "schedule-night")
 
     (message,) = mail.outbox
@@ -67,16 +59,16 @@ def test_a_night_is_scheduled_and_answered_yes_from_the_mail(site, browser, phon
         other.goto(f"{site}{yes}")
         assert "Answer yes for Ann?" in other.inner_text("main")
         assert not Rsvp.objects.exists()  # opening the link changes nothing
-        found += checked("rsvp-confirm", other)
+        found += page_problems(other, "rsvp-confirm")
         shots(other, "schedule-rsvp-confirm")
         other.click("[data-testid=rsvp-confirm]")
         other.wait_for_load_state()
         assert "Ann: yes, with a seat." in other.inner_text("[data-testid=rsvp-done]")
-        found += checked("rsvp-done", other)
+        found += page_problems(other, "rsvp-done")
         shots(other, "schedule-rsvp-done")
         other.goto(f"{site}{unsubscribe}")
         assert other.locator("[data-testid=unsubscribe]").is_visible()
-        found += checked("unsubscribe", other)
+        found += page_problems(other, "unsubscribe")
         shots(other, "schedule-unsubscribe")
     finally:
         other.context.close()
@@ -89,5 +81,5 @@ def test_a_night_is_scheduled_and_answered_yes_from_the_mail(site, browser, phon
     shots(page, "schedule-night-answered")
     page.goto(f"{site}/leagues/{league.slug}/")
     assert "Alex's kitchen" in page.inner_text("[data-testid=upcoming]")
-    found += checked("league-upcoming", page)
+    found += page_problems(page, "league-upcoming")
     assert not found, "\n".join(found)
