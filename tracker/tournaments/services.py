@@ -15,9 +15,11 @@ from django.utils import timezone
 from tracker.audit.services import audit_record
 from tracker.core.jobs import enqueue_on_commit
 from tracker.core.permissions import Capability, require
+from tracker.core.totals import Changed, totals_kept
 from tracker.engine import tournament as rules
 from tracker.engine.announcements import check_variant, max_players, normalize_announcements
 from tracker.engine.errors import DomainError
+from tracker.hands.models import Hand
 from tracker.leagues.models import League, Player
 from tracker.tournaments.models import (
     FinalStanding,
@@ -219,23 +221,22 @@ def final_standings_write(*, tournament: Tournament, cause: str = "") -> None:
     with how many players they place (``Tournament.entrants``), and keep the league table's
     running totals in step. Then tell whoever listens (``final_standings_written``, with
     ``cause``: why they were written again, e.g. a ruling)."""
-    before = standing_contributions(tournament_ids=[tournament.pk])
-    FinalStanding.objects.filter(tournament=tournament).delete()
-    written = FinalStanding.objects.bulk_create(
-        [
-            FinalStanding(
-                tournament=tournament,
-                player_id=row.player_id,
-                place=row.place,
-                chips=row.chips,
-                out_hand=row.out_hand,
-            )
-            for row in tournament_standings(tournament)
-        ]
-    )
-    tournament.entrants = len(written)
-    Tournament.objects.filter(pk=tournament.pk).update(entrants=tournament.entrants)
-    standings_tallies_apply(tournament_ids=[tournament.pk], before=before)
+    with totals_kept(tournaments=[tournament.pk]):
+        FinalStanding.objects.filter(tournament=tournament).delete()
+        written = FinalStanding.objects.bulk_create(
+            [
+                FinalStanding(
+                    tournament=tournament,
+                    player_id=row.player_id,
+                    place=row.place,
+                    chips=row.chips,
+                    out_hand=row.out_hand,
+                )
+                for row in tournament_standings(tournament)
+            ]
+        )
+        tournament.entrants = len(written)
+        Tournament.objects.filter(pk=tournament.pk).update(entrants=tournament.entrants)
     final_standings_written.send(sender=Tournament, tournament=tournament, cause=cause)
 
 
@@ -247,7 +248,8 @@ def tournament_counting_set(
     date: dt.date | None = None,
 ) -> Tournament:
     """Change what decides where a night counts: its "counts toward the standings" switch
-    and its date (the season it falls in); the league table's running totals move with it.
+    and its date (the season it falls in, the month its hands count in); the running totals
+    move with it.
     ``None`` leaves a field as it is. (The Django admin's tournament form saves through
     this.)"""
     if counts_toward_standings is not None and not isinstance(counts_toward_standings, bool):
@@ -255,13 +257,15 @@ def tournament_counting_set(
     if date is not None and not isinstance(date, dt.date):
         raise DomainError("must be a date", field="date")
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    before = standing_contributions(tournament_ids=[tournament.pk])
-    if counts_toward_standings is not None:
-        tournament.counts_toward_standings = counts_toward_standings
-    if date is not None:
-        tournament.date = date
-    tournament.save(update_fields=["counts_toward_standings", "date"])
-    standings_tallies_apply(tournament_ids=[tournament.pk], before=before)
+    # A new date moves the night's hands to another month of the statistics' totals too.
+    moved = date is not None and date != tournament.date
+    hands = Hand.objects.filter(tournament=tournament).values_list("id", flat=True)
+    with totals_kept(tournaments=[tournament.pk], hands=list(hands) if moved else ()):
+        if counts_toward_standings is not None:
+            tournament.counts_toward_standings = counts_toward_standings
+        if date is not None:
+            tournament.date = date
+        tournament.save(update_fields=["counts_toward_standings", "date"])
     return tournament
 
 
@@ -270,6 +274,23 @@ def tournament_counting_set(
 
 
 _STANDING_KEY = ("league_id", "month", "player_id", "place", "entrants", "sharing")
+
+
+class StandingTotals:
+    """The league table's running totals as a keeper of ``tracker.core.totals``: what the
+    final standings of the nights a write changes add (``standing_contributions``), before
+    and after it."""
+
+    name = "standings"
+
+    def read(self, changed: Changed) -> dict[StandingKey, list[int]]:
+        if not changed.tournaments:
+            return {}
+        return standing_contributions(tournament_ids=changed.tournaments)
+
+    def apply(self, before: dict[StandingKey, list[int]], changed: Changed) -> None:
+        if changed.tournaments:
+            standings_tallies_apply(tournament_ids=list(changed.tournaments), before=before)
 
 
 @transaction.atomic
@@ -281,7 +302,8 @@ def standings_tallies_apply(
     change (``standing_contributions`` read in the same transaction, before it; empty for
     a night just finished): it is subtracted and what they add now is added. The rows
     touched are created if needed, locked in one order (no deadlock between two
-    transactions) and updated; a row whose nights fall to 0 is deleted."""
+    transactions) and updated; a row whose nights fall to 0 is deleted. The writes reach it
+    through ``tracker.core.totals.totals_kept`` (:class:`StandingTotals`)."""
     deltas: dict[StandingKey, list[int]] = {}
     for sign, contributions in (
         (-1, before),

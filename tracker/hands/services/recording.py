@@ -23,6 +23,7 @@ from tracker.core.digest import canonical_json, sha256_hex
 from tracker.core.errors import Conflict
 from tracker.core.jobs import enqueue_on_commit
 from tracker.core.permissions import Capability, require
+from tracker.core.totals import totals_kept
 from tracker.engine.announcements import check_variant, max_players, normalize_announcements
 from tracker.engine.errors import DomainError
 from tracker.engine.variants import Street
@@ -33,8 +34,6 @@ from tracker.hands.models import (
     HandStatus,
 )
 from tracker.hands.selectors.evaluation import HandSpec, Outcome, hand_evaluate
-from tracker.stats.selectors import seat_tallies
-from tracker.stats.services import stats_tallies_apply
 from tracker.tournaments.models import (
     Seat,
     Tournament,
@@ -463,11 +462,10 @@ def hand_void(*, hand: Hand, reason: str, by) -> Hand:
             code="not_invalid",
         )
     previous = hand.status_reason
-    before = seat_tallies(hand_ids=[hand.pk])  # nothing: an invalid hand never counted
-    hand.status = HandStatus.VOID
-    hand.status_reason = f"void: {reason} (it was invalid {previous})"
-    hand.save(update_fields=["status", "status_reason"])
-    stats_tallies_apply(hand_ids=[hand.pk], before=before)
+    with totals_kept(hands=[hand.pk]):  # no change: an invalid hand never counted
+        hand.status = HandStatus.VOID
+        hand.status_reason = f"void: {reason} (it was invalid {previous})"
+        hand.save(update_fields=["status", "status_reason"])
     audit_record(
         action="hand.void",
         target=hand,
