@@ -159,9 +159,9 @@ class _Spec:
     warnings: list[str]
 
 
-def _read_spec(hand: Mapping[str, Any], max_players: int | None) -> _Spec:
-    if not isinstance(hand, Mapping):
-        raise ProcedureError("a hand must be a table of PHH fields", code=Code.INVALID_HAND)
+def _check_fields(hand: Mapping[str, Any]) -> list[str]:
+    """Every field is PHH's or ours, the required ones are there; warnings for a
+    user-defined field that is not ours."""
     warnings: list[str] = []
     for key in hand:
         if key in PHH_REQUIRED or key in PHH_OPTIONAL or key in OUR_FIELDS:
@@ -179,6 +179,11 @@ def _read_spec(hand: Mapping[str, Any], max_players: int | None) -> _Spec:
     missing = [k for k in PHH_REQUIRED if k not in hand]
     if missing:
         raise _field_error(f"missing required field(s): {', '.join(missing)}", missing[0])
+    return warnings
+
+
+def _read_variant(hand: Mapping[str, Any]) -> tuple[str, dict]:
+    """PHH's F7S with our variant (``_variant``) and its announcements (``_options``)."""
     if hand["variant"] != PHH_VARIANT:
         raise _field_error(
             f"must be {PHH_VARIANT!r} (fixed-limit seven-card stud): our wild variants keep "
@@ -201,11 +206,13 @@ def _read_spec(hand: Mapping[str, Any], max_players: int | None) -> _Spec:
         options_from_text(raw_options or {}),
         field="_options",
     )
+    return variant, options
 
-    stacks_raw = hand["starting_stacks"]
-    if not isinstance(stacks_raw, (list, tuple)):
+
+def _read_stacks(value: Any, variant: str, max_players: int | None) -> list[int]:
+    if not isinstance(value, (list, tuple)):
         raise _field_error("must be a list of chip counts, one per player", "starting_stacks")
-    n = len(stacks_raw)
+    n = len(value)
     limit = max_players if max_players is not None else variant_max_players(variant)
     if n < 2 or n > limit:
         raise _field_error(
@@ -213,24 +220,24 @@ def _read_spec(hand: Mapping[str, Any], max_players: int | None) -> _Spec:
             "starting_stacks",
             "player_count",
         )
-    stacks = [chip_amount(s, f"starting_stacks[{i}]", minimum=1) for i, s in enumerate(stacks_raw)]
+    return [chip_amount(s, f"starting_stacks[{i}]", minimum=1) for i, s in enumerate(value)]
 
-    antes_raw = hand["antes"]
-    if isinstance(antes_raw, (list, tuple)):
-        antes = [
-            chip_amount(a, f"antes[{i}]") for i, a in enumerate(_per_player(antes_raw, n, "antes"))
-        ]
-        if len(set(antes)) > 1:
-            raise _field_error("every player antes the same amount", "antes")
-        ante = antes[0]
-    else:
-        ante = chip_amount(antes_raw, "antes")
-    stakes = Stakes(ante, hand["bring_in"], hand["small_bet"], hand["big_bet"])
 
-    actions = hand["actions"]
-    if not isinstance(actions, (list, tuple)) or not all(isinstance(a, str) for a in actions):
-        raise _field_error("must be a list of action strings", "actions")
+def _read_ante(value: Any, n: int) -> int:
+    """One ante for everyone (a per-player list of equal antes is accepted)."""
+    if not isinstance(value, (list, tuple)):
+        return chip_amount(value, "antes")
+    antes = [chip_amount(a, f"antes[{i}]") for i, a in enumerate(_per_player(value, n, "antes"))]
+    if len(set(antes)) > 1:
+        raise _field_error("every player antes the same amount", "antes")
+    return antes[0]
 
+
+def _read_choices(
+    hand: Mapping[str, Any], n: int, variant: str, options: dict
+) -> tuple[list[str | None], list[bool], list[str | None]]:
+    """Our per-player choices (``_seventh_card``, ``_buys``, ``_declarations``), each only
+    where the game has it."""
     seventh = _choices(hand.get("_seventh_card"), n, "_seventh_card", ("up", "down"))
     rules = VARIANT_RULES[variant]
     if not rules.chooses_seventh and any(seventh):
@@ -247,6 +254,22 @@ def _read_spec(hand: Mapping[str, Any], max_players: int | None) -> _Spec:
             "players declare only in a high-low game announced with declaration 'declare'",
             "_declarations",
         )
+    return seventh, buys, declarations
+
+
+def _read_spec(hand: Mapping[str, Any], max_players: int | None) -> _Spec:
+    if not isinstance(hand, Mapping):
+        raise ProcedureError("a hand must be a table of PHH fields", code=Code.INVALID_HAND)
+    warnings = _check_fields(hand)
+    variant, options = _read_variant(hand)
+    stacks = _read_stacks(hand["starting_stacks"], variant, max_players)
+    n = len(stacks)
+    ante = _read_ante(hand["antes"], n)
+    stakes = Stakes(ante, hand["bring_in"], hand["small_bet"], hand["big_bet"])
+    actions = hand["actions"]
+    if not isinstance(actions, (list, tuple)) or not all(isinstance(a, str) for a in actions):
+        raise _field_error("must be a list of action strings", "actions")
+    seventh, buys, declarations = _read_choices(hand, n, variant, options)
     return _Spec(
         variant, options, stakes, stacks, list(actions), seventh, buys, declarations, warnings
     )
