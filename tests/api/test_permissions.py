@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from tests.factories import add_member, make_league, make_user
 from tests.rulings.helpers import ACES, KINGS, api_client, disputed_hand, showdown
+from tracker.games.services import league_game_create
 from tracker.hands.models import Hand, HandStatus
 from tracker.leagues.models import League, Player
 from tracker.leagues.services import invite_create
@@ -79,6 +80,9 @@ ALLOWED = {
     "ledger_correction": {"admin"},
     # (a transfer's payer and payee record their own too: tests/money/test_ledger.py)
     "ledger_payment": {"admin"},
+    "league_game_create": {"admin"},
+    "league_game_update": {"admin"},
+    "league_game_archive": {"admin"},
 }
 # operations that do not name a league: being an outsider changes nothing
 # (an invite's token is the key to its league, private or not)
@@ -142,9 +146,16 @@ SCHEMA_WRITES = {
     ("/api/v1/tournaments/{id}/deal/", "post"): "deal_record",
     ("/api/v1/leagues/{slug}/ledger/corrections/", "post"): "ledger_correction",
     ("/api/v1/leagues/{slug}/ledger/payments/", "post"): "ledger_payment",
+    ("/api/v1/leagues/{slug}/games/", "post"): "league_game_create",
+    ("/api/v1/leagues/{slug}/games/{game}/", "put"): "league_game_update",
+    ("/api/v1/leagues/{slug}/games/{game}/archive/", "post"): "league_game_archive",
 }
 # POSTs that store nothing (a stateless calculator): open to everyone, not in the matrix.
-NOT_WRITES = {("/api/v1/evaluate/", "post")}
+NOT_WRITES = {
+    ("/api/v1/evaluate/", "post"),
+    # sample hands of a house game (stores nothing; anyone who can see the league)
+    ("/api/v1/leagues/{slug}/games/{game}/preview/", "post"),
+}
 
 
 @pytest.fixture(autouse=True)
@@ -330,6 +341,8 @@ def api_write(op: str, world, role: str):
             {"option": "even", "agreed_by": still_in},
             format="json",
         )
+    if op.startswith("league_game_"):
+        return _league_game_write(op, client, world)
     if op == "token_create":
         username = user.get_username() if user else "nobody"
         return client.post(
@@ -377,6 +390,18 @@ def api_write(op: str, world, role: str):
             format="json",
         )
     raise AssertionError(op)
+
+
+def _league_game_write(op: str, client, world):
+    base = f"/api/v1/leagues/{world['league'].slug}/games/"
+    if op == "league_game_create":
+        return client.post(base, {"name": "Razz", "preset": "razz"}, format="json")
+    game = league_game_create(
+        league=world["league"], by=world["users"]["admin"], name="Deuces", preset="deuces_wild"
+    )
+    if op == "league_game_update":
+        return client.put(f"{base}{game.slug}/", {"name": "Deuces Wild"}, format="json")
+    return client.post(f"{base}{game.slug}/archive/")
 
 
 def _night(world):
