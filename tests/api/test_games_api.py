@@ -4,7 +4,6 @@ the preview of sample hands, and refusals in the one API error body."""
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 
 from tests.factories import add_member, api_client, make_league
 from tracker.engine.game_presets import PRESETS
@@ -14,13 +13,6 @@ from tracker.games.models import LeagueGame, LeagueGameVersion
 pytestmark = pytest.mark.django_db
 
 BASE = "/api/v1/leagues/club/games/"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_rate_limits():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture
