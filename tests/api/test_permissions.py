@@ -109,6 +109,9 @@ PAGES_ALLOWED = {
     "page_transfer_paid": {"admin"},  # and the transfer's payer and payee
     "page_ledger_paid": {"admin"},  # and the transfer's payer and payee
     "page_ledger_correction": {"admin"},
+    "page_game_new": {"admin"},
+    "page_game_edit": {"admin"},
+    "page_game_archive": {"admin"},
 }
 
 # (path, method) of every write in the schema, and the operation of the matrix covering it.
@@ -563,6 +566,8 @@ def page_write(op: str, world, role: str):
         url = f"/nights/{night.pk}/check-in/"
         player = world["league"].players.order_by("pk").first()
         return client.post(url, {"action": "in", "player": player.pk}), client.get(url)
+    if op.startswith("page_game_"):
+        return _page_game_write(op, client, world)
     if op == "page_points_formula":
         url = f"/leagues/{world['league'].slug}/table/"
         # Everyone may read the table; only the form's post is a write.
@@ -596,6 +601,21 @@ def test_page_write_matrix(op, role, public, django_capture_on_commit_callbacks)
             ), r.status_code
         else:
             assert r.status_code == 403, (op, role, r.status_code)
+
+
+def _page_game_write(op: str, client, world):
+    base = f"/leagues/{world['league'].slug}/games/"
+    if op == "page_game_new":
+        body = {"preset": "razz", "name": "Razz", "c-pot-low-ranking": "ace_to_five"}
+        body |= {"c-pot-low-qualifier": "none", "c-max_players": "7"}
+        return client.post(f"{base}new/", body), client.get(f"{base}new/?preset=razz")
+    game = league_game_create(
+        league=world["league"], by=world["users"]["admin"], name="Deuces", preset="deuces_wild"
+    )
+    if op == "page_game_edit":
+        url = f"{base}{game.slug}/edit/"
+        return client.post(url, {"name": "Deuces", "definition": "{}"}), client.get(url)
+    return client.post(f"{base}{game.slug}/archive/"), None
 
 
 SECRET_WORDS = ("Whisperers", "Zanzibar", "Quillon", "Vespertine")  # not the slug: URLs echo it
