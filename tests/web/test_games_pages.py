@@ -157,3 +157,27 @@ def test_only_admins_reach_the_forms(world, role):
     assert client.post("/leagues/club/games/razz/archive/").status_code == 403
     assert client.get("/leagues/club/games/razz/preview/").status_code == 200
     assert Client().get("/leagues/club/games/new/").status_code == 302  # the login page
+
+
+def test_a_dealers_choice_night_lists_the_league_games_as_not_yet_loggable(world):
+    from tests.factories import make_tournament
+
+    league, admin, client = world
+    league_game_create(league=league, by=admin, name="Baseball", preset="baseball")
+    choice, _ = make_tournament(league=league, by=admin, name="Anything goes")
+    page = client.get(f"/tournaments/{choice.pk}/").content.decode()
+    assert 'data-testid="house-games"' in page and "Not yet loggable live" in page
+    assert 'href="/leagues/club/games/baseball/"' in page
+    live = client.get(f"/tournaments/{choice.pk}/live/").content.decode()
+    assert "<option disabled>Baseball (not yet loggable live)</option>" in live
+    assert "Not yet loggable live" in live
+    stud, _ = make_tournament(
+        league=league,
+        by=admin,
+        name="Stud night",
+        names=("Dee", "Eve"),
+        default_variant="seven_card_stud",
+    )
+    assert (
+        'data-testid="house-games"' not in client.get(f"/tournaments/{stud.pk}/").content.decode()
+    )
