@@ -398,7 +398,7 @@ class HandAdmin(admin.ModelAdmin):
     list_display = ["__str__", "tournament", "number", "variant", "status", "needs_review"]
     list_filter = ["status", "needs_review", "variant", "entry_mode", "tournament__league"]
     search_fields = ["tournament__name", "content_hash", "status_reason"]
-    raw_id_fields = ["tournament", "recorded_by"]
+    raw_id_fields = ["tournament", "recorded_by", "game_version"]
     inlines = [HandSeatInline]
 
 

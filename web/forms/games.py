@@ -36,14 +36,19 @@ from web.errors import Route, add_form_errors
 YES_NO = [("yes", "Yes"), ("no", "No")]
 RANKS = [(r, rank_name(i + 2).capitalize()) for i, r in enumerate(RANK_CHARS)]
 LATER_X_LABELS = {
-    "replaces": "replaces: the card after it sets the new wild rank",
-    "adds": "adds: its follower's rank is wild too",
-    "ignored": "is ignored: the first follower's rank stays wild",
+    "replaces": "Sets a new wild rank",
+    "adds": "Adds its follower's rank",
+    "ignored": "Is ignored",
 }
+LATER_X_HELP = (
+    "The card after a later face-up {x} sets the new wild rank (the old one is natural "
+    "again), makes its rank wild too, or nothing: the first follower's rank stays wild."
+)
 LAST_X_LABELS = {
-    "no_follow": "no rank follows: only the {x}s are wild",
-    "keeps": "the rank already following stays wild",
+    "no_follow": "Only the {x}s are wild",
+    "keeps": "The rank following stays wild",
 }
+LAST_X_HELP = "When a {x} is the last card dealt face up, nothing follows it."
 SAME_RANK_LABELS = {
     "all": "every card of its rank the player holds",
     "face_down": "every face-down card of its rank",
@@ -82,7 +87,11 @@ def _follow_choices(at: str, w: FollowWild) -> list[Choice]:
         Choice(f"{at}.x_wild", _select(f"Are the {x}s themselves wild?", YES_NO), "bool"),
         Choice(
             f"{at}.later_x",
-            _select(f"A later face-up {x}", [(k, LATER_X_LABELS[k]) for k in LATER_X]),
+            _select(
+                f"A later face-up {x}",
+                [(k, LATER_X_LABELS[k]) for k in LATER_X],
+                LATER_X_HELP.format(x=x),
+            ),
             "choice",
         ),
         Choice(
@@ -90,6 +99,7 @@ def _follow_choices(at: str, w: FollowWild) -> list[Choice]:
             _select(
                 f"A {x} as the last face-up card",
                 [(k, LAST_X_LABELS[k].format(x=x)) for k in LAST_X],
+                LAST_X_HELP.format(x=x),
             ),
             "choice",
         ),
