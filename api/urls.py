@@ -8,6 +8,7 @@ from api.views import (
     core,
     deals,
     evaluate,
+    games,
     hands,
     ledger,
     money,
@@ -44,6 +45,22 @@ urlpatterns = [
         name="league-house-rules",
     ),
     path("leagues/<slug:slug>/money/", money.LeagueMoneyView.as_view(), name="league-money"),
+    path("leagues/<slug:slug>/games/", games.LeagueGamesView.as_view(), name="league-games"),
+    path(
+        "leagues/<slug:slug>/games/<slug:game>/",
+        games.LeagueGameView.as_view(),
+        name="league-game",
+    ),
+    path(
+        "leagues/<slug:slug>/games/<slug:game>/archive/",
+        games.LeagueGameArchiveView.as_view(),
+        name="league-game-archive",
+    ),
+    path(
+        "leagues/<slug:slug>/games/<slug:game>/preview/",
+        games.LeagueGamePreviewView.as_view(),
+        name="league-game-preview",
+    ),
     path("me/nights/", schedule.MyNightsView.as_view(), name="my-nights"),
     path("leagues/<slug:slug>/ledger/", ledger.LeagueLedgerView.as_view(), name="league-ledger"),
     path(

@@ -36,6 +36,8 @@ READ_ONLY = {
     "tracker.Rsvp",
     "tracker.Deal",
     "tracker.ReevaluationChunk",
+    "tracker.LeagueGame",
+    "tracker.LeagueGameVersion",
 }
 
 

@@ -11,6 +11,7 @@ from django.contrib import admin
 
 from tracker.accounts.models import AccountName, ApiToken, EmailAddress
 from tracker.audit.models import AuditEntry
+from tracker.games.models import LeagueGame, LeagueGameVersion
 from tracker.hands.models import (
     Dispute,
     DraftChange,
@@ -397,7 +398,7 @@ class HandAdmin(admin.ModelAdmin):
     list_display = ["__str__", "tournament", "number", "variant", "status", "needs_review"]
     list_filter = ["status", "needs_review", "variant", "entry_mode", "tournament__league"]
     search_fields = ["tournament__name", "content_hash", "status_reason"]
-    raw_id_fields = ["tournament", "recorded_by"]
+    raw_id_fields = ["tournament", "recorded_by", "game_version"]
     inlines = [HandSeatInline]
 
 
@@ -462,6 +463,37 @@ class ReevaluationChunkAdmin(ReadOnlyAdmin):
     list_display = ["job", "index", "first_id", "last_id", "hands", "done", "finished_at"]
     list_filter = ["done"]
     search_fields = ["job__league__name"]
+
+
+# --- House games ---------------------------------------------------------------
+
+
+class LeagueGameVersionInline(admin.TabularInline):
+    model = LeagueGameVersion
+    extra = 0
+    fields = ["number", "digest", "created_by", "created_at"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(LeagueGame)
+class LeagueGameAdmin(ReadOnlyAdmin):
+    """Written by the services (tracker/games/services.py), with their checks and audit."""
+
+    list_display = ["name", "league", "slug", "preset", "created_at", "archived_at"]
+    list_filter = ["league", "preset"]
+    search_fields = ["name", "slug", "league__name"]
+    inlines = [LeagueGameVersionInline]
+
+
+@admin.register(LeagueGameVersion)
+class LeagueGameVersionAdmin(ReadOnlyAdmin):
+    list_display = ["game", "number", "digest", "created_by", "created_at"]
+    list_filter = ["game__league"]
+    search_fields = ["game__name", "digest"]
 
 
 # --- Rulings, imports, the audit log -----------------------------------------

@@ -6,6 +6,7 @@ the class lives. Import models from their feature package, not from here.
 
 from tracker.accounts.models import AccountName, ApiToken, EmailAddress
 from tracker.audit.models import AuditEntry
+from tracker.games.models import LeagueGame, LeagueGameVersion
 from tracker.hands.models import (
     Dispute,
     DraftChange,
@@ -60,6 +61,8 @@ __all__ = [
     "Invite",
     "League",
     "LedgerEntry",
+    "LeagueGame",
+    "LeagueGameVersion",
     "LeagueMoney",
     "MailOptOut",
     "MoneyEntry",

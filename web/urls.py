@@ -8,6 +8,7 @@ from web.views import (
     calculator,
     calendars,
     deals,
+    games,
     hands,
     health,
     interchange,
@@ -55,6 +56,21 @@ urlpatterns = [
         "leagues/<slug:slug>/ledger/corrections/",
         league_ledger.ledger_correction_page,
         name="ledger-correction",
+    ),
+    # A league's house games
+    path("leagues/<slug:slug>/games/", games.games_list, name="league-games"),
+    path("leagues/<slug:slug>/games/new/", games.game_new, name="league-game-new"),
+    path("leagues/<slug:slug>/games/<slug:game>/", games.game_page, name="league-game"),
+    path("leagues/<slug:slug>/games/<slug:game>/edit/", games.game_edit, name="league-game-edit"),
+    path(
+        "leagues/<slug:slug>/games/<slug:game>/archive/",
+        games.game_archive,
+        name="league-game-archive",
+    ),
+    path(
+        "leagues/<slug:slug>/games/<slug:game>/preview/",
+        games.game_preview_page,
+        name="league-game-preview",
     ),
     path("invites/<str:token>/", members.invite, name="invite"),
     # Calendars: the league's feed at a secret address, a night's file, the admins' page

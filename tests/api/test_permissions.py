@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from tests.factories import add_member, make_league, make_user
 from tests.rulings.helpers import ACES, KINGS, api_client, disputed_hand, showdown
+from tracker.games.services import league_game_create
 from tracker.hands.models import Hand, HandStatus
 from tracker.leagues.models import League, Player
 from tracker.leagues.services import invite_create
@@ -79,6 +80,9 @@ ALLOWED = {
     "ledger_correction": {"admin"},
     # (a transfer's payer and payee record their own too: tests/money/test_ledger.py)
     "ledger_payment": {"admin"},
+    "league_game_create": {"admin"},
+    "league_game_update": {"admin"},
+    "league_game_archive": {"admin"},
 }
 # operations that do not name a league: being an outsider changes nothing
 # (an invite's token is the key to its league, private or not)
@@ -105,6 +109,9 @@ PAGES_ALLOWED = {
     "page_transfer_paid": {"admin"},  # and the transfer's payer and payee
     "page_ledger_paid": {"admin"},  # and the transfer's payer and payee
     "page_ledger_correction": {"admin"},
+    "page_game_new": {"admin"},
+    "page_game_edit": {"admin"},
+    "page_game_archive": {"admin"},
 }
 
 # (path, method) of every write in the schema, and the operation of the matrix covering it.
@@ -142,9 +149,16 @@ SCHEMA_WRITES = {
     ("/api/v1/tournaments/{id}/deal/", "post"): "deal_record",
     ("/api/v1/leagues/{slug}/ledger/corrections/", "post"): "ledger_correction",
     ("/api/v1/leagues/{slug}/ledger/payments/", "post"): "ledger_payment",
+    ("/api/v1/leagues/{slug}/games/", "post"): "league_game_create",
+    ("/api/v1/leagues/{slug}/games/{game}/", "put"): "league_game_update",
+    ("/api/v1/leagues/{slug}/games/{game}/archive/", "post"): "league_game_archive",
 }
 # POSTs that store nothing (a stateless calculator): open to everyone, not in the matrix.
-NOT_WRITES = {("/api/v1/evaluate/", "post")}
+NOT_WRITES = {
+    ("/api/v1/evaluate/", "post"),
+    # sample hands of a house game (stores nothing; anyone who can see the league)
+    ("/api/v1/leagues/{slug}/games/{game}/preview/", "post"),
+}
 
 
 @pytest.fixture(autouse=True)
@@ -330,6 +344,8 @@ def api_write(op: str, world, role: str):
             {"option": "even", "agreed_by": still_in},
             format="json",
         )
+    if op.startswith("league_game_"):
+        return _league_game_write(op, client, world)
     if op == "token_create":
         username = user.get_username() if user else "nobody"
         return client.post(
@@ -377,6 +393,18 @@ def api_write(op: str, world, role: str):
             format="json",
         )
     raise AssertionError(op)
+
+
+def _league_game_write(op: str, client, world):
+    base = f"/api/v1/leagues/{world['league'].slug}/games/"
+    if op == "league_game_create":
+        return client.post(base, {"name": "Razz", "preset": "razz"}, format="json")
+    game = league_game_create(
+        league=world["league"], by=world["users"]["admin"], name="Deuces", preset="deuces_wild"
+    )
+    if op == "league_game_update":
+        return client.put(f"{base}{game.slug}/", {"name": "Deuces Wild"}, format="json")
+    return client.post(f"{base}{game.slug}/archive/")
 
 
 def _night(world):
@@ -538,6 +566,8 @@ def page_write(op: str, world, role: str):
         url = f"/nights/{night.pk}/check-in/"
         player = world["league"].players.order_by("pk").first()
         return client.post(url, {"action": "in", "player": player.pk}), client.get(url)
+    if op.startswith("page_game_"):
+        return _page_game_write(op, client, world)
     if op == "page_points_formula":
         url = f"/leagues/{world['league'].slug}/table/"
         # Everyone may read the table; only the form's post is a write.
@@ -571,6 +601,21 @@ def test_page_write_matrix(op, role, public, django_capture_on_commit_callbacks)
             ), r.status_code
         else:
             assert r.status_code == 403, (op, role, r.status_code)
+
+
+def _page_game_write(op: str, client, world):
+    base = f"/leagues/{world['league'].slug}/games/"
+    if op == "page_game_new":
+        body = {"preset": "razz", "name": "Razz", "c-pot-low-ranking": "ace_to_five"}
+        body |= {"c-pot-low-qualifier": "none", "c-max_players": "7"}
+        return client.post(f"{base}new/", body), client.get(f"{base}new/?preset=razz")
+    game = league_game_create(
+        league=world["league"], by=world["users"]["admin"], name="Deuces", preset="deuces_wild"
+    )
+    if op == "page_game_edit":
+        url = f"{base}{game.slug}/edit/"
+        return client.post(url, {"name": "Deuces", "definition": "{}"}), client.get(url)
+    return client.post(f"{base}{game.slug}/archive/"), None
 
 
 SECRET_WORDS = ("Whisperers", "Zanzibar", "Quillon", "Vespertine")  # not the slug: URLs echo it

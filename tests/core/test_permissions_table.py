@@ -35,6 +35,7 @@ def test_roles_with_a_capability():
     assert roles_with(Capability.MARK_PAID) == ("admin",)
     assert roles_with(Capability.CHECK_IN) == ("admin", "scorekeeper")
     assert roles_with(Capability.CORRECT_MONEY) == ("admin",)
+    assert roles_with(Capability.GAMES_MANAGE) == ("admin",)
 
 
 def test_capabilities_read_as_attributes_items_and_membership():

@@ -37,6 +37,7 @@ from tests.web.conftest import (
 )
 from tests.web.targets import overflow_problems, small_targets
 from tracker.accounts.services import email_address_set, verification_token
+from tracker.games.services import league_game_create
 from tracker.leagues.models import Player, invite_path
 from tracker.leagues.services import invite_create
 from tracker.rulings.services import house_rules_set
@@ -193,6 +194,14 @@ def finish_a_night(game):
     final_standings_write(tournament=last_week)
 
 
+def define_a_broken_game(page):
+    page.fill("#id_name", "Broken")
+    page.fill("#id_definition", '{"pot": {"kind": "high", "low": {}}, "max_players": 1}')
+    page.click("[data-testid=game-save]")
+    page.wait_for_load_state()
+    assert page.locator("[data-testid=form-error]").is_visible()
+
+
 def start_no_night(page):
     page.get_by_label("My own (the rows below)").check()
     page.fill("#id_stakes_rows", "4 10 20 40\n6 15 30 61")
@@ -232,6 +241,9 @@ def test_every_page_passes_axe(site, browser, shots, size):
         house_rules={"kings_and_little_ones": {"king_required": False}},
         by=authority,
     )
+    house_game = league_game_create(
+        league=league, by=game.admin, name="Baseball", preset="baseball"
+    ).slug
 
     # (role, name, address, expected status, what to do on the page before checking it)
     pages = [
@@ -303,6 +315,20 @@ def test_every_page_passes_axe(site, browser, shots, size):
         (game.keeper, "night-form-errors", f"/leagues/{slug}/nights/new/", 200, start_no_night),
         (game.admin, "night-form-admin", f"/leagues/{slug}/nights/new/", 200, None),
         (game.admin, "league-money", f"/leagues/{slug}/money/", 200, None),
+        # A league's house games
+        (None, "games", f"/leagues/{slug}/games/", 200, None),
+        (None, "game", f"/leagues/{slug}/games/{house_game}/", 200, None),
+        (None, "game-preview", f"/leagues/{slug}/games/{house_game}/preview/", 200, None),
+        (game.admin, "game-new", f"/leagues/{slug}/games/new/", 200, None),
+        (game.admin, "game-preset", f"/leagues/{slug}/games/new/?preset=low_chicago", 200, None),
+        (
+            game.admin,
+            "game-scratch-errors",
+            f"/leagues/{slug}/games/new/?preset=scratch",
+            200,
+            define_a_broken_game,
+        ),
+        (game.admin, "game-edit", f"/leagues/{slug}/games/{house_game}/edit/", 200, None),
         (None, "table-screen", f"/tournaments/{t.pk}/table/", 200, None),
         (game.keeper, "night-check-in", f"/nights/{night.pk}/check-in/", 200, None),
         (linked, "my-nights", "/me/nights/", 200, None),

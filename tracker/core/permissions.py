@@ -54,6 +54,8 @@ class Capability(StrEnum):
     MARK_PAID = "mark_paid"
     SET_DEAL = "set_deal"  # record the deal the players still in agreed (it ends the night)
     CORRECT_MONEY = "correct_money"  # add a correction entry to the league's money ledger
+    # the league's house games: create, change (a new version of the definition), archive
+    GAMES_MANAGE = "games_manage"
 
 
 C = Capability
@@ -82,6 +84,7 @@ ROLE_CAPABILITIES: dict[str | None, frozenset[Capability]] = {
             C.MARK_PAID,
             C.SET_DEAL,
             C.CORRECT_MONEY,
+            C.GAMES_MANAGE,
         }
     ),
     SCOREKEEPER: frozenset(

@@ -41,6 +41,7 @@ from .games import (
     FollowWild,
     GameDefinition,
     KingsAndLowestWild,
+    LowRule,
     _kings_and_lowest,
     _lowest_hole,
     follow_ranks,
@@ -142,45 +143,80 @@ def game_hand_keys(
         cards.append(community)
     mask = plan.fixed | plan.x_mask
     if follow:
-        fm = _FOLLOW_MASKS.get(follow)
-        if fm is None:
-            fm = _FOLLOW_MASKS[follow] = sum(_RANK_MASK[r] for r in follow)
-        mask |= fm
-    high = low = None
+        mask |= _follow_mask(follow)
     if not plan.choices:
-        wild = [c for c in cards if mask >> c & 1] if mask else ()
-        nat = [c for c in cards if not mask >> c & 1] if wild else cards
-        if plan.high:
-            high = best_high(nat, len(wild), plan.da)
-        if plan.low is not None:
-            low = best_low(nat, len(wild), plan.low.ranking, plan.low.qualifier)
-        return high, low
+        return _masked_keys(plan, cards, mask)
+    high_opts, low_opts = _choice_options(plan, game, down, up, cards, community, follow, mask)
+    high = _best_high_key(cards, high_opts, plan.da) if plan.high else None
+    low = _best_low_key(cards, low_opts, plan.low) if plan.low is not None else None
+    return high, low
+
+
+def _follow_mask(follow: frozenset[int]) -> int:
+    fm = _FOLLOW_MASKS.get(follow)
+    if fm is None:
+        fm = _FOLLOW_MASKS[follow] = sum(_RANK_MASK[r] for r in follow)
+    return fm
+
+
+def _masked_keys(plan: _Plan, cards: list[int], mask: int) -> tuple[int | None, int | None]:
+    """The keys when the wild cards are exactly those of ``mask`` (no rule with choices)."""
+    wild = [c for c in cards if mask >> c & 1] if mask else ()
+    nat = [c for c in cards if not mask >> c & 1] if wild else cards
+    high = best_high(nat, len(wild), plan.da) if plan.high else None
+    low = None
+    if plan.low is not None:
+        low = best_low(nat, len(wild), plan.low.ranking, plan.low.qualifier)
+    return high, low
+
+
+_Options = Sequence[frozenset[int]]
+
+
+def _choice_options(
+    plan: _Plan,
+    game: GameDefinition,
+    down: Sequence[int],
+    up: Sequence[int],
+    cards: list[int],
+    community: int | None,
+    follow: frozenset[int],
+    mask: int,
+) -> tuple[_Options, _Options]:
+    """The sets of wild cards to try for the high and for the low hand."""
     if len(plan.choices) == 1 and not mask:  # one rule with choices (today's wild games)
         w = plan.choices[0]
         if isinstance(w, KingsAndLowestWild):
-            high_opts = low_opts = _kings_and_lowest(w, down, up, cards)
+            opts = _kings_and_lowest(w, down, up, cards)
+            return opts, opts
+        high_opts = _lowest_hole(w, down, cards, False)
+        low_opts = _lowest_hole(w, down, cards, plan.aces_low) if plan.aces_low else high_opts
+        return high_opts, low_opts
+    high_opts = wild_options(game, down, up, community, follow, "high")
+    low_opts = wild_options(game, down, up, community, follow, "low") if plan.low else ()
+    return high_opts, low_opts
+
+
+def _best_high_key(cards: list[int], options: _Options, da: bool) -> int | None:
+    high = None
+    for opt in options:
+        if opt:
+            k = best_high([c for c in cards if c not in opt], len(opt), da)
         else:
-            high_opts = _lowest_hole(w, down, cards, False)
-            low_opts = _lowest_hole(w, down, cards, plan.aces_low) if plan.aces_low else high_opts
-    else:
-        high_opts = wild_options(game, down, up, community, follow, "high")
-        low_opts = wild_options(game, down, up, community, follow, "low") if plan.low else ()
-    if plan.high:
-        da = plan.da
-        for opt in high_opts:
-            if opt:
-                k = best_high([c for c in cards if c not in opt], len(opt), da)
-            else:
-                k = best_high(cards, 0, da)
-            if high is None or k > high:
-                high = k
-    if plan.low is not None:
-        ranking, qualifier = plan.low.ranking, plan.low.qualifier
-        for opt in low_opts:
-            k = best_low([c for c in cards if c not in opt], len(opt), ranking, qualifier)
-            if k is not None and (low is None or k > low):
-                low = k
-    return high, low
+            k = best_high(cards, 0, da)
+        if high is None or k > high:
+            high = k
+    return high
+
+
+def _best_low_key(cards: list[int], options: _Options, rule: LowRule) -> int | None:
+    low = None
+    ranking, qualifier = rule.ranking, rule.qualifier
+    for opt in options:
+        k = best_low([c for c in cards if c not in opt], len(opt), ranking, qualifier)
+        if k is not None and (low is None or k > low):
+            low = k
+    return low
 
 
 def _cards(value: Any, at: str, seen: dict[int, str]) -> list[int]:
@@ -264,67 +300,86 @@ def _parse(game: GameDefinition, showdown: Any):
             field="players",
         )
     declaring = game.pot.kind == "high_low" and game.pot.declaration == "declare"
-    seats = []
-    for i, p in enumerate(players):
-        at = f"players[{i}]"
-        if not isinstance(p, Mapping):
-            raise GameShowdownError("a player must be an object with down and up", field=at)
-        for key in p:
-            if key not in _PLAYER_KEYS:
-                raise GameShowdownError(
-                    f"unknown field {key!r} (fields: {', '.join(_PLAYER_KEYS)})",
-                    field=f"{at}.{key}",
-                )
-        for key in ("down", "up"):
-            if key not in p:
-                raise GameShowdownError("required", code="required", field=f"{at}.{key}")
-        down = _cards(p["down"], f"{at}.down", seen)
-        up = _cards(p["up"], f"{at}.up", seen)
-        _check_counts(game, down, up, community, at)
-        declare = p.get("declare")
-        if declaring:
-            if declare not in ("high", "low", "both"):
-                raise GameShowdownError(
-                    "required: high, low or both (the game is played high-low with declarations)",
-                    code="required",
-                    field=f"{at}.declare",
-                )
-        elif declare is not None:
-            raise GameShowdownError("this game has no declarations", field=f"{at}.declare")
-        seats.append((down, up, declare))
-    follow: frozenset[int] = frozenset()
-    rule = next((w for w in game.wild if isinstance(w, FollowWild)), None)
-    if rule is not None:
-        if showdown.get("up_order") is None:
+    seats = [
+        _parse_player(game, p, f"players[{i}]", community, seen, declaring)
+        for i, p in enumerate(players)
+    ]
+    return community, seats, _parse_follow(game, showdown, seats, community)
+
+
+_Seat = tuple[list[int], list[int], str | None]
+
+
+def _parse_player(
+    game: GameDefinition,
+    p: Any,
+    at: str,
+    community: int | None,
+    seen: dict[int, str],
+    declaring: bool,
+) -> _Seat:
+    """One player's ``(down, up, declare)``, checked against the deal."""
+    if not isinstance(p, Mapping):
+        raise GameShowdownError("a player must be an object with down and up", field=at)
+    for key in p:
+        if key not in _PLAYER_KEYS:
             raise GameShowdownError(
-                f"required: {game.title} needs the order the up cards were dealt",
+                f"unknown field {key!r} (fields: {', '.join(_PLAYER_KEYS)})",
+                field=f"{at}.{key}",
+            )
+    for key in ("down", "up"):
+        if key not in p:
+            raise GameShowdownError("required", code="required", field=f"{at}.{key}")
+    down = _cards(p["down"], f"{at}.down", seen)
+    up = _cards(p["up"], f"{at}.up", seen)
+    _check_counts(game, down, up, community, at)
+    declare = p.get("declare")
+    if declaring:
+        if declare not in ("high", "low", "both"):
+            raise GameShowdownError(
+                "required: high, low or both (the game is played high-low with declarations)",
                 code="required",
-                field="up_order",
+                field=f"{at}.declare",
             )
-        order_seen: dict[int, str] = {}
-        order = _cards(showdown["up_order"], "up_order", order_seen)
-        listed = set(order)
-        for i, (down, up, _) in enumerate(seats):
-            for j, c in enumerate(up):
-                if c not in listed:
-                    raise GameShowdownError(
-                        f"{format_card(c)} is up but not in up_order",
-                        field=f"players[{i}].up[{j}]",
-                    )
-            for j, c in enumerate(down):
-                if c in listed:
-                    raise GameShowdownError(
-                        f"{format_card(c)} is face down but listed in up_order",
-                        field=f"players[{i}].down[{j}]",
-                    )
-        if community is not None and community not in listed:
-            raise GameShowdownError(
-                "the community card is up but not in up_order", field="community"
-            )
-        follow = follow_ranks(rule, order)
-    elif showdown.get("up_order") is not None:
-        _cards(showdown["up_order"], "up_order", {})
-    return community, seats, follow
+    elif declare is not None:
+        raise GameShowdownError("this game has no declarations", field=f"{at}.declare")
+    return down, up, declare
+
+
+def _parse_follow(
+    game: GameDefinition, showdown: Mapping, seats: list[_Seat], community: int | None
+) -> frozenset[int]:
+    """The follow ranks of the table from ``up_order`` (follow-the-X), checked against the
+    players' cards; an ``up_order`` a game without one is only read as cards."""
+    rule = next((w for w in game.wild if isinstance(w, FollowWild)), None)
+    if rule is None:
+        if showdown.get("up_order") is not None:
+            _cards(showdown["up_order"], "up_order", {})
+        return frozenset()
+    if showdown.get("up_order") is None:
+        raise GameShowdownError(
+            f"required: {game.title} needs the order the up cards were dealt",
+            code="required",
+            field="up_order",
+        )
+    order = _cards(showdown["up_order"], "up_order", {})
+    listed = set(order)
+    for i, (down, up, _) in enumerate(seats):
+        for j, c in enumerate(up):
+            if c not in listed:
+                raise GameShowdownError(
+                    f"{format_card(c)} is up but not in up_order",
+                    field=f"players[{i}].up[{j}]",
+                )
+        for j, c in enumerate(down):
+            if c in listed:
+                raise GameShowdownError(
+                    f"{format_card(c)} is face down but listed in up_order",
+                    field=f"players[{i}].down[{j}]",
+                )
+    if community is not None and community not in listed:
+        raise GameShowdownError("the community card is up but not in up_order", field="community")
+    return follow_ranks(rule, order)
 
 
 def _explain_high(game: GameDefinition, cards: list[int], options: list[frozenset[int]]):

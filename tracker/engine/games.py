@@ -564,18 +564,8 @@ def _load_pot(value: Any) -> PotRule:
     return PotRule(kind, low, declaration, spade_ace)
 
 
-def load_game(data: Any) -> GameDefinition:
-    """A :class:`GameDefinition` from a plain dict, checked; omitted fields take defaults.
-
-    Raises :class:`GameDefinitionError` naming the part at fault.
-    """
-    d = _obj(data, "", _TOP_KEYS)
-    name, title = d.get("name"), d.get("title")
-    if not isinstance(name, str) or not name.strip():
-        raise GameDefinitionError("a game needs a name", code="required", field="name")
-    if not isinstance(title, str) or not title.strip():
-        raise GameDefinitionError("a game needs a title", code="required", field="title")
-    streets = _load_streets(d.get("streets"))
+def _check_streets(streets: tuple[StreetRule, ...]) -> list[str]:
+    """The faces of a player's deal, once the streets make a stud deal; else refused."""
     faces = [f for s in streets for f in s.faces]
     if not 5 <= len(faces) <= 7:
         raise GameDefinitionError(
@@ -596,8 +586,11 @@ def load_game(data: Any) -> GameDefinition:
             raise GameDefinitionError(
                 "a community card is a street of its own", field=f"streets[{i}].faces"
             )
+    return faces
 
-    wild = _load_wild(d.get("wild"))
+
+def _check_wild(wild: tuple[WildRule, ...], faces: list[str], first: tuple[str, ...]) -> None:
+    """Refuse a wild rule the deal gives nothing to act on."""
     for i, w in enumerate(wild):
         at = f"wild[{i}]"
         if isinstance(w, FollowWild):
@@ -622,7 +615,11 @@ def load_game(data: Any) -> GameDefinition:
                 field=f"{at}.door_card_kings",
             )
 
-    pot = _load_pot(d.get("pot"))
+
+def _load_extras(
+    d: Mapping, faces: list[str]
+) -> tuple[tuple[ExtraCardRule, ...], tuple[PayRule, ...]]:
+    """The extra-card and pay rules, checked against each other and the deal."""
     extra = []
     for i, raw in enumerate(_list(d.get("extra_cards"), "extra_cards")):
         at = f"extra_cards[{i}]"
@@ -652,57 +649,84 @@ def load_game(data: Any) -> GameDefinition:
             "extra-card and pay rules act on up cards; the deal has none",
             field="extra_cards" if extra else "pays",
         )
+    return tuple(extra), tuple(pays)
 
-    buy = None
-    if d.get("buy") is not None:
-        b = _obj(d["buy"], "buy", ("version", "price"))
-        version = _choice(b, "version", BUY_VERSIONS, "contributed", "buy")
-        price = _chips(b, "price", "buy")
-        last = streets[-1].faces
-        want = "down" if version == "contributed" else "up"
-        if len(last) != 1 or last[0] != want:
-            raise GameDefinitionError(
-                f"the {version} buy turns over a last card dealt {want}; "
-                f"the last street deals {', '.join(last)}",
-                field="buy.version",
-            )
-        buy = BuyRule(version, price)  # type: ignore[arg-type]
 
-    order_aces = _choice(d, "order_aces", ACES, "high", "")
+def _load_buy(value: Any, streets: tuple[StreetRule, ...]) -> BuyRule | None:
+    """The buy of the last card, which must be dealt as its version turns it over."""
+    if value is None:
+        return None
+    b = _obj(value, "buy", ("version", "price"))
+    version = _choice(b, "version", BUY_VERSIONS, "contributed", "buy")
+    price = _chips(b, "price", "buy")
+    last = streets[-1].faces
+    want = "down" if version == "contributed" else "up"
+    if len(last) != 1 or last[0] != want:
+        raise GameDefinitionError(
+            f"the {version} buy turns over a last card dealt {want}; "
+            f"the last street deals {', '.join(last)}",
+            field="buy.version",
+        )
+    return BuyRule(version, price)  # type: ignore[arg-type]
+
+
+def _with_max_players(game: GameDefinition, mp: Any) -> GameDefinition:
+    """``game`` once the deck serves two players, with the house's ``max_players`` if set."""
+    limit = game.deck_limit
+    if limit < 2:
+        raise GameDefinitionError(
+            f"the deck cannot serve this deal to two players ({game.cards_per_player} cards "
+            f"each, {len(game.streets)} burns, {DECK_SIZE} cards)",
+            field="streets",
+        )
+    if mp is None:
+        return game
+    if isinstance(mp, bool) or not isinstance(mp, int) or mp < 2:
+        raise GameDefinitionError(
+            f"must be a whole number of players, 2 or more, not {mp!r}", field="max_players"
+        )
+    if mp > limit:
+        raise GameDefinitionError(
+            f"the deck cannot serve {mp} players this deal (at most {limit})",
+            field="max_players",
+        )
+    return _replace(game, max_players=mp)
+
+
+def load_game(data: Any) -> GameDefinition:
+    """A :class:`GameDefinition` from a plain dict, checked; omitted fields take defaults.
+
+    Raises :class:`GameDefinitionError` naming the part at fault.
+    """
+    d = _obj(data, "", _TOP_KEYS)
+    name, title = d.get("name"), d.get("title")
+    if not isinstance(name, str) or not name.strip():
+        raise GameDefinitionError("a game needs a name", code="required", field="name")
+    if not isinstance(title, str) or not title.strip():
+        raise GameDefinitionError("a game needs a title", code="required", field="title")
+    streets = _load_streets(d.get("streets"))
+    faces = _check_streets(streets)
+    wild = _load_wild(d.get("wild"))
+    _check_wild(wild, faces, streets[0].faces)
+    pot = _load_pot(d.get("pot"))
+    extra, pays = _load_extras(d, faces)
+    buy = _load_buy(d.get("buy"), streets)
+    order_aces = _choice(d, "order_aces", ACES, "high", "")  # checked before the two below
     game = GameDefinition(
         name=name.strip(),
         title=title.strip(),
         streets=streets,
         wild=wild,
         pot=pot,
-        extra_cards=tuple(extra),
-        pays=tuple(pays),
+        extra_cards=extra,
+        pays=pays,
         buy=buy,
         bring_in=_choice(d, "bring_in", BRING_IN, "lowest", ""),
         first_to_act=_choice(d, "first_to_act", FIRST_TO_ACT, "best_board", ""),
         order_aces=order_aces,
         double_ace_flush=_bool(d, "double_ace_flush", False, ""),
     )
-    limit = game.deck_limit
-    if limit < 2:
-        raise GameDefinitionError(
-            f"the deck cannot serve this deal to two players ({game.cards_per_player} cards "
-            f"each, {len(streets)} burns, {DECK_SIZE} cards)",
-            field="streets",
-        )
-    mp = d.get("max_players")
-    if mp is not None:
-        if isinstance(mp, bool) or not isinstance(mp, int) or mp < 2:
-            raise GameDefinitionError(
-                f"must be a whole number of players, 2 or more, not {mp!r}", field="max_players"
-            )
-        if mp > limit:
-            raise GameDefinitionError(
-                f"the deck cannot serve {mp} players this deal (at most {limit})",
-                field="max_players",
-            )
-        game = _replace(game, max_players=mp)
-    return game
+    return _with_max_players(game, d.get("max_players"))
 
 
 def _replace(game: GameDefinition, **changes: Any) -> GameDefinition:

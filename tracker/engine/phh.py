@@ -61,6 +61,7 @@ from .events import (
     Show,
     TableEvent,
 )
+from .games import GameDefinition, GameDefinitionError, load_game
 from .stud import Code, ProcedureError
 
 __all__ = [
@@ -73,6 +74,7 @@ __all__ = [
     "dump",
     "dumps",
     "format_action",
+    "game_from_phh",
     "history_entry",
     "iter_hands",
     "load",
@@ -99,11 +101,14 @@ PHH_OPTIONAL = frozenset(
         "time_banks"
     ).split()
 )
-OUR_FIELDS = ("_variant", "_options", "_seventh_card", "_buys", "_declarations")
+OUR_FIELDS = ("_variant", "_options", "_seventh_card", "_buys", "_declarations", "_game")
 #: Our per-seat PHH fields and the keys a recorded full-history entry keeps them under.
 ENTRY_FIELDS = {"_seventh_card": "seventh_card", "_buys": "buys", "_declarations": "declarations"}
 
 _NULLABLE_LISTS = ("_seventh_card", "_declarations")
+# The parts of a game definition (``_game``) that may be null: written "none" in TOML.
+_GAME_NULLABLE = (("max_players",), ("buy",), ("buy", "price"), ("pot", "low"))
+_GAME_NULLABLE += (("pot", "low", "qualifier"),)
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
@@ -145,7 +150,51 @@ def _from_toml(table: Mapping[str, Any]) -> dict:
         value = hand.get(name)
         if isinstance(value, list):
             hand[name] = [None if v == "" else v for v in value]
+    if isinstance(hand.get("_game"), Mapping):
+        hand["_game"] = _game_nulls(hand["_game"], "none", None)
     return hand
+
+
+def _game_nulls(game: Mapping[str, Any], old: Any, new: Any) -> dict:
+    """A copy of the definition ``game`` with ``old`` at its nullable parts made ``new``
+    (``"none"`` -> ``None`` when read, the other way when written)."""
+    out = json.loads(json.dumps(game, default=str))
+    for path in _GAME_NULLABLE:
+        node = out
+        for key in path[:-1]:
+            node = node.get(key) if isinstance(node, dict) else None
+        if isinstance(node, dict) and path[-1] in node and node[path[-1]] == old:
+            node[path[-1]] = new
+    return out
+
+
+def game_from_phh(value: Any) -> GameDefinition:
+    """The game definition of a hand's ``_game`` field (as :func:`loads` gives it: the
+    definition's JSON, nulls included), checked: a :class:`PHHError` names the part at
+    fault under ``_game``.
+
+    >>> from tracker.engine.game_presets import PRESETS
+    >>> from tracker.engine.games import dump_game
+    >>> text = dumps({"variant": "F7S", "_game": dump_game(PRESETS["razz"])})
+    >>> game_from_phh(loads(text)[0]["_game"]) == PRESETS["razz"]
+    True
+    >>> game_from_phh({"name": "x", "title": "X", "pot": {"kind": "pot_limit"}})
+    Traceback (most recent call last):
+    ...
+    tracker.engine.phh.PHHError: 'pot_limit' is not one of high, low, high_low, high_chicago, low_chicago
+    >>> game_from_phh([])
+    Traceback (most recent call last):
+    ...
+    tracker.engine.phh.PHHError: must be a table: a game definition (docs/engine.md)
+    """
+    if not isinstance(value, Mapping):
+        raise PHHError("must be a table: a game definition (docs/engine.md)", field="_game")
+    try:
+        return load_game(value)
+    except GameDefinitionError as exc:
+        path = next(iter(exc.fields), "")
+        where = "_game" if path in ("", "definition") else f"_game.{path}"
+        raise PHHError(exc.message, field=where) from None
 
 
 # A PHH file is shallow: a .phhs table of hands, a hand's fields, lists of actions or
@@ -274,6 +323,8 @@ def _to_toml(hand: Mapping[str, Any]) -> dict:
             value = {k: ("none" if v is None else v) for k, v in value.items()}
         elif key in _NULLABLE_LISTS and isinstance(value, (list, tuple)):
             value = ["" if v is None else v for v in value]
+        elif key == "_game" and isinstance(value, Mapping):
+            value = _game_nulls(value, None, "none")
         out[key] = value
     return out
 

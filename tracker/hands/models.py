@@ -54,6 +54,16 @@ class Hand(models.Model):
     variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
     # Every announcement the hand was dealt under, defaults filled in (never changes).
     options = models.JSONField(default=dict)
+    # The league's house game version the hand was dealt under (tracker/games/models.py),
+    # kept as its announcements are; null for the variants of today (the only hands the
+    # recording takes so far).
+    game_version = models.ForeignKey(
+        "tracker.LeagueGameVersion",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="hands",
+    )
     entry_mode = models.CharField(max_length=8, choices=EntryMode.choices)
     # The hand as entered: a full history or a quick entry (see docs/recording.md).
     entry = models.JSONField()

@@ -16,6 +16,7 @@ from tracker.core.errors import Conflict, NotFound, PermissionDenied, Refusal
 from tracker.core.permissions import Capability, require, roles_remembered
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
 from tracker.engine.errors import DomainError
+from tracker.games.selectors import league_games
 from tracker.hands.models import DraftStatus
 from tracker.hands.selectors.live import draft_state, open_draft
 from tracker.hands.services.live import (
@@ -102,6 +103,7 @@ def live_hand(request, tournament):
         "error": error,
         "over": state.over,
         "variant_choices": [(v, VARIANT_TITLES[v]) for v in VARIANTS],
+        "house_games": league_games(tournament.league),
         "announcements": announcements,
         "page": live_page(draft_state(draft)) if draft is not None else None,
         "phone_engine": phone_engine(),

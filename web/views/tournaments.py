@@ -14,6 +14,7 @@ from django.views.decorators.http import condition, require_GET, require_http_me
 
 from tracker.core.permissions import Capability, capabilities
 from tracker.engine.errors import DomainError
+from tracker.games.selectors import league_games
 from tracker.leagues.selectors import league_roster, visible_league, visible_tournament
 from tracker.money.selectors import league_money
 from tracker.money.services import night_create
@@ -32,7 +33,10 @@ from web.views.common import login_first, page_gate
 
 @require_GET
 def tournament(request, pk):
-    return render(request, "tracker/tournament.html", {"page": tournament_page(request.user, pk)})
+    page = tournament_page(request.user, pk)
+    # a dealer's choice night: the league's own games too, said not yet loggable live
+    house_games = [] if page.tournament.default_variant else league_games(page.league)
+    return render(request, "tracker/tournament.html", {"page": page, "house_games": house_games})
 
 
 @require_http_methods(["GET", "POST"])

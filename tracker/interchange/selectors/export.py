@@ -52,7 +52,9 @@ class PHHExport:
 
 def _hands(queryset) -> list[Hand]:
     return list(
-        queryset.select_related("tournament__league").prefetch_related("hand_seats__player")
+        queryset.select_related("tournament__league", "game_version").prefetch_related(
+            "hand_seats__player"
+        )
     )
 
 
@@ -85,6 +87,8 @@ def hand_history(hand: Hand) -> dict[str, Any]:
         data["finishing_stacks"] = finishing
     data["_variant"] = hand.variant
     data["_options"] = dict(hand.options or {})
+    if hand.game_version_id is not None:  # a league's house game: its definition as stored
+        data["_game"] = hand.game_version.definition
     for theirs, ours in ENTRY_FIELDS.items():
         if entry.get(ours) is not None:
             data[theirs] = entry[ours]

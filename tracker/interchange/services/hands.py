@@ -12,6 +12,7 @@ from typing import Any
 from tracker.core.digest import canonical_json, sha256_hex
 from tracker.core.paths import FieldPath
 from tracker.engine.errors import DomainError
+from tracker.engine.phh import PHHError, game_from_phh
 from tracker.engine.procedure import ENTRY_FIELDS, PHH_OPTIONAL, PHH_REQUIRED, PHH_VARIANT
 from tracker.engine.variants import SEVEN_CARD_STUD
 from tracker.hands.models import Hand
@@ -97,6 +98,8 @@ def phh_hand_record(
         return HandFault(message, code=code, source=source, hand=label, field=field)
 
     _check_fields(hand, fault)
+    if "_game" in hand:
+        _check_game(hand["_game"], fault)
     state = tournament_state(tournament)
     if state.over:
         why = (
@@ -186,6 +189,21 @@ def phh_hand_record(
                 "finishing_stacks_mismatch",
             )
     return recorded
+
+
+def _check_game(value: Any, fault) -> None:
+    """A house game's hand: its definition checked (a refusal names the part at fault), then
+    refused as a whole, since hands of house games cannot be recorded yet."""
+    try:
+        game = game_from_phh(value)
+    except PHHError as exc:
+        raise fault(exc.message, next(iter(exc.fields), "_game"), "invalid_game") from None
+    raise fault(
+        f"a hand of the house game {game.title!r}: hands of house games cannot be recorded "
+        "yet, so they cannot be imported",
+        "_game",
+        "unsupported_game",
+    )
 
 
 def _name(value: Any) -> str:

@@ -1,0 +1,183 @@
+"""The house games' pages: the list, a new game from a preset's house choices or from
+scratch (JSON, refusals listed by the part at fault), the game with its versions, a change,
+archiving, the preview, and who may do what."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from tests.factories import add_member, make_league
+from tracker.games.models import LeagueGame, LeagueGameVersion
+from tracker.games.selectors import game_versions, league_game
+from tracker.games.services import league_game_create
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world():
+    league, admin = make_league(slug="club")
+    client = Client()
+    client.force_login(admin)
+    return league, admin, client
+
+
+def test_the_list_offers_games_and_says_they_are_not_loggable_yet(world):
+    league, admin, client = world
+    league_game_create(league=league, by=admin, name="Deuces", preset="deuces_wild")
+    page = Client().get("/leagues/club/games/").content.decode()
+    assert "Deuces" in page and "cannot be recorded yet" in page and "New game" not in page
+    assert "New game" in client.get("/leagues/club/games/").content.decode()
+    assert 'href="/leagues/club/games/"' in Client().get("/leagues/club/").content.decode()
+
+
+def test_a_new_game_from_a_preset_with_a_house_choice_changed(world):
+    league, admin, client = world
+    picker = client.get("/leagues/club/games/new/").content.decode()
+    assert "Follow the Queen" in picker and "?preset=scratch" in picker
+    form = client.get("/leagues/club/games/new/?preset=follow_the_queen").content.decode()
+    assert 'name="c-wild-0-later_x"' in form and "A later face-up queen" in form
+    r = client.post(
+        "/leagues/club/games/new/",
+        {
+            "preset": "follow_the_queen",
+            "name": "Follow the first Queen",
+            "c-wild-0-rank": "Q",
+            "c-wild-0-x_wild": "yes",
+            "c-wild-0-later_x": "ignored",
+            "c-wild-0-last_x": "keeps",
+            "c-double_ace_flush": "no",
+            "c-max_players": "6",
+        },
+    )
+    assert r.status_code == 302 and r["Location"] == "/leagues/club/games/follow-the-first-queen/"
+    stored = game_versions(league_game(league, "follow-the-first-queen"))[0].definition
+    assert stored["wild"][0] | {} == {
+        "kind": "follow",
+        "rank": "Q",
+        "x_wild": True,
+        "later_x": "ignored",
+        "last_x": "keeps",
+    }
+    assert stored["max_players"] == 6
+    page = client.get(r["Location"]).content.decode()
+    assert "Version 1" in page and "Follow the first Queen" in page
+
+
+def test_a_refused_house_choice_is_shown_on_its_input(world):
+    league, admin, client = world
+    r = client.post(
+        "/leagues/club/games/new/",
+        {
+            "preset": "baseball",
+            "name": "Baseball",
+            "c-wild-0-ranks": "3 Z",
+            "c-wild-0-cards": "",
+            "c-extra_cards-0-face": "up",
+            "c-pays-0-price": "pot",
+            "c-double_ace_flush": "no",
+            "c-max_players": "7",
+        },
+    )
+    assert r.status_code == 400
+    form = r.context["form"]
+    assert form.errors["c-wild-0-ranks"] and "is not a rank" in form.errors["c-wild-0-ranks"][0]
+    assert not LeagueGame.objects.exists()
+
+
+def test_from_scratch_lists_each_refusal_by_the_part_at_fault(world):
+    league, admin, client = world
+    bad = {"pot": {"kind": "high", "low": {}}}
+    r = client.post(
+        "/leagues/club/games/new/",
+        {"preset": "scratch", "name": "Mine", "definition": json.dumps(bad)},
+    )
+    assert r.status_code == 400
+    assert r.context["form"].errors["definition"][0].startswith("pot.low: a low rule")
+    r = client.post(
+        "/leagues/club/games/new/", {"preset": "scratch", "name": "Mine", "definition": "{,"}
+    )
+    assert "line 1, column 2" in r.context["form"].errors["definition"][0]
+    good = {"wild": [{"kind": "fixed", "ranks": ["7"]}]}
+    r = client.post(
+        "/leagues/club/games/new/",
+        {"preset": "scratch", "name": "Sevens", "definition": json.dumps(good)},
+    )
+    assert r.status_code == 302 and LeagueGame.objects.get().preset == ""
+
+
+def test_a_change_is_a_new_version_and_the_old_one_stays_readable(world):
+    league, admin, client = world
+    game = league_game_create(league=league, by=admin, name="Deuces", preset="deuces_wild")
+    edit = client.get("/leagues/club/games/deuces/edit/").content.decode()
+    assert "&quot;ranks&quot;" in edit
+    changed = {"wild": [{"kind": "fixed", "ranks": ["2", "7"]}]}
+    r = client.post(
+        "/leagues/club/games/deuces/edit/", {"name": "Deuces", "definition": json.dumps(changed)}
+    )
+    assert r.status_code == 302
+    assert [v.number for v in game_versions(game)] == [2, 1]
+    page = client.get("/leagues/club/games/deuces/?version=1").content.decode()
+    assert "Twos are wild." in page and "not the current one" in page
+    assert "Twos and sevens are wild." in client.get("/leagues/club/games/deuces/").content.decode()
+    r = client.post("/leagues/club/games/deuces/archive/")
+    assert r.status_code == 302 and league_game(league, "deuces").archived
+    assert LeagueGameVersion.objects.count() == 2
+
+
+def test_the_preview_shows_cards_wild_marks_and_winners(world):
+    league, admin, _ = world
+    league_game_create(league=league, by=admin, name="Deuces", preset="deuces_wild")
+    r = Client().get("/leagues/club/games/deuces/preview/?seed=5")
+    assert r.status_code == 200
+    hands = r.context["hands"]
+    assert len(hands) == 3 and all(h.wild == "Twos are wild." for h in hands)
+    twos = [c for h in hands for s in h.seats for c in s.cards if c.code[0] == "2"]
+    assert twos and all(c.wild and c.wild_note.startswith("wild") for c in twos)
+    others = [c for h in hands for s in h.seats for c in s.cards if c.code[0] != "2"]
+    assert not any(c.wild for c in others)
+    page = r.content.decode()
+    assert page.count('data-testid="preview-hand"') == 3 and ("wins the pot" in page)
+    assert r.context["hands"][0].shares == (
+        Client().get("/leagues/club/games/deuces/preview/?seed=5").context["hands"][0].shares
+    )
+
+
+@pytest.mark.parametrize("role", ["member", "scorekeeper", "authority"])
+def test_only_admins_reach_the_forms(world, role):
+    league, admin, _ = world
+    league_game_create(league=league, by=admin, name="Razz", preset="razz")
+    client = Client()
+    client.force_login(add_member(league, f"club-{role}", role))
+    assert client.get("/leagues/club/games/new/").status_code == 403
+    assert client.get("/leagues/club/games/razz/edit/").status_code == 403
+    assert client.post("/leagues/club/games/razz/archive/").status_code == 403
+    assert client.get("/leagues/club/games/razz/preview/").status_code == 200
+    assert Client().get("/leagues/club/games/new/").status_code == 302  # the login page
+
+
+def test_a_dealers_choice_night_lists_the_league_games_as_not_yet_loggable(world):
+    from tests.factories import make_tournament
+
+    league, admin, client = world
+    league_game_create(league=league, by=admin, name="Baseball", preset="baseball")
+    choice, _ = make_tournament(league=league, by=admin, name="Anything goes")
+    page = client.get(f"/tournaments/{choice.pk}/").content.decode()
+    assert 'data-testid="house-games"' in page and "Not yet loggable live" in page
+    assert 'href="/leagues/club/games/baseball/"' in page
+    live = client.get(f"/tournaments/{choice.pk}/live/").content.decode()
+    assert "<option disabled>Baseball (not yet loggable live)</option>" in live
+    assert "Not yet loggable live" in live
+    stud, _ = make_tournament(
+        league=league,
+        by=admin,
+        name="Stud night",
+        names=("Dee", "Eve"),
+        default_variant="seven_card_stud",
+    )
+    assert (
+        'data-testid="house-games"' not in client.get(f"/tournaments/{stud.pk}/").content.decode()
+    )
