@@ -53,9 +53,28 @@ def _change(raw: Any, path: str) -> OutboxChange:
     result = raw.get("table_result")
     if result is not None and not isinstance(result, dict):
         raise DomainError("must be an object", field=f"{path}.table_result")
+    hand = raw.get("hand")
+    if op == "start" and (not isinstance(hand, dict) or not isinstance(hand.get("number"), int)):
+        raise DomainError(
+            "must be the hand this phone started (its number, game, seats, stacks, stakes)",
+            field=f"{path}.hand",
+        )
+    start = None
+    if raw.get("start") is not None:
+        try:
+            start = uuid.UUID(str(raw["start"]))
+        except ValueError:
+            raise DomainError(
+                "must be the client id of the hand's start (a UUID)", field=f"{path}.start"
+            ) from None
+    draft = raw.get("draft")
+    if draft is None and op != "start" and start is None:
+        raise DomainError("must name the hand: its draft, or its start", field=f"{path}.draft")
     return OutboxChange(
         client_id=client_id,
-        draft=_whole(raw.get("draft"), f"{path}.draft", high=2**63 - 1),
+        draft=None if draft is None else _whole(draft, f"{path}.draft", high=2**63 - 1),
+        start=start,
+        hand=hand if op == "start" else None,
         base=_whole(raw.get("base"), f"{path}.base"),
         op=op,
         events=tuple(events),
