@@ -98,9 +98,15 @@ class ChangeResult:
     client_id: uuid.UUID
     status: Status
     version: int | None = None  # the draft's version after it (applied)
+    op: str = ""  # set for a "start"
     hand: int | None = None  # the hand recorded by it ("finish")
     error: DomainError | None = None
     draft: int | None = None  # the draft it went to (a "start": the hand's draft now)
+
+    @property
+    def started(self) -> bool:
+        """A phone's start of a hand, kept: its answer names the hand's draft."""
+        return self.op == "start" and self.draft is not None
 
 
 @dataclass
@@ -234,8 +240,9 @@ def _kept(change: OutboxChange, tournament: Tournament) -> ChangeResult | None:
     status: Status = "dropped" if prior.outcome == DraftChange.Outcome.DROPPED else "already"
     hand = prior.draft.hand_id if prior.op == "finish" else None
     return ChangeResult(
-        change.client_id, status, version=prior.version, hand=hand, draft=prior.draft_id
-    )
+        change.client_id, status, version=prior.version, hand=hand, draft=prior.draft_id,
+        op="start" if prior.op == "start" else "",
+    )  # fmt: skip
 
 
 def _start(
@@ -255,7 +262,7 @@ def _start(
     except DomainError as exc:
         return ChangeResult(change.client_id, "refused", error=exc)
     started[change.client_id] = draft.pk
-    return ChangeResult(change.client_id, "applied", version=0, draft=draft.pk)
+    return ChangeResult(change.client_id, "applied", version=0, draft=draft.pk, op="start")
 
 
 def _settle(
