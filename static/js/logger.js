@@ -486,6 +486,7 @@
   }
   /* "Start hand N+1" on the phone: the engine deals it from this hand's result. */
   function startNext() {
+    var started = performance.now();
     var night = jsonOf("phone-night");
     var setup = jsonOf("phone-setup");
     if (!engine || !night || !setup || localSteps === null) return Promise.resolve();
@@ -495,6 +496,7 @@
       var change = { id: uuid(), draft: null, base: 0, op: "start", hand: answer.setup, form: {} };
       return add({ url: url, change: change }).then(function () {
         enter(change.id, answer.setup, [], answer.screen);
+        root.setAttribute("data-draw-ms", String(Math.round(performance.now() - started)));
         shown();
         flush();
       });

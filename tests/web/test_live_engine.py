@@ -120,6 +120,7 @@ def test_a_whole_hand_logged_offline_on_the_phones_engine_is_recorded_once(site,
     # brought in and took the antes; Bob deals, so Cat is dealt first), then logged there.
     page.locator("#next button:text-is('Start hand 2')").click()
     page.wait_for_selector(".live-head h1:has-text('Hand 2')")
+    figures["offline_start_next_hand_ms"] = draw_ms(page)
     stacks = [
         s.split()[0] for s in page.locator(".live-seats .seat-chips .muted").all_inner_texts()
     ]
