@@ -2,9 +2,9 @@
 
 Each change carries the phone's client id (a UUID) and ``base``, the draft's version the
 phone made it against (a phone that logs three steps offline at version 7 sends bases 7, 8
-and 9: every change adds one to the version). A batch is applied in the order of its bases,
-whatever order it came in, each change in its own savepoint (that of the live service
-that applies it):
+and 9: every change adds one to the version). A batch is applied in the order of its hands'
+numbers, then of its bases, whatever order it came in, each change in its own savepoint
+(that of the live service that applies it):
 
 - a client id already kept (:class:`~tracker.hands.models.DraftChange`) is not applied
   again: ``already`` (or ``dropped`` if the scorekeeper kept the other screen's version);
