@@ -257,6 +257,11 @@ def test_a_start_without_its_hand_is_refused_naming_it(table):
     answer = send(client, tournament, {"changes": [start]})
     assert answer.status_code == 400
     assert "changes[0].hand" in answer.json()["error"]["fields"]
+    start["hand"] = {"number": 2, "level": 1, "variant": "seven_card_stud", "positions": 7,
+                     "stacks": [], "stakes": {}}  # fmt: skip
+    answer = send(client, tournament, {"changes": [start]})
+    assert answer.status_code == 400
+    assert "changes[0].hand.positions" in answer.json()["error"]["fields"]
     orphan = {"id": str(uuid.uuid4()), "draft": None, "base": 0, "op": "events",
               "events": [{"event": "fold", "seat": 0}]}  # fmt: skip
     answer = send(client, tournament, {"changes": [orphan]})
