@@ -258,7 +258,7 @@
       el.disabled = true;
     });
     root.insertBefore(box, root.firstChild);
-    say("not saved: hand " + refusal.number + ": " + refusal.why, "error");
+    say("not saved: " + refusal.why, "error");
     if (left.length) showWaiting(left);
   }
   function flush() {
@@ -291,6 +291,7 @@
     var first = data.conflicts[0];
     var mine = left.filter(function (item) { return keyOf(item.change) === first.draft && item.change.op !== "start"; })
       .map(function (item) { return item.change; });
+    dismiss();  // asked again (a retry): one box
     var box = document.createElement("section");
     box.className = "form-summary live-conflict";
     box.setAttribute("role", "alert");
@@ -358,9 +359,18 @@
         if (answer.status === 409 && answer.data && answer.data.error && answer.data.error.code === "stale_draft") {
           return flush();  // it moved again: ask anew
         }
+        dismiss();
         return settle([], answer);
       }, function () { say("offline: choose again when the network is back", "error"); })
-      .then(function () { if (!leaving) root.setAttribute("data-sync", "idle"); });
+      .then(function () {
+        if (leaving) return;
+        root.setAttribute("data-sync", "idle");
+        return flush();  // the changes of later hands, waiting on this one
+      });
+  }
+  function dismiss() {
+    var old = root.querySelector("[data-testid=live-conflict]");
+    if (old) old.remove();
   }
 
 

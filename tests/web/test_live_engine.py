@@ -252,4 +252,36 @@ def test_a_hand_moved_on_another_phone_while_this_one_was_offline_asks_which_to_
     assert replaced.steps_before[-1] == {"event": "complete", "seat": 0, "to": 20}
     other.reload()
     assert "Bob brings in 10" in other.inner_text("[data-testid=live-log]")
+
+    # Offline again, this phone ends hand 1 (Bob takes it) and starts hand 2; the other
+    # records hand 1 otherwise (Cat takes it), so the stacks hand 2 was dealt from are not
+    # the server's: back online, hand 1 can only be the other's, and hand 2 is refused.
+    page.context.set_offline(True)
+    live_act(page, "Fold")
+    live_act(page, "Fold")
+    live_tap(page, "button:has-text('Record hand 1')")
+    page.locator("#next button:text-is('Start hand 2')").click()
+    page.wait_for_selector(".live-head h1:has-text('Hand 2')")
+    for label in ("Complete to 20", "Fold", "Fold"):
+        other.click(f"#next button:text-is('{label}')")
+        other.wait_for_load_state()
+    other.click(".live-finish button")
+    other.wait_for_load_state()
     context.close()
+    page.context.set_offline(False)
+    box = page.wait_for_selector("[data-testid=live-conflict]", timeout=30_000)
+    assert "hand 1 was recorded there" in box.inner_text()
+    assert page.locator("[data-testid=live-conflict] button").all_inner_texts() == ["Keep theirs"]
+    live_tap(page, "[data-testid=live-conflict] button:text-is('Keep theirs')")
+    refused = page.wait_for_selector("[data-testid=start-refused]", timeout=30_000)
+    page.wait_for_function(OUTBOX_IDLE)
+    assert "Hand 2 (started on this phone) was not recorded" in refused.inner_text()
+    assert "the stacks are" in refused.inner_text()
+    assert banner(page).startswith("not saved: hand 2")
+    assert not page.locator("[data-testid=live-conflict]").count()
+    shots(page, "phone-live-start-refused")
+    problems = describe("a hand started on the phone, refused", axe_violations(page))
+    assert not problems, "\n".join(problems)
+    assert Hand.objects.get().draft.changes.filter(outcome="dropped").count() == 3
+    assert not DraftHand.objects.filter(number=2).exists()
+    assert page.evaluate(OUTBOX_SIZE) == 0
