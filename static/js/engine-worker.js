@@ -1,8 +1,9 @@
 /* The live logger's engine in a worker of its own (static/js/logger.js starts it): the
  * browser's Python (Pyodide, static/vendor/pyodide/) with tracker/engine/ from its zip, so
  * its start and every step run off the page's thread and a tap is never kept waiting.
- * Messages: {id, fn: "load", pyodide, engine} first, then {id, fn: "step" | "replay", args}
- * (tracker/engine/screen.py's phone_step and phone_replay: JSON strings in and out); each
+ * Messages: {id, fn: "load", pyodide, engine} first, then {id, fn: "step" | "replay" | "next",
+ * args} (tracker/engine/screen.py's phone_step, phone_replay and phone_next_hand: JSON
+ * strings in and out); each
  * is answered {id, result} or {id, error}. */
 let ready = null;
 
@@ -14,7 +15,7 @@ async function boot(base, zip) {
   py.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/engine" });
   py.runPython("import sys\nif '/engine' not in sys.path: sys.path.insert(0, '/engine')");
   const screen = py.pyimport("tracker.engine.screen");
-  return { step: screen.phone_step, replay: screen.phone_replay };
+  return { step: screen.phone_step, replay: screen.phone_replay, next: screen.phone_next_hand };
 }
 
 self.onmessage = async (event) => {

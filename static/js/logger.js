@@ -12,6 +12,10 @@
  * engine itself (/engine-<digest>.zip, tracker/engine/screen.py): a tap is applied on the
  * phone, the next buttons are drawn at once, and the tap's events go to the outbox, so a
  * hand is logged with the network gone; the server applies them again and checks them.
+ * A hand recorded on the phone offline is followed by the next one, dealt there by the same
+ * engine (phone_next_hand: stacks, dealer, seats, stakes) and started with a client id of
+ * its own (op "start"): its changes name that start until the server, which deals the
+ * hand itself and refuses a start that does not hold, answers with its draft.
  * Without this file the forms post as they always did. */
 (function () {
   "use strict";
@@ -33,6 +37,8 @@
   var token = csrf();  // kept: the phone's own drawing of the next steps has no token fields
   var engine = null;  // the engine's functions, once the browser's Python has loaded it
   var localSteps = null;  // the hand's steps after the changes waiting in the outbox
+  var replaying = Promise.resolve();  // the replay after a server answer: a tap waits for it
+  var lastHtml = null;  // the server's last drawing, if the replay over it fails
 
   function uuid() {
     if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID();
@@ -43,6 +49,18 @@
     var h = Array.prototype.map.call(b, function (x) { return (x + 0x100).toString(16).slice(1); }).join("");
     return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
   }
+
+  /* The hand on the page: its draft id, or the client id of its start while the phone
+   * alone knows it (started offline, not answered yet). */
+  function draftKey() {
+    var d = root.getAttribute("data-draft") || "";
+    return /^[0-9]+$/.test(d) ? Number(d) : d;
+  }
+  function keyOf(change) {
+    if (change.draft !== null && change.draft !== undefined) return change.draft;
+    return change.op === "start" ? change.id : change.start;
+  }
+  function local() { return typeof draftKey() === "string"; }
 
   /* --- IndexedDB: the changes not yet answered, in the order they were made ---------- */
   function db() {
@@ -74,6 +92,22 @@
   }
   function add(change) {
     return tx("readwrite", function (store) { store.add(change); });
+  }
+  /* The hands the server started for the phone's starts: their changes name the draft now. */
+  function rebind(started) {
+    if (!Object.keys(started).length) return Promise.resolve();
+    if (started[draftKey()]) root.setAttribute("data-draft", String(started[draftKey()]));
+    return pending().then(function (items) {
+      return tx("readwrite", function (store) {
+        items.forEach(function (item) {
+          var key = keyOf(item.change);
+          if (typeof key === "string" && started[key] && item.change.op !== "start") {
+            item.change.draft = started[key];
+            store.put(item);
+          }
+        });
+      });
+    });
   }
   function remove(ids) {
     var gone = {};
@@ -117,9 +151,22 @@
   }
   function draw(state, left) {
     if (!state) { leave(liveUrl); return; }
-    root.innerHTML = state.html;
+    lastHtml = state.html;
     root.setAttribute("data-draft", String(state.draft));
     root.setAttribute("data-version", String(state.version));
+    if (engine && mineOf(left || []).length && jsonOf("phone-setup")) {
+      // Steps still wait: only the server's steps are taken; the engine draws the page
+      // with the waiting ones replayed over them (never the server's older buttons).
+      var fresh = document.createElement("template");
+      fresh.innerHTML = state.html;
+      ["phone-setup", "phone-steps"].forEach(function (id) {
+        var old = document.getElementById(id);
+        var now = fresh.content.getElementById(id);
+        if (old && now) old.textContent = now.textContent;
+      });
+    } else {
+      root.innerHTML = state.html;
+    }
     return rendered(left || []);
   }
   function rendered(left) {
@@ -154,24 +201,65 @@
     var data = answer.data || {};
     var done = [];
     var refused = [];
-    var handUrl = null;
+    var started = {};  // the phone's start -> the server's draft
+    var finished = {};  // hand key -> the recorded hand's address
+    var changes = {};
+    var startRefused = null;
+    items.forEach(function (item) { changes[item.change.id] = item.change; });
     (data.results || []).forEach(function (r) {
+      var change = changes[r.id];
       if (r.status === "applied" || r.status === "already" || r.status === "dropped") done.push(r.id);
-      if (r.status === "refused") { done.push(r.id); refused.push(r.error ? r.error.message : "refused"); }
-      if (r.hand_url) handUrl = r.hand_url;
+      if (r.status === "refused") {
+        done.push(r.id);
+        var why = r.error ? r.error.message : "refused";
+        if (change && change.op === "start") startRefused = { key: change.id, number: change.hand.number, why: why };
+        else if (!(r.error && r.error.code === "start_refused")) refused.push(why);
+      }
+      if (change && change.op === "start" && r.draft) started[change.id] = r.draft;
+      if (change && r.hand_url) finished[keyOf(change)] = r.hand_url;
     });
-    return remove(done).then(pending).then(function (left) {
+    Object.keys(finished).forEach(function (key) {
+      if (started[key]) finished[started[key]] = finished[key];
+    });
+    return rebind(started).then(function () { return remove(done); }).then(pending).then(function (left) {
       if (answer.status === 409 && data.conflicts) { conflict(data, left); return; }
       if (answer.status >= 400 && !data.results) {
         say((data.error && data.error.message) || "the server refused the steps", "error");
         return;
       }
-      if (handUrl && !left.length) { leave(handUrl); return; }
+      if (startRefused && startRefused.key === draftKey()) { notStarted(startRefused, left); return; }
+      if (local()) { showWaiting(left); return; }  // the phone is on a hand the server has not
+      if (finished[draftKey()] && !mineOf(left).length) { leave(finished[draftKey()]); return; }
       return Promise.resolve(draw(data.state, left)).then(function () {
         if (refused.length) say("not saved: " + refused.join("; "), "error");
         else showWaiting(left);
       });
     });
+  }
+  /* A hand started on this phone that the server does not deal: said, with its steps in
+   * sight; nothing more is logged into it. */
+  function notStarted(refusal, left) {
+    var box = document.createElement("section");
+    box.className = "form-summary live-refused";
+    box.setAttribute("role", "alert");
+    box.setAttribute("data-testid", "start-refused");
+    var h = document.createElement("h2");
+    h.textContent = "Hand " + refusal.number + " (started on this phone) was not recorded";
+    var p = document.createElement("p");
+    p.textContent = refusal.why + ". Its steps below were not saved.";
+    var a = document.createElement("a");
+    a.href = liveUrl;
+    a.className = "button big primary";
+    a.textContent = "Go on from the server's hand";
+    box.appendChild(h);
+    box.appendChild(p);
+    box.appendChild(a);
+    root.querySelectorAll(".live-next button, .live-next input, .live-tools button").forEach(function (el) {
+      el.disabled = true;
+    });
+    root.insertBefore(box, root.firstChild);
+    say("not saved: " + refusal.why, "error");
+    if (left.length) showWaiting(left);
   }
   function flush() {
     if (sending) { again = true; return Promise.resolve(); }
@@ -201,8 +289,9 @@
   /* --- a conflict: both versions, and the choice ------------------------------------ */
   function conflict(data, left) {
     var first = data.conflicts[0];
-    var mine = left.filter(function (item) { return item.change.draft === first.draft; })
+    var mine = left.filter(function (item) { return keyOf(item.change) === first.draft && item.change.op !== "start"; })
       .map(function (item) { return item.change; });
+    dismiss();  // asked again (a retry): one box
     var box = document.createElement("section");
     box.className = "form-summary live-conflict";
     box.setAttribute("role", "alert");
@@ -210,13 +299,49 @@
     var h = document.createElement("h2");
     h.textContent = data.error.message;
     box.appendChild(h);
-    var p = document.createElement("p");
-    var log = first.server && first.server.log ? first.server.log : [];
-    p.textContent = "On the other screen (version " + first.server_version + "): " +
-      (log.length ? log[log.length - 1] : "the hand was " + (first.server && first.server.status)) +
-      " — yours: " + steps(mine.length) + " made on version " + first.base + ".";
-    box.appendChild(p);
-    [["mine", "Keep mine"], ["theirs", "Keep theirs"]].forEach(function (pair) {
+    var open = first.server && first.server.status === "open";
+    var theirs = open && first.server.log ? first.server.log : [];
+    var here = first.draft === draftKey()
+      ? Array.prototype.map.call(root.querySelectorAll("[data-testid=live-log] li"), function (li) { return li.textContent; })
+      : null;
+    var same = 0;
+    while (here && same < theirs.length && same < here.length && theirs[same] === here[same]) same += 1;
+    function version(title, lines, testid, none) {
+      var part = document.createElement("div");
+      part.className = "conflict-version";
+      part.setAttribute("data-testid", testid);
+      var h3 = document.createElement("h3");
+      h3.textContent = title;
+      part.appendChild(h3);
+      var shownLines = lines === null ? [] : lines.slice(same);
+      if (!shownLines.length) {
+        var p = document.createElement("p");
+        p.textContent = none;
+        part.appendChild(p);
+      } else {
+        var ol = document.createElement("ol");
+        ol.className = "actions";
+        ol.start = same + 1;  // numbered as in the hand's log
+        shownLines.forEach(function (line) {
+          var li = document.createElement("li");
+          li.textContent = line;
+          ol.appendChild(li);
+        });
+        part.appendChild(ol);
+      }
+      box.appendChild(part);
+    }
+    if (same) {
+      var common = document.createElement("p");
+      common.textContent = "Both have the first " + steps(same) + "; then:";
+      box.appendChild(common);
+    }
+    version("The other screen (version " + first.server_version + ")", theirs, "conflict-theirs",
+      open ? "nothing more" : "hand " + first.number + " was " + (first.server && first.server.status) + " there");
+    version("This phone: " + steps(mine.length) + " made on version " + first.base, here, "conflict-mine",
+      here === null ? steps(mine.length) + " waiting" : "nothing more");
+    var choices = open ? [["mine", "Keep mine"], ["theirs", "Keep theirs"]] : [["theirs", "Keep theirs"]];
+    choices.forEach(function (pair) {
       var b = document.createElement("button");
       b.type = "button";
       b.className = "button big" + (pair[0] === "theirs" ? " primary" : "");
@@ -234,9 +359,18 @@
         if (answer.status === 409 && answer.data && answer.data.error && answer.data.error.code === "stale_draft") {
           return flush();  // it moved again: ask anew
         }
+        dismiss();
         return settle([], answer);
       }, function () { say("offline: choose again when the network is back", "error"); })
-      .then(function () { if (!leaving) root.setAttribute("data-sync", "idle"); });
+      .then(function () {
+        if (leaving) return;
+        root.setAttribute("data-sync", "idle");
+        return flush();  // the changes of later hands, waiting on this one
+      });
+  }
+  function dismiss() {
+    var old = root.querySelector("[data-testid=live-conflict]");
+    if (old) old.remove();
   }
 
 
@@ -279,6 +413,7 @@
     return ask({ fn: "load", pyodide: base, engine: zip }).then(function () {
       engine = {
         step: function (a, b, c) { return ask({ fn: "step", args: [a, b, c] }); },
+        next: function (a, b, c) { return ask({ fn: "next", args: [a, b, c] }); },
         replay: function (a, b, c) { return ask({ fn: "replay", args: [a, b, c] }); },
       };
       root.setAttribute("data-engine-ms", String(Math.round(performance.now() - started)));
@@ -292,8 +427,8 @@
     });
   }
   function mineOf(items) {
-    var draft = Number(root.getAttribute("data-draft"));
-    return items.filter(function (item) { return item.change.draft === draft; })
+    var key = draftKey();
+    return items.filter(function (item) { return keyOf(item.change) === key && item.change.op !== "start"; })
       .map(function (item) { return item.change; });
   }
   /* The steps the server drew, then the changes still waiting, replayed by the engine: the
@@ -309,18 +444,73 @@
       steps = JSON.stringify(known.steps);
       root.setAttribute("data-version", String(known.version));
       stale = true;
+    } else if (known && known.setup && known.draft > Number(root.getAttribute("data-draft"))) {
+      // The cached page is of an earlier hand: the server's last answer was of this one.
+      enter(known.draft, known.setup, known.steps, null);
+      root.setAttribute("data-version", String(known.version));
+      setup = JSON.stringify(known.setup);
+      steps = JSON.stringify(known.steps);
+      stale = true;
     }
     var waiting = mineOf(left);
-    if (!waiting.length && !stale) { localSteps = JSON.parse(steps); remember(); return Promise.resolve(); }
-    localSteps = null;  // until the replay answers, a tap goes to the server as it is
-    return engine.replay(setup, steps, JSON.stringify(waiting)).then(function (text) {
+    var starts = left.filter(function (item) { return item.change.op === "start" && item.change.id !== draftKey(); });
+    if (!waiting.length && !stale && !starts.length) { localSteps = JSON.parse(steps); remember(); return Promise.resolve(); }
+    localSteps = null;  // until the replay answers; a tap waits for it (replaying)
+    var done = engine.replay(setup, steps, JSON.stringify(waiting)).then(function (text) {
       var answer = JSON.parse(text);
       localSteps = answer.steps;
+      if (starts.length) return resume(starts[starts.length - 1].change, left);
       paint(answer.screen, setup);
       if (waiting.some(function (c) { return c.op === "finish"; })) recordedHere();
-    }, function (error) {  // the server will draw where the hand stands
+    }).catch(function (error) {  // the server's drawing stands
       if (window.console) window.console.warn("the waiting steps do not replay here:", error.message);
+      if (lastHtml) root.innerHTML = lastHtml;
     });
+    replaying = done;
+    return done;
+  }
+  /* After a reload: the last hand started on this phone, where the phone left it. */
+  function resume(start, left) {
+    var setup = JSON.stringify(start.hand);
+    var waiting = left.filter(function (item) { return keyOf(item.change) === start.id && item.change.op !== "start"; })
+      .map(function (item) { return item.change; });
+    return engine.replay(setup, "[]", JSON.stringify(waiting)).then(function (text) {
+      var answer = JSON.parse(text);
+      enter(start.id, start.hand, answer.steps, answer.screen);
+      if (waiting.some(function (c) { return c.op === "finish"; })) recordedHere();
+    });
+  }
+  /* The page turns to a hand the phone started (its setup, its steps so far). */
+  function enter(key, hand, stepsNow, screenNow) {
+    root.setAttribute("data-draft", String(key));
+    root.setAttribute("data-version", "0");
+    document.getElementById("phone-setup").textContent = JSON.stringify(hand);
+    var head = root.querySelector(".live-head");
+    if (head) {
+      head.querySelector("h1").textContent = hand.title;
+      head.querySelector("p").textContent = hand.stakes_line;
+    }
+    document.title = hand.title + " (live)";
+    localSteps = stepsNow;
+    if (screenNow) paint(screenNow, JSON.stringify(hand));
+  }
+  /* "Start hand N+1" on the phone: the engine deals it from this hand's result. */
+  function startNext() {
+    var started = performance.now();
+    var night = jsonOf("phone-night");
+    var setup = jsonOf("phone-setup");
+    if (!engine || !night || !setup || localSteps === null) return Promise.resolve();
+    return engine.next(night, setup, JSON.stringify(localSteps)).then(function (text) {
+      var answer = JSON.parse(text);
+      if (answer.over) { refuse(answer.over); return; }
+      var change = { id: uuid(), draft: null, base: 0, op: "start", hand: answer.setup, form: {} };
+      return add({ url: url, change: change }).then(function () {
+        enter(change.id, answer.setup, [], answer.screen);
+        root.setAttribute("data-draw-ms", String(Math.round(performance.now() - started)));
+        shown();
+        flush();
+      });
+    }, function (error) { refuse(error.message); });
   }
   /* The server's last answer for this logger (its draft, version and steps), kept so that
    * a reload offline starts from it rather than from the page the worker cached. */
@@ -330,18 +520,25 @@
   }
   function remember() {
     var steps = jsonOf("phone-steps");
-    if (!steps) return;
+    if (!steps || local()) return;
     var draft = Number(root.getAttribute("data-draft"));
     var version = Number(root.getAttribute("data-version"));
     var known = lastKnown();
     if (known && known.draft === draft && known.version >= version) return;  // not older
     try {
-      window.localStorage.setItem(KNOWN, JSON.stringify({ draft: draft, version: version, steps: JSON.parse(steps) }));
+      window.localStorage.setItem(KNOWN, JSON.stringify({
+        draft: draft, version: version, steps: JSON.parse(steps), setup: JSON.parse(jsonOf("phone-setup") || "null"),
+      }));
     } catch (e) { /* storage full or off: a reload offline starts from the cached page */ }
   }
   var CONTROL = { check_around: true, undo: true };
   /* A tap applied on the phone: the change for the outbox, or null (refused: said why). */
   function tapHere(fields, started) {
+    // A tap made while the replay after a server answer runs waits for it: computed on
+    // the steps with every waiting change, and kept as the engine's events.
+    return replaying.then(function () { return tapNow(fields, started); });
+  }
+  function tapNow(fields, started) {
     var setup = jsonOf("phone-setup");
     if (!setup || localSteps === null) return Promise.resolve(undefined);
     var op = fields.op || "";
@@ -386,7 +583,11 @@
     var setup = JSON.parse(jsonOf("phone-setup") || "{}");
     next.innerHTML = '<h2 id="prompt" class="live-prompt" data-testid="live-prompt">Hand ' +
       esc(setup.number) + (navigator.onLine ? " is being recorded"
-        : " is recorded on this phone: it is sent when the network is back") + "</h2>";
+        : " is recorded on this phone: it is sent when the network is back") + "</h2>" +
+      (engine && jsonOf("phone-night")
+        ? '<div class="live-buttons"><button type="button" class="button primary big" data-start-next>Start hand ' +
+          esc(Number(setup.number) + 1) + "</button></div>"
+        : "");
     root.querySelectorAll(".live-tools button").forEach(function (b) { b.disabled = true; });
   }
 
@@ -538,14 +739,21 @@
     taps = taps.then(run, run);  // one tap after the other, in the order made
   });
   var taps = Promise.resolve();
+  root.addEventListener("click", function (e) {
+    var button = e.target && e.target.closest ? e.target.closest("[data-start-next]") : null;
+    if (!button) return;
+    button.disabled = true;
+    taps = taps.then(startNext, startNext);
+  });
   function keep(fields, here) {
-    var draft = Number(root.getAttribute("data-draft"));
+    var key = draftKey();
     return pending().then(function (items) {
-      var mine = items.filter(function (item) { return item.change.draft === draft; });
+      var mine = items.filter(function (item) { return keyOf(item.change) === key && item.change.op !== "start"; });
       var change = {
-        id: uuid(), draft: draft, base: Number(root.getAttribute("data-version")) + mine.length,
+        id: uuid(), draft: typeof key === "number" ? key : null, base: Number(root.getAttribute("data-version")) + mine.length,
         op: fields.op || "", form: fields,
       };
+      if (typeof key === "string") change.start = key;
       if (here) {
         change.op = here.op;
         if (here.events) { change.events = here.events; change.form = {}; }

@@ -3,15 +3,17 @@ made on, applied exactly once; another screen's moves are a conflict settled by 
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import pytest
 
 from tests.factories import add_member, make_league, make_tournament
 from tracker.core.errors import Conflict, PermissionDenied
-from tracker.engine.events import EVENT_TYPES
-from tracker.hands.models import DraftChange, DraftStatus, Hand
-from tracker.hands.selectors.live import draft_state
+from tracker.engine.events import EVENT_TYPES, event_from_json
+from tracker.engine.screen import phone_next_hand, phone_replay
+from tracker.hands.models import DraftChange, DraftHand, DraftStatus, Hand
+from tracker.hands.selectors.live import draft_night, draft_state
 from tracker.hands.services.live import draft_start, draft_step
 from tracker.hands.services.outbox import OutboxChange, outbox_apply, outbox_resolve
 
@@ -31,9 +33,10 @@ def deal(seat, card):
     return {"event": "deal", "seat": seat, "cards": [None, None, card]}
 
 
-def phone_hand(draft):
+def phone_hand(draft, *, start=None):
     """A whole hand as a phone logs it from version 0: third street (2c brings in), the
-    bring-in, a completion, two folds, then "record"."""
+    bring-in, a completion, two folds, then "record" (``start``: of a hand the phone
+    started itself, named by its start's client id)."""
     changes = [
         ("events", [deal(0, "2c"), deal(1, "Kd"), deal(2, "Qh")]),
         ("events", [{"event": "bring_in", "seat": 0}]),
@@ -43,9 +46,46 @@ def phone_hand(draft):
         ("finish", []),
     ]
     return [
-        OutboxChange(client_id=uuid.uuid4(), draft=draft.pk, base=k, op=op, events=tuple(ev))
+        OutboxChange(
+            client_id=uuid.uuid4(),
+            draft=None if start else draft.pk,
+            base=k,
+            op=op,
+            events=tuple(ev),
+            start=start,
+        )  # fmt: skip
         for k, (op, ev) in enumerate(changes)
     ]
+
+
+def phone_setup(draft):
+    state = draft_state(draft)
+    return {
+        "variant": draft.variant, "options": draft.options, "level": draft.level,
+        "stakes": {"ante": draft.ante, "bring_in": draft.bring_in,
+                   "small_bet": draft.small_bet, "big_bet": draft.big_bet},
+        "stacks": draft.starting_stacks, "names": state.names,
+        "positions": draft.positions, "number": draft.number,
+    }  # fmt: skip
+
+
+def phone_next(draft, outbox, **changed):
+    """The start of the next hand as the phone's engine deals it, offline, once the
+    ``outbox`` of ``draft``'s hand is logged there (nothing of it sent yet)."""
+    setup = phone_setup(draft)
+    waiting = [{"op": c.op, "events": list(c.events)} for c in outbox]
+    steps = json.loads(phone_replay(json.dumps(setup), "[]", json.dumps(waiting)))["steps"]
+    answer = json.loads(phone_next_hand(json.dumps(draft_night(draft)), json.dumps(setup),
+                                        json.dumps(steps)))  # fmt: skip
+    hand = {**answer["setup"], **changed}
+    return OutboxChange(client_id=uuid.uuid4(), draft=None, base=0, op="start", hand=hand)
+
+
+def two_hands(draft):
+    """Hand 1 and the next, both logged on the phone offline: hand 2 started there."""
+    first = phone_hand(draft)
+    start = phone_next(draft, first)
+    return first, start, phone_hand(draft, start=start.client_id)
 
 
 def statuses(result):
@@ -205,3 +245,91 @@ def test_only_scorekeepers_send_an_outbox(night):
     with pytest.raises(PermissionDenied):
         outbox_apply(tournament=tournament, by=member, changes=phone_hand(draft))
     assert not DraftChange.objects.exists()
+
+
+def test_the_next_hand_started_offline_sent_twice_and_shuffled_records_once(night):
+    admin, tournament = night
+    draft = draft_start(tournament=tournament, by=admin)
+    first, start, second = two_hands(draft)
+    assert start.hand["number"] == 2 and start.hand["positions"] != draft.positions
+    outbox = [*first, start, *second]
+    result = outbox_apply(tournament=tournament, by=admin, changes=outbox[::-1])
+    assert sorted(statuses(result)) == ["applied"] * 13
+    hands = Hand.objects.filter(tournament=tournament).order_by("number")
+    assert [h.number for h in hands] == [1, 2]
+    later = hands[1].draft
+    assert later.positions == start.hand["positions"]
+    assert later.starting_stacks == start.hand["stacks"]  # hand 1's result, by the phone
+    started = next(r for r in result.results if r.client_id == start.client_id)
+    assert started.draft == later.pk and started.version == 0
+    again = outbox_apply(tournament=tournament, by=admin, changes=outbox)
+    assert statuses(again) == ["already"] * 13
+    assert Hand.objects.filter(tournament=tournament).count() == 2
+    assert DraftChange.objects.filter(draft=later).count() == 7  # the start, six changes
+
+
+def test_a_start_the_server_does_not_deal_is_refused_with_what_differs(night):
+    admin, tournament = night
+    draft = draft_start(tournament=tournament, by=admin)
+    first = phone_hand(draft)
+    start = phone_next(draft, first, stacks=[1000, 1000, 1000])
+    second = phone_hand(draft, start=start.client_id)
+    result = outbox_apply(tournament=tournament, by=admin, changes=[*first, start, *second])
+    assert statuses(result) == ["applied"] * 6 + ["refused"] * 7
+    refused = result.results[6].error
+    assert refused.code == "start_refused" and "the stacks are" in refused.message
+    assert "(this phone: 1000/1000/1000)" in refused.message
+    assert {r.error.code for r in result.results[7:]} == {"start_refused"}
+    assert Hand.objects.count() == 1 and DraftHand.objects.count() == 1
+
+
+def test_a_start_waits_while_the_hand_before_it_waits(night):
+    admin, tournament = night
+    draft = draft_start(tournament=tournament, by=admin)
+    first, start, second = two_hands(draft)
+    result = outbox_apply(tournament=tournament, by=admin, changes=[*first[1:], start, *second])
+    assert statuses(result) == ["waiting"] * 12
+    assert DraftHand.objects.count() == 1
+
+
+def test_a_start_of_a_number_the_server_has_is_the_same_hand_and_a_conflict(night):
+    admin, tournament = night
+    draft = draft_start(tournament=tournament, by=admin)
+    first, start, second = two_hands(draft)
+    # The other phone, online: records hand 1, starts hand 2 and logs its third street.
+    outbox_apply(tournament=tournament, by=admin, changes=phone_hand(draft))
+    other = draft_start(tournament=tournament, by=admin)
+    third = [deal(0, "3c"), deal(1, "Kd"), deal(2, "Qh")]
+    events = [event_from_json(e, n=3) for e in third]
+    draft_step(draft=other, by=admin, version=0, events=events)
+    outbox = [*first, start, *second]
+    result = outbox_apply(tournament=tournament, by=admin, changes=outbox)
+    # Hand 1 was recorded on the other screen: a conflict; hand 2 waits for it.
+    assert statuses(result) == ["conflict"] * 6 + ["waiting"] * 7
+    (hand1,) = result.conflicts
+    assert hand1.draft.status == DraftStatus.RECORDED
+    outbox_resolve(
+        tournament=tournament, by=admin, draft=draft.pk, keep="theirs", server_version=6,
+        changes=first,
+    )  # fmt: skip
+    result = outbox_apply(tournament=tournament, by=admin, changes=outbox)
+    assert statuses(result) == ["dropped"] * 6 + ["applied"] + ["conflict"] * 6
+    (hand2,) = result.conflicts
+    assert hand2.draft.pk == other.pk and hand2.server_version == 1 and hand2.base == 0
+    kept = outbox_resolve(
+        tournament=tournament, by=admin, draft=other.pk, keep="mine", server_version=1,
+        changes=second,
+    )  # fmt: skip
+    assert statuses(kept) == ["applied"] * 6
+    assert "2c" in Hand.objects.get(number=2).entry["actions"][0]  # the phone's cards
+    assert Hand.objects.count() == 2
+
+
+def test_a_start_of_a_hand_the_night_is_not_at_is_refused(night):
+    admin, tournament = night
+    draft = draft_start(tournament=tournament, by=admin)
+    first, start, second = two_hands(draft)
+    outbox_apply(tournament=tournament, by=admin, changes=first[:1])
+    result = outbox_apply(tournament=tournament, by=admin, changes=[start, *second])
+    assert statuses(result) == ["refused"] * 7
+    assert "hand 1 is open on another screen" in result.results[0].error.message

@@ -314,6 +314,17 @@ def live_settle(page) -> None:
     page.wait_for_function(OUTBOX_IDLE)
 
 
+def live_start(page, site, slug: str) -> tuple[Game, str]:
+    """A night of three (stud) whose scorekeeper, logged in on ``page``, starts hand 1 in
+    the live logger: the game and the logger's address."""
+    game = make_game(slug=slug, variant="seven_card_stud")
+    log_in(page, site, game.keeper.username)
+    live = f"{site}/tournaments/{game.tournament.pk}/live/"
+    page.goto(live)
+    live_tap(page, "button:text-is('Start the hand')")
+    return game, live
+
+
 def live_act(page, label: str) -> None:
     """Tap the action button labelled exactly ``label`` ("Call 10", "Check around", ...)."""
     live_tap(page, f"#next button:text-is('{label}')")

@@ -1,9 +1,12 @@
 """The live logger running the engine on the phone (375x740): the browser's Python
 (static/vendor/pyodide/) loads tracker/engine/ from /engine-<digest>.zip, so with the
 network cut (``context.set_offline``) each tap draws the next buttons at once, with no
-reload and no round trip: a whole hand is logged and recorded offline, a reload offline
-opens the logger from the service worker's cache with the outbox intact and the hand where
-the phone left it, and back online the hand is recorded exactly once.
+reload and no round trip: a whole hand is logged and recorded offline and the next hand
+started and logged there (dealt by the phone's engine), a reload offline opens the logger
+from the service worker's cache with the outbox intact and the hand where the phone left
+it, and back online each hand is recorded exactly once, settles, replays and counts in the
+statistics. A second phone, online without JavaScript, moves a hand while the first is
+offline: back online the first is shown both versions and keeps one.
 
 The figures the docs give (docs/recording.md "The engine on the phone") are measured here
 and written to test-artifacts/live-engine-figures.json: the first load's size and time, and
@@ -18,8 +21,16 @@ import pytest
 from django.contrib.staticfiles import finders
 
 from tests.web.axe import axe_violations, describe
-from tests.web.conftest import BROWSER_TESTS, OUTBOX_IDLE, live_act, live_tap, log_in, make_game
-from tracker.hands.models import DraftChange, Hand
+from tests.web.conftest import (
+    BROWSER_TESTS,
+    OUTBOX_IDLE,
+    PHONE,
+    live_act,
+    live_start,
+    live_tap,
+    log_in,
+)
+from tracker.hands.models import SETTLED, DraftChange, DraftHand, Hand, HandSeat
 from web.views import app
 
 pytestmark = [
@@ -58,12 +69,8 @@ def draw_ms(page) -> int:
 
 def test_a_whole_hand_logged_offline_on_the_phones_engine_is_recorded_once(site, phone, shots):
     figures: dict[str, object] = {}
-    game = make_game(slug="engine", variant="seven_card_stud")
     page = phone
-    log_in(page, site, game.keeper.username)
-    live = f"{site}/tournaments/{game.tournament.pk}/live/"
-    page.goto(live)
-    live_tap(page, "button:text-is('Start the hand')")
+    game, live = live_start(page, site, "engine")
     page.wait_for_function(ENGINE_READY, timeout=120_000)
     # The page's own files as Resource Timing counts them, and what the engine's worker
     # fetches (its requests are not in the page's timeline): Pyodide's files and the zip.
@@ -109,19 +116,63 @@ def test_a_whole_hand_logged_offline_on_the_phones_engine_is_recorded_once(site,
     assert not Hand.objects.exists()
     assert not DraftChange.objects.filter(client_id__isnull=False).exists()
 
-    page.reload()  # offline: the logger from the cache, the hand where the phone left it
-    page.wait_for_function(ENGINE_READY, timeout=120_000)
-    page.wait_for_selector("[data-testid=live-prompt]:has-text('recorded on this phone')")
-    page.wait_for_selector("[data-testid=outbox-banner]:has-text('offline: 5 steps waiting')")
-    assert page.evaluate(OUTBOX_SIZE) == 5
+    # The next hand, still offline: dealt by the phone's engine from hand 1's result (Bob
+    # brought in and took the antes; Bob deals, so Cat is dealt first), then logged there.
+    page.locator("#next button:text-is('Start hand 2')").click()
+    page.wait_for_selector(".live-head h1:has-text('Hand 2')")
+    figures["offline_start_next_hand_ms"] = draw_ms(page)
+    stacks = [
+        s.split()[0] for s in page.locator(".live-seats .seat-chips .muted").all_inner_texts()
+    ]
+    names = page.locator(".live-seats .seat-name").all_inner_texts()
+    assert names == ["Cat", "Ann", "Bob"] and stacks == ["992", "992", "1004"]  # antes posted
+    for code in ("3c", "Jd", "Th"):
+        page.locator(f".picker:not([hidden]) button[data-code='{code}']").click()
+    page.wait_for_selector("#next button:text-is('Bring in 10')")
+    live_act(page, "Bring in 10")
+    page.wait_for_selector("[data-testid=outbox-banner]:has-text('offline: 8 steps waiting')")
+    assert page.evaluate("window.sameDocument === true")
+    shots(page, "phone-live-next-hand-offline")
+    problems = describe("the next hand, started offline", axe_violations(page))
+    assert not problems, "\n".join(problems)
 
-    page.context.set_offline(False)  # back online: the outbox goes, the hand is recorded
+    page.reload()  # offline: the logger from the cache, hand 2 where the phone left it
+    page.wait_for_function(ENGINE_READY, timeout=120_000)
+    page.wait_for_selector(".live-head h1:has-text('Hand 2')")
+    assert "Cat brings in 10" in page.inner_text("[data-testid=live-log]")
+    page.wait_for_selector("[data-testid=outbox-banner]:has-text('offline: 8 steps waiting')")
+    assert page.evaluate(OUTBOX_SIZE) == 8
+    assert not Hand.objects.exists() and DraftHand.objects.count() == 1
+
+    page.context.set_offline(False)  # back online: hand 1 recorded, hand 2 started, once
+    page.wait_for_selector("[data-testid=outbox-banner]:text-is('all saved')", timeout=30_000)
+    page.wait_for_function(OUTBOX_IDLE)
+    assert Hand.objects.get().number == 1  # once
+    second = DraftHand.objects.get(number=2)
+    assert second.positions == [p.pk for p in (game.players[2], game.players[0], game.players[1])]
+    assert second.starting_stacks == [996, 996, 1008] and second.version == 2
+    assert page.locator(".live-head h1").inner_text().startswith("Hand 2")
+    live_act(page, "Fold")
+    live_act(page, "Fold")
+    live_tap(page, "button:has-text('Record hand 2')")
     page.wait_for_url(f"{site}/hands/*/", timeout=30_000)
-    hand = Hand.objects.get()
-    assert page.url.endswith(f"/hands/{hand.pk}/")
+    hands = list(Hand.objects.order_by("number"))
+    assert [h.number for h in hands] == [1, 2] and page.url.endswith(f"/hands/{hands[1].pk}/")
     kept = DraftChange.objects.filter(client_id__isnull=False)
-    assert sorted(kept.values_list("op", flat=True)) == ["events"] * 4 + ["finish"]
-    assert kept.values("client_id").distinct().count() == 5
+    assert sorted(kept.filter(draft__number=1).values_list("op", flat=True)) == (
+        ["events"] * 4 + ["finish"]
+    )
+    assert sorted(kept.filter(draft__number=2).values_list("op", flat=True)) == (
+        ["events"] * 4 + ["finish", "start"]
+    )
+    assert kept.values("client_id").distinct().count() == 11
+    # Like any hand: settled, replayed step by step, counted in the statistics.
+    assert all(h.status in SETTLED for h in Hand.objects.all())
+    assert HandSeat.objects.filter(hand__in=hands).exclude(facts={}).count() == 6
+    page.goto(f"{site}{hands[1].get_absolute_url()}?step=3")
+    assert page.inner_text("section.street.step:not([hidden]) [data-testid=step-text]")
+    page.goto(f"{site}/leagues/{game.league.slug}/stats/")
+    assert page.inner_text("[data-testid=live-count]") == "6 logged live"
 
     # The next hand, on a slow 3G network: the phone draws each step itself; the server's
     # answer follows when it comes.
@@ -149,3 +200,88 @@ def test_a_whole_hand_logged_offline_on_the_phones_engine_is_recorded_once(site,
                                                   "uploadThroughput": -1})  # fmt: skip
     Path("test-artifacts").mkdir(exist_ok=True)
     Path("test-artifacts/live-engine-figures.json").write_text(json.dumps(figures, indent=2))
+
+
+def test_a_hand_moved_on_another_phone_while_this_one_was_offline_asks_which_to_keep(
+    site, phone, browser, shots
+):
+    page = phone
+    game, live = live_start(page, site, "two-phones")
+    page.wait_for_function(ENGINE_READY, timeout=120_000)
+    page.context.set_offline(True)  # this phone, offline on its engine: Bob brings in
+    for code in ("2c", "Kd", "Qh"):
+        page.locator(f".picker:not([hidden]) button[data-code='{code}']").click()
+    live_act(page, "Bring in 10")
+    page.wait_for_selector("[data-testid=outbox-banner]:has-text('offline: 2 steps waiting')")
+
+    # The other phone, online and without JavaScript (a POST per step): the same door
+    # cards, then Bob completes instead.
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    other = context.new_page()
+    log_in(other, site, game.keeper.username)
+    other.goto(live)
+    for input_, code in zip(other.locator("form[data-live] input[required]").all(),
+                            ("2c", "Kd", "Qh"), strict=True):  # fmt: skip
+        input_.fill(code)
+    other.click("form[data-live] button[type=submit]")
+    other.wait_for_load_state()
+    other.click("#next button:text-is('Complete to 20')")
+    other.wait_for_load_state()
+    assert "Bob completes to 20" in other.inner_text("[data-testid=live-log]")
+
+    page.context.set_offline(False)  # back: both versions, and the choice
+    box = page.wait_for_selector("[data-testid=live-conflict]", timeout=30_000)
+    page.wait_for_function(OUTBOX_IDLE)
+    assert "Both have the first" in box.inner_text()
+    assert "Bob completes to 20" in page.inner_text("[data-testid=conflict-theirs]")
+    assert "Bob brings in 10" in page.inner_text("[data-testid=conflict-mine]")
+    assert "Bob brings in 10" not in page.inner_text("[data-testid=conflict-theirs]")
+    shots(page, "phone-live-two-phones-conflict")
+    problems = describe("the conflict of two phones", axe_violations(page))
+    assert not problems, "\n".join(problems)
+    draft = DraftHand.objects.get()
+    assert draft.version == 2 and not DraftChange.objects.filter(client_id__isnull=False)
+
+    live_tap(page, "[data-testid=live-conflict] button:text-is('Keep mine')")
+    page.wait_for_selector("[data-testid=outbox-banner]:text-is('all saved')", timeout=30_000)
+    draft.refresh_from_db()
+    assert draft.steps[-1] == {"event": "bring_in", "seat": 0}
+    kept = DraftChange.objects.filter(draft=draft, client_id__isnull=False)
+    assert kept.count() == 2 and set(kept.values_list("op", flat=True)) == {"events"}
+    replaced = DraftChange.objects.get(draft=draft, op="replace")  # theirs, kept in history
+    assert replaced.steps_before[-1] == {"event": "complete", "seat": 0, "to": 20}
+    other.reload()
+    assert "Bob brings in 10" in other.inner_text("[data-testid=live-log]")
+
+    # Offline again, this phone ends hand 1 (Bob takes it) and starts hand 2; the other
+    # records hand 1 otherwise (Cat takes it), so the stacks hand 2 was dealt from are not
+    # the server's: back online, hand 1 can only be the other's, and hand 2 is refused.
+    page.context.set_offline(True)
+    live_act(page, "Fold")
+    live_act(page, "Fold")
+    live_tap(page, "button:has-text('Record hand 1')")
+    page.locator("#next button:text-is('Start hand 2')").click()
+    page.wait_for_selector(".live-head h1:has-text('Hand 2')")
+    for label in ("Complete to 20", "Fold", "Fold"):
+        other.click(f"#next button:text-is('{label}')")
+        other.wait_for_load_state()
+    other.click(".live-finish button")
+    other.wait_for_load_state()
+    context.close()
+    page.context.set_offline(False)
+    box = page.wait_for_selector("[data-testid=live-conflict]", timeout=30_000)
+    assert "hand 1 was recorded there" in box.inner_text()
+    assert page.locator("[data-testid=live-conflict] button").all_inner_texts() == ["Keep theirs"]
+    live_tap(page, "[data-testid=live-conflict] button:text-is('Keep theirs')")
+    refused = page.wait_for_selector("[data-testid=start-refused]", timeout=30_000)
+    page.wait_for_function(OUTBOX_IDLE)
+    assert "Hand 2 (started on this phone) was not recorded" in refused.inner_text()
+    assert "the stacks are" in refused.inner_text()
+    assert banner(page).startswith("not saved: hand 2")
+    assert not page.locator("[data-testid=live-conflict]").count()
+    shots(page, "phone-live-start-refused")
+    problems = describe("a hand started on the phone, refused", axe_violations(page))
+    assert not problems, "\n".join(problems)
+    assert Hand.objects.get().draft.changes.filter(outcome="dropped").count() == 3
+    assert not DraftHand.objects.filter(number=2).exists()
+    assert page.evaluate(OUTBOX_SIZE) == 0

@@ -11,9 +11,7 @@ from tests.web.conftest import (
     OUTBOX_IDLE,
     live_act,
     live_prompt,
-    live_tap,
-    log_in,
-    make_game,
+    live_start,
 )
 from tracker.hands.models import DraftChange, Hand
 
@@ -35,12 +33,8 @@ def banner(page) -> str:
 
 
 def test_a_step_and_the_record_made_offline_are_kept_and_applied_once(site, phone, shots):
-    game = make_game(slug="offline", variant="seven_card_stud")
     page = phone
-    log_in(page, site, game.keeper.username)
-    live = f"{site}/tournaments/{game.tournament.pk}/live/"
-    page.goto(live)
-    live_tap(page, "button:text-is('Start the hand')")
+    game, live = live_start(page, site, "offline")
     # The service worker takes the page over; the next load of the logger is kept by it.
     assert page.evaluate("navigator.serviceWorker.ready.then(r => r.active.state)") in (
         "activating",

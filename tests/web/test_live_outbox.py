@@ -216,3 +216,54 @@ def test_a_change_costs_the_same_queries_early_and_late_in_a_hand(table):
         )
     assert roles == [1] * 5
     assert counts == [counts[0]] * 5 and counts[0] <= 14, counts
+
+
+def json_script(page: str, name: str):
+    opening = f'id="{name}" type="application/json">'
+    start = page.index(opening) + len(opening)
+    return json.loads(page[start : page.index("</script>", start)])
+
+
+def test_a_hand_started_on_the_phone_from_the_pages_night_is_answered_with_its_draft(table):
+    from tracker.engine.screen import phone_next_hand, phone_replay
+
+    tournament, _, client, draft = table
+    page = client.get(reverse("live-hand", kwargs={"pk": tournament.pk})).content.decode()
+    night, setup = json_script(page, "phone-night"), json_script(page, "phone-setup")
+    assert [s["name"] for s in night["seats"]] == ["Ann", "Bob", "Cat"]
+    assert night["schedule"][0] == [4, 10, 20, 40] and night["hand_limit"] == 50
+    first = hand(draft)  # logged on the phone, as the engine replays it there
+    steps = json.loads(phone_replay(json.dumps(setup), "[]", json.dumps(first)))["steps"]
+    nxt = json.loads(phone_next_hand(json.dumps(night), json.dumps(setup), json.dumps(steps)))
+    start = {"id": str(uuid.uuid4()), "draft": None, "base": 0, "op": "start",
+             "hand": nxt["setup"]}  # fmt: skip
+    bring_in = {"id": str(uuid.uuid4()), "draft": None, "start": start["id"], "base": 0,
+                "op": "events", "events": [{"event": "deal", "seat": s, "cards": [None, None, c]}
+                                           for s, c in enumerate(("3c", "Kd", "Qh"))]}  # fmt: skip
+    answer = send(client, tournament, {"changes": [*first, start, bring_in]})
+    assert answer.status_code == 200, answer.content
+    body = answer.json()
+    second = DraftHand.objects.get(number=2)
+    assert body["results"][6] == {"id": start["id"], "status": "applied", "version": 0,
+                                  "draft": second.pk}  # fmt: skip
+    assert body["results"][7]["status"] == "applied"
+    assert body["state"]["draft"] == second.pk and body["state"]["version"] == 1
+    assert second.starting_stacks == nxt["setup"]["stacks"]
+
+
+def test_a_start_without_its_hand_is_refused_naming_it(table):
+    tournament, _, client, _ = table
+    start = {"id": str(uuid.uuid4()), "draft": None, "base": 0, "op": "start"}
+    answer = send(client, tournament, {"changes": [start]})
+    assert answer.status_code == 400
+    assert "changes[0].hand" in answer.json()["error"]["fields"]
+    start["hand"] = {"number": 2, "level": 1, "variant": "seven_card_stud", "positions": 7,
+                     "stacks": [], "stakes": {}}  # fmt: skip
+    answer = send(client, tournament, {"changes": [start]})
+    assert answer.status_code == 400
+    assert "changes[0].hand.positions" in answer.json()["error"]["fields"]
+    orphan = {"id": str(uuid.uuid4()), "draft": None, "base": 0, "op": "events",
+              "events": [{"event": "fold", "seat": 0}]}  # fmt: skip
+    answer = send(client, tournament, {"changes": [orphan]})
+    assert answer.status_code == 400
+    assert "changes[0].draft" in answer.json()["error"]["fields"]

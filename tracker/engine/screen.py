@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .announcements import has_high, has_low
+from .announcements import VARIANT_TITLES, has_high, has_low
 from .cards import card_symbol, parse_card
 from .errors import DomainError
 from .events import (
@@ -48,6 +48,7 @@ from .frames import FrameSeat, FramesObserver, StreetFrame
 from .live import check_around, checks_around, live_hand
 from .stakes import Stakes
 from .stud import BET_VERBS, NextEvent, Option, ProcedureError, StudHand, Verb, declaring
+from .tournament import next_hand
 from .variants import STREETS, Face
 
 __all__ = [
@@ -56,12 +57,15 @@ __all__ = [
     "TableNow",
     "change_steps",
     "events_from_form",
+    "hand_title",
+    "phone_next_hand",
     "phone_replay",
     "phone_screen",
     "phone_step",
     "screen",
     "screen_json",
     "seen_cards",
+    "stakes_line",
     "step",
     "table_now",
     "undo_steps",
@@ -630,3 +634,98 @@ def phone_replay(setup_json: str, steps_json: str, changes_json: str) -> str:
         steps = steps + change_steps(done, now.hand.automate())
     page = screen(table_now(**setup, steps=steps))
     return json.dumps({"steps": steps, "screen": screen_json(page)})
+
+
+def hand_title(number: int, variant: str) -> str:
+    """The logger's heading for a hand.
+
+    >>> hand_title(7, "seven_card_stud")
+    'Hand 7 · Seven-Card Stud'
+    """
+    return f"Hand {number} · {VARIANT_TITLES.get(variant, variant)}"
+
+
+def stakes_line(level: int, stakes: Mapping[str, int]) -> str:
+    """The logger's line under the heading: the level and its stakes.
+
+    >>> stakes_line(2, {"ante": 6, "bring_in": 15, "small_bet": 30, "big_bet": 60})
+    'Level 2: ante 6, bring-in 15, bets 30/60'
+    """
+    return (
+        f"Level {level}: ante {stakes['ante']}, bring-in {stakes['bring_in']}, "
+        f"bets {stakes['small_bet']}/{stakes['big_bet']}"
+    )
+
+
+def phone_next_hand(night_json: str, setup_json: str, steps_json: str) -> str:
+    """The night's next hand, dealt on the phone once the hand on its screen is over (JSON
+    in and out): what the server's state of play would deal, by the same rules
+    (:func:`tracker.engine.tournament.next_hand`) from the stacks this hand leaves.
+
+    ``night`` holds the seats in clockwise order (``seat``, ``player``, ``name``), the
+    stacks of the players not in this hand (``others``, by player id), ``first_dealer``,
+    ``schedule``, ``hands_per_level``, ``hand_limit`` and the night's ``variant`` and
+    ``options`` (``null`` on a dealer's choice night: the same game again). ``setup`` is
+    this hand's (with ``number``, ``positions``: player ids, the dealer last, and ``level``).
+    The answer is the next hand's ``setup`` (``title`` and ``stakes_line`` too) and its
+    ``screen``, or ``over`` saying why the night deals no more hands.
+
+    >>> night = json.dumps({"seats": [{"seat": 0, "player": 7, "name": "A"},
+    ...     {"seat": 1, "player": 8, "name": "B"}], "others": {}, "first_dealer": 0,
+    ...     "schedule": [[1, 2, 5, 10]], "hands_per_level": 5, "hand_limit": 50,
+    ...     "variant": "seven_card_stud", "options": {}})
+    >>> setup = json.dumps({"variant": "seven_card_stud", "options": {}, "names": ["B", "A"],
+    ...     "stakes": {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10},
+    ...     "stacks": [100, 100], "number": 1, "positions": [8, 7], "level": 1})
+    >>> steps = json.loads(phone_step(setup, "[]", json.dumps({"op": "deal",
+    ...     "card-0-2": "2c", "card-1-2": "Kd"})))["steps"]
+    >>> steps = json.loads(phone_step(setup, json.dumps(steps), json.dumps({"op": "act",
+    ...     "seat": "0", "verb": "bring_in"})))["steps"]
+    >>> steps = json.loads(phone_step(setup, json.dumps(steps), json.dumps({"op": "act",
+    ...     "seat": "1", "verb": "fold"})))["steps"]
+    >>> nxt = json.loads(phone_next_hand(night, setup, json.dumps(steps)))["setup"]
+    >>> nxt["number"], nxt["positions"], nxt["names"], nxt["stacks"], nxt["title"]
+    (2, [7, 8], ['A', 'B'], [99, 101], 'Hand 2 · Seven-Card Stud')
+    """
+    night = json.loads(night_json)
+    data = json.loads(setup_json)
+    setup = _setup(data)
+    now = table_now(**setup, steps=json.loads(steps_json))
+    finishing = now.hand.settle().finishing_stacks
+    by_player = {int(pid): chips for pid, chips in (night.get("others") or {}).items()}
+    by_player.update(zip(data["positions"], finishing, strict=True))
+    seats = night["seats"]
+    seat_of = {s["player"]: s["seat"] for s in seats}
+    upcoming = next_hand(
+        seats=[s["seat"] for s in seats],
+        stacks={s["seat"]: by_player.get(s["player"], 0) for s in seats},
+        hands_played=data["number"],
+        previous_dealer=seat_of[data["positions"][-1]],
+        first_dealer=night.get("first_dealer"),
+        schedule=night["schedule"],
+        hands_per_level=night["hands_per_level"],
+        hand_limit=night["hand_limit"],
+    )
+    if upcoming.over:
+        return json.dumps({"over": f"the night is over after hand {data['number']}: "
+                                   f"{upcoming.over}"})  # fmt: skip
+    player_at = {s["seat"]: s for s in seats}
+    dealt = [player_at[n] for n in upcoming.seats]
+    variant = night.get("variant") or data["variant"]
+    options = night.get("options") if night.get("variant") else data.get("options")
+    level = upcoming.stakes
+    stakes = {k: getattr(level, k) for k in ("ante", "bring_in", "small_bet", "big_bet")}
+    nxt = {
+        "variant": variant,
+        "options": options or {},
+        "stakes": stakes,
+        "level": level.level,
+        "stacks": [by_player.get(s["player"], 0) for s in dealt],
+        "names": [s["name"] for s in dealt],
+        "positions": [s["player"] for s in dealt],
+        "number": upcoming.number,
+        "title": hand_title(upcoming.number, variant),
+        "stakes_line": stakes_line(level.level, stakes),
+    }
+    page = screen(table_now(**_setup(nxt), steps=[]))
+    return json.dumps({"setup": nxt, "screen": screen_json(page)})

@@ -279,3 +279,54 @@ def is_over(*, hands_played: int, hand_limit: int, stacks: Iterable[int]) -> boo
     """
     live = [s for s in stacks if s > 0]
     return hands_played >= hand_limit or len(live) <= 1
+
+
+@dataclass(frozen=True)
+class NextHand:
+    """The hand a night deals next: its number, dealer, the seats dealt in (clockwise from
+    the dealer's left, the dealer last) and its stakes; or ``over`` saying why none is."""
+
+    number: int
+    dealer: int | None
+    seats: tuple[int, ...]
+    stakes: Level | None
+    over: str = ""
+
+
+def next_hand(
+    *,
+    seats: Sequence[int],
+    stacks: Mapping[int, int],
+    hands_played: int,
+    previous_dealer: int | None,
+    first_dealer: int | None,
+    schedule: Sequence[Sequence[int]],
+    hands_per_level: int = HANDS_PER_LEVEL,
+    hand_limit: int = HAND_LIMIT,
+) -> NextHand:
+    """The next hand of a night from where it stands: ``seats`` in clockwise order,
+    ``stacks`` by seat (a seat with no chips is out). The server's state of play and the
+    phone's logger (offline) both deal the next hand with it.
+
+    >>> schedule = [(4, 10, 20, 40), (6, 15, 30, 60)]
+    >>> next_hand(seats=[0, 1, 2], stacks={0: 1100, 1: 0, 2: 1900}, hands_played=5,
+    ...           previous_dealer=0, first_dealer=0, schedule=schedule)
+    NextHand(number=6, dealer=2, seats=(0, 2), stakes=Level(level=2, ante=6, bring_in=15, small_bet=30, big_bet=60), over='')
+    >>> next_hand(seats=[0, 1], stacks={0: 2000, 1: 0}, hands_played=7, previous_dealer=1,
+    ...           first_dealer=0, schedule=schedule).over
+    'one player holds every chip'
+    """
+    number = hands_played + 1
+    chips = [stacks.get(s, 0) for s in seats]
+    if is_over(hands_played=hands_played, hand_limit=hand_limit, stacks=chips):
+        why = (
+            f"the {hand_limit}-hand limit is reached"
+            if hands_played >= hand_limit
+            else "one player holds every chip"
+        )
+        return NextHand(number, None, (), None, why)
+    out = {s for s in seats if stacks.get(s, 0) <= 0}
+    dealer = next_dealer(seats=seats, previous=previous_dealer, out=out, first=first_dealer)
+    order = order_from_dealer(seats, dealer, out)
+    stakes = stakes_for_hand(schedule, min(number, hand_limit), hands_per_level)
+    return NextHand(number, dealer, tuple(order), stakes)

@@ -105,24 +105,32 @@ class TournamentState:
         return rules.stakes_for_hand(t.stakes_schedule, number, t.hands_per_level)
 
     @property
-    def next_dealer(self) -> int | None:
-        if self.over:
-            return None
-        return rules.next_dealer(
+    def upcoming(self) -> rules.NextHand:
+        """The next hand (number, dealer, seats dealt in, stakes) by the engine's rules: the
+        same function the phone's logger deals the next hand with offline."""
+        t = self.tournament
+        by_player = {s.player_id: s.number for s in self.seats}
+        return rules.next_hand(
             seats=self.seat_numbers,
-            previous=self.last_dealer,
-            out=self.out_seats,
-            first=self.tournament.first_dealer_seat,
+            stacks={
+                by_player[pid]: chips for pid, chips in self.stacks.items() if pid in by_player
+            },
+            hands_played=self.hands_recorded,
+            previous_dealer=self.last_dealer,
+            first_dealer=t.first_dealer_seat,
+            schedule=t.stakes_schedule,
+            hands_per_level=t.hands_per_level,
+            hand_limit=t.hand_limit,
         )
+
+    @property
+    def next_dealer(self) -> int | None:
+        return self.upcoming.dealer
 
     def next_positions(self) -> list[Seat]:
         """The seats dealt into the next hand, clockwise from the dealer's left."""
-        dealer = self.next_dealer
-        if dealer is None:
-            return []
         by_number = {s.number: s for s in self.seats}
-        order = rules.order_from_dealer(self.seat_numbers, dealer, self.out_seats)
-        return [by_number[n] for n in order]
+        return [by_number[n] for n in self.upcoming.seats]
 
     def after(self, hand: Hand) -> TournamentState:
         """The state of play once ``hand``, just recorded as the next hand, is counted: what

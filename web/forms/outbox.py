@@ -32,6 +32,34 @@ def _whole(value: Any, field: str, *, high: int = VERSION_MAX) -> int:
     return value
 
 
+def _started_hand(hand: Any, path: str) -> dict[str, Any]:
+    """The hand a phone started offline, as it assumed it (the server checks it against
+    the hand it deals): its number, level, game, announcements, seats, stacks and stakes."""
+    if not isinstance(hand, dict):
+        raise DomainError(
+            "must be the hand this phone started (its number, game, seats, stacks, stakes)",
+            field=path,
+        )
+    _whole(hand.get("number"), f"{path}.number")
+    _whole(hand.get("level"), f"{path}.level")
+    if not isinstance(hand.get("variant"), str):
+        raise DomainError("must name the game", field=f"{path}.variant")
+    if not isinstance(hand.get("options", {}), dict):
+        raise DomainError("must be an object of announcements", field=f"{path}.options")
+    for name in ("positions", "stacks"):
+        values = hand.get(name)
+        if not isinstance(values, list):
+            raise DomainError("must be a list of whole numbers", field=f"{path}.{name}")
+        for k, value in enumerate(values):
+            _whole(value, f"{path}.{name}[{k}]", high=2**63 - 1)
+    stakes = hand.get("stakes")
+    if not isinstance(stakes, dict):
+        raise DomainError("must be the hand's stakes", field=f"{path}.stakes")
+    for name, value in stakes.items():
+        _whole(value, f"{path}.stakes.{name}", high=2**63 - 1)
+    return hand
+
+
 def _change(raw: Any, path: str) -> OutboxChange:
     if not isinstance(raw, dict):
         raise DomainError("a change is an object", field=path)
@@ -53,9 +81,23 @@ def _change(raw: Any, path: str) -> OutboxChange:
     result = raw.get("table_result")
     if result is not None and not isinstance(result, dict):
         raise DomainError("must be an object", field=f"{path}.table_result")
+    hand = _started_hand(raw.get("hand"), f"{path}.hand") if op == "start" else None
+    start = None
+    if raw.get("start") is not None:
+        try:
+            start = uuid.UUID(str(raw["start"]))
+        except ValueError:
+            raise DomainError(
+                "must be the client id of the hand's start (a UUID)", field=f"{path}.start"
+            ) from None
+    draft = raw.get("draft")
+    if draft is None and op != "start" and start is None:
+        raise DomainError("must name the hand: its draft, or its start", field=f"{path}.draft")
     return OutboxChange(
         client_id=client_id,
-        draft=_whole(raw.get("draft"), f"{path}.draft", high=2**63 - 1),
+        draft=None if draft is None else _whole(draft, f"{path}.draft", high=2**63 - 1),
+        start=start,
+        hand=hand,
         base=_whole(raw.get("base"), f"{path}.base"),
         op=op,
         events=tuple(events),

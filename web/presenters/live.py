@@ -12,12 +12,11 @@ from typing import Any
 
 from django.utils.html import format_html_join
 
-from tracker.engine.announcements import VARIANT_TITLES
 from tracker.engine.errors import DomainError
 from tracker.engine.events import TableEvent
-from tracker.engine.screen import Screen, events_from_form, screen
+from tracker.engine.screen import Screen, events_from_form, hand_title, screen, stakes_line
 from tracker.engine.variants import STREETS
-from tracker.hands.selectors.live import DraftState
+from tracker.hands.selectors.live import DraftState, draft_night
 
 
 @dataclass
@@ -52,7 +51,8 @@ class LivePage:
     @property
     def phone_setup(self) -> dict[str, Any]:
         """What the phone's engine needs to draw the screen itself (JSON): the variant,
-        its options, the stakes, the starting stacks and the seats' names."""
+        its options, the stakes and level, the starting stacks, the seats' names and
+        players (the dealer last) and the hand's number and title."""
         draft = self.state.draft
         return {
             "variant": draft.variant,
@@ -63,10 +63,19 @@ class LivePage:
                 "small_bet": draft.small_bet,
                 "big_bet": draft.big_bet,
             },
+            "level": draft.level,
             "stacks": list(draft.starting_stacks),
             "names": self.state.names,
+            "positions": list(draft.positions),
             "number": draft.number,
+            "title": self.title,
+            "stakes_line": self.stakes,
         }
+
+    @property
+    def phone_night(self) -> dict[str, Any]:
+        """What the phone's engine needs to deal the next hand itself, offline."""
+        return draft_night(self.state.draft)
 
     @property
     def phone_steps(self) -> list[dict]:
@@ -79,9 +88,16 @@ def live_page(state: DraftState) -> LivePage:
     draft = state.draft
     return LivePage(
         state=state,
-        title=f"Hand {draft.number} · {VARIANT_TITLES.get(draft.variant, draft.variant)}",
-        stakes=f"Level {draft.level}: ante {draft.ante}, bring-in {draft.bring_in}, "
-        f"bets {draft.small_bet}/{draft.big_bet}",
+        title=hand_title(draft.number, draft.variant),
+        stakes=stakes_line(
+            draft.level,
+            {
+                "ante": draft.ante,
+                "bring_in": draft.bring_in,
+                "small_bet": draft.small_bet,
+                "big_bet": draft.big_bet,
+            },
+        ),  # fmt: skip
         screen=screen(state.now),
     )
 

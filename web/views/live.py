@@ -123,6 +123,8 @@ def _error(exc: Refusal, **extra) -> JsonResponse:
 
 def _result_json(result: ChangeResult) -> dict:
     data = {"id": str(result.client_id), "status": result.status, "version": result.version}
+    if result.started:
+        data["draft"] = result.draft  # a hand the phone started: its draft now
     if result.hand is not None:
         data["hand"] = result.hand
         data["hand_url"] = reverse("hand", kwargs={"pk": result.hand})

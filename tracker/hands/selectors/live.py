@@ -19,6 +19,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from tracker.engine.announcements import normalize_announcements
 from tracker.engine.events import TableEvent, event_from_json
 from tracker.engine.frames import FramesObserver, StreetFrame
 from tracker.engine.live import live_hand
@@ -28,6 +29,7 @@ from tracker.engine.stud import NextEvent, StudHand
 from tracker.hands.models import DraftHand, DraftStatus
 from tracker.leagues.models import Player
 from tracker.tournaments.models import Tournament
+from tracker.tournaments.selectors import tournament_state
 
 
 def draft_events(draft: DraftHand) -> list[TableEvent]:
@@ -164,3 +166,31 @@ def draft_state(draft: DraftHand) -> DraftState:
     log = [line for step in frames.steps for line in step.actions]
     now = TableNow(draft.variant, names, hand, hand.next_event(), table, log, list(draft.steps))
     return DraftState(draft, names, hand, now.next, table, log, now)
+
+
+def draft_night(draft: DraftHand) -> dict[str, Any]:
+    """What the phone's engine needs to deal the night's next hand itself, offline
+    (tracker/engine/screen.py ``phone_next_hand``): the seats in clockwise order, the
+    stacks of the players not in this hand, the first dealer, the stakes schedule, the
+    hand limit and the night's game (``None`` on a dealer's choice night)."""
+    tournament = draft.tournament
+    state = tournament_state(tournament)
+    in_hand = set(draft.positions)
+    variant = tournament.default_variant or None
+    options = None
+    if variant:
+        base = dict((tournament.league.house_rules or {}).get(variant, {}))
+        base.update(tournament.default_options or {})
+        options = normalize_announcements(variant, base)
+    return {
+        "seats": [
+            {"seat": s.number, "player": s.player_id, "name": s.player.name} for s in state.seats
+        ],
+        "others": {str(pid): chips for pid, chips in state.stacks.items() if pid not in in_hand},
+        "first_dealer": tournament.first_dealer_seat,
+        "schedule": [list(row) for row in tournament.stakes_schedule],
+        "hands_per_level": tournament.hands_per_level,
+        "hand_limit": tournament.hand_limit,
+        "variant": variant,
+        "options": options,
+    }

@@ -75,6 +75,108 @@ def draft_start(
     )
 
 
+#: What a phone assumed of a hand it started offline, as the server checks it.
+ASSUMED_FIELDS = ("variant", "options", "positions", "stacks", "stakes", "level")
+
+
+def _differences(
+    draft: DraftHand, assumed: Mapping[str, Any], names: Mapping[int, str]
+) -> list[str]:
+    """How the hand the server deals differs from the one the phone assumed, in words."""
+
+    def who(ids) -> str:
+        return ", ".join(names.get(pid, f"player {pid}") for pid in ids)
+
+    stakes = {"ante": draft.ante, "bring_in": draft.bring_in,
+              "small_bet": draft.small_bet, "big_bet": draft.big_bet}  # fmt: skip
+    found = []
+    if assumed.get("variant") != draft.variant:
+        found.append(f"the game is {draft.variant} (this phone: {assumed.get('variant')})")
+    elif dict(assumed.get("options") or {}) != dict(draft.options):
+        found.append("the announcements differ")
+    if list(assumed.get("positions") or []) != list(draft.positions):
+        found.append(
+            f"the seats dealt in are {who(draft.positions)} "
+            f"(this phone: {who(assumed.get('positions') or [])})"
+        )
+    elif list(assumed.get("stacks") or []) != list(draft.starting_stacks):
+        found.append(
+            f"the stacks are {'/'.join(map(str, draft.starting_stacks))} "
+            f"(this phone: {'/'.join(map(str, assumed.get('stacks') or []))})"
+        )
+    if dict(assumed.get("stakes") or {}) != stakes or assumed.get("level") != draft.level:
+        found.append(
+            f"the stakes are level {draft.level} (this phone: level {assumed.get('level')})"
+        )
+    return found
+
+
+@transaction.atomic
+def draft_start_checked(
+    *,
+    tournament: Tournament,
+    by,
+    client_id: uuid.UUID,
+    assumed: Mapping[str, Any],
+) -> DraftHand:
+    """A hand a phone started offline (the logger's outbox, op ``start``): the server deals
+    the next hand itself and refuses the start unless it is the hand the phone assumed:
+    its number, game, seats dealt in, starting stacks and stakes.
+
+    When the server has that hand already (another screen started it, or recorded it),
+    the phone's start is tied to it: its steps then go on from that draft's version 0, so
+    what the other screen logged meanwhile is a conflict the scorekeeper settles."""
+    require(by, tournament.league, Capability.RECORD_HAND, "record hands")
+    tournament = (
+        Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
+    )
+    number = assumed.get("number")
+    names = dict(tournament.seats.values_list("player_id", "player__name"))
+    same = (
+        DraftHand.objects.filter(tournament=tournament, number=number)
+        .exclude(status=DraftStatus.DISCARDED)
+        .order_by("-pk")
+        .first()
+    )
+    if same is None:
+        open_draft = DraftHand.objects.filter(
+            tournament=tournament, status=DraftStatus.OPEN
+        ).first()
+        if open_draft is not None:
+            raise DomainError(
+                f"hand {number} was started on this phone, but hand {open_draft.number} is "
+                "open on another screen: record or discard it there first",
+                code="start_refused",
+                field="hand.number",
+            )
+        try:
+            state = next_hand_state(tournament)
+        except Conflict as exc:
+            raise DomainError(exc.message, code="start_refused", field="hand.number") from None
+        if number != state.next_number:
+            raise DomainError(
+                f"hand {number} was started on this phone, but the night's next hand is "
+                f"{state.next_number}",
+                code="start_refused",
+                field="hand.number",
+            )
+        same = draft_start(
+            tournament=tournament,
+            by=by,
+            variant=assumed.get("variant"),
+            options=assumed.get("options"),
+        )
+    found = _differences(same, assumed, names)
+    if found:
+        raise DomainError(
+            f"hand {number} as this phone started it does not hold: " + "; ".join(found),
+            code="start_refused",
+            field="hand",
+        )
+    DraftChange.objects.create(draft=same, client_id=client_id, op="start", base=0, version=0)
+    return same
+
+
 def _locked(draft: DraftHand, by, version: int) -> DraftHand:
     require(by, draft.tournament.league, Capability.RECORD_HAND, "record hands")
     draft = DraftHand.objects.select_for_update().select_related("tournament").get(pk=draft.pk)

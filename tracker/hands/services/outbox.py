@@ -2,9 +2,9 @@
 
 Each change carries the phone's client id (a UUID) and ``base``, the draft's version the
 phone made it against (a phone that logs three steps offline at version 7 sends bases 7, 8
-and 9: every change adds one to the version). A batch is applied in the order of its bases,
-whatever order it came in, each change in its own savepoint (that of the live service
-that applies it):
+and 9: every change adds one to the version). A batch is applied in the order of its hands'
+numbers, then of its bases, whatever order it came in, each change in its own savepoint
+(that of the live service that applies it):
 
 - a client id already kept (:class:`~tracker.hands.models.DraftChange`) is not applied
   again: ``already`` (or ``dropped`` if the scorekeeper kept the other screen's version);
@@ -16,6 +16,15 @@ that applies it):
   until :func:`outbox_resolve` is told which version to keep;
 - a change the machine refuses is ``refused`` with its error (the later ones of that draft
   wait: they were made on top of it).
+
+A hand the phone started itself, offline, comes as a change ``start`` (its client id names
+the hand until the server has a draft for it: the hand's later changes carry it as
+``start`` and no ``draft``), with the hand the phone assumed (number, game, seats dealt in,
+stacks, stakes). The server deals the next hand and applies the start only if it is that
+hand (:func:`~tracker.hands.services.live.draft_start_checked`); else the start and every
+later change of that hand are ``refused``, with the reason. The changes of a batch go in
+the order of the hands' numbers, then of their bases, so a hand's "record" comes before
+the next hand's start whatever order they came in.
 
 The client id is unique over every draft, and it is checked under the draft's row lock, so
 the same outbox sent twice, or twice at once, records once.
@@ -41,6 +50,7 @@ from tracker.hands.services.live import (
     draft_check_around,
     draft_discard,
     draft_finish,
+    draft_start_checked,
     draft_step,
     draft_undo,
 )
@@ -66,12 +76,21 @@ class OutboxChange:
     fields in ``form``; ``table_result`` goes with ``"finish"``."""
 
     client_id: uuid.UUID
-    draft: int
+    draft: int | None  # None: a hand the phone started, named by ``start``
     base: int
     op: str
     events: tuple[Mapping[str, Any], ...] = ()
     form: Mapping[str, Any] = field(default_factory=dict)
     table_result: Mapping[str, Any] | None = None
+    start: uuid.UUID | None = None  # the client id of the phone's "start" of this hand
+    hand: Mapping[str, Any] | None = None  # with "start": the hand the phone assumed
+
+    @property
+    def key(self) -> int | uuid.UUID:
+        """The hand it belongs to: the draft, or the phone's start of it."""
+        if self.draft is not None:
+            return self.draft
+        return self.client_id if self.op == "start" else self.start  # type: ignore[return-value]
 
 
 @dataclass
@@ -79,8 +98,15 @@ class ChangeResult:
     client_id: uuid.UUID
     status: Status
     version: int | None = None  # the draft's version after it (applied)
+    op: str = ""  # set for a "start"
     hand: int | None = None  # the hand recorded by it ("finish")
     error: DomainError | None = None
+    draft: int | None = None  # the draft it went to (a "start": the hand's draft now)
+
+    @property
+    def started(self) -> bool:
+        """A phone's start of a hand, kept: its answer names the hand's draft."""
+        return self.op == "start" and self.draft is not None
 
 
 @dataclass
@@ -104,8 +130,45 @@ class OutboxResult:
     drafts: list[DraftHand]  # the drafts touched, as they stand now
 
 
-def _order(changes: Sequence[OutboxChange]) -> list[OutboxChange]:
-    return sorted(changes, key=lambda c: (c.draft, c.base))
+def _started(tournament: Tournament, changes: Sequence[OutboxChange]) -> dict[uuid.UUID, int]:
+    """The drafts the phone's starts named in ``changes`` went to, for the starts kept."""
+    starts = {c.key for c in changes if c.draft is None}
+    if not starts:
+        return {}
+    rows = DraftChange.objects.filter(
+        client_id__in=starts, op="start", draft__tournament=tournament
+    ).values_list("client_id", "draft_id")
+    return dict(rows)
+
+
+def _order(
+    changes: Sequence[OutboxChange], tournament: Tournament
+) -> tuple[list[OutboxChange], dict[uuid.UUID, int]]:
+    """The changes in the order of their hands' numbers, then of their bases (a hand's
+    start first), and the drafts of the phone's starts kept already."""
+    started = _started(tournament, changes)
+
+    def key(c: OutboxChange):
+        k = c.key
+        return started.get(k, k) if isinstance(k, uuid.UUID) else k
+
+    pks = {key(c) for c in changes if isinstance(key(c), int)}
+    numbers: dict[int, int] = {}
+    if len({key(c) for c in changes}) > 1:  # one hand's changes need no numbers
+        numbers = dict(
+            DraftHand.objects.filter(tournament=tournament, pk__in=pks).values_list("pk", "number")
+        )
+    assumed = {c.client_id: c.hand.get("number") for c in changes if c.op == "start" and c.hand}
+
+    def place(c: OutboxChange):
+        k = key(c)
+        base = -1 if c.op == "start" else c.base
+        if isinstance(k, int):
+            return (numbers.get(k, 0), 0, k, "", base)
+        number = assumed.get(k)
+        return (number if isinstance(number, int) else 2**31, 1, 0, str(k), base)
+
+    return sorted(changes, key=place), started
 
 
 def _locked_draft(tournament: Tournament, pk: int) -> DraftHand:
@@ -176,7 +239,30 @@ def _kept(change: OutboxChange, tournament: Tournament) -> ChangeResult | None:
         )
     status: Status = "dropped" if prior.outcome == DraftChange.Outcome.DROPPED else "already"
     hand = prior.draft.hand_id if prior.op == "finish" else None
-    return ChangeResult(change.client_id, status, version=prior.version, hand=hand)
+    return ChangeResult(
+        change.client_id, status, version=prior.version, hand=hand, draft=prior.draft_id,
+        op="start" if prior.op == "start" else "",
+    )  # fmt: skip
+
+
+def _start(
+    change: OutboxChange, tournament: Tournament, *, by, started: dict[uuid.UUID, int]
+) -> ChangeResult:
+    """A hand the phone started: kept already, or checked and started (or refused)."""
+    kept = _kept(change, tournament)
+    if kept is not None:
+        started[change.client_id] = kept.draft  # type: ignore[assignment]
+        return kept
+    try:
+        draft = draft_start_checked(
+            tournament=tournament, by=by, client_id=change.client_id, assumed=change.hand or {}
+        )
+    except IntegrityError:  # the same start kept meanwhile by another request
+        return ChangeResult(change.client_id, "already")
+    except DomainError as exc:
+        return ChangeResult(change.client_id, "refused", error=exc)
+    started[change.client_id] = draft.pk
+    return ChangeResult(change.client_id, "applied", version=0, draft=draft.pk, op="start")
 
 
 def _settle(
@@ -187,23 +273,52 @@ def _settle(
     read_form: FormEvents | None,
     read_result: FormResult | None,
     rebase: int | None = None,
+    started: dict[uuid.UUID, int] | None = None,
 ) -> OutboxResult:
     """Apply ``changes`` (in order) as the module's docstring says; with ``rebase``, the
     first is applied at that version and each later one at the next (keep mine)."""
     out = OutboxResult([], [], [])
+    started = dict(started or {})
+    refused_starts: dict[uuid.UUID, DomainError] = {}
     stopped: dict[int, DraftHand] = {}  # draft id -> the draft, once a change of it stopped
     touched: dict[int, DraftHand] = {}
     current: set[int] = set()  # drafts whose touched object is as the last change left it
     for k, change in enumerate(changes):
-        draft = _locked_draft(tournament, change.draft)  # first: a re-send waits for it
+        if change.op == "start":
+            if stopped and _kept(change, tournament) is None:
+                # An earlier hand of the batch did not go through: this one waits for it.
+                out.results.append(ChangeResult(change.client_id, "waiting"))
+                continue
+            result = _start(change, tournament, by=by, started=started)
+            if result.error is not None:
+                refused_starts[change.client_id] = result.error
+            out.results.append(result)
+            continue
+        pk = change.draft if change.draft is not None else started.get(change.start)  # type: ignore[arg-type]
+        if pk is None:
+            error = refused_starts.get(change.start)  # type: ignore[arg-type]
+            if error is not None:
+                out.results.append(
+                    ChangeResult(
+                        change.client_id,
+                        "refused",
+                        error=DomainError(
+                            f"not recorded: {error.message}", code="start_refused", field="start"
+                        ),
+                    )
+                )
+            else:  # its hand's start has not come, or waits
+                out.results.append(ChangeResult(change.client_id, "waiting"))
+            continue
+        draft = _locked_draft(tournament, pk)  # first: a re-send waits for it
         touched[draft.pk] = draft
         current.discard(draft.pk)
         kept = _kept(change, tournament)
         if kept is not None:
             out.results.append(kept)
             continue
-        if change.draft in stopped:
-            conflict = next((c for c in out.conflicts if c.draft.pk == change.draft), None)
+        if pk in stopped:
+            conflict = next((c for c in out.conflicts if c.draft.pk == pk), None)
             if conflict is not None:
                 conflict.pending.append(change)
                 out.results.append(ChangeResult(change.client_id, "conflict"))
@@ -261,7 +376,15 @@ def outbox_apply(
 ) -> OutboxResult:
     """Apply a phone's outbox exactly once (the module's docstring has the rules)."""
     require(by, tournament.league, Capability.RECORD_HAND, "record hands")
-    return _settle(_order(changes), tournament, by=by, read_form=read_form, read_result=read_result)
+    ordered, started = _order(changes, tournament)
+    return _settle(
+        ordered,
+        tournament,
+        by=by,
+        read_form=read_form,
+        read_result=read_result,
+        started=started,
+    )
 
 
 def _steps_at(draft: DraftHand, version: int) -> list[dict]:
@@ -312,7 +435,8 @@ def outbox_resolve(
             code="stale_draft",
             field="server_version",
         )
-    mine = [c for c in _order(changes) if c.draft == locked.pk]
+    ordered, started = _order(changes, tournament)
+    mine = [c for c in ordered if (c.draft or started.get(c.key)) == locked.pk]  # type: ignore[arg-type]
     if len(mine) != len(changes):
         raise DomainError("every change resolved must be of this hand", field="changes")
     fresh = [c for c in mine if _kept(c, tournament) is None]
@@ -360,4 +484,5 @@ def outbox_resolve(
         read_form=read_form,
         read_result=read_result,
         rebase=locked.version,
+        started=started,
     )
