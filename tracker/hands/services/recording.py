@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from datetime import timedelta
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from tracker.audit.services import audit_record
 from tracker.core.digest import canonical_json, sha256_hex
@@ -48,25 +46,6 @@ log = logging.getLogger(__name__)
 SETTLE_TASK = "tracker.tournament_settle"  # tracker/hands/tasks.py
 
 QUICK_SEAT_KEYS = {"player", "put_in", "folded", "down", "up", "bought", "declare", "seventh"}
-
-# A retried request without an Idempotency-Key: the same body from the same user within this
-# window answers the hand it recorded (docs/recording.md, "Safe retries").
-REPLAY_WINDOW = timedelta(minutes=10)
-
-
-class AlreadyRecorded(Conflict):
-    """The same hand, from the same user, is the tournament's latest hand, recorded moments ago:
-    a retry. ``hand`` is that hand (the API answers it with 200), ``state`` the state of play
-    as read, that hand the latest."""
-
-    code = "hand_already_recorded"
-
-    def __init__(self, hand: Hand, state: TournamentState):
-        super().__init__(
-            f"this hand is already recorded as hand {hand.number}", code=self.code, field="number"
-        )
-        self.hand = hand
-        self.state = state
 
 
 class RecordedHand(NamedTuple):
@@ -184,20 +163,14 @@ def _checked(
     options: Mapping[str, Any] | None = None,
     table_result: Mapping[str, Any] | None = None,
     number: int | None = None,
-    replay_of: str = "",
-    replay_within: timedelta | None = None,
 ):
     """Every check of :func:`hand_record`, nothing stored: the locked tournament, its state,
-    the hand checked by the engine, the starting stacks and the outcome. With
-    ``replay_within``, a request whose digest ``replay_of`` matches the tournament's latest
-    hand (same user, recent, no other number) raises :class:`AlreadyRecorded`."""
+    the hand checked by the engine, the starting stacks and the outcome."""
     require(by, tournament.league, Capability.RECORD_HAND, "record hands")
     tournament = (
         Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
     )
     state = tournament_state(tournament)  # bounded: no re-reading of every earlier hand
-    if replay_within is not None:
-        _refuse_replay(state, by, replay_of, number, replay_within)
     _refuse_over(tournament, state)
     if number is not None and number != state.next_number:
         if number < state.next_number:
@@ -251,7 +224,6 @@ def hand_record_with_state(
     table_result: Mapping[str, Any] | None = None,
     number: int | None = None,
     content_hash: str = "",
-    replay_within: timedelta | None = None,
 ) -> RecordedHand:
     """Record the next hand of ``tournament`` and enqueue its settlement; the hand, its seats
     and the state of play after it (the API answers with them without reading them back).
@@ -262,10 +234,6 @@ def hand_record_with_state(
     a DomainError naming the field, and nothing is stored. ``content_hash`` is
     stored on the hand (the hand-history import uses it to skip hands it has
     already imported); by default it is the request's ``entry_digest``.
-
-    With ``replay_within`` (the API), a request identical to the tournament's latest hand,
-    from the same user, recorded less than that long ago and naming no other hand number,
-    is a retry: it raises :class:`AlreadyRecorded` with that hand and records nothing.
     """
     if not content_hash:
         content_hash = entry_digest(
@@ -285,8 +253,6 @@ def hand_record_with_state(
         options=options,
         table_result=table_result,
         number=number,
-        replay_of=content_hash,
-        replay_within=replay_within,
     )
     tournament, state, spec, outcome = (
         checked.tournament,
@@ -383,22 +349,6 @@ def hand_check(
         table_result=table_result,
         number=number,
     ).outcome
-
-
-def _refuse_replay(
-    state: TournamentState, by, digest: str, number: int | None, within: timedelta
-) -> None:
-    """Refuse a retry of the tournament's latest hand (read with the state of play)."""
-    last = state.latest
-    if (
-        last is not None
-        and last.content_hash == digest
-        and last.recorded_by_id is not None
-        and last.recorded_by_id == getattr(by, "pk", None)
-        and last.recorded_at >= timezone.now() - within
-        and number in (None, last.number)
-    ):
-        raise AlreadyRecorded(last, state)
 
 
 def _refuse_nul(value: Any, path: str) -> None:
