@@ -192,4 +192,3 @@ def test_the_form_posted_twice_records_one_hand_and_answers_the_first(client, ga
     refused = client.post(url(t), other)
     assert refused.status_code == 200 and "hand 6" in refused.context["form"].message
     assert Hand.objects.filter(tournament=t).count() == 5
-
