@@ -137,6 +137,32 @@ def test_idempotency_key_replays_the_first_response(setup):
     assert reused.json()["error"]["code"] == "idempotency_key_reused"
 
 
+def test_a_retry_that_crossed_the_first_answers_the_first_hand(setup, monkeypatch):
+    """The retry looked for the key before the first request had stored it, then found the
+    hand number taken: it answers with the first response, not the 409."""
+    from api import idempotency
+
+    api, tid = setup["api"], setup["tournament"]
+    body = fold_to_bring_in(api, tid)
+    first = api.post("/api/v1/hands/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-race")
+    looked = []
+    real = idempotency.stored
+
+    def not_yet_on_the_first_look(user, key):
+        looked.append(key)
+        return None if len(looked) == 1 else real(user, key)
+
+    monkeypatch.setattr(idempotency, "stored", not_yet_on_the_first_look)
+    again = api.post("/api/v1/hands/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-race")
+    assert looked == ["k-race", "k-race"]
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+    assert Hand.objects.count() == 1
+    # Without a stored response the conflict stands.
+    other = api.post("/api/v1/hands/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-other")
+    assert other.status_code == 409 and Hand.objects.count() == 1
+
+
 def test_same_hand_number_with_another_body_is_409(setup):
     api, tid = setup["api"], setup["tournament"]
     body = fold_to_bring_in(api, tid)
