@@ -4,6 +4,11 @@ A client may send ``Idempotency-Key: <token>`` with a write. The first
 successful response is stored with a hash of the request; a retry with the
 same key and body gets that response again and stores nothing; the same key
 with a different body is refused (422). Keys are per user.
+
+Two requests with one key at once: the second finds no stored response, waits on what the
+first holds (the tournament row, say), and then fails on what the first did (the hand number
+is taken: a Conflict; the key is stored: an IntegrityError); it answers with the first's
+response instead.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from rest_framework.response import Response
 
 from api.models import IdempotencyRecord
 from tracker.core.digest import canonical_json, sha256_hex
+from tracker.core.errors import Conflict
 from tracker.engine.errors import DomainError
 
 HEADER = "Idempotency-Key"
@@ -48,7 +54,7 @@ def idempotent(request, produce: Callable[[], Response]) -> Response:
         response["Idempotent-Replayed"] = "true"
         return response
 
-    existing = IdempotencyRecord.objects.filter(user=request.user, key=key).first()
+    existing = stored(request.user, key)
     if existing:
         return replay(existing)
     try:
@@ -63,9 +69,14 @@ def idempotent(request, produce: Callable[[], Response]) -> Response:
                     body=response.data,
                 )
             return response
-    except IntegrityError:
+    except (IntegrityError, Conflict):
         # The same key arrived twice at once: the other request stored its response first.
-        existing = IdempotencyRecord.objects.filter(user=request.user, key=key).first()
+        existing = stored(request.user, key)
         if existing is None:
             raise
         return replay(existing)
+
+
+def stored(user, key: str) -> IdempotencyRecord | None:
+    """The response stored for ``key`` of ``user``, if any."""
+    return IdempotencyRecord.objects.filter(user=user, key=key).first()

@@ -9,6 +9,7 @@ See the environment table in README.md.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -50,6 +51,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",  # the lock per username and address (below); its tables migrate with ours
     "tracker",
     "api",
     "web",
@@ -138,6 +140,26 @@ LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", default=900)
 LOGIN_USER_LOCKOUT_SECONDS = env_int("LOGIN_USER_LOCKOUT_SECONDS", default=60)
 # An address a user signed in from is exempt from that user's user-wide lock this long.
 LOGIN_KNOWN_ADDRESS_SECONDS = env_int("LOGIN_KNOWN_ADDRESS_SECONDS", default=30 * 86400)
+
+# django-axes keeps the lock per username and address (tracker/accounts/signin.py asks it
+# before any password is checked, and answers in the site's own words): each wrong password
+# is an AccessAttempt row (the admin lists them), counted while it is within
+# LOGIN_LOCKOUT_SECONDS of the pair's last one; a right password deletes the pair's rows.
+# The username is counted by its canonical form, the address as the other limits count it.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(seconds=LOGIN_LOCKOUT_SECONDS)
+AXES_USERNAME_CALLABLE = "tracker.accounts.signin.counted_username"
+AXES_CLIENT_IP_CALLABLE = "tracker.core.ratelimit.counted_address"
+AXES_RESET_ON_SUCCESS = False  # tracker/accounts/signin.py clears the pair at every sign-in
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a refused attempt counts nothing
+AXES_DISABLE_ACCESS_LOG = True  # no row per successful sign-in
+AXES_VERBOSE = False
+# Axes's middleware and backend answer a lockout with their own page and refuse any
+# authenticate() without a request; here the login forms and the token endpoint ask axes
+# themselves (tracker/accounts/signin.py), so neither is installed.
+SILENCED_SYSTEM_CHECKS = ["axes.W002", "axes.W003"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -5,7 +5,7 @@ labelled "API sign-in" and revokes the previous sign-in token, if any (tokens th
 on their profile page, each with its own label, are not touched). ``DELETE
 /api/v1/auth/token/`` revokes the token of the caller: it stops working at once. Both are in the audit log, naming the token by its
 fingerprint only. Token requests have the sign-in limits of the login page
-(tracker/core/ratelimit.py: per username and address, per address, per username; a username
+(tracker/accounts/signin.py: per username and address, per address, per username; a username
 counted by its canonical form, as it signs in: ``bob`` is ``Bob``), apart from
 the write allowance; a refused attempt answers 429 with ``Retry-After``. Revoking is a write.
 """
@@ -27,8 +27,8 @@ from api.views.core import WriteThrottled
 from tracker.accounts.models import ApiToken
 from tracker.accounts.names import canonical_username
 from tracker.accounts.services import api_token_revoke, api_token_sign_in
+from tracker.accounts.signin import sign_in_failed, sign_in_succeeded, sign_in_wait
 from tracker.audit.services import audit_record
-from tracker.core.ratelimit import client_address, login_failed, login_succeeded, login_wait
 
 
 @transaction.atomic
@@ -77,17 +77,16 @@ class TokenView(WriteThrottled, APIView):
         data.is_valid(raise_exception=True)
         username = data.validated_data["username"]
         counted = canonical_username(username)  # the limits' name for it
-        address = client_address(request)
-        wait = login_wait(counted, address)
+        wait = sign_in_wait(request._request, counted)
         if wait:
             raise TooMany("Too many failed sign-ins", wait)
         user = authenticate(
             request._request, username=username, password=data.validated_data["password"]
         )
         if user is None or not user.is_active:
-            login_failed(counted, address)
+            sign_in_failed(request._request, counted)
             raise AuthenticationFailed("wrong username or password")
-        login_succeeded(counted, address)
+        sign_in_succeeded(request._request, counted)
         token, key = token_issue(user=user)
         body = {
             "token": key,

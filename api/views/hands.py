@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -32,14 +31,9 @@ from api.views.core import (
     visible_league,
 )
 from tracker.core.permissions import Capability, require, roles_remembered
-from tracker.hands.models import Hand, HandSeat, ReevaluationJob
+from tracker.hands.models import Hand, ReevaluationJob
 from tracker.hands.requests import HandRequest
-from tracker.hands.services.recording import (
-    REPLAY_WINDOW,
-    AlreadyRecorded,
-    hand_record_with_state,
-    hand_void,
-)
+from tracker.hands.services.recording import hand_record_with_state, hand_void
 from tracker.hands.services.reevaluation import reevaluation_start
 from tracker.leagues.selectors import leagues_visible_to, tournaments_visible_to
 
@@ -74,12 +68,6 @@ FULL_EXAMPLE = {
         ]
     },
 }
-
-
-def _with_seats_and_pots(pk: int) -> Hand:
-    """A hand as the API shows it: three queries (the hand, its seats with players, its pots)."""
-    seats = Prefetch("hand_seats", queryset=HandSeat.objects.select_related("player"))
-    return Hand.objects.prefetch_related(seats, "pots").get(pk=pk)
 
 
 class HandViewSet(
@@ -159,19 +147,9 @@ class HandViewSet(
                     tournaments_visible_to(request.user).select_related("league"), pk=pk
                 )
             )
-            try:
-                hand, seats, state = hand_record_with_state(
-                    tournament=tournament,
-                    by=request.user,
-                    asked=HandRequest(**values),
-                    replay_within=REPLAY_WINDOW,
-                )
-            except AlreadyRecorded as retry:  # the same body again: answer the first hand
-                hand = _with_seats_and_pots(retry.hand.pk)
-                data = HandRecordedSerializer(hand, context={"state": retry.state}).data
-                response = Response(data, status=status.HTTP_200_OK)
-                response["Idempotent-Replayed"] = "true"
-                return response
+            hand, seats, state = hand_record_with_state(
+                tournament=tournament, by=request.user, asked=HandRequest(**values)
+            )
             # The hand as recorded, from memory: its seats as written, no pots before settlement
             # (which follows the commit; GET /hands/{id}/ shows it), the next hand from the state.
             hand._prefetched_objects_cache = {"hand_seats": seats, "pots": []}

@@ -1,4 +1,5 @@
-"""Sign-in limits on the login page and the token endpoint (tracker/core/ratelimit.py)."""
+"""Sign-in limits on the login page and the token endpoint (tracker/accounts/signin.py:
+django-axes and tracker/core/ratelimit.py)."""
 
 from __future__ import annotations
 
@@ -249,8 +250,9 @@ def test_the_user_wide_locks_spare_the_whole_64_the_user_signed_in_from(user, se
 
 
 def test_a_burst_of_other_attempts_does_not_push_a_lock_out_of_the_memory_cache(settings):
-    for _ in range(settings.LOGIN_FAILURE_LIMIT):
-        ratelimit.login_failed("rob", "10.0.0.1")
+    # The lock of one address (the lock of a username and address is a database row now).
+    for n in range(settings.LOGIN_ADDRESS_FAILURE_LIMIT):
+        ratelimit.login_failed(f"guess{n}", "10.0.0.1")
     assert ratelimit.login_wait("rob", "10.0.0.1") > 0
     for n in range(1000):  # thousands of cache entries, more than Django's default 300
         ratelimit.login_failed(f"user{n}", f"10.{n // 65536}.{n // 256 % 256}.{n % 256}")
@@ -299,3 +301,28 @@ def test_a_sign_in_under_a_variant_marks_the_address_known_to_the_account(user, 
     assert token(APIClient(), RIGHT, addr="10.2.0.1").status_code == 429  # a new address
     assert token(APIClient(), RIGHT, addr="10.3.0.1").status_code == 201  # home still works
     assert login(Client(), RIGHT, addr="10.3.0.1", username="Rob").status_code == 302
+
+
+def test_the_pair_lock_is_an_axes_row_that_an_operator_can_delete(user, settings):
+    from axes.models import AccessAttempt
+
+    for i in range(settings.LOGIN_FAILURE_LIMIT):
+        login(Client(), f"guess-{i}", username="ROB", addr="2001:db8:7:7::1")
+    rows = AccessAttempt.objects.filter(username="rob", ip_address="2001:db8:7:7::")
+    assert sum(rows.values_list("failures_since_start", flat=True)) == settings.LOGIN_FAILURE_LIMIT
+    assert token(APIClient(), RIGHT, addr="2001:db8:7:7::2").status_code == 429
+    rows.delete()  # what the admin's delete does
+    assert token(APIClient(), RIGHT, addr="2001:db8:7:7::2").status_code == 201
+
+
+def test_a_right_password_forgets_the_pairs_wrong_ones(user, settings):
+    from axes.models import AccessAttempt
+
+    for i in range(settings.LOGIN_FAILURE_LIMIT - 1):
+        token(APIClient(), f"guess-{i}")
+    assert AccessAttempt.objects.filter(username="rob").exists()
+    assert login(Client(), RIGHT).status_code == 302
+    assert not AccessAttempt.objects.filter(username="rob").exists()
+    for i in range(settings.LOGIN_FAILURE_LIMIT - 1):
+        assert token(APIClient(), f"again-{i}").status_code == 401
+    assert token(APIClient(), RIGHT).status_code == 201

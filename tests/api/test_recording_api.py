@@ -137,6 +137,32 @@ def test_idempotency_key_replays_the_first_response(setup):
     assert reused.json()["error"]["code"] == "idempotency_key_reused"
 
 
+def test_a_retry_that_crossed_the_first_answers_the_first_hand(setup, monkeypatch):
+    """The retry looked for the key before the first request had stored it, then found the
+    hand number taken: it answers with the first response, not the 409."""
+    from api import idempotency
+
+    api, tid = setup["api"], setup["tournament"]
+    body = fold_to_bring_in(api, tid)
+    first = api.post("/api/v1/hands/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-race")
+    looked = []
+    real = idempotency.stored
+
+    def not_yet_on_the_first_look(user, key):
+        looked.append(key)
+        return None if len(looked) == 1 else real(user, key)
+
+    monkeypatch.setattr(idempotency, "stored", not_yet_on_the_first_look)
+    again = api.post("/api/v1/hands/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-race")
+    assert looked == ["k-race", "k-race"]
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+    assert Hand.objects.count() == 1
+    # Without a stored response the conflict stands.
+    other = api.post("/api/v1/hands/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-other")
+    assert other.status_code == 409 and Hand.objects.count() == 1
+
+
 def test_same_hand_number_with_another_body_is_409(setup):
     api, tid = setup["api"], setup["tournament"]
     body = fold_to_bring_in(api, tid)
@@ -147,21 +173,25 @@ def test_same_hand_number_with_another_body_is_409(setup):
     assert r.json()["error"]["code"] == "hand_exists"
 
 
-def test_a_retried_body_without_a_key_answers_the_first_hand(setup):
-    """A client that lost the answer and sends the same body again (no Idempotency-Key, with or
-    without the hand number) is told about the hand it recorded: 200, nothing stored twice."""
+def test_a_retry_is_told_apart_by_its_key_or_its_number(setup):
+    """A client that lost the answer and sends the same body again: with its Idempotency-Key
+    it gets the first hand (201 again, nothing stored twice); without one, the hand number it
+    names is taken (409), and only a body naming no number is a new hand."""
     api, tid = setup["api"], setup["tournament"]
     body = fold_to_bring_in(api, tid)
-    first = api.post("/api/v1/hands/", body, format="json")
+    first = api.post("/api/v1/hands/", body, format="json", HTTP_IDEMPOTENCY_KEY="hand-1")
     assert first.status_code == 201
-    again = api.post("/api/v1/hands/", body, format="json")
-    assert again.status_code == 200, again.json()
-    assert again["Idempotent-Replayed"] == "true"
+    again = api.post("/api/v1/hands/", body, format="json", HTTP_IDEMPOTENCY_KEY="hand-1")
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
     assert again.json()["id"] == first.json()["id"]
-    unnumbered = {k: v for k, v in body.items() if k != "number"}
-    third = api.post("/api/v1/hands/", unnumbered, format="json")
-    assert third.status_code == 200 and third.json()["id"] == first.json()["id"]
+    numbered = api.post("/api/v1/hands/", body, format="json")
+    assert numbered.status_code == 409
+    assert numbered.json()["error"]["code"] == "hand_exists"
     assert Hand.objects.count() == 1
+    unnumbered = {k: v for k, v in body.items() if k != "number"}
+    second = api.post("/api/v1/hands/", unnumbered, format="json")
+    assert second.status_code == 201 and second.json()["number"] == 2
+    assert Hand.objects.count() == 2
 
 
 def test_writes_need_a_token_and_the_right_role(setup):
@@ -299,8 +329,9 @@ def test_a_recorded_hand_answers_the_next_hand_as_the_tournament_gives_it(setup)
 def test_a_retry_answers_the_next_hand_too(setup):
     api, tid = setup["api"], setup["tournament"]
     body = fold_to_bring_in(api, tid)
-    first = api.post("/api/v1/hands/", body, format="json")
-    again = api.post("/api/v1/hands/", body, format="json")
-    assert (first.status_code, again.status_code) == (201, 200)
+    first = api.post("/api/v1/hands/", body, format="json", HTTP_IDEMPOTENCY_KEY="next-1")
+    again = api.post("/api/v1/hands/", body, format="json", HTTP_IDEMPOTENCY_KEY="next-1")
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again["Idempotent-Replayed"] == "true"
     assert again.json()["next_hand"] == first.json()["next_hand"] == next_hand(api, tid)
     assert first.json()["next_hand"]["number"] == 2

@@ -94,17 +94,20 @@ def test_sending_never_fails_a_request_that_committed(
             "/api/v1/hands/",
             {"tournament": tournament.pk, "entry_mode": "quick", "entry": entry},
             format="json",
+            HTTP_IDEMPOTENCY_KEY="night-hand-1",
         )
     assert len(sent) == 1  # the send was tried after the commit, and refused
     assert r.status_code == 201, r.content
     assert Hand.objects.get(pk=r.json()["id"]).status == HandStatus.RECORDED
-    # The client did not trust the answer and retried without a key: still one hand.
+    # The client did not trust the answer and retried with its key: still one hand.
     again = api.post(
         "/api/v1/hands/",
         {"tournament": tournament.pk, "entry_mode": "quick", "entry": entry},
         format="json",
+        HTTP_IDEMPOTENCY_KEY="night-hand-1",
     )
-    assert again.status_code == 200 and again.json()["id"] == r.json()["id"]
+    assert again.status_code == 201 and again.json()["id"] == r.json()["id"]
+    assert again["Idempotent-Replayed"] == "true"
     assert Hand.objects.filter(tournament=tournament).count() == 1
     monkeypatch.undo()
     celery_app.conf.task_always_eager = True

@@ -173,3 +173,22 @@ def test_an_empty_post_shows_the_form(client, game):
     response = client.post(url(game.tournament), {})
     assert response.status_code == 200
     assert not response.context["form"].summary()
+
+
+def test_the_form_posted_twice_records_one_hand_and_answers_the_first(client, game):
+    client.force_login(game.keeper)
+    t = game.tournament
+    token = client.get(url(t)).context["form"].hand["token"].value()
+    assert token
+    seats = [{"put_in": 24, **ACES, "result": "won"}, {"put_in": 24, **KINGS}, {"fold3": "on"}]
+    data = form_data(t, seats, variant="seven_card_stud", token=token)
+    first = client.post(url(t), data, follow=True)
+    again = client.post(url(t), data, follow=True)  # a reload that posts again
+    said = [[str(m) for m in r.context["messages"]] for r in (first, again)]
+    assert said[0] == said[1] and said[0][0].startswith("Hand 5 recorded.")
+    assert Hand.objects.filter(tournament=t).count() == 5
+    # Another form (another token) with the same number is the conflict, as before.
+    other = {**data, "token": client.get(url(t)).context["form"].hand["token"].value()}
+    refused = client.post(url(t), other)
+    assert refused.status_code == 200 and "hand 6" in refused.context["form"].message
+    assert Hand.objects.filter(tournament=t).count() == 5

@@ -1,15 +1,18 @@
-"""Who is asking (the client address), and the sign-in limits.
+"""Who is asking (the client address), the wording of every refusal, and the limits the
+libraries do not express.
 
 ``client_address`` trusts ``X-Forwarded-For`` only as far as ``TRUSTED_PROXY_COUNT`` says:
 with 0 (the default) the header is ignored and the address is the connection's; with n, the
 address is the n-th entry from the right, the one the outermost trusted proxy saw.
 
-Sign-in limits (the login page and ``POST /api/v1/auth/token/`` alike), counted in the
-fail-safe cache over ``LOGIN_WINDOW_SECONDS``:
+Sign-in limits (the login pages and ``POST /api/v1/auth/token/`` alike; put together in
+tracker/accounts/signin.py). The lock of a username from one address (after
+``LOGIN_FAILURE_LIMIT`` wrong passwords, for ``LOGIN_LOCKOUT_SECONDS``) is django-axes's.
+Axes has one failure limit and one cool-off for all the counts it keeps, so the locks with
+limits and lengths of their own are kept here, counted in the fail-safe cache:
 
-- a username from one address: after ``LOGIN_FAILURE_LIMIT`` wrong passwords, that pair is
-  refused for ``LOGIN_LOCKOUT_SECONDS`` (the same user from another address is not);
-- one address, any usernames: after ``LOGIN_ADDRESS_FAILURE_LIMIT`` wrong passwords;
+- one address, any usernames: after ``LOGIN_ADDRESS_FAILURE_LIMIT`` wrong passwords within
+  ``LOGIN_WINDOW_SECONDS``, for ``LOGIN_LOCKOUT_SECONDS``;
 - one username, any addresses (a spread-out guesser): after ``LOGIN_USER_FAILURE_LIMIT``
   wrong passwords the username is refused everywhere, but only for
   ``LOGIN_USER_LOCKOUT_SECONDS`` at a time, so the right user is not kept out for long;
@@ -19,13 +22,12 @@ fail-safe cache over ``LOGIN_WINDOW_SECONDS``:
 
 The two username-wide locks do not apply at all from an address where that user signed in
 before (within ``LOGIN_KNOWN_ADDRESS_SECONDS``), so the right user at home is never kept
-out by them.
+out by them (axes has no such exemption).
 
 Addresses are counted as ``limit_address`` says: an IPv6 address by its /64 (one
 household, or one attacker's whole allocation), an IPv4 address as it is.
 
-A refused attempt checks no password and counts nothing. A right password clears the
-count of its username and address.
+A refused attempt checks no password and counts nothing.
 
 The callers give a username in the form it signs in by, its canonical form
 (tracker/accounts/names.py ``canonical_username``: NFKC, case-folded), so ``Bob``, ``bob``
@@ -118,9 +120,15 @@ def client_address(request) -> str:
     return valid_address(hops[-proxies]) or remote
 
 
+def counted_address(request) -> str | None:
+    """The client address as django-axes stores it (``AXES_CLIENT_IP_CALLABLE``): that of
+    ``limit_address``, an IPv6 /64 by its first address (axes keeps addresses, not networks);
+    None when the request has none."""
+    return limit_address(client_address(request)).split("/")[0] or None
+
+
 @dataclass(frozen=True)
 class LoginLimits:
-    failures_per_user_address: int
     failures_per_address: int
     failures_per_user: int
     failures_per_user_day: int
@@ -131,7 +139,6 @@ class LoginLimits:
     @classmethod
     def from_settings(cls) -> LoginLimits:
         return cls(
-            failures_per_user_address=settings.LOGIN_FAILURE_LIMIT,
             failures_per_address=settings.LOGIN_ADDRESS_FAILURE_LIMIT,
             failures_per_user=settings.LOGIN_USER_FAILURE_LIMIT,
             failures_per_user_day=settings.LOGIN_USER_DAILY_FAILURE_LIMIT,
@@ -152,7 +159,6 @@ USER_WIDE = ("user", "user_day")  # the locks an address the user signed in from
 def _keys(username: str, address: str) -> dict[str, str]:
     user, address = _user(username), limit_address(address)
     return {
-        "pair": f"login:pair:{user}:{address}",
         "address": f"login:addr:{address}",
         "user": f"login:user:{user}",
         "user_day": f"login:userday:{user}",
@@ -163,16 +169,36 @@ def _known(username: str, address: str) -> str:
     return f"login:known:{_user(username)}:{limit_address(address)}"
 
 
+def _count(key: str, window: int) -> tuple[int, bool]:
+    """Count one under ``key`` for ``window`` seconds from its first count: the count, and
+    whether this was the first."""
+    fresh = failsafe_cache.add(key, 0, window)
+    try:
+        return failsafe_cache.incr(key), fresh
+    except ValueError:  # expired between add and incr
+        failsafe_cache.set(key, 1, window)
+        return 1, True
+
+
+def _wait(key: str) -> float:
+    until = failsafe_cache.get(f"{key}:locked")
+    return (until - time.time()) if until else 0.0
+
+
+def _lock(key: str, seconds: int) -> None:
+    failsafe_cache.set(f"{key}:locked", time.time() + seconds, seconds)
+
+
 def login_wait(username: str, address: str) -> int:
-    """Seconds before ``username`` may try a password from ``address`` again; 0: now."""
-    now = time.time()
-    wait = 0.0
-    for kind, key in _keys(username, address).items():
-        if kind in USER_WIDE and failsafe_cache.get(_known(username, address)):
-            continue  # the user signed in from here before: the user-wide locks are not for them
-        until = failsafe_cache.get(f"{key}:locked")
-        if until:
-            wait = max(wait, until - now)
+    """Seconds before ``username`` may try a password from ``address`` again by the limits
+    kept here; 0: now."""
+    known = failsafe_cache.get(_known(username, address))
+    waits = [
+        _wait(key)
+        for kind, key in _keys(username, address).items()
+        if not (known and kind in USER_WIDE)  # signed in from here before: not for them
+    ]
+    wait = max(waits, default=0.0)
     return math.ceil(wait) if wait > 0 else 0
 
 
@@ -181,27 +207,20 @@ def login_failed(username: str, address: str) -> None:
     limits = LoginLimits.from_settings()
     # kind: (limit, counting window, lockout; None: until the window that counted is over)
     rules = {
-        "pair": (limits.failures_per_user_address, limits.window, limits.lockout),
         "address": (limits.failures_per_address, limits.window, limits.lockout),
         "user": (limits.failures_per_user, limits.window, limits.user_lockout),
         "user_day": (limits.failures_per_user_day, DAY, None),
     }
-    now = time.time()
     for kind, key in _keys(username, address).items():
         limit, window, lockout = rules[kind]
-        fresh = failsafe_cache.add(key, 0, window)
-        try:
-            count = failsafe_cache.incr(key)
-        except ValueError:  # expired between add and incr
-            failsafe_cache.set(key, 1, window)
-            fresh, count = True, 1
+        count, fresh = _count(key, window)
         if fresh and lockout is None:  # a lock until the window is over: note its start
-            failsafe_cache.set(f"{key}:since", now, window)
+            failsafe_cache.set(f"{key}:since", time.time(), window)
         if count >= limit:
             if lockout is None:
-                since = failsafe_cache.get(f"{key}:since") or now
-                lockout = max(1, math.ceil(since + window - now))
-            failsafe_cache.set(f"{key}:locked", now + lockout, lockout)
+                since = failsafe_cache.get(f"{key}:since") or time.time()
+                lockout = max(1, math.ceil(since + window - time.time()))
+            _lock(key, lockout)
             log.warning(
                 "sign-in locked",
                 extra={"lock": kind, "address": address, "failures": count, "seconds": lockout},
@@ -209,15 +228,13 @@ def login_failed(username: str, address: str) -> None:
 
 
 def login_succeeded(username: str, address: str) -> None:
-    """A right password: forget this username's failures from this address."""
-    keys = _keys(username, address)
-    failsafe_cache.delete(keys["pair"])
+    """A right password: ``address`` is one the user signed in from."""
     failsafe_cache.set(_known(username, address), 1, settings.LOGIN_KNOWN_ADDRESS_SECONDS)
 
 
 # --------------------------------------------------------------------------
 # Sign-up: one address may try to create ``SIGNUP_ADDRESS_LIMIT`` accounts (successful or
-# not) in ``SIGNUP_WINDOW_SECONDS``; then it is refused until the window has passed.
+# not) in ``SIGNUP_WINDOW_SECONDS``; then it is refused until a whole window has passed.
 
 
 def _signup_key(address: str) -> str:
@@ -226,22 +243,16 @@ def _signup_key(address: str) -> str:
 
 def signup_wait(address: str) -> int:
     """Seconds before ``address`` may try to sign up again; 0: now."""
-    until = failsafe_cache.get(f"{_signup_key(address)}:locked")
-    wait = (until - time.time()) if until else 0
+    wait = _wait(_signup_key(address))
     return math.ceil(wait) if wait > 0 else 0
 
 
 def signup_attempted(address: str) -> None:
     """Count one sign-up attempt from ``address``; lock the address at the limit."""
     key, window = _signup_key(address), settings.SIGNUP_WINDOW_SECONDS
-    failsafe_cache.add(key, 0, window)
-    try:
-        count = failsafe_cache.incr(key)
-    except ValueError:  # expired between add and incr
-        failsafe_cache.set(key, 1, window)
-        count = 1
+    count, _ = _count(key, window)
     if count >= settings.SIGNUP_ADDRESS_LIMIT:
-        failsafe_cache.set(f"{key}:locked", time.time() + window, window)
+        _lock(key, window)
         log.warning("sign-up locked", extra={"address": address, "attempts": count})
 
 
@@ -250,15 +261,6 @@ def signup_attempted(address: str) -> None:
 # is limited (a client address, an e-mail address, an account); past ``limit`` in
 # ``window`` seconds the request is refused (or served without sending) until the window of
 # its first count has passed. An e-mail address is counted by its digest, never stored.
-
-
-def _count(key: str, window: int) -> int:
-    failsafe_cache.add(key, 0, window)
-    try:
-        return failsafe_cache.incr(key)
-    except ValueError:  # expired between add and incr
-        failsafe_cache.set(key, 1, window)
-        return 1
 
 
 def email_key(address: str) -> str:
@@ -273,7 +275,7 @@ def email_key(address: str) -> str:
 def allowance_take(kind: str, key: str, *, limit: int, window: int) -> bool:
     """Count one request of ``kind`` for ``key``; False when it is over ``limit`` within
     ``window`` seconds (it is counted all the same, so hammering does not reset the window)."""
-    count = _count(f"allow:{kind}:{key}", window)
+    count, _ = _count(f"allow:{kind}:{key}", window)
     if count > limit:
         if count == limit + 1:
             log.warning("allowance used up", extra={"allowance": kind, "limit": limit})

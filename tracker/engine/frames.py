@@ -226,102 +226,112 @@ class FramesObserver(HandObserver):
         self.steps.append(frame)
 
     def on_event(self, event: Event, hand: StudHand) -> None:
-        verb = event.verb
+        handler = _HANDLERS.get(event.verb)
+        if handler is not None:
+            handler(self, event, hand)
+        elif event.seat is not None:
+            self._on_betting(event, hand, event.seat)
+        # SHOWDOWN, END and the like: nothing to show yet
+
+    def _on_ante(self, event: Event, hand: StudHand) -> None:
+        self.total[event.seat] += event.amount  # type: ignore[index]
+        if not self.ante_noted:
+            self.ante_noted = True
+            ante = hand.stakes.ante
+            self.log.append(f"Everyone antes {ante}." if ante else "No ante at this level.")
+
+    def _on_street(self, event: Event, hand: StudHand) -> None:
+        if event.street.number > self.number:
+            self.new_street(event.street.number, hand)
+
+    def _on_deal(self, event: Event, hand: StudHand) -> None:
+        seat, up = event.seat, event.verb is Verb.DEAL_UP
+        card = event.cards[0]
+        code = format_card(card) if card is not None else None
+        self.cards[seat].append(FrameCard(code, up, True))  # type: ignore[index]
+        if len(self.cards[seat]) == 3 and up and code:  # type: ignore[index]
+            self.last[seat] = f"door card {_sym(card)}"  # type: ignore[index]
+        if up:
+            self.dealt_up.append(f"{self.name(seat)} {_sym(card)}")  # type: ignore[arg-type]
+        if not hand.to_deal:
+            shown = f": {', '.join(self.dealt_up)}" if self.dealt_up else ""
+            self.step(hand, f"{STREET_TITLES[self.number]} is dealt{shown}.")
+            self.dealt_up = []
+
+    def _on_community(self, event: Event, hand: StudHand) -> None:
+        card = event.cards[0]
+        self.community = format_card(card)  # type: ignore[arg-type]
+        text = f"Community card {_sym(card)}, everyone's seventh card."
+        self.log.append(text)
+        self.step(hand, text)
+
+    def _on_buy(self, event: Event, hand: StudHand) -> None:
         seat = event.seat
-        if verb is Verb.ANTE:
-            self.total[seat] += event.amount  # type: ignore[index]
-            if not self.ante_noted:
-                self.ante_noted = True
-                ante = hand.stakes.ante
-                self.log.append(f"Everyone antes {ante}." if ante else "No ante at this level.")
-            return
-        if verb is Verb.STREET:
-            if event.street.number > self.number:
-                self.new_street(event.street.number, hand)
-            return
-        if verb is Verb.DEAL_UP or verb is Verb.DEAL_DOWN:
-            card = event.cards[0]
-            code = format_card(card) if card is not None else None
-            self.cards[seat].append(FrameCard(code, verb is Verb.DEAL_UP, True))  # type: ignore[index]
-            if len(self.cards[seat]) == 3 and verb is Verb.DEAL_UP and code:  # type: ignore[index]
-                self.last[seat] = f"door card {_sym(card)}"  # type: ignore[index]
-            if verb is Verb.DEAL_UP:
-                self.dealt_up.append(f"{self.name(seat)} {_sym(card)}")  # type: ignore[arg-type]
-            if not hand.to_deal:
-                shown = f": {', '.join(self.dealt_up)}" if self.dealt_up else ""
-                self.step(hand, f"{STREET_TITLES[self.number]} is dealt{shown}.")
-                self.dealt_up = []
-            return
-        if verb is Verb.DEAL_COMMUNITY:
-            card = event.cards[0]
-            self.community = format_card(card)  # type: ignore[arg-type]
-            text = f"Community card {_sym(card)}, everyone's seventh card."
-            self.log.append(text)
-            self.step(hand, text)
-            return
-        if verb is Verb.BUY:
-            self.bought[seat] = True  # type: ignore[index]
-            self.total[seat] += event.amount  # type: ignore[index]
-            face = "up" if hand.next_face(seat) is Face.UP else "down"  # type: ignore[arg-type]
-            text = f"{self.name(seat)} pays {event.amount} to take the seventh card {face}."  # type: ignore[arg-type]
-            self.log.append(text)
-            self.last[seat] = f"buys ({event.amount})"  # type: ignore[index]
-            self.step(hand, text)
-            return
-        if verb is Verb.CHOOSE_SEVENTH:
-            self.step(hand, f"{self.name(seat)} takes the seventh card {event.choice}.")  # type: ignore[arg-type]
-            return
-        if verb is Verb.RETURN:
-            given = min(event.amount, self.street_chips[seat])  # type: ignore[index]
-            self.street_chips[seat] -= given  # type: ignore[index]
-            self.total[seat] -= event.amount  # type: ignore[index]
-            text = f"{event.amount} uncalled, returned to {self.name(seat)}."  # type: ignore[arg-type]
-            self.log.append(text)
-            if self.steps:  # part of the action that ended the betting
-                last = self.steps.pop()
-                self.step(hand, " ".join((*last.actions, text)))
-            return
-        if verb is Verb.SHOW:
-            self.last[seat] = "shows"  # type: ignore[index]
-            for frame_card, card in zip(self.cards[seat], event.cards, strict=False):  # type: ignore[index]
-                if card is not None:
-                    frame_card.code = format_card(card)
-            shown = " ".join(_sym(c) for c in event.cards if c is not None)
-            text = f"{self.name(seat)} shows {shown}."  # type: ignore[arg-type]
-            self.shows.append(text)
-            self.step(hand, text)
-            return
-        if verb is Verb.MUCK:
-            self.folded[seat] = "showdown"  # type: ignore[index]
-            self.last[seat] = "mucks"  # type: ignore[index]
-            text = f"{self.name(seat)} mucks."  # type: ignore[arg-type]
-            self.shows.append(text)
-            self.step(hand, text)
-            return
-        if seat is None:
-            return  # SHOWDOWN, END and the like: nothing to show yet
-        text = ""
-        if verb is Verb.BRING_IN:
-            text = f"brings in {event.to}{self.put(seat, event.amount, event.all_in)}"
-        elif verb is Verb.CHECK:
-            text = "checks"
-        elif verb is Verb.CALL:
-            text = f"calls {event.amount}{self.put(seat, event.amount, event.all_in)}"
-        elif verb is Verb.COMPLETE:
-            text = f"completes to {event.to}{self.put(seat, event.amount, event.all_in)}"
-        elif verb is Verb.BET:
-            text = f"bets {event.to}{self.put(seat, event.amount, event.all_in)}"
-        elif verb is Verb.RAISE:
-            text = f"raises to {event.to}{self.put(seat, event.amount, event.all_in)}"
-        elif verb is Verb.FOLD:
-            self.folded[seat] = STREETS[event.street]
-            text = "folds"
-        else:
+        self.bought[seat] = True  # type: ignore[index]
+        self.total[seat] += event.amount  # type: ignore[index]
+        face = "up" if hand.next_face(seat) is Face.UP else "down"  # type: ignore[arg-type]
+        text = f"{self.name(seat)} pays {event.amount} to take the seventh card {face}."  # type: ignore[arg-type]
+        self.log.append(text)
+        self.last[seat] = f"buys ({event.amount})"  # type: ignore[index]
+        self.step(hand, text)
+
+    def _on_choose_seventh(self, event: Event, hand: StudHand) -> None:
+        self.step(hand, f"{self.name(event.seat)} takes the seventh card {event.choice}.")  # type: ignore[arg-type]
+
+    def _on_return(self, event: Event, hand: StudHand) -> None:
+        seat = event.seat
+        given = min(event.amount, self.street_chips[seat])  # type: ignore[index]
+        self.street_chips[seat] -= given  # type: ignore[index]
+        self.total[seat] -= event.amount  # type: ignore[index]
+        text = f"{event.amount} uncalled, returned to {self.name(seat)}."  # type: ignore[arg-type]
+        self.log.append(text)
+        if self.steps:  # part of the action that ended the betting
+            last = self.steps.pop()
+            self.step(hand, " ".join((*last.actions, text)))
+
+    def _on_show(self, event: Event, hand: StudHand) -> None:
+        seat = event.seat
+        self.last[seat] = "shows"  # type: ignore[index]
+        for frame_card, card in zip(self.cards[seat], event.cards, strict=False):  # type: ignore[index]
+            if card is not None:
+                frame_card.code = format_card(card)
+        shown = " ".join(_sym(c) for c in event.cards if c is not None)
+        text = f"{self.name(seat)} shows {shown}."  # type: ignore[arg-type]
+        self.shows.append(text)
+        self.step(hand, text)
+
+    def _on_muck(self, event: Event, hand: StudHand) -> None:
+        seat = event.seat
+        self.folded[seat] = "showdown"  # type: ignore[index]
+        self.last[seat] = "mucks"  # type: ignore[index]
+        text = f"{self.name(seat)} mucks."  # type: ignore[arg-type]
+        self.shows.append(text)
+        self.step(hand, text)
+
+    def _on_betting(self, event: Event, hand: StudHand, seat: int) -> None:
+        text = self._betting_words(event, seat)
+        if text is None:
             return
         self.flush_shows()
         self.last[seat] = text
         self.log.append(f"{self.name(seat)} {text}.")
         self.step(hand, f"{self.name(seat)} {text}.")
+
+    def _betting_words(self, event: Event, seat: int) -> str | None:
+        """What a seat's betting action says ("calls 20 and is all in"), its chips put in;
+        None for a verb that is no betting action."""
+        verb = event.verb
+        if verb is Verb.CHECK:
+            return "checks"
+        if verb is Verb.FOLD:
+            self.folded[seat] = STREETS[event.street]
+            return "folds"
+        said = _BETTING_WORDS.get(verb)
+        if said is None:
+            return None
+        words, amount_of = said
+        chips = self.put(seat, event.amount, event.all_in)
+        return f"{words} {event.amount if amount_of == 'amount' else event.to}{chips}"
 
     def finish(self, hand: StudHand, pots: Sequence[PotTaken] = ()) -> list[StreetFrame]:
         """After the walk: the last street's frame and the end of the hand. ``pots``: the
@@ -360,3 +370,27 @@ class FramesObserver(HandObserver):
             last.actions = [" ".join(ending)]
             self.steps.append(last)
         return self.frames
+
+
+# The observer's answer to each event (betting actions: _BETTING_WORDS).
+_HANDLERS = {
+    Verb.ANTE: FramesObserver._on_ante,
+    Verb.STREET: FramesObserver._on_street,
+    Verb.DEAL_UP: FramesObserver._on_deal,
+    Verb.DEAL_DOWN: FramesObserver._on_deal,
+    Verb.DEAL_COMMUNITY: FramesObserver._on_community,
+    Verb.BUY: FramesObserver._on_buy,
+    Verb.CHOOSE_SEVENTH: FramesObserver._on_choose_seventh,
+    Verb.RETURN: FramesObserver._on_return,
+    Verb.SHOW: FramesObserver._on_show,
+    Verb.MUCK: FramesObserver._on_muck,
+}
+# A betting action's words and which of the event's amounts follows them ("to": the total it
+# makes the bet, "amount": the chips put in).
+_BETTING_WORDS = {
+    Verb.BRING_IN: ("brings in", "to"),
+    Verb.CALL: ("calls", "amount"),
+    Verb.COMPLETE: ("completes to", "to"),
+    Verb.BET: ("bets", "to"),
+    Verb.RAISE: ("raises to", "to"),
+}

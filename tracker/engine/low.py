@@ -182,6 +182,45 @@ def _search(
     return _full_search(naturals, wilds, ranking, qualifier, explain)
 
 
+_NO_WILDS: list[tuple[tuple, tuple]] = [((), ())]
+
+
+def _wild_stands(
+    ranks: list[int],
+    suits: list[int],
+    k: int,
+    order: list[int],
+    held_suits: dict[int, set[int]],
+    suited: bool,
+) -> list[tuple[tuple[int, ...], list[int]]]:
+    """What ``k`` wild cards may stand for beside five-minus-``k`` natural cards (their
+    ``ranks`` and ``suits``): each choice of ranks the hand lacks, among the lowest ``k + 3``
+    with a suit left, with a free suit each, stepping one wild card off the suit when the
+    five would make a flush where suits count.
+
+    >>> held = {r: set() for r in range(1, 14)}
+    >>> held[1] = {3, 2, 1}  # three aces held, one suit left
+    >>> _wild_stands([2, 3, 4, 5], [3, 3, 3, 3], 1, list(range(1, 14)), held, True)
+    [((1,), [0]), ((6,), [2]), ((7,), [2]), ((8,), [2])]
+    """
+    present = set(ranks)
+    pool = [r for r in order if r not in present and len(held_suits[r]) < 4]
+    pool = pool[: k + 3]
+    cands = []
+    for wr in combinations(pool, k):
+        frees = [[s for s in (3, 2, 1, 0) if s not in held_suits[r]] for r in wr]
+        ws = [f[0] for f in frees]
+        if suited and len(set(suits + ws)) == 1:
+            # step off the suit with one wild card if it can
+            for i, f in enumerate(frees):
+                other = [s for s in f if s != ws[i]]
+                if other:
+                    ws[i] = other[0]
+                    break
+        cands.append((wr, ws))
+    return cands
+
+
 def _full_search(
     naturals: Sequence[int], wilds: int, ranking: str, qualifier: int | None, explain: bool
 ):
@@ -202,23 +241,9 @@ def _full_search(
             ranks = [x[0] for x in sub]
             suits = [x[1] for x in sub]
             if k == 0:
-                cands = [((), ())]
+                cands = _NO_WILDS
             else:
-                present = set(ranks)
-                pool = [r for r in order if r not in present and len(held_suits[r]) < 4]
-                pool = pool[: k + 3]
-                cands = []
-                for wr in combinations(pool, k):
-                    frees = [[s for s in (3, 2, 1, 0) if s not in held_suits[r]] for r in wr]
-                    ws = [f[0] for f in frees]
-                    if suited and len(set(suits + ws)) == 1:
-                        # step off the suit with one wild card if it can
-                        for i, f in enumerate(frees):
-                            other = [s for s in f if s != ws[i]]
-                            if other:
-                                ws[i] = other[0]
-                                break
-                    cands.append((wr, ws))
+                cands = _wild_stands(ranks, suits, k, order, held_suits, suited)
             for wr, ws in cands:
                 v = low_value(ranks + list(wr), suits + list(ws), ranking)
                 if qualifier is not None and not _qualifies(v):

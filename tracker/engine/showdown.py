@@ -78,46 +78,63 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
     """Check a showdown and parse it to ``(variant, announcements, community, seats)``.
 
     Raises :class:`DomainError` naming the field at fault.
+
+    >>> variant, ann, community, seats = parse_showdown({"variant": "seven_card_stud",
+    ...     "players": [{"down": ["As", "Ks", "Qs"], "up": ["Js", "Ts", "2d", "3c"]}]})
+    >>> variant, community, [format_card(c) for c in seats[0].up]
+    ('seven_card_stud', None, ['Js', 'Ts', '2d', '3c'])
+    >>> parse_showdown({"variant": "seven_card_stud", "players": [], "pot": 3})
+    Traceback (most recent call last):
+    ...
+    tracker.engine.showdown.ShowdownError: unknown field 'pot' (fields: variant, options, community, players)
     """
     if not isinstance(showdown, Mapping):
         raise ShowdownError("a showdown must be an object with variant, options, players")
-    for key in showdown:
-        if key not in _TOP_KEYS:
+    _refuse_unknown(showdown, _TOP_KEYS, "")
+    variant, ann = _variant_and_announcements(showdown)
+    cards = _Cards()
+    community = None
+    if showdown.get("community") is not None:
+        community = cards.take(showdown["community"], (None,))
+    players = _players(showdown, variant)
+    declaring = ann.get("declaration") == "declare" and ann.get("game") == "high_low"
+    seats = []
+    for i, p in enumerate(players):
+        at = f"players[{i}]"
+        if type(p) is not dict and not isinstance(p, Mapping):
+            raise ShowdownError("a player must be an object with down and up", field=at)
+        _refuse_unknown(p, _PLAYER_KEYS, f"{at}.")
+        for key in ("down", "up"):
+            if key not in p:
+                raise ShowdownError("required", code=Code.REQUIRED, field=f"{at}.{key}")
+        down, up = cards.player(p, i, at)
+        _check_counts(variant, community, down, up, at)
+        seats.append(Seat(down, up, _declare(p, at, declaring)))
+    return variant, ann, community, seats
+
+
+def _refuse_unknown(fields: Mapping, known: Sequence[str], prefix: str) -> None:
+    """Refuse a field not ``known`` (its path: ``prefix`` and the field)."""
+    for key in fields:
+        if key not in known:
             raise ShowdownError(
-                f"unknown field {key!r} (fields: {', '.join(_TOP_KEYS)})", field=str(key)
+                f"unknown field {key!r} (fields: {', '.join(known)})", field=f"{prefix}{key}"
             )
+
+
+def _variant_and_announcements(showdown: Mapping) -> tuple[str, dict]:
+    """The variant and its announcements (the defaults when none are given)."""
     if "variant" not in showdown:
         raise ShowdownError("the variant is required", code=Code.REQUIRED, field="variant")
     variant = check_variant(showdown["variant"])
     options = showdown.get("options")
     if options is not None and (type(options) is not dict or options):
-        ann = normalize_announcements(variant, options)
-    else:  # none announced: the variant's defaults, worked out once
-        ann = dict(_default_announcements(variant))
+        return variant, normalize_announcements(variant, options)
+    return variant, dict(_default_announcements(variant))  # worked out once
 
-    # Where each card was seen, as (player, "down"/"up", index); the field path is written
-    # only for an error ("players[1].up[2]"), not for every card.
-    seen: dict[int, tuple] = {}
 
-    def path(at: tuple) -> str:
-        return "community" if at[0] is None else f"players[{at[0]}].{at[1]}[{at[2]}]"
-
-    def take(token: Any, at: tuple) -> int:
-        card = _FAST_CARDS.get(token) if type(token) is str else None
-        if card is None:
-            card = parse_card(token, path(at))
-        if card in seen:
-            other, field = path(seen[card]), path(at)
-            msg = f"{format_card(card)} appears twice: {other} and {field}"
-            raise ShowdownError(msg, code=Code.DUPLICATE_CARD, fields={other: [msg], field: [msg]})
-        seen[card] = at
-        return card
-
-    fast = _FAST_CARDS.get
-    community = None
-    if showdown.get("community") is not None:
-        community = take(showdown["community"], (None,))
-
+def _players(showdown: Mapping, variant: str) -> Sequence:
+    """The list of players: one at least, and no more than the variant seats."""
     players = showdown.get("players")
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise ShowdownError("must be a list of players", field="players")
@@ -130,21 +147,51 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
             code=Code.TOO_MANY_PLAYERS,
             field="players",
         )
-    declaring = ann.get("declaration") == "declare" and ann.get("game") == "high_low"
-    seats = []
-    for i, p in enumerate(players):
-        at = f"players[{i}]"
-        if type(p) is not dict and not isinstance(p, Mapping):
-            raise ShowdownError("a player must be an object with down and up", field=at)
-        for key in p:
-            if key not in _PLAYER_KEYS:
-                raise ShowdownError(
-                    f"unknown field {key!r} (fields: {', '.join(_PLAYER_KEYS)})",
-                    field=f"{at}.{key}",
-                )
-        for key in ("down", "up"):
-            if key not in p:
-                raise ShowdownError("required", code=Code.REQUIRED, field=f"{at}.{key}")
+    return players
+
+
+def _declare(p: Mapping, at: str, declaring: bool) -> str | None:
+    """The player's declaration: required when the hand is declared, else none."""
+    declare = p.get("declare")
+    if declare is not None and declare not in _DECLARES:
+        raise ShowdownError(f"{declare!r} is not one of high, low, both", field=f"{at}.declare")
+    if declaring and declare is None:
+        raise ShowdownError(
+            "required: the hand is played high-low with declarations (high, low or both)",
+            code=Code.REQUIRED,
+            field=f"{at}.declare",
+        )
+    return declare if declaring else None
+
+
+class _Cards:
+    """The cards of one showdown read so far, with where each was seen, as (player,
+    "down"/"up", index); the field path is written only for an error ("players[1].up[2]"),
+    not for every card."""
+
+    def __init__(self) -> None:
+        self.seen: dict[int, tuple] = {}
+
+    @staticmethod
+    def path(at: tuple) -> str:
+        return "community" if at[0] is None else f"players[{at[0]}].{at[1]}[{at[2]}]"
+
+    def take(self, token: Any, at: tuple) -> int:
+        """One card, named at ``at``: parsed, and refused if it was seen before."""
+        card = _FAST_CARDS.get(token) if type(token) is str else None
+        if card is None:
+            card = parse_card(token, self.path(at))
+        if card in self.seen:
+            other, field = self.path(self.seen[card]), self.path(at)
+            msg = f"{format_card(card)} appears twice: {other} and {field}"
+            raise ShowdownError(msg, code=Code.DUPLICATE_CARD, fields={other: [msg], field: [msg]})
+        self.seen[card] = at
+        return card
+
+    def player(self, p: Mapping, i: int, at: str) -> tuple[list[int], list[int]]:
+        """Player ``i``'s down and up cards: looked up as written most often, and card by
+        card (naming each place) only when one is spelt otherwise or seen twice."""
+        fast, seen = _FAST_CARDS.get, self.seen
         down = _card_list(p["down"], at, "down")
         up = _card_list(p["up"], at, "up")
         down = [fast(t) if type(t) is str else None for t in down] if down else []
@@ -152,26 +199,14 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
         fresh = set(down)
         fresh.update(up)
         if None in fresh or len(fresh) != len(down) + len(up) or not fresh.isdisjoint(seen):
-            # a spelling to parse, or a card seen twice: card by card, naming each place
-            down = [take(t, (i, "down", j)) for j, t in enumerate(p["down"])]
-            up = [take(t, (i, "up", j)) for j, t in enumerate(p["up"])]
-        else:
-            for j, card in enumerate(down):
-                seen[card] = (i, "down", j)
-            for j, card in enumerate(up):
-                seen[card] = (i, "up", j)
-        _check_counts(variant, community, down, up, at)
-        declare = p.get("declare")
-        if declare is not None and declare not in _DECLARES:
-            raise ShowdownError(f"{declare!r} is not one of high, low, both", field=f"{at}.declare")
-        if declaring and declare is None:
-            raise ShowdownError(
-                "required: the hand is played high-low with declarations (high, low or both)",
-                code=Code.REQUIRED,
-                field=f"{at}.declare",
-            )
-        seats.append(Seat(down, up, declare if declaring else None))
-    return variant, ann, community, seats
+            down = [self.take(t, (i, "down", j)) for j, t in enumerate(p["down"])]
+            up = [self.take(t, (i, "up", j)) for j, t in enumerate(p["up"])]
+            return down, up
+        for j, card in enumerate(down):
+            seen[card] = (i, "down", j)
+        for j, card in enumerate(up):
+            seen[card] = (i, "up", j)
+        return down, up
 
 
 @cache

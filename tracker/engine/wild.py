@@ -48,11 +48,19 @@ def wild_options(
     community: int | None = None,
     half: str = "high",
 ) -> list[frozenset[int]]:
-    """The possible sets of wild cards for a player (card ints); never empty."""
+    """The possible sets of wild cards for a player (card ints); never empty.
+
+    Cards are ints, rank index ``card >> 2`` (deuce 0 ... ace 12), suit ``card & 3``:
+
+    >>> wild_options("seven_card_stud", {}, [0, 4, 8], [12, 16, 20, 24])
+    [frozenset()]
+    >>> wild_options("low_hold", {"same_rank_wild": "none"}, [20, 21, 40], [0, 4, 8, 12])
+    [frozenset({20}), frozenset({21})]
+    """
     hand = list(down) + list(up) + ([] if community is None else [community])
     if variant == "seven_card_stud":
         return [frozenset()]
-    if variant == "kings_and_little_ones":
+    if variant == "kings_and_little_ones":  # the hottest: kept in line, no call
         # rank index (card >> 2): king 11, ace 12
         if announcements["door_card_kings"]:
             kings = frozenset(up[:1]) if up and up[0] >> 2 == 11 else frozenset()
@@ -73,23 +81,39 @@ def wild_options(
         if announcements["all_lowest_wild"]:
             return [kings | frozenset(lowest)]
         return [kings | {c} for c in lowest]
-    if variant == "low_hole":
-        # rank index (card >> 2): ace 12; an ace playing low is the lowest there is
-        low = min(down) >> 2
-        if (
-            half == "low"
-            and announcements["low_ranking"] in ("ace_to_five", "ace_to_six")
-            and any(c >> 2 == 12 for c in down)
-        ):
-            low = 12
-        return [frozenset([c for c in hand if c >> 2 == low])]
-    if variant == "low_hold":
-        low = min(down) >> 2
-        lowest = [c for c in down if c >> 2 == low]
-        mode = announcements["same_rank_wild"]
-        if mode == "none":
-            return [frozenset((c,)) for c in lowest]
-        if mode == "face_down":
-            return [frozenset(lowest)]
-        return [frozenset([c for c in hand if c >> 2 == low])]
-    raise ValueError(f"unknown variant {variant!r}")
+    rule = _LOW_CARD_RULES.get(variant)
+    if rule is None:
+        raise ValueError(f"unknown variant {variant!r}")
+    return rule(announcements, down, hand, half)
+
+
+_Options = list[frozenset[int]]
+
+
+def _low_hole(ann: Mapping[str, Any], down: Sequence[int], hand: list[int], half: str) -> _Options:
+    """The rank of the lowest hole card (rank index: ace 12; an ace playing low is the
+    lowest there is)."""
+    low = min(down) >> 2
+    if (
+        half == "low"
+        and ann["low_ranking"] in ("ace_to_five", "ace_to_six")
+        and any(c >> 2 == 12 for c in down)
+    ):
+        low = 12
+    return [frozenset([c for c in hand if c >> 2 == low])]
+
+
+def _low_hold(ann: Mapping[str, Any], down: Sequence[int], hand: list[int], half: str) -> _Options:
+    """The lowest face-down card, and as ``same_rank_wild`` says the others of its rank."""
+    low = min(down) >> 2
+    lowest = [c for c in down if c >> 2 == low]
+    mode = ann["same_rank_wild"]
+    if mode == "none":
+        return [frozenset((c,)) for c in lowest]
+    if mode == "face_down":
+        return [frozenset(lowest)]
+    return [frozenset([c for c in hand if c >> 2 == low])]
+
+
+# The variants whose wild cards follow the lowest hole card.
+_LOW_CARD_RULES = {"low_hole": _low_hole, "low_hold": _low_hold}

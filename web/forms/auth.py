@@ -1,4 +1,4 @@
-"""The login form, with the sign-in limits of tracker/core/ratelimit.py; the password reset
+"""The login form, with the sign-in limits of tracker/accounts/signin.py; the password reset
 form, which asks the accounts service for the mail (verified addresses only, sent by a
 task)."""
 
@@ -10,13 +10,8 @@ from django.core.exceptions import ValidationError
 
 from tracker.accounts.names import canonical_username
 from tracker.accounts.services import password_reset_ask
-from tracker.core.ratelimit import (
-    client_address,
-    login_failed,
-    login_succeeded,
-    login_wait,
-    too_many,
-)
+from tracker.accounts.signin import sign_in_failed, sign_in_succeeded, sign_in_wait
+from tracker.core.ratelimit import too_many
 
 
 class SignInLimits:
@@ -29,8 +24,7 @@ class SignInLimits:
     def clean(self):
         username = canonical_username(self.cleaned_data.get("username") or "")
         password = self.cleaned_data.get("password")
-        address = client_address(self.request)
-        wait = login_wait(username, address)
+        wait = sign_in_wait(self.request, username)
         if wait:
             self.locked = True
             raise ValidationError(too_many("Too many failed sign-ins", wait), code="locked")
@@ -38,10 +32,10 @@ class SignInLimits:
             cleaned = super().clean()
         except ValidationError:
             if username and password:
-                login_failed(username, address)
+                sign_in_failed(self.request, username)
             raise
         if username and password:
-            login_succeeded(username, address)
+            sign_in_succeeded(self.request, username)
         return cleaned
 
 

@@ -8,6 +8,7 @@ DomainError field paths (``entry.seats[1].down[0]``, ``options.king_required``,
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -186,6 +187,9 @@ class SeatForm(CardsMixin, forms.Form):
 class HandForm(forms.Form):
     # The hand number the form was opened for: a hand recorded meanwhile is a conflict.
     number = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    # The form's own key, made when it is drawn: a second post of it is a retry (docs/recording.md,
+    # "Safe retries").
+    token = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
     variant = forms.ChoiceField(choices=[("", "— choose the game —"), *VARIANT_CHOICES])
     community = CardField(label="community card")
 
@@ -212,6 +216,7 @@ class HandEntry:
             data,
             initial={
                 "number": state.next_number,
+                "token": secrets.token_urlsafe(16),
                 "variant": state.last_variant or tournament.default_variant,
             },
         )

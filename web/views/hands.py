@@ -28,6 +28,33 @@ STATUS_SAID = {
 }
 
 
+# The results forms this session recorded a hand with: {token: hand id}, the latest last.
+RECORDED_FORMS = "recorded_hand_forms"
+RECORDED_FORMS_KEPT = 20
+
+
+def _recorded_by_form(request, tournament, token: str):
+    """The hand of ``tournament`` that this form (its token) recorded before, if any."""
+    pk = request.session.get(RECORDED_FORMS, {}).get(token) if token else None
+    return tournament.hands.filter(pk=pk).first() if pk is not None else None
+
+
+def _note_form(request, token: str, hand) -> None:
+    if not token:
+        return
+    kept = dict(request.session.get(RECORDED_FORMS, {}))
+    kept.pop(token, None)
+    kept[token] = hand.pk
+    request.session[RECORDED_FORMS] = dict(list(kept.items())[-RECORDED_FORMS_KEPT:])
+
+
+def _recorded(request, tournament, hand):
+    """The answer to a recorded hand, the first post of its form or a retry of it."""
+    hand.refresh_from_db(fields=["status"])
+    messages.success(request, f"Hand {hand.number} recorded. {STATUS_SAID[hand.status]}")
+    return redirect(tournament)
+
+
 def _number(text: str | None) -> int | None:
     try:
         return int(text or "")
@@ -60,6 +87,10 @@ def hand_void_page(request, pk):
 @require_http_methods(["GET", "POST"])
 @records_hands
 def hand_new(request, tournament):
+    token = str(request.POST.get("token") or "")[:64]  # the form's key ("": an older page)
+    again = _recorded_by_form(request, tournament, token) if request.method == "POST" else None
+    if again is not None:  # the same form posted again: answer as the first post did
+        return _recorded(request, tournament, again)
     state = tournament_state(tournament)
     if state.over:
         messages.info(request, f"{tournament.name} is over: no more hands can be recorded.")
@@ -86,11 +117,8 @@ def hand_new(request, tournament):
         except DomainError as exc:
             form.add_domain_error(exc)
         else:
-            recorded.refresh_from_db(fields=["status"])
-            messages.success(
-                request, f"Hand {recorded.number} recorded. {STATUS_SAID[recorded.status]}"
-            )
-            return redirect(tournament)
+            _note_form(request, token, recorded)
+            return _recorded(request, tournament, recorded)
     form.focus_first_error()
     return render(
         request,

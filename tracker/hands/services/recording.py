@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from datetime import timedelta
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from tracker.audit.services import audit_record
 from tracker.core.digest import canonical_json, sha256_hex
@@ -48,25 +46,6 @@ log = logging.getLogger(__name__)
 SETTLE_TASK = "tracker.tournament_settle"  # tracker/hands/tasks.py
 
 QUICK_SEAT_KEYS = {"player", "put_in", "folded", "down", "up", "bought", "declare", "seventh"}
-
-# A retried request without an Idempotency-Key: the same body from the same user within this
-# window answers the hand it recorded (docs/recording.md, "Safe retries").
-REPLAY_WINDOW = timedelta(minutes=10)
-
-
-class AlreadyRecorded(Conflict):
-    """The same hand, from the same user, is the tournament's latest hand, recorded moments ago:
-    a retry. ``hand`` is that hand (the API answers it with 200), ``state`` the state of play
-    as read, that hand the latest."""
-
-    code = "hand_already_recorded"
-
-    def __init__(self, hand: Hand, state: TournamentState):
-        super().__init__(
-            f"this hand is already recorded as hand {hand.number}", code=self.code, field="number"
-        )
-        self.hand = hand
-        self.state = state
 
 
 class RecordedHand(NamedTuple):
@@ -171,13 +150,9 @@ def _checked(
     tournament: Tournament,
     by: Any,
     asked: HandRequest,
-    replay_of: str = "",
-    replay_within: timedelta | None = None,
 ) -> CheckedHand:
     """Every check of :func:`hand_record`, nothing stored: the locked tournament, its state,
-    the hand checked by the engine, the starting stacks and the outcome. With
-    ``replay_within``, a request whose digest ``replay_of`` matches the tournament's latest
-    hand (same user, recent, no other number) raises :class:`AlreadyRecorded`."""
+    the hand checked by the engine, the starting stacks and the outcome."""
     entry_mode, entry, number = asked.entry_mode, asked.entry, asked.number
     variant, options, table_result = asked.variant, asked.options, asked.table_result
     require(by, tournament.league, Capability.RECORD_HAND, "record hands")
@@ -185,8 +160,6 @@ def _checked(
         Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
     )
     state = tournament_state(tournament)  # bounded: no re-reading of every earlier hand
-    if replay_within is not None:
-        _refuse_replay(state, by, replay_of, number, replay_within)
     _refuse_over(tournament, state)
     if number is not None and number != state.next_number:
         if number < state.next_number:
@@ -247,7 +220,6 @@ def hand_record_with_state(
     by: Any,
     asked: HandRequest,
     content_hash: str = "",
-    replay_within: timedelta | None = None,
 ) -> RecordedHand:
     """Record the next hand of ``tournament`` as ``asked`` and enqueue its settlement;
     the hand, its seats and the state of play after it (the API answers with them without
@@ -259,10 +231,6 @@ def hand_record_with_state(
     a DomainError naming the field, and nothing is stored. ``content_hash`` is
     stored on the hand (the hand-history import uses it to skip hands it has
     already imported); by default it is the request's ``entry_digest``.
-
-    With ``replay_within`` (the API), a request identical to the tournament's latest hand,
-    from the same user, recorded less than that long ago and naming no other hand number,
-    is a retry: it raises :class:`AlreadyRecorded` with that hand and records nothing.
     """
     if not content_hash:
         content_hash = entry_digest(tournament_id=tournament.pk, asked=asked)
@@ -270,8 +238,6 @@ def hand_record_with_state(
         tournament=tournament,
         by=by,
         asked=asked,
-        replay_of=content_hash,
-        replay_within=replay_within,
     )
     entry_mode = asked.entry_mode
     tournament, state, spec, outcome = (
@@ -357,22 +323,6 @@ def hand_check(
     The results form calls it while the form itself has errors, so the engine's finding
     (chips that do not add up, say) is listed with them."""
     return _checked(tournament=tournament, by=by, asked=HandRequest.given(asked, fields)).outcome
-
-
-def _refuse_replay(
-    state: TournamentState, by, digest: str, number: int | None, within: timedelta
-) -> None:
-    """Refuse a retry of the tournament's latest hand (read with the state of play)."""
-    last = state.latest
-    if (
-        last is not None
-        and last.content_hash == digest
-        and last.recorded_by_id is not None
-        and last.recorded_by_id == getattr(by, "pk", None)
-        and last.recorded_at >= timezone.now() - within
-        and number in (None, last.number)
-    ):
-        raise AlreadyRecorded(last, state)
 
 
 def _refuse_nul(value: Any, path: str) -> None:
