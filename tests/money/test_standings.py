@@ -16,8 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.factories import add_member, api_client, make_league, make_user
-from tests.money.test_payouts import RULE_CODES, example, play  # noqa: F401
-from tracker.engine.errors import DomainError
+from tests.support.money import finish, night_of, play, try_entry
 from tracker.leagues.models import League, Player
 from tracker.leagues.selectors import (
     league_results,
@@ -27,9 +26,9 @@ from tracker.leagues.selectors import (
 )
 from tracker.leagues.services import player_create
 from tracker.money.results import night_results
-from tracker.money.services import entry_record, league_money_set, night_create
+from tracker.money.services import entry_record, league_money_set
 from tracker.money.standings import league_money_table, player_money
-from tracker.tournaments.models import FinalStanding, LedgerEntry, Tournament, TournamentStatus
+from tracker.tournaments.models import FinalStanding, LedgerEntry, Tournament
 from tracker.tournaments.selectors import tournament_state
 from tracker.tournaments.services import tournament_counting_set
 from web.presenters.pages import player_page
@@ -56,13 +55,8 @@ MONEY = {
 def play_night(league, admin, roster, capture, *, date, plan, money=MONEY, limit=5):
     """A night of ``roster`` played by ``plan`` (one (action, winner, entries) per hand,
     entries a list of (roster index, kind) tried before the hand; refusals are the rules')."""
-    t = night_create(
-        league=league,
-        by=admin,
-        name=f"Night of {date}",
-        player_ids=[p.pk for p in roster],
-        hand_limit=limit,
-        money=money,
+    t = night_of(
+        league, admin, roster, name=f"Night of {date}", limit=limit, money=money, buy_in=False
     )
     Tournament.objects.filter(pk=t.pk).update(date=date)
     t.refresh_from_db()
@@ -73,17 +67,9 @@ def play_night(league, admin, roster, capture, *, date, plan, money=MONEY, limit
         if tournament_state(t).over:
             break
         for k, kind in tries:
-            try:
-                entry_record(
-                    tournament=t, player_id=roster[k % len(roster)].pk, kind=kind, by=admin
-                )
-            except DomainError as exc:
-                assert exc.code in RULE_CODES | {"no_buy_in"}, exc.message
+            try_entry(t, roster[k % len(roster)], kind, admin)
         play(t, admin, capture, action, winner)
-    while not tournament_state(t).over:
-        play(t, admin, capture, "fold")
-    t.refresh_from_db()
-    assert t.status == TournamentStatus.FINISHED
+    finish(t, admin, capture)
     return t
 
 
@@ -404,7 +390,7 @@ def test_net_chips_leave_out_the_chips_bought(season_league):
     assert client.get(f"/players/{ann.pk}/").status_code == 200
 
 
-def test_the_worked_example_of_the_docs(example):  # noqa: F811 - the fixture
+def test_the_worked_example_of_the_docs(example):
     """docs/money.md, "Standings and statistics": the example night's money columns and net
     chips."""
     t, league, roster, busted = example
@@ -424,7 +410,7 @@ def test_the_worked_example_of_the_docs(example):  # noqa: F811 - the fixture
     assert net == {"Cat": 1022, "Ann": -10, "Bob": -10, "Dan": -1002}
 
 
-def test_a_finished_nights_entry_cards_have_no_record_row(example):  # noqa: F811 - the fixture
+def test_a_finished_nights_entry_cards_have_no_record_row(example):
     t, league, roster, busted = example
     client = Client()
     client.force_login(league.memberships.get(role="admin").user)

@@ -13,8 +13,8 @@ import pytest
 from django.test import Client
 
 from tests.factories import add_member, api_client, make_league
-from tests.money.test_payouts import play
 from tests.schedule.helpers import schedule
+from tests.support.money import play
 from tracker.audit.models import AuditEntry
 from tracker.core.errors import Conflict, PermissionDenied
 from tracker.engine.errors import DomainError
@@ -148,7 +148,7 @@ def test_check_in_refusals_name_the_fault_and_change_nothing(club):
     assert not Tournament.objects.exists()
 
 
-def test_the_api_checks_in_undoes_and_starts(club, django_capture_on_commit_callbacks):  # noqa: F811
+def test_the_api_checks_in_undoes_and_starts(club, django_capture_on_commit_callbacks):
     league, admin, (ann, bob, cat, *_) = club
     league_money_set(league=league, by=admin, values={"buy_in": 1000})
     night = schedule(league, admin, seats=3)
