@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.hands import STAKES, phh_hand
 from tracker.engine.errors import DomainError
 from tracker.engine.procedure import replay_hand, settle_quick
 from tracker.engine.stakes import Stakes
-
-STAKES = {"ante": 4, "bring_in": 10, "small_bet": 20, "big_bet": 40}
 
 STRAIGHT = {"down": ["9s", "8s", "2d"], "up": ["7c", "6d", "5c", "Jd"]}
 KINGS = {"down": ["Kh", "Kd", "Ac"], "up": ["2c", "3h", "4h", "Th"]}
@@ -181,7 +180,7 @@ def test_low_hold_buy_in_quick_entry():
 
 def test_quick_entry_settles_like_the_replay():
     """The pokerkit hands, entered as quick entry, settle exactly as replayed."""
-    from tests.engine.test_pokerkit_reference import play_random_hand
+    from tests.support.pokerkit import play_random_hand
 
     checked = 0
     for seed in range(120):
@@ -223,10 +222,7 @@ def test_full_history_and_results_give_the_same_pots_with_stacks_below_the_ante(
         n = rng.randint(2, 7)
         stacks = [rng.choice([rng.randint(1, 12), rng.randint(13, 80), 1000]) for _ in range(n)]
         actions = random_history(rng, stacks=stacks, fold_p=0.2, raise_p=0.4).actions
-        hand = {
-            "variant": "F7S", "antes": 4, "bring_in": 10, "small_bet": 20, "big_bet": 40,
-            "starting_stacks": stacks, "actions": actions,
-        }  # fmt: skip
+        hand = phh_hand(actions, stacks)
         result = replay_hand(hand)
         live = sorted(c - b for c, b in zip(result.contributions, result.buys, strict=True))
         assert live[-1] == live[-2], (seed, stacks, actions)  # nothing left unmatched
@@ -252,15 +248,14 @@ def test_full_history_and_results_give_the_same_pots_with_stacks_below_the_ante(
 def test_an_ante_bigger_than_every_other_stack_goes_back():
     # Cat antes 4; Ann and Bob have 2 and 3 chips, all in on the ante: nobody can match
     # Cat's last chip, so it goes back, as in results entry.
-    hand = {
-        "variant": "F7S", "antes": 4, "bring_in": 10, "small_bet": 20, "big_bet": 40,
-        "starting_stacks": [2, 3, 1000],
-        "actions": [
+    hand = phh_hand(
+        [
             "d dh p1 AsAh2c", "d dh p2 KsKh3c", "d dh p3 QsQh4c",
             "d dh p1 Ad", "d dh p2 Kd", "d dh p3 Qd", "d dh p1 5c", "d dh p2 6c", "d dh p3 7c",
             "d dh p1 5d", "d dh p2 6d", "d dh p3 7d", "d dh p1 8s", "d dh p2 9s", "d dh p3 Ts",
         ],
-    }  # fmt: skip
+        [2, 3, 1000],
+    )  # fmt: skip
     result = replay_hand(hand)
     assert result.returned == [0, 0, 1]
     assert [p.to_dict() for p in result.pots] == [

@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from tests.engine.test_stud import (
-    STAKES,
+from tests.support.hands import phh_hand
+from tests.support.stud import (
     D,
     Recorder,
     U,
@@ -224,12 +224,10 @@ def drive(seed, variant):
         for seat in hand.next_event().showdown:
             declared[seat] = rng.choice(["high", "low", "both"])
             hand.declare(seat, declared[seat])
-    history = {
-        "variant": "F7S", "antes": STAKES.ante, "bring_in": STAKES.bring_in,
-        "small_bet": STAKES.small_bet, "big_bet": STAKES.big_bet, "starting_stacks": stacks,
-        "actions": actions, "_variant": variant, "_options": announced, "_buys": buys,
-        "_seventh_card": seventh, "_declarations": declared,
-    }  # fmt: skip
+    history = phh_hand(
+        actions, stacks, variant=variant, options=announced,
+        _buys=buys, _seventh_card=seventh, _declarations=declared,
+    )  # fmt: skip
     return hand, history, recorder
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.test_facts_mucks import FIVE
 from tests.factories import make_league, make_tournament
+from tests.support.hands import FIVE
 from tracker.hands.models import HandSeat
 from tracker.hands.services.recording import hand_record
 from tracker.stats.selectors import settled_seats, stats_for, tournament_hand_rows
