@@ -12,6 +12,14 @@ from tracker.engine.procedure import replay_hand, settle_quick
 from tracker.engine.showdown import evaluate_showdown
 
 SAW = (4, 5, 6, 7)
+# Three players check every street to the showdown (who shows is each test's).
+CHECKED_THREE = [
+    "d dh p1 AhKh2c", "d dh p2 AsKs9d", "d dh p3 QhQd8c", "p1 pb", "p2 cc", "p3 cc",
+    "d dh p1 3d", "d dh p2 4d", "d dh p3 5d", "p2 cc", "p3 cc", "p1 cc",
+    "d dh p1 7d", "d dh p2 8d", "d dh p3 9c", "p3 cc", "p1 cc", "p2 cc",
+    "d dh p1 Tc", "d dh p2 Jc", "d dh p3 Qc", "p3 cc", "p1 cc", "p2 cc",
+    "d dh p1 2d", "d dh p2 3c", "d dh p3 4c", "p3 cc", "p1 cc", "p2 cc",
+]  # fmt: skip
 
 
 def saw(f):
@@ -67,14 +75,7 @@ def test_heads_up_showdown_where_one_player_mucks():
 
 
 def test_three_way_showdown_where_one_mucks_and_two_show():
-    actions = [
-        "d dh p1 AhKh2c", "d dh p2 AsKs9d", "d dh p3 QhQd8c", "p1 pb", "p2 cc", "p3 cc",
-        "d dh p1 3d", "d dh p2 4d", "d dh p3 5d", "p2 cc", "p3 cc", "p1 cc",
-        "d dh p1 7d", "d dh p2 8d", "d dh p3 9c", "p3 cc", "p1 cc", "p2 cc",
-        "d dh p1 Tc", "d dh p2 Jc", "d dh p3 Qc", "p3 cc", "p1 cc", "p2 cc",
-        "d dh p1 2d", "d dh p2 3c", "d dh p3 4c", "p3 cc", "p1 cc", "p2 cc",
-        "p1 sm", "p2 sm AsKs3c", "p3 sm QhQd4c",
-    ]  # fmt: skip
+    actions = CHECKED_THREE + ["p1 sm", "p2 sm AsKs3c", "p3 sm QhQd4c"]
     (ann, bob, cat), reading = full_facts(actions, [1000] * 3)
     assert reading["showdown"] is not None
     assert reading["folded"] == ["showdown", None, None]
@@ -107,14 +108,7 @@ def test_the_only_player_left_after_the_others_mucked_counts_a_shown_category():
 
 def test_a_lone_shown_hand_with_wild_cards_counts_them():
     # Kings and Little Ones: Bob's king and his lowest card (the three) are wild.
-    actions = [
-        "d dh p1 AhKh2c", "d dh p2 AsKs9d", "d dh p3 QhQd8c", "p1 pb", "p2 cc", "p3 cc",
-        "d dh p1 3d", "d dh p2 4d", "d dh p3 5d", "p2 cc", "p3 cc", "p1 cc",
-        "d dh p1 7d", "d dh p2 8d", "d dh p3 9c", "p3 cc", "p1 cc", "p2 cc",
-        "d dh p1 Tc", "d dh p2 Jc", "d dh p3 Qc", "p3 cc", "p1 cc", "p2 cc",
-        "d dh p1 2d", "d dh p2 3c", "d dh p3 4c", "p3 cc", "p1 cc", "p2 cc",
-        "p1 sm", "p3 sm", "p2 sm AsKs3c",
-    ]  # fmt: skip
+    actions = CHECKED_THREE + ["p1 sm", "p3 sm", "p2 sm AsKs3c"]
     variant = "kings_and_little_ones"
     reading = replay_hand(phh_hand(actions, [1000] * 3, variant=variant)).to_dict()
     assert reading["showdown"] is None

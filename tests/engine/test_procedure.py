@@ -25,18 +25,18 @@ SIXTH = ["d dh p1 Jd", "d dh p2 Th"]
 SEVENTH = ["d dh p1 2d", "d dh p2 Ac"]
 
 
+def checked(*streets):
+    """Each street's cards, then p1 and p2 check."""
+    return [a for street in streets for a in [*street, "p1 cc", "p2 cc"]]
+
+
 def checked_down():
     return (
         THIRD
         + ["p2 pb", "p1 cc"]
         + FOURTH
         + ["p1 cc", "p2 cc"]  # p1 shows 7-6, p2 2-3: p1's up cards are better
-        + FIFTH
-        + ["p1 cc", "p2 cc"]
-        + SIXTH
-        + ["p1 cc", "p2 cc"]
-        + SEVENTH
-        + ["p1 cc", "p2 cc"]
+        + checked(FIFTH, SIXTH, SEVENTH)
     )
 
 
@@ -207,18 +207,7 @@ def test_big_bet_from_fifth_street():
 def test_a_bet_and_three_raises_a_round():
     start = THIRD + ["p2 pb", "p1 cc"] + FOURTH
     capped = start + ["p1 cbr 20", "p2 cbr 40", "p1 cbr 60", "p2 cbr 80"]
-    replay_hand(
-        phh_hand(
-            capped
-            + ["p1 cc"]
-            + FIFTH
-            + ["p1 cc", "p2 cc"]
-            + SIXTH
-            + ["p1 cc", "p2 cc"]
-            + SEVENTH
-            + ["p1 cc", "p2 cc"]
-        )
-    )
+    replay_hand(phh_hand(capped + ["p1 cc"] + checked(FIFTH, SIXTH, SEVENTH)))
     err = refused(capped + ["p1 cbr 100"], "raise_cap")
     assert err.action_index == len(capped)
     # On third street the completion is the bet: three raises after it.

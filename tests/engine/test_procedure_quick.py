@@ -150,32 +150,46 @@ def test_low_hold_buy_in_quick_entry():
         {"down": ["4s", "9d"], "up": ["4h", "4c", "Ah", "Ad", "2c"]},
         {"down": ["Kc", "Kd", "Jc"], "up": ["Ks", "Kh", "Qs", "Qd"]},
     ]
-    result = settle_quick(
-        variant="low_hold",
-        options={"same_rank_wild": "all"},
-        stakes=STAKES,
-        starting_stacks=[1000, 1000],
-        put_in=[94, 54],
-        buys=[True, False],
-        folded=[None, None],
-        shown=shown,
-    )
-    assert result.buys == [40, 0]
-    assert result.contributions == [94, 54]
-    assert result.finishing_stacks == [1054, 946]
-    # The seventh card of a buyer in the contributed version is face up.
-    with pytest.raises(DomainError) as info:
-        settle_quick(
+
+    def low_hold(buys):
+        return settle_quick(
             variant="low_hold",
             options={"same_rank_wild": "all"},
             stakes=STAKES,
             starting_stacks=[1000, 1000],
             put_in=[94, 54],
-            buys=[False, False],
+            buys=buys,
             folded=[None, None],
             shown=shown,
         )
+
+    result = low_hold([True, False])
+    assert result.buys == [40, 0]
+    assert result.contributions == [94, 54]
+    assert result.finishing_stacks == [1054, 946]
+    # The seventh card of a buyer in the contributed version is face up.
+    with pytest.raises(DomainError) as info:
+        low_hold([False, False])
     assert info.value.code in ("missing_cards", "unmatched")
+
+
+def entered_again(result, starting_stacks):
+    """The replayed seven-card stud hand ``result`` settled again as a quick entry: the
+    chips each seat put in (returns included), the folds, the cards shown."""
+    shown = [None] * len(starting_stacks)
+    if result.showdown is not None:
+        for i, entry in enumerate(result.showdown["players"]):
+            if entry is not None:
+                shown[i] = {"down": entry["down"], "up": entry["up"]}
+    return settle_quick(
+        variant="seven_card_stud",
+        stakes=STAKES,
+        starting_stacks=starting_stacks,
+        put_in=[c + r for c, r in zip(result.contributions, result.returned, strict=True)],
+        folded=result.folded,
+        shown=shown,
+        community=result.community,
+    )
 
 
 def test_quick_entry_settles_like_the_replay():
@@ -188,20 +202,7 @@ def test_quick_entry_settles_like_the_replay():
         if rh.players == 8 or (rh.ours_community and not rh.board):
             continue
         result = replay_hand(rh.hand)
-        shown = [None] * rh.players
-        if result.showdown is not None:
-            for i, entry in enumerate(result.showdown["players"]):
-                if entry is not None:
-                    shown[i] = {"down": entry["down"], "up": entry["up"]}
-        again = settle_quick(
-            variant="seven_card_stud",
-            stakes=STAKES,
-            starting_stacks=rh.hand["starting_stacks"],
-            put_in=[c + r for c, r in zip(result.contributions, result.returned, strict=True)],
-            folded=result.folded,
-            shown=shown,
-            community=result.community,
-        )
+        again = entered_again(result, rh.hand["starting_stacks"])
         assert again.finishing_stacks == result.finishing_stacks, seed
         assert again.pots == result.pots, seed
         checked += 1
@@ -226,20 +227,7 @@ def test_full_history_and_results_give_the_same_pots_with_stacks_below_the_ante(
         result = replay_hand(hand)
         live = sorted(c - b for c, b in zip(result.contributions, result.buys, strict=True))
         assert live[-1] == live[-2], (seed, stacks, actions)  # nothing left unmatched
-        shown = [None] * n
-        if result.showdown is not None:
-            for i, entry in enumerate(result.showdown["players"]):
-                if entry is not None:
-                    shown[i] = {"down": entry["down"], "up": entry["up"]}
-        again = settle_quick(
-            variant="seven_card_stud",
-            stakes=STAKES,
-            starting_stacks=stacks,
-            put_in=[c + r for c, r in zip(result.contributions, result.returned, strict=True)],
-            folded=result.folded,
-            shown=shown,
-            community=result.community,
-        )
+        again = entered_again(result, stacks)
         assert again.pots == result.pots, (seed, stacks, actions)
         assert again.returned == result.returned, (seed, stacks, actions)
         assert again.finishing_stacks == result.finishing_stacks

@@ -93,12 +93,17 @@ def test_all_in_on_fourth_street_uses_monte_carlo_with_an_error():
     assert ann["ev"] + bob["ev"] == pytest.approx(reading["pots"][0]["amount"], abs=0.02)
 
 
+def quick_facts(variant, **entry):
+    """The per-seat facts of a three-handed quick entry (1000 chips each) of ``variant``."""
+    reading = settle_quick(
+        variant=variant, options={}, stakes=STAKES, starting_stacks=[1000] * 3, **entry
+    ).to_dict()
+    return hand_facts(variant=variant, options={}, entry_mode="quick", entry={}, reading=reading)
+
+
 def test_quick_entry_gives_streets_showdowns_categories_and_wild_cards():
-    result = settle_quick(
-        variant="kings_and_little_ones",
-        options={},
-        stakes=STAKES,
-        starting_stacks=[1000, 1000, 1000],
+    ann, bob, cat = quick_facts(
+        "kings_and_little_ones",
         put_in=[64, 64, 24],
         folded=[None, None, "fourth"],
         shown=[
@@ -106,13 +111,6 @@ def test_quick_entry_gives_streets_showdowns_categories_and_wild_cards():
             {"down": ["Ah", "Ad", "5s"], "up": ["As", "Qh", "Jh", "2c"]},
             None,
         ],
-    ).to_dict()
-    ann, bob, cat = hand_facts(
-        variant="kings_and_little_ones",
-        options={},
-        entry_mode="quick",
-        entry={},
-        reading=result,
     )
     assert ann["full"] == 0 and "vpip" not in ann and "ai" not in ann
     assert (ann["sd"], ann["saw7"], ann["cat"], ann["wild"]) == (1, 1, "five_of_a_kind", 4)
@@ -121,16 +119,8 @@ def test_quick_entry_gives_streets_showdowns_categories_and_wild_cards():
 
 
 def test_uncontested_winner_saw_as_far_as_the_last_fold():
-    result = settle_quick(
-        variant="seven_card_stud",
-        options={},
-        stakes=STAKES,
-        starting_stacks=[1000, 1000, 1000],
-        put_in=[44, 24, 4],
-        folded=[None, "fifth", "third"],
-    ).to_dict()
-    ann, bob, cat = hand_facts(
-        variant="seven_card_stud", options={}, entry_mode="quick", entry={}, reading=result
+    ann, bob, cat = quick_facts(
+        "seven_card_stud", put_in=[44, 24, 4], folded=[None, "fifth", "third"]
     )
     assert [ann[f"saw{s}"] for s in (4, 5, 6, 7)] == [1, 1, 0, 0]
     assert [bob[f"saw{s}"] for s in (4, 5, 6, 7)] == [1, 1, 0, 0]
