@@ -4,7 +4,6 @@ one-click unsubscribe (RFC 8058)."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 from smtplib import SMTPException
 
@@ -15,6 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.factories import add_member, make_league, make_user
+from tests.support.threads import at_once
 from tracker.accounts.models import EmailAddress
 from tracker.engine.errors import DomainError
 from tracker.leagues.models import Invite
@@ -253,23 +253,7 @@ def test_two_workers_racing_for_one_message_send_it_once():
     row = OutboxMessage.objects.create(  # asked for, its task not run yet
         kind=MailKind.LEAGUE_INVITE, user=ann, subject_key="invite:1", subject="Hi", body_text="."
     )
-    barrier = threading.Barrier(4)
-    results = []
-
-    def work():
-        from django.db import connection as conn
-
-        barrier.wait()
-        try:
-            results.append(outbox_message_send(message_id=row.pk))
-        finally:
-            conn.close()
-
-    threads = [threading.Thread(target=work) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    results = at_once([lambda: outbox_message_send(message_id=row.pk)] * 4)
     assert sorted(results) == [False, False, False, True]
     assert len(mail.outbox) == 1
 

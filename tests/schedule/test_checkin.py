@@ -15,6 +15,7 @@ from django.test import Client
 from tests.factories import add_member, api_client, make_league
 from tests.schedule.helpers import schedule
 from tests.support.money import play
+from tests.support.threads import at_once
 from tracker.audit.models import AuditEntry
 from tracker.core.errors import Conflict, PermissionDenied
 from tracker.engine.errors import DomainError
@@ -269,31 +270,14 @@ def test_the_pages_check_in_show_refusals_and_are_for_organisers_only(club):
     reason="concurrent check-ins: PostgreSQL",
 )
 def test_check_ins_and_starts_arriving_together_never_overfill_nor_start_twice(club):
-    import threading
-
-    from django.db import connection
-
     league, admin, players = club
     night = schedule(league, admin, seats=3)
 
     def together(calls):
-        barrier = threading.Barrier(len(calls))
-        outcomes = []
-
-        def run(call):
-            barrier.wait()
-            try:
-                outcomes.append(call())
-            except DomainError as exc:
-                outcomes.append(exc)
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=run, args=(c,)) for c in calls]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        outcomes = at_once(calls)
+        assert not [
+            o for o in outcomes if isinstance(o, Exception) and not isinstance(o, DomainError)
+        ]
         return outcomes
 
     outcomes = together(
