@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 
 from tests.factories import api_client, showdown_entry
 from tests.support.money import BOUNTY_NIGHT, finish, nights, play, random_night, three_handed
+from tests.support.recording import record
 from tracker.engine.errors import DomainError
-from tracker.hands.services.recording import hand_record
 from tracker.money.results import HOUSE, night_bounties, night_results
 from tracker.tournaments.selectors import tournament_state
 
@@ -68,9 +68,7 @@ def test_a_split_pot_splits_the_bounty_the_bigger_share_then_seat_order_first(
     positions = tournament_state(t).next_positions()
     entry = showdown_entry(t, [QUEENS_JACKS_1, QUEENS_JACKS_2, ACE_HIGH], 1000)
     with capture(execute=True):
-        hand_record(
-            tournament=t, entry_mode="quick", entry=entry, variant="seven_card_stud", by=admin
-        )
+        record(t, admin, entry, variant="seven_card_stud")
     finish(t, admin, capture)
     (bounty,) = night_bounties(t)
     a, b, c = (names[s.player_id] for s in positions)

@@ -12,9 +12,3 @@ def _fresh_rate_limits():
     cache.clear()
     yield
     cache.clear()
-
-
-@pytest.fixture
-def settle(django_capture_on_commit_callbacks):
-    """Run the on-commit settlement of everything recorded inside the block."""
-    return lambda: django_capture_on_commit_callbacks(execute=True)

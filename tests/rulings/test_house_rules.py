@@ -6,10 +6,10 @@ import pytest
 
 from tests.factories import make_tournament, make_user
 from tests.rulings.helpers import PAIR_FIVES, WILD_FOURS, api_client, league_with_roles, showdown
+from tests.support.recording import record
 from tracker.core.errors import NotFound, PermissionDenied
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand
-from tracker.hands.services.recording import hand_record
 from tracker.hands.services.reevaluation import hand_reevaluate
 from tracker.leagues.models import League
 from tracker.rulings.services import house_rules_set
@@ -62,12 +62,11 @@ def test_changing_house_rules_never_changes_a_recorded_hand(settle):
     admin, rob = users["admin"], users["authority"]
     tournament, _ = make_tournament(league=league, by=admin)  # dealer's choice
     with settle():
-        first = hand_record(
-            tournament=tournament,
-            by=admin,
+        first = record(
+            tournament,
+            admin,
+            showdown(tournament, [WILD_FOURS, PAIR_FIVES], 64),
             variant="kings_and_little_ones",
-            entry_mode="quick",
-            entry=showdown(tournament, [WILD_FOURS, PAIR_FIVES], 64),
         )
     first.refresh_from_db()
     assert first.options["king_required"] is True
@@ -90,12 +89,11 @@ def test_changing_house_rules_never_changes_a_recorded_hand(settle):
     assert first.evaluations.count() == 2  # settlement and the re-evaluation
 
     with settle():
-        second = hand_record(
-            tournament=tournament,
-            by=admin,
+        second = record(
+            tournament,
+            admin,
+            showdown(tournament, [WILD_FOURS, PAIR_FIVES], 64),
             variant="kings_and_little_ones",
-            entry_mode="quick",
-            entry=showdown(tournament, [WILD_FOURS, PAIR_FIVES], 64),
         )
     assert second.options["king_required"] is False and second.options["all_lowest_wild"] is True
     assert Hand.objects.get(pk=first.pk).options == options

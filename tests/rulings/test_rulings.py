@@ -14,10 +14,10 @@ from tests.rulings.helpers import (
     positions,
     showdown,
 )
+from tests.support.recording import record
 from tracker.core.errors import Conflict, NotFound, PermissionDenied
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Dispute, Evaluation, HandSeat, HandStatus, Pot
-from tracker.hands.services.recording import hand_record
 from tracker.hands.services.reevaluation import hand_reevaluate
 from tracker.rulings.models import Ruling
 from tracker.rulings.selectors import hand_ruling_state, hand_ruling_states
@@ -214,12 +214,7 @@ def test_no_table_result_means_no_table_ruling(settle):
         league=league, by=users["admin"], default_variant="seven_card_stud"
     )
     with settle():
-        hand = hand_record(
-            tournament=tournament,
-            by=users["admin"],
-            entry_mode="quick",
-            entry=showdown(tournament, [ACES, KINGS], 24),
-        )
+        hand = record(tournament, users["admin"], showdown(tournament, [ACES, KINGS], 24))
     with pytest.raises(DomainError) as err:
         ruling_make(pot=hand.pots.get(), by=users["authority"], result="table", reason="x")
     assert err.value.code == "no_table_result"
@@ -247,12 +242,7 @@ def test_a_member_disputes_a_verified_pot_once_and_the_authority_closes_it(settl
         league=league, by=users["admin"], default_variant="seven_card_stud"
     )
     with settle():
-        hand = hand_record(
-            tournament=tournament,
-            by=users["admin"],
-            entry_mode="quick",
-            entry=showdown(tournament, [ACES, KINGS], 24),
-        )
+        hand = record(tournament, users["admin"], showdown(tournament, [ACES, KINGS], 24))
     hand.refresh_from_db()
     assert hand.status == HandStatus.VERIFIED
     pot = hand.pots.get()
@@ -319,7 +309,7 @@ def test_a_correction_that_makes_a_later_hand_impossible_flags_it_for_review(cas
         else:
             entry["seats"].append({"player": pid, "put_in": 4, "folded": "third"})
     with case["capture"](execute=True):
-        hand2 = hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=entry)
+        hand2 = record(tournament, admin, entry)
     hand2.refresh_from_db()
     assert hand2.status == HandStatus.VERIFIED
     assert tournament_stacks(tournament)[folder] == 0  # the third player is out
@@ -358,12 +348,7 @@ def test_rulings_in_a_running_tournament_let_play_go_on(case):
     ruling_make(pot=case["pot"], by=case["rob"], result="engine", reason="aces")
     tournament = case["tournament"]
     with case["capture"](execute=True):
-        hand = hand_record(
-            tournament=tournament,
-            by=case["users"]["admin"],
-            entry_mode="quick",
-            entry=showdown(tournament, [ACES, KINGS], 24),
-        )
+        hand = record(tournament, case["users"]["admin"], showdown(tournament, [ACES, KINGS], 24))
     hand.refresh_from_db()
     assert hand.number == 2 and hand.status == HandStatus.VERIFIED
     assert total_chips(tournament) == 3000

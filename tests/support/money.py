@@ -8,8 +8,8 @@ import pytest
 from hypothesis import strategies as st
 
 from tests.factories import ACES, KINGS, add_member, fold_entry, make_league, showdown_entry
+from tests.support.recording import record
 from tracker.engine.errors import DomainError
-from tracker.hands.services.recording import hand_record
 from tracker.leagues.services import player_create
 from tracker.money.services import entry_record, league_money_set, night_create
 from tracker.tournaments.models import TournamentStatus
@@ -41,7 +41,7 @@ def play(t, by, capture, action: str, winner: int = 0) -> None:
     else:
         entry = fold_entry(t, winner=winner % len(positions))
     with capture(execute=True):
-        hand_record(tournament=t, entry_mode="quick", entry=entry, variant="seven_card_stud", by=by)
+        record(t, by, entry, variant="seven_card_stud")
 
 
 def finish(t, admin, capture) -> None:

@@ -10,10 +10,10 @@ import random
 import pytest
 
 from tests.factories import add_member, api_client, fold_entry, make_league
+from tests.support.recording import record
 from tracker.audit.models import AuditEntry
 from tracker.core.errors import PermissionDenied
 from tracker.engine.errors import DomainError
-from tracker.hands.services.recording import hand_record
 from tracker.leagues.services import player_create
 from tracker.tournaments.models import Tournament
 from tracker.tournaments.selectors import tournament_state
@@ -76,13 +76,7 @@ def test_the_first_dealer_deals_hand_one_then_the_deal_moves_clockwise(
     assert state.next_dealer == 2
     assert [s.player.name for s in state.next_positions()] == ["Dee", "Ann", "Bob", "Cat"]
     with django_capture_on_commit_callbacks(execute=True):
-        hand = hand_record(
-            tournament=t,
-            by=league.admin,
-            entry_mode="quick",
-            entry=fold_entry(t),
-            variant="seven_card_stud",
-        )
+        hand = record(t, league.admin, fold_entry(t), variant="seven_card_stud")
     assert hand.dealer_seat == 2
     assert tournament_state(t).next_dealer == 3
 

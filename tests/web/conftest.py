@@ -155,12 +155,6 @@ def record_sample_hands(game: Game) -> dict:
     return hands
 
 
-@pytest.fixture
-def settle(django_capture_on_commit_callbacks):
-    """Run the on-commit settlement of everything recorded inside the block."""
-    return lambda: django_capture_on_commit_callbacks(execute=True)
-
-
 # --------------------------------------------------------------------------
 # The browser: viewports, the shared Chromium, the live site, screenshots
 
