@@ -206,15 +206,21 @@ def test_a_reason_is_required_and_a_result_must_be_known(case):
     assert not Ruling.objects.exists() and not LedgerEntry.objects.filter(kind="correction")
 
 
-def test_no_table_result_means_no_table_ruling(settle):
-    league, users = league_with_roles()
+def verified_showdown(settle):
+    """A league with every role and one settled natural stud showdown, aces over kings."""
     from tests.factories import make_tournament
 
+    league, users = league_with_roles()
     tournament, _ = make_tournament(
         league=league, by=users["admin"], default_variant="seven_card_stud"
     )
     with settle():
         hand = record(tournament, users["admin"], showdown(tournament, [ACES, KINGS], 24))
+    return league, users, hand
+
+
+def test_no_table_result_means_no_table_ruling(settle):
+    league, users, hand = verified_showdown(settle)
     with pytest.raises(DomainError) as err:
         ruling_make(pot=hand.pots.get(), by=users["authority"], result="table", reason="x")
     assert err.value.code == "no_table_result"
@@ -235,14 +241,7 @@ def test_a_later_ruling_supersedes_and_both_stay(case):
 
 
 def test_a_member_disputes_a_verified_pot_once_and_the_authority_closes_it(settle):
-    league, users = league_with_roles()
-    from tests.factories import make_tournament
-
-    tournament, _ = make_tournament(
-        league=league, by=users["admin"], default_variant="seven_card_stud"
-    )
-    with settle():
-        hand = record(tournament, users["admin"], showdown(tournament, [ACES, KINGS], 24))
+    league, users, hand = verified_showdown(settle)
     hand.refresh_from_db()
     assert hand.status == HandStatus.VERIFIED
     pot = hand.pots.get()

@@ -40,6 +40,19 @@ def seat_order(tournament) -> list[int]:
     return [s.player_id for s in tournament.seats.order_by("number")]
 
 
+def drawn(league, seed, **night):
+    """A night of the league's roster (five), seats drawn with ``random.Random(seed)``."""
+    return tournament_create(
+        league=league,
+        name="N",
+        player_ids=ids(league),
+        by=league.admin,
+        seating="random",
+        rng=random.Random(seed),
+        **night,
+    )
+
+
 def test_chosen_seating_keeps_the_order_and_the_first_seat_deals(league):
     t = tournament_create(league=league, name="N", player_ids=ids(league), by=league.admin)
     assert seat_order(t) == ids(league)
@@ -48,14 +61,7 @@ def test_chosen_seating_keeps_the_order_and_the_first_seat_deals(league):
 
 
 def test_a_random_draw_seats_everyone_once_and_says_it_was_drawn(league):
-    t = tournament_create(
-        league=league,
-        name="N",
-        player_ids=ids(league),
-        by=league.admin,
-        seating="random",
-        rng=random.Random(7),
-    )
+    t = drawn(league, 7)
     expected = ids(league)
     random.Random(7).shuffle(expected)
     assert seat_order(t) == expected != ids(league)
@@ -83,15 +89,7 @@ def test_the_first_dealer_deals_hand_one_then_the_deal_moves_clockwise(
 
 def test_the_first_dealer_follows_the_draw(league):
     bob = league.roster[1]
-    t = tournament_create(
-        league=league,
-        name="N",
-        player_ids=ids(league),
-        by=league.admin,
-        seating="random",
-        first_dealer=bob.id,
-        rng=random.Random(3),
-    )
+    t = drawn(league, 3, first_dealer=bob.id)
     dealer = tournament_state(t).next_dealer
     assert t.seats.get(number=dealer).player_id == bob.id
 
