@@ -9,11 +9,11 @@ import itertools
 
 import pytest
 from django.db.models import Sum
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.factories import api_client
-from tests.support.money import nights, random_night, still_in
+from tests.support.money import nights, random_night, random_nights, still_in
 from tracker.audit.models import AuditEntry
 from tracker.engine import deals as engine
 from tracker.engine.errors import DomainError
@@ -200,11 +200,7 @@ EXAMPLE_STACKS = {"Ann": 1004, "Bob": 2004, "Dan": 992}
 EXAMPLE_ROWS = {"Ann": (2500, 2400, 2700), "Bob": (3100, 3200, 2700), "Dan": (2400, 2400, 2600)}
 
 
-@settings(
-    max_examples=12,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    deadline=None,
-)
+@random_nights(12)
 @given(night=nights(), data=st.data())
 def test_random_nights_ended_by_a_deal_conserve_money_and_pay_whole_units(
     night, data, django_capture_on_commit_callbacks

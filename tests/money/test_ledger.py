@@ -10,11 +10,11 @@ import itertools
 import pytest
 from django.db import connection
 from django.test import Client
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.factories import add_member, api_client, make_league
-from tests.support.money import finish, night_of, nights, play_drawn
+from tests.support.money import finish, night_of, nights, play_drawn, random_nights
 from tracker.audit.models import AuditEntry
 from tracker.core.errors import PermissionDenied
 from tracker.core.models import AppendOnlyError
@@ -279,11 +279,7 @@ def test_the_api_reads_the_ledger_per_player_for_members_only(example):
     assert api_client(outsider).get("/api/v1/leagues/friday/ledger/").status_code == 404
 
 
-@settings(
-    max_examples=6,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    deadline=None,
-)
+@random_nights(6)
 @given(
     first=nights(),
     second=nights(),

@@ -10,13 +10,13 @@ import itertools
 import pytest
 from django.db.models import Sum
 from django.test import Client
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 
 from tests.factories import (
     api_client,
     make_league,
 )
-from tests.support.money import finish, night_of, nights, random_night, roster_of
+from tests.support.money import finish, night_of, nights, random_night, random_nights, roster_of
 from tracker.money.models import MoneyEntry
 from tracker.money.selectors import night_money_summary
 from tracker.tournaments.models import FinalStanding, LedgerEntry, TournamentStatus
@@ -26,11 +26,7 @@ pytestmark = pytest.mark.django_db
 _slugs = itertools.count()
 
 
-@settings(
-    max_examples=12,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    deadline=None,
-)
+@random_nights(12)
 @given(night=nights())
 def test_random_nights_conserve_money_and_chips_and_pay_whole_units(
     night, django_capture_on_commit_callbacks

@@ -7,10 +7,18 @@ import itertools
 
 import pytest
 from django.test import Client
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 
 from tests.factories import api_client, showdown_entry
-from tests.support.money import BOUNTY_NIGHT, finish, nights, play, random_night, three_handed
+from tests.support.money import (
+    BOUNTY_NIGHT,
+    finish,
+    nights,
+    play,
+    random_night,
+    random_nights,
+    three_handed,
+)
 from tests.support.recording import record
 from tracker.engine.errors import DomainError
 from tracker.money.results import HOUSE, night_bounties, night_results
@@ -136,11 +144,7 @@ def test_before_the_end_there_are_no_results(django_capture_on_commit_callbacks)
     assert body["final"] is False and body["transfers"] == []
 
 
-@settings(
-    max_examples=10,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    deadline=None,
-)
+@random_nights(10)
 @given(night=nights())
 def test_random_nights_conserve_money_and_bounties_and_square_everyone(
     night, django_capture_on_commit_callbacks

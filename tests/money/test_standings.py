@@ -12,11 +12,11 @@ from django.db import connection
 from django.db.models import Sum
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.factories import add_member, api_client, make_league, make_user
-from tests.support.money import finish, night_of, play, try_entry
+from tests.support.money import EXAMPLE, finish, night_of, play, random_nights, try_entry
 from tracker.leagues.models import League, Player
 from tracker.leagues.selectors import (
     league_results,
@@ -36,20 +36,8 @@ from web.presenters.pages import player_page
 pytestmark = pytest.mark.django_db
 _slugs = itertools.count()
 
-MONEY = {
-    "buy_in": 2000,
-    "fee": 500,
-    "bounty": 500,
-    "rebuy_price": 2000,
-    "rebuy_chips": 1000,
-    "rebuy_until_hand": 4,
-    "rebuy_max": 2,
-    "rebuy_when": "busted",
-    "addon_price": 1000,
-    "addon_chips": 1500,
-    "addon_at_hand": 3,
-    "payout_template": "65_35",
-}
+# The worked example's rules with two rebuys a player, the add-on before hand 3 and 65/35.
+MONEY = {**EXAMPLE, "rebuy_max": 2, "addon_at_hand": 3, "payout_template": "65_35"}
 
 
 def play_night(league, admin, roster, capture, *, date, plan, money=MONEY, limit=5):
@@ -71,6 +59,16 @@ def play_night(league, admin, roster, capture, *, date, plan, money=MONEY, limit
         play(t, admin, capture, action, winner)
     finish(t, admin, capture)
     return t
+
+
+def chips_bought(t) -> dict[int, int]:
+    """The chips each player of ``t`` bought (rebuys and add-ons), from the chip ledger."""
+    return dict(
+        LedgerEntry.objects.filter(tournament=t, kind__in=["rebuy", "addon"])
+        .values("player_id")
+        .annotate(s=Sum("amount"))
+        .values_list("player_id", "s")
+    )
 
 
 def oracle(nights) -> dict[int, dict]:
@@ -199,11 +197,7 @@ def test_a_night_in_another_currency_is_left_out_and_counted(season_league):
     assert (table.nights, table.other_currency, table.rows) == (0, 3, {})
 
 
-@settings(
-    max_examples=6,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    deadline=None,
-)
+@random_nights(6)
 @given(
     plans=st.lists(
         st.lists(
@@ -361,12 +355,7 @@ def test_net_chips_leave_out_the_chips_bought(season_league):
     season = league_season(league, "2026")
     expected: dict[int, int] = {}
     for t in nights:
-        bought = dict(
-            LedgerEntry.objects.filter(tournament=t, kind__in=["rebuy", "addon"])
-            .values("player_id")
-            .annotate(s=Sum("amount"))
-            .values_list("player_id", "s")
-        )
+        bought = chips_bought(t)
         assert any(bought.values())
         for s in FinalStanding.objects.filter(tournament=t):
             net = s.chips - t.starting_chips - bought.get(s.player_id, 0)
@@ -444,12 +433,7 @@ def test_the_migration_takes_the_chips_bought_out_of_the_stored_net_chips(
         date=dt.date(2026, 2, 2),
         plan=[("bust", 0, []), ("fold", 1, [(1, "rebuy"), (2, "rebuy")]), ("fold", 0, [])],
     )
-    bought = dict(
-        LedgerEntry.objects.filter(tournament=t, kind__in=["rebuy", "addon"])
-        .values("player_id")
-        .annotate(s=Sum("amount"))
-        .values_list("player_id", "s")
-    )
+    bought = chips_bought(t)
     assert any(bought.values())
     now = {r.player_id: r.net_chips for r in league_standings(league, None)}
     executor = MigrationExecutor(connection)

@@ -5,6 +5,7 @@ share."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from tests.factories import ACES, KINGS, add_member, fold_entry, make_league, showdown_entry
@@ -81,6 +82,16 @@ def night_of(league, admin, players, *, name: str, money, limit=None, buy_in: bo
         for p in players:
             entry_record(tournament=t, player_id=p.pk, kind="buy_in", by=admin)
     return t
+
+
+def random_nights(examples: int):
+    """Hypothesis settings for a test of ``examples`` random nights: no deadline, and the
+    function-scoped fixtures (the on-commit capture) shared by the examples."""
+    return settings(
+        max_examples=examples,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+        deadline=None,
+    )
 
 
 @st.composite
