@@ -8,11 +8,10 @@ import threading
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.test import Client
 
 from tests.factories import make_user
-from tests.support.threads import at_once
+from tests.support.threads import at_once, concurrent
 from tracker.accounts import services
 from tracker.accounts.models import AccountName
 from tracker.accounts.names import canonical_username, username_skeleton
@@ -114,8 +113,7 @@ def test_a_sign_up_that_lost_the_race_answers_400_on_the_page(client, monkeypatc
     assert get_user_model().objects.count() == 1
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent writers: PostgreSQL")
+@concurrent("concurrent writers")
 @pytest.mark.parametrize("names", [("racer", "racer"), ("racer", "RACER"), ("racer", "rаcer")])
 def test_two_sign_ups_at_once_make_one_account(monkeypatch, names):
     """Both pass the check before either inserts (a barrier after the check): one account,

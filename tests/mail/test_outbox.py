@@ -9,12 +9,11 @@ from smtplib import SMTPException
 
 import pytest
 from django.core import mail
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
 from tests.factories import add_member, make_league, make_user
-from tests.support.threads import at_once
+from tests.support.threads import at_once, concurrent
 from tracker.accounts.models import EmailAddress
 from tracker.engine.errors import DomainError
 from tracker.leagues.models import Invite
@@ -246,8 +245,7 @@ def test_the_api_mails_an_invite_and_refuses_an_unknown_account(django_capture_o
     assert good.json()["url"] in mail.outbox[0].body
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent workers: PostgreSQL")
+@concurrent("concurrent workers")
 def test_two_workers_racing_for_one_message_send_it_once():
     ann = verified(make_user("ann"))
     row = OutboxMessage.objects.create(  # asked for, its task not run yet

@@ -15,7 +15,7 @@ from django.test import Client
 from tests.factories import add_member, api_client, make_league
 from tests.schedule.helpers import schedule
 from tests.support.money import play
-from tests.support.threads import at_once
+from tests.support.threads import at_once, concurrent
 from tracker.audit.models import AuditEntry
 from tracker.core.errors import Conflict, PermissionDenied
 from tracker.engine.errors import DomainError
@@ -264,11 +264,7 @@ def test_the_pages_check_in_show_refusals_and_are_for_organisers_only(club):
     assert b"No-shows" in organiser.get(f"/nights/{night.pk}/").content
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(
-    __import__("django.db").db.connection.vendor != "postgresql",
-    reason="concurrent check-ins: PostgreSQL",
-)
+@concurrent("concurrent check-ins")
 def test_check_ins_and_starts_arriving_together_never_overfill_nor_start_twice(club):
     league, admin, players = club
     night = schedule(league, admin, seats=3)

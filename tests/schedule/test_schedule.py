@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from tests.factories import add_member, api_client
 from tests.schedule.helpers import SITE, schedule, soon
-from tests.support.threads import at_once
+from tests.support.threads import at_once, concurrent
 from tracker.core.errors import Conflict, PermissionDenied
 from tracker.engine.errors import DomainError
 from tracker.leagues.services import player_create
@@ -286,11 +286,7 @@ def test_the_docstring_examples_of_the_schedule_rules_hold():
     assert result.attempted >= 4 and result.failed == 0
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(
-    __import__("django.db").db.connection.vendor != "postgresql",
-    reason="concurrent answers: PostgreSQL",
-)
+@concurrent("concurrent answers")
 def test_yeses_arriving_together_never_give_a_seat_twice(club):
     league, admin, players = club
     night = schedule(league, admin, seats=2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from django.db import connection
 
 
@@ -31,3 +32,16 @@ def at_once(calls, *, barrier: bool = True, timeout: float | None = None) -> lis
     for t in threads:
         t.join(timeout=timeout)
     return outcomes
+
+
+def concurrent(what: str):
+    """The marks of a test of concurrent writers (``what``, for the skip reason): a
+    transaction of its own, and PostgreSQL only (SQLite serialises the whole database)."""
+
+    def mark(test):
+        test = pytest.mark.skipif(connection.vendor != "postgresql", reason=f"{what}: PostgreSQL")(
+            test
+        )
+        return pytest.mark.django_db(transaction=True)(test)
+
+    return mark
