@@ -26,10 +26,11 @@ requests through Django's test client, templates and middleware included; bench/
 
 with their query counts. Against them, measured in the same run at each size, the peers:
 the league statistics summed over every hand seat, as they were before the running
-totals (``stats_table(settled_seats(league=...))``); and the league standings of the
-current season, 2012 and all time read from the stored totals (``league_table``) against
-the grouped query over every counted final standing that read them before
-(:func:`grouped_standings`, checked equal). The growth per page is printed from the
+totals (``stats_table(settled_seats(league=...))``, the definition in
+tests/support/definitions.py); and the league standings of the current season, 2012 and all
+time read from the stored totals (``league_table``) against the same standings counted night
+by night from every counted final standing (``league_standings_definition``, the definition
+the tests hold the totals to, checked equal). The growth per page is printed from the
 smallest size to the largest. The database is dropped at the end unless ``--keep``.
 """
 
@@ -361,84 +362,6 @@ class Loader:
                 copy.write_row((*row, *extra_values))
 
 
-def grouped_standings(league, season=None) -> list:
-    """The peer: the league table as it was read before its running totals (the code of
-    ``league_standings_grouped``, commit a842cb5): every counted final standing of the
-    league (of the season's nights, through the tournaments' league and date index),
-    grouped in the database by player, place, entrants and players sharing the place (window
-    counts), each group scored once."""
-    from django.db import connection
-
-    from tracker.engine.points import best_total, normalize_formula, shared_place_points
-    from tracker.leagues.models import Player
-    from tracker.leagues.selectors import LeagueRow
-    from tracker.tournaments.models import FinalStanding, Tournament
-
-    in_season = "" if season is None or season.start is None else "AND t.date BETWEEN %s AND %s"
-    params: list = [league.pk, True]
-    if in_season:
-        params += [season.start, season.end]  # type: ignore[union-attr]
-    params.append(max(league.min_players, 1))
-    # One pass over the league's final standings (window counts, no correlated subquery).
-    sql = f"""
-        SELECT s.player_id, p.name, s.place, s.entrants, s.sharing, COUNT(*),
-               SUM(s.chips - s.starting_chips)
-        FROM (
-            SELECT fs.player_id, fs.place, fs.chips, t.starting_chips,
-                   COUNT(*) OVER (PARTITION BY fs.tournament_id) AS entrants,
-                   COUNT(*) OVER (PARTITION BY fs.tournament_id, fs.place) AS sharing
-            FROM {FinalStanding._meta.db_table} fs
-            JOIN {Tournament._meta.db_table} t ON t.id = fs.tournament_id
-            WHERE t.league_id = %s AND t.counts_toward_standings = %s {in_season}
-        ) s
-        JOIN {Player._meta.db_table} p ON p.id = s.player_id
-        WHERE s.entrants >= %s
-        GROUP BY s.player_id, p.name, s.place, s.entrants, s.sharing
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        keys = ("player_id", "player__name", "place", "entrants", "sharing", "n", "net_chips")
-        groups = [dict(zip(keys, row, strict=True)) for row in cursor.fetchall()]
-    spec = normalize_formula(league.points_formula or None)
-    scored: dict[tuple[int, int, int], float] = {}
-    players: dict[int, dict] = {}
-    for g in groups:
-        key = (g["place"], g["entrants"], g["sharing"])
-        if key not in scored:
-            scored[key] = shared_place_points(spec, entrants=key[1], place=key[0], sharing=key[2])
-        p = players.setdefault(
-            g["player_id"],
-            {"name": g["player__name"], "events": 0, "wins": 0, "places": 0, "net": 0, "pts": []},
-        )
-        p["events"] += g["n"]
-        p["wins"] += g["n"] if g["place"] == 1 else 0
-        p["places"] += g["place"] * g["n"]
-        p["net"] += int(g["net_chips"])
-        p["pts"].append((scored[key], g["n"]))
-    out = []
-    for pid, p in players.items():
-        values: list[float] = []
-        for value, n in sorted(p["pts"], reverse=True):
-            if spec["best"] is not None and len(values) >= spec["best"]:
-                break
-            values.extend([value] * n)
-        total, counted = best_total(values, spec["best"])
-        out.append(
-            LeagueRow(
-                player_id=pid,
-                name=p["name"],
-                events=p["events"],
-                wins=p["wins"],
-                average_place=round(p["places"] / p["events"], 2),
-                net_chips=p["net"],
-                points=total,
-                counted=counted,
-            )
-        )
-    out.sort(key=lambda r: (-r.points, -r.wins, r.average_place, -r.net_chips, r.name))
-    return out
-
-
 def tallies(league) -> dict:
     from tracker.stats.models import MonthTally, TournamentTally
     from tracker.stats.tally import FLOAT_COUNTERS, INT_COUNTERS, MAX_COUNTER
@@ -494,7 +417,9 @@ def main() -> None:
     from django.test import Client
 
     from tests.factories import make_user
+    from tests.support.definitions import league_standings_definition, stats_table
     from tracker.hands.models import HandSeat
+    from tracker.hands.selectors import facts as facts_module
     from tracker.leagues.models import Player
     from tracker.leagues.selectors import league_season, league_table
     from tracker.leagues.services import league_create, player_create
@@ -504,7 +429,7 @@ def main() -> None:
     from tracker.tournaments.models import FinalStanding, StandingTally
     from tracker.tournaments.services import standings_tallies_rebuild
 
-    stats_service.EQUITY_SAMPLES = 2000
+    facts_module.EQUITY_SAMPLES = 2000
     start = time.perf_counter()
     templates = play_templates(args.templates, 50)
     n_template = sum(len(n["hands"]) for n in templates.nights)
@@ -567,7 +492,7 @@ def main() -> None:
             results.append((size, label, ms, queries))
             print(f"  {label:<28} {ms:8.1f} ms  {queries:>3} queries", flush=True)
         peer = median_ms(
-            lambda: sel.stats_table(sel.settled_seats(league=league)),
+            lambda: stats_table(sel.settled_seats(league=league)),
             repeat=3 if size > 200_000 else 7,
         )
         ours = median_ms(lambda: sel.tally_table(sel.month_tallies(league=league)))
@@ -582,15 +507,15 @@ def main() -> None:
         for name, key in (("current season", None), ("2012", "2012"), ("all time", "all")):
             season = league_season(league, key)
             mine = league_table(league, season).rows
-            theirs = grouped_standings(league, season)
+            theirs = league_standings_definition(league, season)
             assert mine == theirs, f"the stored totals differ from the final standings ({name})"
-            peer_table = median_ms(lambda s=season: grouped_standings(league, s))
+            peer_table = median_ms(lambda s=season: league_standings_definition(league, s))
             ours_table = median_ms(lambda s=season: league_table(league, s))
             results.append((size, f"peer: standings {name}", peer_table, 1))
             results.append((size, f"ours: standings {name}", ours_table, 1))
             print(
                 f"  standings {name}, the selector alone: ours (stored totals) "
-                f"{ours_table:.1f} ms, the final standings grouped {peer_table:.1f} ms "
+                f"{ours_table:.1f} ms, night by night from the final standings {peer_table:.1f} ms "
                 f"(x{peer_table / ours_table:.1f})",
                 flush=True,
             )

@@ -15,3 +15,17 @@ class TrackerConfig(AppConfig):
 
         # The league money ledger posts each finished night's results (tracker/money/receivers.py).
         from tracker.money import receivers  # noqa: F401
+
+        _running_totals_register()
+
+
+def _running_totals_register() -> None:
+    """The running totals every chip- or statistic-moving write keeps in step
+    (tracker/core/totals.py), in the order they apply: the statistics', then the league
+    table's."""
+    from tracker.core.totals import totals_keeper_register
+    from tracker.stats.services import StatisticsTotals
+    from tracker.tournaments.services import StandingTotals
+
+    totals_keeper_register(StatisticsTotals())
+    totals_keeper_register(StandingTotals())

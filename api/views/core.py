@@ -54,6 +54,7 @@ from tracker.money.services import night_create
 from tracker.money.standings import player_money
 from tracker.tournaments.models import Tournament
 from tracker.tournaments.selectors import tournament_live
+from tracker.tournaments.services import TournamentSettings
 from web.presenters.stats import visible_money_table
 
 
@@ -408,7 +409,7 @@ class TournamentViewSet(
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         league = visible_league(request, values.pop("league"))
-        tournament = night_create(
-            league=league, player_ids=values.pop("players"), by=request.user, **values
-        )
+        money = values.pop("money", None)
+        settings = TournamentSettings(player_ids=values.pop("players"), **values)
+        tournament = night_create(league=league, by=request.user, settings=settings, money=money)
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)

@@ -33,6 +33,7 @@ from api.views.core import (
 )
 from tracker.core.permissions import Capability, require, roles_remembered
 from tracker.hands.models import Hand, HandSeat, ReevaluationJob
+from tracker.hands.requests import HandRequest
 from tracker.hands.services.recording import (
     REPLAY_WINDOW,
     AlreadyRecorded,
@@ -160,7 +161,10 @@ class HandViewSet(
             )
             try:
                 hand, seats, state = hand_record_with_state(
-                    tournament=tournament, by=request.user, replay_within=REPLAY_WINDOW, **values
+                    tournament=tournament,
+                    by=request.user,
+                    asked=HandRequest(**values),
+                    replay_within=REPLAY_WINDOW,
                 )
             except AlreadyRecorded as retry:  # the same body again: answer the first hand
                 hand = _with_seats_and_pots(retry.hand.pk)

@@ -102,7 +102,8 @@ def test_only_scorekeepers_log(night):
 def test_statistics_count_the_hands_logged_live(
     night, client, django_capture_on_commit_callbacks, django_assert_num_queries
 ):
-    from tracker.stats.selectors import settled_seats, stats_for, stats_table
+    from tests.support.definitions import stats_for, stats_table
+    from tracker.stats.selectors import settled_seats
 
     league, admin, tournament, _ = night
     draft = deal_third(draft_start(tournament=tournament, by=admin), admin)

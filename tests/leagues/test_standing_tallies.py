@@ -17,20 +17,20 @@ from django.db.models import Count
 
 from tests.factories import ACES, KINGS, add_member, make_league, random_nights, showdown_entry
 from tests.stats.seed import play
+from tests.support.definitions import league_standings_from_results
 from tests.support.nights import invalid_then_void
 from tests.support.recording import record
 from tracker.hands.models import Hand, Pot
+from tracker.hands.selectors import facts as facts_module
 from tracker.leagues.selectors import (
     league_results,
     league_season,
     league_standings,
-    league_standings_from_results,
     league_table,
     season_nights,
 )
 from tracker.leagues.services import player_create
 from tracker.rulings.services import ruling_make
-from tracker.stats import services as stats_service
 from tracker.tournaments.models import FinalStanding, StandingTally, Tournament
 from tracker.tournaments.services import (
     standings_tallies_rebuild,
@@ -108,7 +108,7 @@ DAYS = [dt.date(2026, 1, 9), dt.date(2026, 2, 13), dt.date(2026, 3, 27), dt.date
 def test_rebuilding_equals_the_standings_totals_after_random_nights_rulings_and_switches(
     seed, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr(stats_service, "EQUITY_SAMPLES", 200)
+    monkeypatch.setattr(facts_module, "EQUITY_SAMPLES", 200)
     rng = random.Random(seed)
     league, admin = make_league(slug=f"standings{seed}")
     league.season_length, league.min_players = "quarter", 3

@@ -16,11 +16,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_league
+from tests.support.definitions import league_standings_from_results
 from tracker.leagues.selectors import (
     league_results,
     league_season,
     league_standings,
-    league_standings_from_results,
     league_table,
     season_nights,
 )

@@ -16,13 +16,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.factories import add_member, api_client, make_league, make_user
+from tests.support.definitions import league_standings_from_results
 from tests.support.money import EXAMPLE, finish, night_of, play, random_nights, try_entry
 from tracker.leagues.models import League, Player
 from tracker.leagues.selectors import (
     league_results,
     league_season,
     league_standings,
-    league_standings_from_results,
 )
 from tracker.leagues.services import player_create
 from tracker.money.results import night_results

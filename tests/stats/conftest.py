@@ -13,16 +13,16 @@ from django.db import transaction
 
 from tests.factories import add_member, make_league, make_user
 from tests.stats.seed import play
+from tracker.hands.selectors import facts as facts_module
 from tracker.hands.services.settlement import tournament_settle
 from tracker.leagues.services import player_create
-from tracker.stats import services as stats_service
 from tracker.tournaments.services import tournament_create
 
 
 @pytest.fixture(autouse=True)
 def _few_equity_samples(monkeypatch):
     """Monte Carlo all-ins with 400 runouts in tests (settlement uses 10,000)."""
-    monkeypatch.setattr(stats_service, "EQUITY_SAMPLES", 400)
+    monkeypatch.setattr(facts_module, "EQUITY_SAMPLES", 400)
 
 
 @dataclass
@@ -66,15 +66,15 @@ def build_league(*, slug="friday", public=True, seed=1, nights=3, hands=30, chip
 def _kept_for_the_module(django_db_blocker):
     """Data built once for a test module, inside a transaction rolled back at the end
     (each test still runs in its own savepoint). Settlement runs directly, not on commit."""
-    saved = stats_service.EQUITY_SAMPLES
-    stats_service.EQUITY_SAMPLES = 400
+    saved = facts_module.EQUITY_SAMPLES
+    facts_module.EQUITY_SAMPLES = 400
     with django_db_blocker.unblock():
         with transaction.atomic():
             try:
                 yield
             finally:
                 transaction.set_rollback(True)
-                stats_service.EQUITY_SAMPLES = saved
+                facts_module.EQUITY_SAMPLES = saved
 
 
 def _settle_all(w: World) -> World:

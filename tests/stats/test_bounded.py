@@ -12,8 +12,8 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_league
 from tests.stats.seed import play
+from tracker.hands.selectors import facts as facts_module
 from tracker.leagues.services import player_create
-from tracker.stats import services as stats_service
 from tracker.tournaments.services import tournament_create
 from web.presenters import stats as stats_pages
 
@@ -46,7 +46,7 @@ def read(client, urls: dict[str, str]) -> dict[str, list[str]]:
 def test_the_pages_take_the_same_queries_at_5_hands_and_at_50(
     client, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr(stats_service, "EQUITY_SAMPLES", 200)
+    monkeypatch.setattr(facts_module, "EQUITY_SAMPLES", 200)
     # Past 10 hands the chips chart goes month by month (300 on the site).
     monkeypatch.setattr(stats_pages, "CHART_HANDS", 10)
     league, admin = make_league(slug="bounded")
@@ -89,7 +89,7 @@ def test_the_pages_take_the_same_queries_at_5_hands_and_at_50(
 def test_a_long_history_charts_month_by_month(
     client, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr(stats_service, "EQUITY_SAMPLES", 200)
+    monkeypatch.setattr(facts_module, "EQUITY_SAMPLES", 200)
     monkeypatch.setattr(stats_pages, "CHART_HANDS", 10)
     league, admin = make_league(slug="months")
     players = [player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob")]
@@ -115,7 +115,7 @@ def test_the_league_page_reads_as_many_queries_after_three_hands_or_twelve(
 ):
     from web.presenters.pages import league_page
 
-    monkeypatch.setattr(stats_service, "EQUITY_SAMPLES", 200)
+    monkeypatch.setattr(facts_module, "EQUITY_SAMPLES", 200)
     league, admin = make_league(slug="totals")
     players = [player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob", "Cat")]
     t = tournament_create(league=league, name="N", player_ids=[p.pk for p in players], by=admin)

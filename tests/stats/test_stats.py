@@ -10,13 +10,14 @@ from django.core.management import call_command
 from django.db.models import Sum
 
 from tests.factories import add_member, make_league, make_tournament
+from tests.support.definitions import stats_for, stats_table
 from tracker.core.errors import PermissionDenied
 from tracker.engine.errors import DomainError
 from tracker.engine.facts import FACTS_VERSION
 from tracker.hands.models import HandSeat, HandStatus, Pot
+from tracker.hands.selectors import facts as facts_module
 from tracker.leagues.selectors import league_results, league_standings
 from tracker.stats import selectors as sel
-from tracker.stats import services as stats_service
 from tracker.stats.services import league_points_formula_set, stats_refresh
 from tracker.tournaments.models import FinalStanding, Tournament, TournamentStatus
 from tracker.tournaments.services import standings_tallies_apply
@@ -89,8 +90,8 @@ def test_settlement_writes_the_facts_of_every_seat(world):
 def test_database_sums_equal_the_python_definitions(world):
     for player in world.players:
         seats = sel.settled_seats(players=[player.pk])
-        assert as_dict(sel.stats_for(seats)) == reference(seats), player.name
-    league_rows = sel.stats_table(sel.settled_seats(league=world.league))
+        assert as_dict(stats_for(seats)) == reference(seats), player.name
+    league_rows = stats_table(sel.settled_seats(league=world.league))
     played = set(HandSeat.objects.values_list("player_id", flat=True))
     assert {s.key for s in league_rows} == played
     for row in league_rows:
@@ -103,20 +104,18 @@ def test_scopes_tournament_and_variant(world):
     scope = sel.player_scope(None, ann, tournament=str(t.pk))
     seats = sel.scope_seats(scope)
     assert seats.count() == HandSeat.objects.filter(player=ann, hand__tournament=t).count()
-    assert as_dict(sel.stats_for(seats)) == reference(seats)
+    assert as_dict(stats_for(seats)) == reference(seats)
     scope = sel.player_scope(None, ann, variant="low_hole")
     assert set(sel.scope_seats(scope).values_list("hand__variant", flat=True)) <= {"low_hole"}
-    by_variant = sel.stats_table(sel.settled_seats(players=[ann.pk]), "hand__variant")
-    assert (
-        sum(s.hands for s in by_variant) == sel.stats_for(sel.settled_seats(players=[ann.pk])).hands
-    )
+    by_variant = stats_table(sel.settled_seats(players=[ann.pk]), "hand__variant")
+    assert sum(s.hands for s in by_variant) == stats_for(sel.settled_seats(players=[ann.pk])).hands
     with pytest.raises(Exception) as err:
         sel.player_scope(None, ann, variant="draw_poker")
     assert "No such game" in str(err.value)
 
 
 def test_rates_and_their_denominators(world):
-    stats = sel.stats_for(sel.settled_seats(league=world.league))
+    stats = stats_for(sel.settled_seats(league=world.league))
     assert stats.vpip_pct == round(100 * stats.vpip / stats.full_hands, 1)
     assert stats.wtsd_pct == round(100 * stats.showdowns / stats.saw[4], 1)
     assert stats.wsd_pct == round(100 * stats.showdowns_won / stats.showdowns, 1)
@@ -130,11 +129,11 @@ def test_rates_and_their_denominators(world):
 def test_statistics_take_a_fixed_number_of_queries(world, django_assert_num_queries):
     seats = sel.settled_seats(league=world.league)
     with django_assert_num_queries(1):
-        sel.stats_for(seats)
+        stats_for(seats)
     with django_assert_num_queries(1):
-        sel.stats_table(seats)
+        stats_table(seats)
     with django_assert_num_queries(1):
-        sel.stats_table(seats, "hand__variant")
+        stats_table(seats, "hand__variant")
     with django_assert_num_queries(1):
         sel.player_hands(sel.Scope(players=[world.players[0].pk]))
     with django_assert_num_queries(1):  # all time: the stored running totals
@@ -222,7 +221,7 @@ def test_a_fault_in_the_statistics_never_blocks_settlement(
     def broken(**kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(stats_service, "hand_facts", broken)
+    monkeypatch.setattr(facts_module, "hand_facts", broken)
     import random
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -254,7 +253,7 @@ def test_all_time_adds_up_the_leagues_of_one_person(world, django_capture_on_com
     ann.refresh_from_db()
     scope = sel.player_scope(person, ann)
     assert sorted(scope.players) == sorted([ann.pk, twin.pk])
-    total = sel.stats_for(sel.scope_seats(scope)).hands
+    total = stats_for(sel.scope_seats(scope)).hands
     assert total == HandSeat.objects.filter(player__in=[ann, twin]).count()
     other.is_public = False
     other.save()

@@ -14,16 +14,17 @@ from django.core.management import call_command
 
 from tests.factories import add_member, make_league, random_nights
 from tests.stats.seed import play
+from tests.support.definitions import stats_table
 from tests.support.nights import invalid_then_void
 from tests.support.recording import record
 from tracker.engine.hands import CATEGORIES
 from tracker.hands.models import Hand, HandSeat, Pot
+from tracker.hands.selectors import facts as facts_module
 from tracker.hands.services.reevaluation import hand_reevaluate
 from tracker.leagues.selectors import league_season
 from tracker.leagues.services import player_create
 from tracker.rulings.services import ruling_make
 from tracker.stats import selectors as sel
-from tracker.stats import services as stats_service
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.stats.services import stats_refresh, stats_tallies_rebuild
 from tracker.stats.tally import FLOAT_COUNTERS, INT_COUNTERS, MAX_COUNTER, seat_tally
@@ -88,7 +89,7 @@ def _rule(pot: Pot, rob, rng) -> None:
 def test_rebuilding_equals_the_running_totals_after_random_hands_rulings_and_voids(
     seed, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr(stats_service, "EQUITY_SAMPLES", 200)
+    monkeypatch.setattr(facts_module, "EQUITY_SAMPLES", 200)
     rng = random.Random(seed)
     league, admin = make_league(slug=f"tally{seed}")
     rob = add_member(league, f"rob{seed}", "authority")
@@ -132,7 +133,7 @@ def test_rebuilding_equals_the_running_totals_after_random_hands_rulings_and_voi
         elif step == "refresh" and settled.exists():
             # New facts for the hands of one night (as after a change of the facts code):
             # the running totals lose the old facts and gain the new.
-            real = stats_service.hand_facts
+            real = facts_module.hand_facts
 
             def changed(real=real, **kwargs):
                 rows = real(**kwargs)
@@ -141,9 +142,9 @@ def test_rebuilding_equals_the_running_totals_after_random_hands_rulings_and_voi
                     f.pop("cat", None)
                 return rows
 
-            monkeypatch.setattr(stats_service, "hand_facts", changed)
+            monkeypatch.setattr(facts_module, "hand_facts", changed)
             stats_refresh(tournament_id=settled.first().tournament_id, everything=True)
-            monkeypatch.setattr(stats_service, "hand_facts", real)
+            monkeypatch.setattr(facts_module, "hand_facts", real)
             done["refresh"] += 1
         elif step == "reevaluate" and settled.exists():
             hand = settled.last()
@@ -157,12 +158,12 @@ def test_rebuilding_equals_the_running_totals_after_random_hands_rulings_and_voi
     months, tournaments = snapshot(MonthTally), snapshot(TournamentTally)
     assert len({k[3] for k in months}) >= 2  # the nights fall in several months
     # the running totals give the statistics the seats give
-    by_seats = sel.stats_table(sel.settled_seats(league=league))
+    by_seats = stats_table(sel.settled_seats(league=league))
     by_rows = sel.tally_table(sel.month_tallies(league=league))
     assert stats_rows(by_rows) == stats_rows(by_seats)
     for night in nights:
         assert stats_rows(sel.tally_table(sel.tournament_tallies(tournament=night))) == stats_rows(
-            sel.stats_table(sel.settled_seats(tournament=night))
+            stats_table(sel.settled_seats(tournament=night))
         )
     out = StringIO()
     call_command("rebuild_stats", "--league", league.slug, stdout=out)
@@ -254,7 +255,7 @@ def test_league_statistics_by_season(client, django_capture_on_commit_callbacks)
         hand__tournament__date__lte=dt.date(2026, 3, 31),
     )
     api = client.get("/api/v1/analytics/leagues/seasons/stats/?season=2026-Q1").json()
-    expected = {s.key: s.as_row() for s in sel.stats_table(first)}
+    expected = {s.key: s.as_row() for s in stats_table(first)}
     assert {r["player"]: r["hands"] for r in api} == {k: r["hands"] for k, r in expected.items()}
     assert sum(r["hands"] for r in api) == first.count() < sel.settled_seats(league=league).count()
     page = client.get("/leagues/seasons/stats/?season=2026-Q1&variant=low_hole")

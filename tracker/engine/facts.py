@@ -53,7 +53,7 @@ from .announcements import has_high, normalize_announcements
 from .cards import format_card, parse_card
 from .equity import SAMPLES, Pot, Seat, all_in_equity
 from .errors import DomainError
-from .procedure import history_from_entry, walk_history, walk_quick
+from .procedure import QuickEntry, history_from_entry, walk_history, walk_quick
 from .showdown import evaluate_showdown
 from .stud import Event, HandObserver, StudHand, Verb
 from .variants import STREETS, VARIANT_RULES, Street
@@ -260,7 +260,7 @@ def _walk_results(
     rules_choose = VARIANT_RULES[variant].chooses_seventh
     returned = reading.get("returned") or [0] * n
     buys = reading.get("buys") or [0] * n
-    return walk_quick(
+    entry = QuickEntry(
         variant=variant,
         stakes=reading["stakes"],
         starting_stacks=list(reading["starting_stacks"]),
@@ -272,9 +272,8 @@ def _walk_results(
         buys=[bool(b) for b in buys],
         declarations=declarations if any(declarations) else None,
         seventh_card=seventh if rules_choose and any(seventh) else None,
-        max_players=max(n, 2),
-        observers=[observer],
     )
+    return walk_quick(entry, max_players=max(n, 2), observers=[observer])
 
 
 def hand_facts(

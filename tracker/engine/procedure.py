@@ -10,10 +10,13 @@ the two ways a finished hand arrives and drives one walk of the machine:
   ``_seventh_card``, ``_buys``, ``_declarations``) -- and turns every
   action into a verb, raising :class:`ProcedureError` at the first event at
   fault, located at its action (``actions[12]``) or field (``_buys[0]``).
-* :func:`settle_quick` (:func:`walk_quick`) takes a quick-entry record
-  (chips each seat put in, who folded on which street, the cards shown),
-  checks the chips, and walks the same machine in results mode: the cards
-  as dealt, the folds street by street, the buys, choices and declarations.
+* :func:`settle_quick` (:func:`walk_quick`) takes a quick-entry record, a
+  :class:`QuickEntry` (chips each seat put in, who folded on which street, the
+  cards shown), checks the chips, and walks the results machine
+  (:class:`tracker.engine.results.ResultsHand`, a ``StudHand`` without betting
+  rounds): the cards as dealt, the folds street by street, the buys, choices and
+  declarations. Each rule is one ``check_`` method of its driver, raising the
+  DomainError that names the field at fault (``put_in[2]``, ``shown[1].down[0]``).
 
 Both return a :class:`HandResult`: contributions, main and side pots, the
 showdown reading of the hand-value engine, the payout of every pot and the
@@ -69,6 +72,7 @@ from .phh import (
     parse_action,
 )
 from .pots import Evaluate
+from .results import ResultsHand
 from .stakes import Stakes, chip_amount
 from .stud import (  # noqa: F401 -- re-exported
     Code,
@@ -87,6 +91,7 @@ __all__ = [
     "STREETS",
     "HandResult",
     "ProcedureError",
+    "QuickEntry",
     "replay_hand",
     "settle_quick",
     "ENTRY_FIELDS",
@@ -154,9 +159,9 @@ class _Spec:
     warnings: list[str]
 
 
-def _read_spec(hand: Mapping[str, Any], max_players: int | None) -> _Spec:
-    if not isinstance(hand, Mapping):
-        raise ProcedureError("a hand must be a table of PHH fields", code=Code.INVALID_HAND)
+def _check_fields(hand: Mapping[str, Any]) -> list[str]:
+    """Every field is PHH's or ours, the required ones are there; warnings for a
+    user-defined field that is not ours."""
     warnings: list[str] = []
     for key in hand:
         if key in PHH_REQUIRED or key in PHH_OPTIONAL or key in OUR_FIELDS:
@@ -174,6 +179,11 @@ def _read_spec(hand: Mapping[str, Any], max_players: int | None) -> _Spec:
     missing = [k for k in PHH_REQUIRED if k not in hand]
     if missing:
         raise _field_error(f"missing required field(s): {', '.join(missing)}", missing[0])
+    return warnings
+
+
+def _read_variant(hand: Mapping[str, Any]) -> tuple[str, dict]:
+    """PHH's F7S with our variant (``_variant``) and its announcements (``_options``)."""
     if hand["variant"] != PHH_VARIANT:
         raise _field_error(
             f"must be {PHH_VARIANT!r} (fixed-limit seven-card stud): our wild variants keep "
@@ -196,11 +206,13 @@ def _read_spec(hand: Mapping[str, Any], max_players: int | None) -> _Spec:
         options_from_text(raw_options or {}),
         field="_options",
     )
+    return variant, options
 
-    stacks_raw = hand["starting_stacks"]
-    if not isinstance(stacks_raw, (list, tuple)):
+
+def _read_stacks(value: Any, variant: str, max_players: int | None) -> list[int]:
+    if not isinstance(value, (list, tuple)):
         raise _field_error("must be a list of chip counts, one per player", "starting_stacks")
-    n = len(stacks_raw)
+    n = len(value)
     limit = max_players if max_players is not None else variant_max_players(variant)
     if n < 2 or n > limit:
         raise _field_error(
@@ -208,24 +220,24 @@ def _read_spec(hand: Mapping[str, Any], max_players: int | None) -> _Spec:
             "starting_stacks",
             "player_count",
         )
-    stacks = [chip_amount(s, f"starting_stacks[{i}]", minimum=1) for i, s in enumerate(stacks_raw)]
+    return [chip_amount(s, f"starting_stacks[{i}]", minimum=1) for i, s in enumerate(value)]
 
-    antes_raw = hand["antes"]
-    if isinstance(antes_raw, (list, tuple)):
-        antes = [
-            chip_amount(a, f"antes[{i}]") for i, a in enumerate(_per_player(antes_raw, n, "antes"))
-        ]
-        if len(set(antes)) > 1:
-            raise _field_error("every player antes the same amount", "antes")
-        ante = antes[0]
-    else:
-        ante = chip_amount(antes_raw, "antes")
-    stakes = Stakes(ante, hand["bring_in"], hand["small_bet"], hand["big_bet"])
 
-    actions = hand["actions"]
-    if not isinstance(actions, (list, tuple)) or not all(isinstance(a, str) for a in actions):
-        raise _field_error("must be a list of action strings", "actions")
+def _read_ante(value: Any, n: int) -> int:
+    """One ante for everyone (a per-player list of equal antes is accepted)."""
+    if not isinstance(value, (list, tuple)):
+        return chip_amount(value, "antes")
+    antes = [chip_amount(a, f"antes[{i}]") for i, a in enumerate(_per_player(value, n, "antes"))]
+    if len(set(antes)) > 1:
+        raise _field_error("every player antes the same amount", "antes")
+    return antes[0]
 
+
+def _read_choices(
+    hand: Mapping[str, Any], n: int, variant: str, options: dict
+) -> tuple[list[str | None], list[bool], list[str | None]]:
+    """Our per-player choices (``_seventh_card``, ``_buys``, ``_declarations``), each only
+    where the game has it."""
     seventh = _choices(hand.get("_seventh_card"), n, "_seventh_card", ("up", "down"))
     rules = VARIANT_RULES[variant]
     if not rules.chooses_seventh and any(seventh):
@@ -242,6 +254,22 @@ def _read_spec(hand: Mapping[str, Any], max_players: int | None) -> _Spec:
             "players declare only in a high-low game announced with declaration 'declare'",
             "_declarations",
         )
+    return seventh, buys, declarations
+
+
+def _read_spec(hand: Mapping[str, Any], max_players: int | None) -> _Spec:
+    if not isinstance(hand, Mapping):
+        raise ProcedureError("a hand must be a table of PHH fields", code=Code.INVALID_HAND)
+    warnings = _check_fields(hand)
+    variant, options = _read_variant(hand)
+    stacks = _read_stacks(hand["starting_stacks"], variant, max_players)
+    n = len(stacks)
+    ante = _read_ante(hand["antes"], n)
+    stakes = Stakes(ante, hand["bring_in"], hand["small_bet"], hand["big_bet"])
+    actions = hand["actions"]
+    if not isinstance(actions, (list, tuple)) or not all(isinstance(a, str) for a in actions):
+        raise _field_error("must be a list of action strings", "actions")
+    seventh, buys, declarations = _read_choices(hand, n, variant, options)
     return _Spec(
         variant, options, stakes, stacks, list(actions), seventh, buys, declarations, warnings
     )
@@ -551,263 +579,10 @@ def _read_shown(entry: Any, i: int) -> _Shown:
     return _Shown(parts["down"], parts["up"], True)
 
 
-def walk_quick(
-    *,
-    variant: str,
-    stakes: Stakes | Mapping[str, int] | Any,
-    starting_stacks: Sequence[int],
-    put_in: Sequence[int],
-    folded: Sequence[str | int | None],
-    shown: Sequence[Mapping[str, Any] | None] | None = None,
-    community: str | None = None,
-    options: Mapping[str, Any] | None = None,
-    buys: Sequence[bool] | None = None,
-    declarations: Sequence[str | None] | None = None,
-    seventh_card: Sequence[str | None] | None = None,
-    max_players: int | None = None,
-    observers: Sequence[HandObserver] = (),
-) -> StudHand:
-    """Check a quick entry and walk it through the state machine (results mode);
-    see :func:`settle_quick` for the fields. Returns the walked hand, ready to settle."""
-    check_variant(variant)
-    opts = normalize_announcements(variant, options)
-    rules = VARIANT_RULES[variant]
-    stakes = Stakes.coerce(stakes)
-    if not isinstance(starting_stacks, (list, tuple)):
-        raise DomainError("must be a list of chip counts", field="starting_stacks")
-    n = len(starting_stacks)
-    limit = max_players if max_players is not None else variant_max_players(variant)
-    if n < 2 or n > limit:
-        raise DomainError(
-            f"{variant} is dealt to 2 to {limit} players, not {n}",
-            code=Code.PLAYER_COUNT.value,
-            field="starting_stacks",
-        )
-    starting = [
-        chip_amount(s, f"starting_stacks[{i}]", minimum=1) for i, s in enumerate(starting_stacks)
-    ]
-
-    def per_seat(value: Any, name: str) -> list:
-        if not isinstance(value, (list, tuple)) or len(value) != n:
-            raise DomainError(f"must be a list with one entry per seat ({n})", field=name)
-        return list(value)
-
-    total = [chip_amount(v, f"put_in[{i}]") for i, v in enumerate(per_seat(put_in, "put_in"))]
-    for i in range(n):
-        if total[i] > starting[i]:
-            raise DomainError(
-                f"seat {i} put in {total[i]} but had only {starting[i]}",
-                code=Code.OVER_STACK.value,
-                field=f"put_in[{i}]",
-            )
-    fold_street = [
-        _street_number(v, f"folded[{i}]") for i, v in enumerate(per_seat(folded, "folded"))
-    ]
-    in_hand = [s is None for s in fold_street]
-    if not any(in_hand):
-        raise DomainError("someone must still be in at the end of the hand", field="folded")
-
-    buy_flags = [False] * n
-    if buys is not None:
-        for i, b in enumerate(per_seat(buys, "buys")):
-            if not isinstance(b, bool):
-                raise DomainError("must be true or false", field=f"buys[{i}]")
-            buy_flags[i] = b
-    price = rules.buy_price(opts, stakes.big_bet)
-    choices = _choices_quick(seventh_card, n, "seventh_card", ("up", "down"))
-    decls = _choices_quick(declarations, n, "declarations", ("high", "low", "both"))
-    shown_list = [None] * n if shown is None else per_seat(shown, "shown")
-    cards = [_read_shown(entry, i) for i, entry in enumerate(shown_list)]
-    community_card = None
-    if community is not None and community != "":
-        community_card = parse_card(community, "community")
-
-    hand = StudHand(
-        variant=variant,
-        stakes=stakes,
-        stacks=starting,
-        options=opts,
-        labels=[f"seat {i}" for i in range(n)],
-        results=True,
-        observers=observers,
-    )
-    hand.apply(PostAntes())
-
-    # The chips: what can be checked without the betting.
-    live = [total[i] - (price if buy_flags[i] and rules.buys else 0) for i in range(n)]
-    antes = hand.antes
-    for i in range(n):
-        if live[i] < antes[i]:
-            raise DomainError(
-                f"seat {i} put in {live[i]} besides buys, less than the ante of {antes[i]}",
-                code=Code.MISSING_ANTE.value,
-                field=f"put_in[{i}]",
-            )
-    returned = [0] * n
-    top = max(live)
-    if live.count(top) == 1:
-        # The part of the biggest contribution nobody matched was not called:
-        # it goes back -- unless its owner folded, which no legal hand does.
-        second = sorted(live)[-2]
-        p = live.index(top)
-        if not in_hand[p]:
-            raise DomainError(
-                f"seat {p} folded but put in {top}, more than anyone else ({second}): "
-                "nobody folds to their own bet",
-                code=Code.UNMATCHED.value,
-                field=f"put_in[{p}]",
-            )
-        returned[p] = top - second
-    matched = [live[i] - returned[i] for i in range(n)]
-    after = [starting[i] - total[i] + returned[i] for i in range(n)]
-    most = max(matched[i] for i in range(n) if in_hand[i])
-    for i in range(n):
-        if in_hand[i] and matched[i] < most and after[i] > 0:
-            raise DomainError(
-                f"seat {i} is still in but put in {matched[i]}, less than the {most} others "
-                "still in put in, without being all in",
-                code=Code.UNMATCHED.value,
-                field=f"put_in[{i}]",
-            )
-        if not in_hand[i] and matched[i] > most:
-            raise DomainError(
-                f"seat {i} folded but put in {matched[i]}, more than anyone still in ({most})",
-                code=Code.UNMATCHED.value,
-                field=f"put_in[{i}]",
-            )
-    for i in range(n):
-        hand.apply(Contribute(i, live[i] - antes[i]))
-        if returned[i]:
-            hand.apply(ReturnUncalled(i, returned[i]))
-
-    # The walk: each street's cards as dealt, then its folds.
-    try:
-        for street in range(5):
-            if hand.phase is Phase.OVER:
-                break
-            if hand.seventh_open:
-                for i in range(n):
-                    if buy_flags[i]:
-                        hand.apply(Buy(i))
-                    if choices[i] is not None:
-                        hand.apply(ChooseSeventh(i, choices[i] == "up"))
-            if hand.community_due:
-                if community_card is None:
-                    raise DomainError(
-                        f"{hand.n_in} players reached seventh street and only "
-                        f"{DECK_SIZE - BURNS - hand.dealt} cards were left: a community card "
-                        "was dealt",
-                        code=Code.COMMUNITY_CARD.value,
-                        field="community",
-                    )
-                hand.apply(DealBoard(community_card))
-                community_card = None
-            else:
-                for deal in hand.next_event().deals:
-                    seat = deal.seat
-                    queue = cards[seat].up if deal.face is Face.UP else cards[seat].down
-                    card, path = queue.pop(0) if queue else (None, None)
-                    try:
-                        hand.apply(DealHole(seat, (card,)))  # the face it is due
-                    except ProcedureError as exc:
-                        raise _quick_error(exc, path) from None
-            for i in range(n):
-                if fold_street[i] == street:
-                    hand.apply(Fold(i))
-            if hand.phase is Phase.BET:
-                hand.apply(EndBetting())
-    except ProcedureError as exc:
-        raise _quick_error(exc) from None
-    for i in range(n):
-        if hand.phase is not Phase.OVER or hand.street == 4:
-            break
-        if buy_flags[i]:
-            raise DomainError(
-                f"seat {i} did not reach the seventh card",
-                code=Code.INVALID_BUY.value,
-                field=f"buys[{i}]",
-            )
-        if choices[i] is not None:
-            raise DomainError(
-                f"seat {i} took no seventh card of their own",
-                code=Code.INVALID_CHOICE.value,
-                field=f"seventh_card[{i}]",
-            )
-    if community_card is not None:
-        left = DECK_SIZE - BURNS - hand.dealt
-        raise DomainError(
-            "a community card is dealt only when the deck cannot give every player still "
-            f"in a seventh card ({left} left after the burns)",
-            code=Code.COMMUNITY_CARD.value,
-            field="community",
-        )
-    try:
-        for i in range(n):
-            if fold_street[i] == 5:
-                hand.apply(Muck(i))
-        for i in range(n):
-            if decls[i] is not None:
-                hand.apply(Declare(i, decls[i]))  # type: ignore[arg-type]
-    except ProcedureError as exc:
-        raise _quick_error(exc) from None
-
-    # Every card shown was dealt; everyone at the showdown shows all of them.
-    showdown = hand.n_in >= 2
-    for i in range(n):
-        faces = hand.faces[i]
-        n_down = faces.count(False)
-        n_up = len(faces) - n_down
-        entry = cards[i]
-        if entry.down or entry.up:
-            raise DomainError(
-                f"seat {i} was dealt at most {n_down} down and {n_up} up cards",
-                code=Code.MISSING_CARDS.value,
-                field=f"shown[{i}]",
-            )
-        if showdown and hand.in_hand[i]:
-            if not entry.given:
-                raise DomainError(
-                    f"seat {i} reached the showdown: their cards are needed",
-                    code=Code.MISSING_CARDS.value,
-                    field=f"shown[{i}]",
-                )
-            if None in hand.cards[i]:
-                got_down = sum(
-                    1
-                    for c, up in zip(hand.cards[i], faces, strict=True)
-                    if c is not None and not up
-                )
-                raise DomainError(
-                    f"seat {i} holds {n_down} down and {n_up} up cards at the showdown, "
-                    f"not {got_down} and {sum(1 for c in hand.cards[i] if c is not None) - got_down}",
-                    code=Code.MISSING_CARDS.value,
-                    field=f"shown[{i}]",
-                )
-    try:
-        hand.verify_complete_hand()
-    except ProcedureError as exc:
-        raise _quick_error(exc) from None
-    return hand
-
-
-def settle_quick(
-    *,
-    variant: str,
-    stakes: Stakes | Mapping[str, int] | Any,
-    starting_stacks: Sequence[int],
-    put_in: Sequence[int],
-    folded: Sequence[str | int | None],
-    shown: Sequence[Mapping[str, Any] | None] | None = None,
-    community: str | None = None,
-    options: Mapping[str, Any] | None = None,
-    buys: Sequence[bool] | None = None,
-    declarations: Sequence[str | None] | None = None,
-    seventh_card: Sequence[str | None] | None = None,
-    evaluate: Evaluate | None = None,
-    max_players: int | None = None,
-    observers: Sequence[HandObserver] = (),
-) -> HandResult:
-    """Settle a hand logged without its action history (quick entry).
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QuickEntry:
+    """A hand logged without its action history (quick entry): what
+    :func:`settle_quick` and :func:`walk_quick` take.
 
     Per seat: ``put_in`` is every chip the seat put in (ante, bets, calls
     and a Low Hold buy; an uncalled bet may be included, it is returned);
@@ -816,7 +591,399 @@ def settle_quick(
     (``{"down": [...], "up": [...]}`` in the order dealt) or None; ``buys``
     whether the seat bought (Low Hold); ``declarations`` high/low/both;
     ``seventh_card`` up/down (Kings and Little Ones). ``community`` is the
-    community card, if one was dealt.
+    community card, if one was dealt. The fields are read as given: the walk
+    checks them, naming the field at fault.
+
+    >>> entry = QuickEntry(variant="seven_card_stud", stakes={"ante": 1, "bring_in": 2,
+    ...     "small_bet": 5, "big_bet": 10}, starting_stacks=[100, 100], put_in=[3, 1],
+    ...     folded=[None, "third"])
+    >>> settle_quick(entry).finishing_stacks
+    [101, 99]
+    """
+
+    variant: str
+    stakes: Stakes | Mapping[str, int] | Any
+    starting_stacks: Sequence[int]
+    put_in: Sequence[int]
+    folded: Sequence[str | int | None]
+    shown: Sequence[Mapping[str, Any] | None] | None = None
+    community: str | None = None
+    options: Mapping[str, Any] | None = None
+    buys: Sequence[bool] | None = None
+    declarations: Sequence[str | None] | None = None
+    seventh_card: Sequence[str | None] | None = None
+
+
+def _per_seat(value: Any, n: int, name: str) -> list:
+    if not isinstance(value, (list, tuple)) or len(value) != n:
+        raise DomainError(f"must be a list with one entry per seat ({n})", field=name)
+    return list(value)
+
+
+def _quick_stacks(value: Any, variant: str, limit: int) -> list[int]:
+    """The starting stacks: a list of 2 to ``limit`` chip counts of at least 1."""
+    if not isinstance(value, (list, tuple)):
+        raise DomainError("must be a list of chip counts", field="starting_stacks")
+    n = len(value)
+    if n < 2 or n > limit:
+        raise DomainError(
+            f"{variant} is dealt to 2 to {limit} players, not {n}",
+            code=Code.PLAYER_COUNT.value,
+            field="starting_stacks",
+        )
+    return [chip_amount(s, f"starting_stacks[{i}]", minimum=1) for i, s in enumerate(value)]
+
+
+def _quick_put_in(value: Any, starting: list[int]) -> list[int]:
+    """Every seat's chips put in, none over its starting stack."""
+    n = len(starting)
+    total = [chip_amount(v, f"put_in[{i}]") for i, v in enumerate(_per_seat(value, n, "put_in"))]
+    for i in range(n):
+        if total[i] > starting[i]:
+            raise DomainError(
+                f"seat {i} put in {total[i]} but had only {starting[i]}",
+                code=Code.OVER_STACK.value,
+                field=f"put_in[{i}]",
+            )
+    return total
+
+
+def _quick_folds(value: Any, n: int) -> list[int | None]:
+    """The street each seat folded on (None: still in); someone is still in."""
+    folds = [_street_number(v, f"folded[{i}]") for i, v in enumerate(_per_seat(value, n, "folded"))]
+    if all(s is not None for s in folds):
+        raise DomainError("someone must still be in at the end of the hand", field="folded")
+    return folds
+
+
+def _quick_buys(value: Any, n: int) -> list[bool]:
+    """Whether each seat bought (Low Hold): true or false, or none given."""
+    if value is None:
+        return [False] * n
+    flags = []
+    for i, b in enumerate(_per_seat(value, n, "buys")):
+        if not isinstance(b, bool):
+            raise DomainError("must be true or false", field=f"buys[{i}]")
+        flags.append(b)
+    return flags
+
+
+@dataclass
+class _Quick:
+    """A quick entry read field by field (each checked on its own), before the walk."""
+
+    variant: str
+    options: dict
+    stakes: Stakes
+    starting: list[int]
+    total: list[int]
+    folds: list[int | None]
+    buys: list[bool]
+    price: int
+    choices: list[str | None]
+    declarations: list[str | None]
+    cards: list[_Shown]
+    community: int | None
+
+    @classmethod
+    def read(cls, entry: QuickEntry, max_players: int | None) -> _Quick:
+        variant = entry.variant
+        check_variant(variant)
+        options = normalize_announcements(variant, entry.options)
+        stakes = Stakes.coerce(entry.stakes)
+        limit = max_players if max_players is not None else variant_max_players(variant)
+        starting = _quick_stacks(entry.starting_stacks, variant, limit)
+        n = len(starting)
+        total = _quick_put_in(entry.put_in, starting)
+        folds = _quick_folds(entry.folded, n)
+        buys = _quick_buys(entry.buys, n)
+        price = VARIANT_RULES[variant].buy_price(options, stakes.big_bet)
+        choices = _choices_quick(entry.seventh_card, n, "seventh_card", ("up", "down"))
+        declarations = _choices_quick(
+            entry.declarations, n, "declarations", ("high", "low", "both")
+        )
+        shown = [None] * n if entry.shown is None else _per_seat(entry.shown, n, "shown")
+        cards = [_read_shown(seat, i) for i, seat in enumerate(shown)]
+        community = None
+        if entry.community is not None and entry.community != "":
+            community = parse_card(entry.community, "community")
+        return cls(
+            variant, options, stakes, starting, total, folds, buys, price, choices,
+            declarations, cards, community,
+        )  # fmt: skip
+
+
+class _QuickDriver:
+    """Walks a quick entry (:class:`_Quick`) through one :class:`ResultsHand`: the chips
+    first, then each street's cards as dealt and its folds, then the showdown. Each
+    ``check_`` method is one rule, raising the DomainError that names its field."""
+
+    __slots__ = ("quick", "hand", "community")
+
+    def __init__(self, quick: _Quick, observers: Sequence[HandObserver]) -> None:
+        self.quick = quick
+        n = len(quick.starting)
+        self.hand = ResultsHand(
+            variant=quick.variant,
+            stakes=quick.stakes,
+            stacks=quick.starting,
+            options=quick.options,
+            labels=[f"seat {i}" for i in range(n)],
+            observers=observers,
+        )
+        self.community = quick.community  # None once dealt
+
+    def run(self) -> ResultsHand:
+        hand = self.hand
+        hand.apply(PostAntes())
+        self.put_chips()
+        try:
+            for street in range(5):
+                if hand.phase is Phase.OVER:
+                    break
+                self.walk_street(street)
+        except ProcedureError as exc:
+            raise _quick_error(exc) from None
+        self.check_choices_reached()
+        self.check_community_used()
+        try:
+            self.showdown()
+        except ProcedureError as exc:
+            raise _quick_error(exc) from None
+        for i in range(hand.n):
+            self.check_shown_dealt(i)
+            self.check_shown_complete(i)
+        try:
+            hand.verify_complete_hand()
+        except ProcedureError as exc:
+            raise _quick_error(exc) from None
+        return hand
+
+    # -- the chips: what can be checked without the betting
+
+    def put_chips(self) -> None:
+        quick, hand = self.quick, self.hand
+        n = hand.n
+        rules = hand.rules
+        live = [
+            quick.total[i] - (quick.price if quick.buys[i] and rules.buys else 0) for i in range(n)
+        ]
+        for i in range(n):
+            self.check_ante(i, live[i])
+        returned = self.uncalled(live)
+        matched = [live[i] - returned[i] for i in range(n)]
+        after = [quick.starting[i] - quick.total[i] + returned[i] for i in range(n)]
+        in_hand = [s is None for s in quick.folds]
+        most = max(matched[i] for i in range(n) if in_hand[i])
+        for i in range(n):
+            if in_hand[i]:
+                self.check_called(i, matched[i], most, after[i])
+            else:
+                self.check_fold_not_over(i, matched[i], most)
+        for i in range(n):
+            hand.apply(Contribute(i, live[i] - hand.antes[i]))
+            if returned[i]:
+                hand.apply(ReturnUncalled(i, returned[i]))
+
+    def check_ante(self, seat: int, live: int) -> None:
+        """Everyone antes: a seat put in at least its ante besides a buy."""
+        ante = self.hand.antes[seat]
+        if live < ante:
+            raise DomainError(
+                f"seat {seat} put in {live} besides buys, less than the ante of {ante}",
+                code=Code.MISSING_ANTE.value,
+                field=f"put_in[{seat}]",
+            )
+
+    def uncalled(self, live: list[int]) -> list[int]:
+        """The part of the biggest contribution nobody matched was not called: it goes
+        back -- unless its owner folded, which no legal hand does."""
+        returned = [0] * len(live)
+        top = max(live)
+        if live.count(top) == 1:
+            second = sorted(live)[-2]
+            p = live.index(top)
+            if self.quick.folds[p] is not None:
+                raise DomainError(
+                    f"seat {p} folded but put in {top}, more than anyone else ({second}): "
+                    "nobody folds to their own bet",
+                    code=Code.UNMATCHED.value,
+                    field=f"put_in[{p}]",
+                )
+            returned[p] = top - second
+        return returned
+
+    def check_called(self, seat: int, matched: int, most: int, after: int) -> None:
+        """A seat still in matched the most anyone still in put in, unless all in."""
+        if matched < most and after > 0:
+            raise DomainError(
+                f"seat {seat} is still in but put in {matched}, less than the {most} others "
+                "still in put in, without being all in",
+                code=Code.UNMATCHED.value,
+                field=f"put_in[{seat}]",
+            )
+
+    def check_fold_not_over(self, seat: int, matched: int, most: int) -> None:
+        """A seat that folded put in no more than anyone still in."""
+        if matched > most:
+            raise DomainError(
+                f"seat {seat} folded but put in {matched}, more than anyone still in ({most})",
+                code=Code.UNMATCHED.value,
+                field=f"put_in[{seat}]",
+            )
+
+    # -- the walk: each street's cards as dealt, then its folds
+
+    def walk_street(self, street: int) -> None:
+        hand = self.hand
+        if hand.seventh_open:
+            self.choose_seventh()
+        if hand.community_due:
+            self.deal_community()
+        else:
+            self.deal_cards()
+        for i, fold in enumerate(self.quick.folds):
+            if fold == street:
+                hand.apply(Fold(i))
+        if hand.phase is Phase.BET:
+            hand.apply(EndBetting())
+
+    def choose_seventh(self) -> None:
+        quick, hand = self.quick, self.hand
+        for i in range(hand.n):
+            if quick.buys[i]:
+                hand.apply(Buy(i))
+            if quick.choices[i] is not None:
+                hand.apply(ChooseSeventh(i, quick.choices[i] == "up"))
+
+    def deal_community(self) -> None:
+        """The deck ran short at seventh street: the community card was dealt."""
+        hand = self.hand
+        if self.community is None:
+            raise DomainError(
+                f"{hand.n_in} players reached seventh street and only "
+                f"{DECK_SIZE - BURNS - hand.dealt} cards were left: a community card "
+                "was dealt",
+                code=Code.COMMUNITY_CARD.value,
+                field="community",
+            )
+        hand.apply(DealBoard(self.community))
+        self.community = None
+
+    def deal_cards(self) -> None:
+        """Each card due, from the seat's shown cards of that face (unknown when none)."""
+        hand = self.hand
+        cards = self.quick.cards
+        for deal in hand.next_event().deals:
+            seat = deal.seat
+            queue = cards[seat].up if deal.face is Face.UP else cards[seat].down  # type: ignore[index]
+            card, path = queue.pop(0) if queue else (None, None)
+            try:
+                hand.apply(DealHole(seat, (card,)))  # type: ignore[arg-type]  # the face it is due
+            except ProcedureError as exc:
+                raise _quick_error(exc, path) from None
+
+    def check_choices_reached(self) -> None:
+        """A hand over before seventh street had no buys nor seventh-card choices."""
+        hand, quick = self.hand, self.quick
+        if hand.phase is not Phase.OVER or hand.street == 4:
+            return
+        for i in range(hand.n):
+            if quick.buys[i]:
+                raise DomainError(
+                    f"seat {i} did not reach the seventh card",
+                    code=Code.INVALID_BUY.value,
+                    field=f"buys[{i}]",
+                )
+            if quick.choices[i] is not None:
+                raise DomainError(
+                    f"seat {i} took no seventh card of their own",
+                    code=Code.INVALID_CHOICE.value,
+                    field=f"seventh_card[{i}]",
+                )
+
+    def check_community_used(self) -> None:
+        """A community card given was dealt: the deck ran short."""
+        if self.community is not None:
+            left = DECK_SIZE - BURNS - self.hand.dealt
+            raise DomainError(
+                "a community card is dealt only when the deck cannot give every player still "
+                f"in a seventh card ({left} left after the burns)",
+                code=Code.COMMUNITY_CARD.value,
+                field="community",
+            )
+
+    # -- the showdown: mucks, declarations, every card shown
+
+    def showdown(self) -> None:
+        quick, hand = self.quick, self.hand
+        for i, fold in enumerate(quick.folds):
+            if fold == 5:
+                hand.apply(Muck(i))
+        for i, choice in enumerate(quick.declarations):
+            if choice is not None:
+                hand.apply(Declare(i, choice))  # type: ignore[arg-type]
+
+    def check_shown_dealt(self, seat: int) -> None:
+        """Every card shown was dealt: none left over."""
+        entry = self.quick.cards[seat]
+        if entry.down or entry.up:
+            faces = self.hand.faces[seat]
+            n_down = faces.count(False)
+            raise DomainError(
+                f"seat {seat} was dealt at most {n_down} down and {len(faces) - n_down} up cards",
+                code=Code.MISSING_CARDS.value,
+                field=f"shown[{seat}]",
+            )
+
+    def check_shown_complete(self, seat: int) -> None:
+        """Everyone at the showdown shows every card they hold."""
+        hand = self.hand
+        if hand.n_in < 2 or not hand.in_hand[seat]:
+            return
+        if not self.quick.cards[seat].given:
+            raise DomainError(
+                f"seat {seat} reached the showdown: their cards are needed",
+                code=Code.MISSING_CARDS.value,
+                field=f"shown[{seat}]",
+            )
+        held = hand.cards[seat]
+        if None in held:
+            faces = hand.faces[seat]
+            n_down = faces.count(False)
+            got_down = sum(1 for c, up in zip(held, faces, strict=True) if c is not None and not up)
+            got_up = sum(1 for c in held if c is not None) - got_down
+            raise DomainError(
+                f"seat {seat} holds {n_down} down and {len(faces) - n_down} up cards at the "
+                f"showdown, not {got_down} and {got_up}",
+                code=Code.MISSING_CARDS.value,
+                field=f"shown[{seat}]",
+            )
+
+
+def walk_quick(
+    entry: QuickEntry,
+    *,
+    max_players: int | None = None,
+    observers: Sequence[HandObserver] = (),
+) -> ResultsHand:
+    """Check a quick entry and walk it through the results machine
+    (:class:`ResultsHand`); see :func:`settle_quick`. Returns the walked hand, ready
+    to settle."""
+    return _QuickDriver(_Quick.read(entry, max_players), observers).run()
+
+
+def settle_quick(
+    entry: QuickEntry | None = None,
+    /,
+    *,
+    evaluate: Evaluate | None = None,
+    max_players: int | None = None,
+    observers: Sequence[HandObserver] = (),
+    **fields: Any,
+) -> HandResult:
+    """Settle a hand logged without its action history (quick entry): a
+    :class:`QuickEntry`, or its fields as keywords.
 
     Checks what can be checked: antes paid by everyone who could, nobody
     over their stack, everyone still in matched the largest contribution
@@ -831,21 +998,11 @@ def settle_quick(
     ...     folded=[None, "third"]).finishing_stacks
     [101, 99]
     """
-    hand = walk_quick(
-        variant=variant,
-        stakes=stakes,
-        starting_stacks=starting_stacks,
-        put_in=put_in,
-        folded=folded,
-        shown=shown,
-        community=community,
-        options=options,
-        buys=buys,
-        declarations=declarations,
-        seventh_card=seventh_card,
-        max_players=max_players,
-        observers=observers,
-    )
+    if entry is None:
+        entry = QuickEntry(**fields)
+    elif fields:
+        raise TypeError("settle_quick takes a QuickEntry or its fields, not both")
+    hand = walk_quick(entry, max_players=max_players, observers=observers)
     try:
         return hand.settle(evaluate=evaluate)
     except ProcedureError as exc:

@@ -50,7 +50,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from .cards import format_card
 from .errors import Code, DomainError
@@ -411,15 +411,15 @@ class StudHand:
     checks one. ``automations`` (:class:`Automation`) are what the machine then does
     by itself: the antes, the face-down cards nobody saw, a forced betting action.
 
-    ``results=True`` walks a hand entered as results: no betting rounds
-    (each street's betting is :meth:`end_betting` after any folds), chips
-    given per seat with :meth:`contribute`, and face-up cards a scorekeeper
-    did not note may be unknown. ``labels`` name the seats in messages
-    (default ``p1``, ``p2``, ... as PHH does).
+    A hand entered as results is its own machine, the subclass
+    :class:`tracker.engine.results.ResultsHand` (``results=True`` makes one): it
+    overrides what differs -- no betting rounds, chips given per seat, face-up cards
+    that may be unknown. ``labels`` name the seats in messages (default ``p1``,
+    ``p2``, ... as PHH does).
     """
 
     __slots__ = (
-        "n", "variant", "rules", "options", "stakes", "starting", "labels", "results",
+        "n", "variant", "rules", "options", "stakes", "starting", "labels",
         "stacks", "live", "bets", "antes", "buys", "returned", "in_hand", "n_in", "folded",
         "cards", "faces", "known", "dealt", "street", "phase", "pending", "next_faces",
         "to_deal", "community", "community_due", "closed", "actors", "max_bet", "count",
@@ -427,6 +427,22 @@ class StudHand:
         "seventh_open", "seventh_up", "bought", "at_showdown", "declarations", "observers",
         "shown", "events", "automations",
     )  # fmt: skip
+
+    #: How each event type is played and checked (:func:`_event_tables`, per class).
+    _APPLY: ClassVar[dict[type, Callable[[StudHand, Any], Any]]]
+    _VERIFY: ClassVar[dict[type, Callable[[StudHand, Any], Any]]]
+
+    def __new__(cls, *, results: bool = False, **_: Any) -> StudHand:
+        """``results=True`` gives the machine of a hand entered as results."""
+        if results and cls is StudHand:
+            from .results import ResultsHand  # the subclass imports this module
+
+            cls = ResultsHand
+        return object.__new__(cls)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._APPLY, cls._VERIFY = _event_tables(cls)
 
     def __init__(
         self,
@@ -436,7 +452,7 @@ class StudHand:
         stacks: Sequence[int],
         options: Mapping[str, Any] | None = None,
         labels: Sequence[str] | None = None,
-        results: bool = False,
+        results: bool = False,  # read by __new__: which machine
         observers: Sequence[HandObserver] = (),
         automations: Collection[Automation] = (),
     ) -> None:
@@ -447,7 +463,6 @@ class StudHand:
         self.stakes = stakes
         self.starting = list(stacks)
         self.labels = list(labels) if labels is not None else [f"p{i + 1}" for i in range(n)]
-        self.results = results
         self.observers = list(observers)
         self.stacks = list(stacks)
         self.live = [0] * n
@@ -595,32 +610,40 @@ class StudHand:
         if phase is Phase.ANTES:
             return NextEvent(phase, street, options=(Option(Verb.ANTE),))
         if phase is Phase.BET:
-            if self.results:
-                options = tuple(Option(Verb.FOLD, i) for i in range(self.n) if self.in_hand[i])
-                return NextEvent(phase, street, options=(*options, Option(Verb.END_BETTING)))
-            seat = self.actors[0]
-            return NextEvent(phase, street, seat=seat, options=self.legal_options(seat))
+            return self._betting_event()
         if phase is Phase.DEAL:
             if self.community_due:
                 deals: tuple[Deal, ...] = (Deal(None, Face.COMMUNITY),)
             else:
                 deals = self._deal_order()
-            choices: list[Option] = []
-            if self.seventh_open:
-                for i in range(self.n):
-                    if self.in_hand[i] and not self.community_due:
-                        if self.rules.buys and not self.bought[i]:
-                            price = self.rules.buy_price(self.options, self.stakes.big_bet)
-                            if self.stacks[i] >= price:
-                                choices.append(Option(Verb.BUY, i, price))
-                        elif self.rules.chooses_seventh:
-                            choices.append(Option(Verb.CHOOSE_SEVENTH, i))
             showdown = tuple(i for i in range(self.n) if self.in_hand[i]) if self.closed else ()
-            return NextEvent(phase, street, deals=deals, choices=tuple(choices), showdown=showdown)
+            return NextEvent(
+                phase, street, deals=deals, choices=self._seventh_choices(), showdown=showdown
+            )
         seats = self.at_showdown if phase is Phase.SHOWDOWN else ()
         return NextEvent(
             phase, street, showdown=tuple(i for i in seats if self.in_hand[i]), over=True
         )
+
+    def _betting_event(self) -> NextEvent:
+        """The next event while a street is bet: the seat to act and its options."""
+        seat = self.actors[0]
+        return NextEvent(Phase.BET, self.street, seat=seat, options=self.legal_options(seat))
+
+    def _seventh_choices(self) -> tuple[Option, ...]:
+        """The buys and up/down choices open before the seventh card is dealt."""
+        choices: list[Option] = []
+        if self.seventh_open and not self.community_due:
+            for i in range(self.n):
+                if not self.in_hand[i]:
+                    continue
+                if self.rules.buys and not self.bought[i]:
+                    price = self.rules.buy_price(self.options, self.stakes.big_bet)
+                    if self.stacks[i] >= price:
+                        choices.append(Option(Verb.BUY, i, price))
+                elif self.rules.chooses_seventh:
+                    choices.append(Option(Verb.CHOOSE_SEVENTH, i))
+        return tuple(choices)
 
     def _deal_order(self) -> tuple[Deal, ...]:
         """The cards due, dealt round the table one at a time from the dealer's left."""
@@ -649,7 +672,7 @@ class StudHand:
          Option(verb=<Verb.CALL: 'call'>, seat=1, amount=2, to=2),
          Option(verb=<Verb.COMPLETE: 'complete'>, seat=1, amount=5, to=5))
         """
-        if self.phase is not Phase.BET or self.results or self.actors[0] != seat:
+        if self.phase is not Phase.BET or self.actors[0] != seat:
             return ()
         stack = self.stacks[seat]
         out: list[Option] = []
@@ -715,7 +738,7 @@ class StudHand:
         tracker.engine.stud.ProcedureError: p2 cannot raise now: the moment calls for a complete (to
         5)
         """
-        played = _APPLY[type(event)](self, event)
+        played = self._APPLY[type(event)](self, event)
         if automate and self.automations:
             self.automate()
         return played
@@ -734,7 +757,7 @@ class StudHand:
         ...
         tracker.engine.stud.ProcedureError: it is p1's turn, not p2's
         """
-        return _VERIFY[type(event)](self, event)
+        return self._VERIFY[type(event)](self, event)
 
     def verify_deal_cards(self, seat: int, cards: Sequence[int | None]) -> None:
         """Check dealing ``cards`` to ``seat`` in order, each with the face it is due.
@@ -753,13 +776,8 @@ class StudHand:
             if k == 0:
                 self.verify_deal(seat, card)
             elif card is None:
-                if faces[len(faces) - due + k] and not self.results:
-                    raise self.fail(
-                        "a face-up card is seen by everyone and cannot be unknown ('??')",
-                        Code.UNKNOWN_CARD,
-                        seat,
-                        Subject.CARDS,
-                    )
+                if faces[len(faces) - due + k]:
+                    self._check_unknown_up(seat)
             elif not 0 <= card < 52:
                 raise self.fail(f"{card!r} is not a card", Code.INVALID_CARD, seat, Subject.CARDS)
             elif card in self.known or card in seen:
@@ -771,6 +789,15 @@ class StudHand:
                 )
             if card is not None:
                 seen.add(card)
+
+    def _check_unknown_up(self, seat: int) -> None:
+        """A face-up card dealt unknown: refused, everyone sees it."""
+        raise self.fail(
+            "a face-up card is seen by everyone and cannot be unknown ('??')",
+            Code.UNKNOWN_CARD,
+            seat,
+            Subject.CARDS,
+        )
 
     def _check_deal_count(self, seat: int, cards: Sequence[int | None]) -> int:
         self._check_dealing()
@@ -829,12 +856,15 @@ class StudHand:
             elif (
                 phase is Phase.BET
                 and Automation.FORCED_ACTIONS in autos
-                and not self.results
-                and len(options := self.legal_options(self.actors[0])) == 1
+                and len(options := self._forced_options()) == 1
             ):
                 done.append(self.apply(event_for(options[0]), automate=False))
             else:
                 return done
+
+    def _forced_options(self) -> tuple[Option, ...]:
+        """The options of the seat to act (a forced action is the only one)."""
+        return self.legal_options(self.actors[0])
 
     def _unseen_due(self) -> bool:
         """Whether every card due now is a face-down one and no seventh-card choice is open."""
@@ -893,18 +923,20 @@ class StudHand:
         if self.phase is Phase.DEAL:
             return
         if self.phase is Phase.BET:
-            if self.results:
-                raise self.fail(f"{STREETS[self.street]} street is not over yet", Code.OUT_OF_TURN)
-            raise self.fail(
-                f"the {STREETS[self.street]} street betting is not over: "
-                f"{self.label(self.actors[0])} is to act",
-                Code.OUT_OF_TURN,
-            )
+            raise self._betting_not_over()
         if self.phase is Phase.OVER:
             raise self.fail("the hand is over: everyone else has folded", Code.HAND_OVER)
         if self.phase is Phase.ANTES:
             raise self.fail("the antes come first", Code.OUT_OF_TURN)
         raise self.fail("all the cards of the hand have been dealt", Code.DEAL_COUNT)
+
+    def _betting_not_over(self) -> ProcedureError:
+        """A deal while the street is bet: someone is to act first."""
+        return self.fail(
+            f"the {STREETS[self.street]} street betting is not over: "
+            f"{self.label(self.actors[0])} is to act",
+            Code.OUT_OF_TURN,
+        )
 
     def _take(self, card: int, seat: int | None = None) -> None:
         if card in self.known:
@@ -967,13 +999,8 @@ class StudHand:
                 seat,
             )
         if card is None:
-            if expected and not self.results:
-                raise self.fail(
-                    "a face-up card is seen by everyone and cannot be unknown ('??')",
-                    Code.UNKNOWN_CARD,
-                    seat,
-                    Subject.CARDS,
-                )
+            if expected:
+                self._check_unknown_up(seat)
         elif card in self.known:
             raise self.fail(
                 f"{format_card(card)} has already been dealt",
@@ -1280,9 +1307,6 @@ class StudHand:
         in_hand = self.in_hand
         stacks = self.stacks
         self.seventh_open = False
-        if self.results:
-            self.phase = Phase.BET
-            return
         if sum(1 for i in range(n) if in_hand[i] and stacks[i]) <= 1:
             # Nobody left to bet against: no more betting in this hand.
             self.closed = True
@@ -1335,10 +1359,6 @@ class StudHand:
                 raise self.fail("the antes come first", Code.OUT_OF_TURN, seat)
             raise self.fail(
                 "the betting is over: only showing or mucking remains", Code.HAND_OVER, seat
-            )
-        if self.results:
-            raise self.fail(
-                "a hand entered as results has no betting actions", Code.INVALID_ACTION, seat
             )
         if self.actors[0] != seat:
             why = "" if self.in_hand[seat] else f" ({self.label(seat)} has folded)"
@@ -1542,12 +1562,6 @@ class StudHand:
         ...
         tracker.engine.stud.ProcedureError: p1 has nothing to call and may check, not fold
         """
-        if self.results:
-            if self.phase is not Phase.BET:
-                self._check_turn(seat)
-            if not self.in_hand[seat]:
-                raise self.fail(f"{self.label(seat)} has folded", Code.ILLEGAL_ACTION, seat)
-            return
         self._check_turn(seat)
         self._bring_in_pending(seat)
         if self.bets[seat] >= self.max_bet:
@@ -1571,14 +1585,6 @@ class StudHand:
         self.in_hand[seat] = False
         self.n_in -= 1
         self.folded[seat] = STREETS[self.street]
-        if self.results:
-            if self.observers:
-                self._emit(Event(Verb.FOLD, self.street, seat))
-            if self.n_in == 1:
-                self.phase = Phase.OVER
-                if self.observers:
-                    self._emit(Event(Verb.END, self.street))
-            return
         self.actors.pop(0)
         self.acted.add(seat)
         if self.observers:
@@ -1848,141 +1854,52 @@ class StudHand:
         self._next_street()
 
     # ------------------------------------------------------------------
-    # Results entry: the chips without the betting
+    # Results entry: the chips without the betting (refused here; a
+    # :class:`tracker.engine.results.ResultsHand` takes them)
 
     def verify_end_betting(self) -> None:
-        """Check that the street's betting may end (results entry).
+        """A hand played out has no end of betting by hand.
 
-        >>> from tracker.engine.examples import antes_posted, deal_round, new_hand
-        >>> hand = antes_posted(results=True)
-        >>> hand.verify_end_betting()
-        Traceback (most recent call last):
-        ...
-        tracker.engine.stud.ProcedureError: third street is not fully dealt yet: cards for p1, p2
-        first
-        >>> deal_round(hand, "As Qh Ks Qd 2c 3c")
-        >>> hand.verify_end_betting()
-        >>> hand = new_hand()
-        >>> hand.verify_end_betting()
+        >>> from tracker.engine.examples import new_hand
+        >>> new_hand().verify_end_betting()
         Traceback (most recent call last):
         ...
         tracker.engine.stud.ProcedureError: the betting ends by itself when everyone has acted
         """
-        if not self.results:
-            raise self.fail(
-                "the betting ends by itself when everyone has acted", Code.ILLEGAL_ACTION
-            )
-        if self.phase is not Phase.BET:
-            self._check_turn(None)
+        raise self.fail("the betting ends by itself when everyone has acted", Code.ILLEGAL_ACTION)
 
     def end_betting(self) -> None:
-        """Results entry: the street's betting is over (after its folds).
-
-        >>> from tracker.engine.examples import third_street
-        >>> hand = third_street(results=True)
-        >>> [(o.verb.value, o.seat) for o in hand.next_event().options]
-        [('fold', 0), ('fold', 1), ('end_betting', None)]
-        >>> hand.end_betting()
-        >>> hand.street, hand.cards_due(0)
-        (<Street.FOURTH: 1>, 1)
-        """
+        """Refused (:meth:`verify_end_betting`)."""
         self.verify_end_betting()
-        if self.observers:
-            self._emit(Event(Verb.END_BETTING, self.street))
-        self._next_street()
 
     def verify_contribute(self, seat: int, amount: int) -> None:
-        """Check that ``seat`` put ``amount`` chips in (results entry).
+        """A hand played out puts chips in by its betting actions.
 
-        >>> from tracker.engine.examples import new_hand, third_street
-        >>> hand = third_street(results=True)
-        >>> hand.verify_contribute(0, 99)
-        >>> hand.verify_contribute(0, 500)
-        Traceback (most recent call last):
-        ...
-        tracker.engine.stud.ProcedureError: p1 has 99 chips left, not 500
-        >>> hand = new_hand()
-        >>> hand.verify_contribute(0, 5)
+        >>> from tracker.engine.examples import new_hand
+        >>> new_hand().verify_contribute(0, 5)
         Traceback (most recent call last):
         ...
         tracker.engine.stud.ProcedureError: chips go in by betting actions in a hand played out
         """
-        if not self.results:
-            raise self.fail(
-                "chips go in by betting actions in a hand played out", Code.ILLEGAL_ACTION, seat
-            )
-        if amount < 0:
-            raise self.fail(
-                f"{self.label(seat)} cannot put in {amount} chips", Code.INVALID_ACTION, seat,
-                Subject.CHIPS,
-            )  # fmt: skip
-        if amount > self.stacks[seat]:
-            raise self.fail(
-                f"{self.label(seat)} has {self.stacks[seat]} chips left, not {amount}",
-                Code.OVER_STACK,
-                seat,
-                Subject.CHIPS,
-            )
+        raise self.fail(
+            "chips go in by betting actions in a hand played out", Code.ILLEGAL_ACTION, seat
+        )
 
     def contribute(self, seat: int, amount: int) -> None:
-        """Results entry: ``seat`` put ``amount`` chips in besides its ante and buy.
-
-        >>> from tracker.engine.examples import third_street
-        >>> hand = third_street(results=True)
-        >>> hand.contribute(0, 5); hand.contribute(1, 5)
-        >>> hand.stacks, [p.to_dict() for p in hand.pots()]
-        ([94, 94], [{'amount': 12, 'eligible': [0, 1]}])
-        """
+        """Refused (:meth:`verify_contribute`)."""
         self.verify_contribute(seat, amount)
-        self.stacks[seat] -= amount
-        self.live[seat] += amount
-        if self.observers:
-            self._emit(Event(Verb.CONTRIBUTE, self.street, seat, amount))
 
     def verify_return_uncalled(self, seat: int, amount: int) -> None:
-        """Check giving ``amount`` of ``seat``'s chips back (results entry).
-
-        >>> from tracker.engine.examples import third_street
-        >>> hand = third_street(results=True)
-        >>> hand.contribute(0, 2); hand.contribute(1, 5)
-        >>> hand.verify_return_uncalled(1, 3)
-        >>> hand.verify_return_uncalled(1, 8)
-        Traceback (most recent call last):
-        ...
-        tracker.engine.stud.ProcedureError: p2 has 3 chips in that nobody matched: 8 cannot go back
-        """
-        if not self.results:
-            raise self.fail(
-                "uncalled chips go back by themselves at the end of a betting round",
-                Code.ILLEGAL_ACTION,
-                seat,
-            )
-        unmatched = self.live[seat] - max(self.live[j] for j in range(self.n) if j != seat)
-        if not 0 < amount <= unmatched:
-            raise self.fail(
-                f"{self.label(seat)} has {max(unmatched, 0)} chips in that nobody matched: "
-                f"{amount} cannot go back",
-                Code.UNMATCHED,
-                seat,
-                Subject.CHIPS,
-            )
+        """A hand played out returns uncalled chips by itself."""
+        raise self.fail(
+            "uncalled chips go back by themselves at the end of a betting round",
+            Code.ILLEGAL_ACTION,
+            seat,
+        )
 
     def return_uncalled(self, seat: int, amount: int) -> None:
-        """Results entry: give back the part of ``seat``'s chips nobody matched.
-
-        >>> from tracker.engine.examples import third_street
-        >>> hand = third_street(results=True)
-        >>> hand.contribute(0, 2); hand.contribute(1, 5); hand.fold(0)
-        >>> hand.return_uncalled(1, 3)  # p1 folded to p2's completion
-        >>> [p.to_dict() for p in hand.pots()], hand.settle().finishing_stacks
-        ([{'amount': 6, 'eligible': [1]}], [97, 103])
-        """
+        """Refused (:meth:`verify_return_uncalled`)."""
         self.verify_return_uncalled(seat, amount)
-        self.stacks[seat] += amount
-        self.live[seat] -= amount
-        self.returned[seat] += amount
-        if self.observers:
-            self._emit(Event(Verb.RETURN, self.street, seat, amount))
 
     # ------------------------------------------------------------------
     # Showdown
@@ -2237,16 +2154,15 @@ class StudHand:
                 Code.INCOMPLETE_HAND,
             )
         if self.phase is Phase.BET:
-            if self.results:
-                raise self.fail(
-                    f"the hand is incomplete: {STREETS[self.street]} street is not over",
-                    Code.INCOMPLETE_HAND,
-                )
-            raise self.fail(
-                f"the hand is incomplete: {self.label(self.actors[0])} is to act on "
-                f"{STREETS[self.street]} street",
-                Code.INCOMPLETE_HAND,
-            )
+            raise self._incomplete_betting()
+
+    def _incomplete_betting(self) -> ProcedureError:
+        """The hand ends while a street is bet: someone is still to act."""
+        return self.fail(
+            f"the hand is incomplete: {self.label(self.actors[0])} is to act on "
+            f"{STREETS[self.street]} street",
+            Code.INCOMPLETE_HAND,
+        )
 
     def verify_complete_hand(self) -> None:
         """Check the hand is over and every showdown hand is known and declared."""
@@ -2401,42 +2317,48 @@ def _played(do: Callable[..., None], *fields: str) -> Callable[[StudHand, Any], 
     return play
 
 
-#: How each event type is played, and checked, by its verb and ``verify_`` companion.
-_APPLY: dict[type, Callable[[StudHand, Any], Any]] = {
-    PostAntes: _played(StudHand.post_antes),
-    DealHole: _played(StudHand.deal_cards, "seat", "cards"),
-    DealBoard: _played(StudHand.deal_community, "card"),
-    BringIn: _seat_verb(StudHand.bring_in),
-    **dict.fromkeys(BET_EVENTS, _bet_play),
-    Call: _seat_verb(StudHand.call),
-    Check: _seat_verb(StudHand.check),
-    CheckOrCall: _seat_verb(StudHand.check_or_call),
-    Fold: _seat_verb(StudHand.fold),
-    Buy: _seat_verb(StudHand.buy),
-    ChooseSeventh: _played(StudHand.choose_seventh, "seat", "up"),
-    Show: _played(StudHand.show, "seat", "cards"),
-    Muck: _seat_verb(StudHand.muck),
-    Declare: _played(StudHand.declare, "seat", "choice"),
-    Contribute: _played(StudHand.contribute, "seat", "amount"),
-    ReturnUncalled: _played(StudHand.return_uncalled, "seat", "amount"),
-    EndBetting: _played(StudHand.end_betting),
-}
-_VERIFY: dict[type, Callable[[StudHand, Any], Any]] = {
-    PostAntes: _played(StudHand.verify_post_antes),
-    DealHole: _played(StudHand.verify_deal_cards, "seat", "cards"),
-    DealBoard: _played(StudHand.verify_deal_community, "card"),
-    BringIn: _seat_check(StudHand.verify_bring_in),
-    **dict.fromkeys(BET_EVENTS, _bet_check),
-    Call: _seat_check(StudHand.verify_call),
-    Check: _seat_check(StudHand.verify_check),
-    CheckOrCall: _seat_check(StudHand.verify_check_or_call),
-    Fold: _seat_check(StudHand.verify_fold),
-    Buy: _seat_check(StudHand.verify_buy),
-    ChooseSeventh: _played(StudHand.verify_choose_seventh, "seat", "up"),
-    Show: _played(StudHand.verify_show, "seat", "cards"),
-    Muck: _seat_check(StudHand.verify_muck),
-    Declare: _played(StudHand.verify_declare, "seat", "choice"),
-    Contribute: _played(StudHand.verify_contribute, "seat", "amount"),
-    ReturnUncalled: _played(StudHand.verify_return_uncalled, "seat", "amount"),
-    EndBetting: _played(StudHand.verify_end_betting),
-}
+def _event_tables(cls: type[StudHand]) -> tuple[dict, dict]:
+    """How each event type is played, and checked, by ``cls``'s verb and ``verify_``
+    companion (a subclass's overrides included)."""
+    play: dict[type, Callable[[StudHand, Any], Any]] = {
+        PostAntes: _played(cls.post_antes),
+        DealHole: _played(cls.deal_cards, "seat", "cards"),
+        DealBoard: _played(cls.deal_community, "card"),
+        BringIn: _seat_verb(cls.bring_in),
+        **dict.fromkeys(BET_EVENTS, _bet_play),
+        Call: _seat_verb(cls.call),
+        Check: _seat_verb(cls.check),
+        CheckOrCall: _seat_verb(cls.check_or_call),
+        Fold: _seat_verb(cls.fold),
+        Buy: _seat_verb(cls.buy),
+        ChooseSeventh: _played(cls.choose_seventh, "seat", "up"),
+        Show: _played(cls.show, "seat", "cards"),
+        Muck: _seat_verb(cls.muck),
+        Declare: _played(cls.declare, "seat", "choice"),
+        Contribute: _played(cls.contribute, "seat", "amount"),
+        ReturnUncalled: _played(cls.return_uncalled, "seat", "amount"),
+        EndBetting: _played(cls.end_betting),
+    }
+    check: dict[type, Callable[[StudHand, Any], Any]] = {
+        PostAntes: _played(cls.verify_post_antes),
+        DealHole: _played(cls.verify_deal_cards, "seat", "cards"),
+        DealBoard: _played(cls.verify_deal_community, "card"),
+        BringIn: _seat_check(cls.verify_bring_in),
+        **dict.fromkeys(BET_EVENTS, _bet_check),
+        Call: _seat_check(cls.verify_call),
+        Check: _seat_check(cls.verify_check),
+        CheckOrCall: _seat_check(cls.verify_check_or_call),
+        Fold: _seat_check(cls.verify_fold),
+        Buy: _seat_check(cls.verify_buy),
+        ChooseSeventh: _played(cls.verify_choose_seventh, "seat", "up"),
+        Show: _played(cls.verify_show, "seat", "cards"),
+        Muck: _seat_check(cls.verify_muck),
+        Declare: _played(cls.verify_declare, "seat", "choice"),
+        Contribute: _played(cls.verify_contribute, "seat", "amount"),
+        ReturnUncalled: _played(cls.verify_return_uncalled, "seat", "amount"),
+        EndBetting: _played(cls.verify_end_betting),
+    }
+    return play, check
+
+
+StudHand._APPLY, StudHand._VERIFY = _event_tables(StudHand)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import Avg, Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from tracker.accounts.selectors import token_digest
@@ -33,7 +33,7 @@ from tracker.tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tracker.tournaments.selectors import BOUGHT_KINDS, chips_bought
+from tracker.tournaments.selectors import BOUGHT_KINDS
 
 
 def leagues_visible_to(user) -> QuerySet[League]:
@@ -222,56 +222,6 @@ def league_results(league: League, season: Season | None = None) -> list[LeagueR
     ]
 
 
-def league_points(
-    league: League, results: list[LeagueResult] | None = None
-) -> dict[int, tuple[float, int]]:
-    """Each player's season points and how many events count (the best N, or all)."""
-    if results is None:
-        results = league_results(league)
-    best = normalize_formula(league.points_formula or None)["best"]
-    per_player: dict[int, list[float]] = {}
-    for r in results:
-        per_player.setdefault(r.player_id, []).append(r.points)
-    return {pid: best_total(values, best) for pid, values in per_player.items()}
-
-
-def league_standings_from_results(
-    league: League, results: list[LeagueResult], season: Season | None = None
-) -> list[LeagueRow]:
-    """The standings night by night, the definition (the tests and the bench compare the
-    stored totals with it): ``results`` (:func:`league_results` of ``season``) give the
-    points, one aggregate over the final standings of the nights that count the rest."""
-    points = league_points(league, results)
-    rows = (
-        FinalStanding.objects.filter(
-            tournament__league=league, tournament_id__in=_counted(league, season)
-        )
-        .annotate(bought=chips_bought())
-        .values("player_id", "player__name")
-        .annotate(
-            events=Count("id"),
-            wins=Count("id", filter=Q(place=1)),
-            average_place=Avg("place"),
-            net_chips=Sum(F("chips") - F("tournament__starting_chips") - F("bought")),
-        )
-    )
-    out = [
-        LeagueRow(
-            player_id=r["player_id"],
-            name=r["player__name"],
-            events=r["events"],
-            wins=r["wins"],
-            average_place=round(float(r["average_place"]), 2),
-            net_chips=int(r["net_chips"]),
-            points=points.get(r["player_id"], (0.0, 0))[0],
-            counted=points.get(r["player_id"], (0.0, 0))[1],
-        )
-        for r in rows
-    ]
-    out.sort(key=lambda r: (-r.points, -r.wins, r.average_place, -r.net_chips, r.name))
-    return out
-
-
 @dataclass(frozen=True)
 class LeagueTable:
     """A season's standings and how many nights count toward them."""
@@ -289,9 +239,10 @@ def league_table(league: League, season: Season | None = None) -> LeagueTable:
 
     A formula's points depend on (place, entrants, sharing) alone
     (``shared_place_points``), so each group is scored once; a player's best N are the N
-    highest values, each repeated as often as it was scored. The same rows as
-    :func:`league_standings_from_results`, to the last hundredth. Ordered by points, then
-    wins, average place (lower is better) and net chips.
+    highest values, each repeated as often as it was scored. The same rows as the standings
+    counted night by night from the final standings (the definition the tests and the bench
+    compare it with, tests/support/definitions.py), to the last hundredth. Ordered by points,
+    then wins, average place (lower is better) and net chips.
     """
     params: list = [league.pk, max(league.min_players, 1)]
     in_season = ""

@@ -4,6 +4,7 @@ entries recorded at the table (buy-ins, rebuys, add-ons) with their undo (docs/m
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -19,7 +20,7 @@ from tracker.money.models import RULE_FIELDS, EntryKind, LeagueMoney, MoneyEntry
 from tracker.money.selectors import league_money, night_money
 from tracker.tournaments.models import LedgerEntry, LedgerKind, Tournament, TournamentStatus
 from tracker.tournaments.selectors import tournament_state
-from tracker.tournaments.services import tournament_create
+from tracker.tournaments.services import TournamentSettings, tournament_create
 
 LEAGUE_FIELDS = ("currency", "unit", "locale")
 
@@ -102,9 +103,16 @@ def league_money_set(*, league: League, by, values: dict) -> LeagueMoney:
 
 
 @transaction.atomic
-def night_create(*, league: League, by, money: dict | None = None, **night) -> Tournament:
+def night_create(
+    *,
+    league: League,
+    by,
+    settings: TournamentSettings | None = None,
+    money: dict | None = None,
+    **night: Any,
+) -> Tournament:
     """Create a game night (``tracker.tournaments.services.tournament_create``, with
-    ``night``) and its money rules: the league's defaults, with ``money`` changing any of them
+    ``settings`` or their fields in ``night``) and its money rules: the league's defaults, with ``money`` changing any of them
     for this night (only an admin may change them). The night keeps the league's currency
     and unit as they are now."""
     can = require(by, league, Capability.RECORD_HAND, "create tournaments")
@@ -120,7 +128,7 @@ def night_create(*, league: League, by, money: dict | None = None, **night) -> T
             f"({', '.join(changed)}); your role is {can.role or 'none'}."
         )
     rules = _checked(rules, unit=defaults.unit, prefix="money.")
-    tournament = tournament_create(league=league, by=by, **night)
+    tournament = tournament_create(league=league, by=by, settings=settings, **night)
     for name, number in (
         ("rebuy_until_hand", rules.rebuy_until_hand),
         ("addon_at_hand", rules.addon_at_hand),

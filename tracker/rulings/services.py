@@ -32,6 +32,7 @@ from tracker.audit.services import audit_record
 from tracker.core.errors import Conflict
 from tracker.core.locks import SETTLEMENT, transaction_lock
 from tracker.core.permissions import Capability, require
+from tracker.core.totals import totals_kept
 from tracker.core.typed import ChipsByPlayer
 from tracker.engine.errors import DomainError
 from tracker.hands.models import SETTLED, Dispute, DisputeSource, Hand, HandSeat, HandStatus, Pot
@@ -40,8 +41,6 @@ from tracker.leagues.services import house_rules_check
 from tracker.mail.models import MailKind
 from tracker.mail.services import outbox_enqueue
 from tracker.rulings.models import Ruling, RulingResult
-from tracker.stats.selectors import seat_tallies
-from tracker.stats.services import stats_tallies_apply
 from tracker.tournaments.models import LedgerEntry, LedgerKind, Tournament, TournamentStatus
 from tracker.tournaments.services import final_standings_write, tournament_finish_if_over
 
@@ -273,26 +272,25 @@ def ruling_make(
     correction = ChipsByPlayer({p: new.get(p, 0) - previous.get(p, 0) for p in players}).normal()
 
     if correction:
-        before = seat_tallies(hand_ids=[hand.pk])
-        LedgerEntry.objects.bulk_create(
-            [
-                LedgerEntry(
-                    tournament=tournament,
-                    player_id=p,
-                    hand=hand,
-                    pot=pot,
-                    kind=LedgerKind.CORRECTION,
-                    amount=d,
-                )
-                for p, d in correction.items()
-            ]
-        )
-        for p, d in correction.items():
-            HandSeat.objects.filter(hand=hand, player_id=p).update(
-                won=Coalesce(F("won"), Value(0)) + d
+        with totals_kept(hands=[hand.pk]):  # the statistics' running totals
+            LedgerEntry.objects.bulk_create(
+                [
+                    LedgerEntry(
+                        tournament=tournament,
+                        player_id=p,
+                        hand=hand,
+                        pot=pot,
+                        kind=LedgerKind.CORRECTION,
+                        amount=d,
+                    )
+                    for p, d in correction.items()
+                ]
             )
+            for p, d in correction.items():
+                HandSeat.objects.filter(hand=hand, player_id=p).update(
+                    won=Coalesce(F("won"), Value(0)) + d
+                )
         hand.projected_net_chips = hand.projected_net_chips.plus(correction)
-        stats_tallies_apply(hand_ids=[hand.pk], before=before)  # the statistics' running totals
 
     pot.award_chips = new
     pot.overridden = new != engine

@@ -9,9 +9,10 @@ Two tables hold the same counters:
 * :class:`TournamentTally` -- per player, tournament and variant (a night's statistics).
 
 They are kept in step with the hand seats in the same transaction that changes them
-(``tracker.stats.services.stats_tallies_apply``: settlement, rulings, re-evaluation,
-voids, the facts backfill), and ``manage.py rebuild_stats`` recomputes them from the
-seats. A row whose ``hands`` fall to 0 is deleted.
+(every such write -- settlement, rulings, re-evaluation, voids, the facts backfill, a
+night's new date -- runs inside ``tracker.core.totals.totals_kept``, which ends in
+``tracker.stats.services.stats_tallies_apply``), and ``manage.py rebuild_stats``
+recomputes them from the seats. A row whose ``hands`` fall to 0 is deleted.
 """
 
 from __future__ import annotations

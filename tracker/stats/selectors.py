@@ -1,11 +1,11 @@
 """Player statistics from the per-seat facts (docs/analytics.md defines each one).
 
-Every statistic is a sum over ``HandSeat`` rows of settled hands. ``stats_for`` and
-``stats_table`` compute it so, over the seats (the definition; one aggregate query,
-``seat_sums``, whose counters are those of the running totals); the pages and the API read the same
-figures from the running totals (``tally_stats``, ``tally_table`` over ``month_tallies`` or
-``tournament_tallies``: tracker/stats/models.py), a bounded number of rows whatever the
-number of hands. The facts are written at settlement (tracker/engine/facts.py).
+Every statistic is a sum over ``HandSeat`` rows of settled hands: ``seat_sums`` is that sum
+as one aggregate query, whose counters are those of the running totals (the rebuild uses it;
+the definition the tests compare the running totals with, tests/support/definitions.py,
+too). The pages and the API read the figures from the running totals (``tally_stats``,
+``tally_table`` over ``month_tallies`` or ``tournament_tallies``: tracker/stats/models.py),
+a bounded number of rows whatever the number of hands. The facts are written at settlement (tracker/engine/facts.py).
 
 Scopes: a tournament, a league (every player of it), a variant, and *all time*
 (a player's every hand; a person linked to a user account who plays in several
@@ -237,18 +237,7 @@ def settled_seats(
     return seats
 
 
-def stats_for(seats) -> Stats:
-    """One set of statistics over ``seats`` (one aggregate query)."""
-    return stats_from_totals(seats.aggregate(**seat_sums()))
-
-
-def stats_table(seats, by: str = "player_id") -> list[Stats]:
-    """Statistics per ``by`` (``player_id`` or ``hand__variant``) over ``seats`` (one query)."""
-    values = (by, "player__name") if by == "player_id" else (by,)
-    return _stats_rows(seats.values(*values).annotate(**seat_sums()).order_by(), by)
-
-
-def _stats_rows(rows, by: str) -> list[Stats]:
+def stats_rows(rows, by: str) -> list[Stats]:
     """One :class:`Stats` per grouped row of summed counters: by player (labelled with the
     name, the best net first) or by variant (labelled with its title, in the order of
     VARIANTS)."""
@@ -583,9 +572,9 @@ def tally_stats(tallies: QuerySet) -> Stats:
 
 def tally_table(tallies: QuerySet, by: str = "player_id") -> list[Stats]:
     """Statistics per ``by`` (``player_id`` or ``variant``) over running-total rows (one query),
-    ordered as :func:`stats_table` orders them."""
+    ordered as :func:`stats_rows` orders them."""
     values = (by, "player__name") if by == "player_id" else (by,)
-    return _stats_rows(tallies.values(*values).annotate(**_tally_sums()).order_by(), by)
+    return stats_rows(tallies.values(*values).annotate(**_tally_sums()).order_by(), by)
 
 
 def scope_tallies(scope: Scope, *, variant: str | None = None) -> QuerySet:

@@ -1,16 +1,14 @@
-"""Writes behind the statistics: per-seat facts (at settlement and in bulk) and the
+"""Writes behind the statistics: per-seat facts in bulk, the running totals and the
 league's points formula.
 
-* :func:`facts_for_hand` -- the facts of a hand being settled (called by
-  ``tracker.hands.services.settlement._settle_hand``). A fault here is logged and stored
-  as ``{"error": ...}`` on the seats: statistics never stop a hand from settling.
 * :func:`stats_refresh` -- recompute the facts of settled hands (all, a league,
   a tournament; by default only rows missing or older than ``FACTS_VERSION``),
   in batches, one ``bulk_update`` per batch. ``manage.py refresh_stats`` runs it.
-* :func:`stats_tallies_apply` -- keep the running totals (tracker/stats/models.py) in step
-  with the hand seats, once per transaction that settles hands (with every hand it
-  settled) or changes settled ones (rulings, re-evaluation, voids, the backfill: with what
-  the seats added before the change, from ``tracker.stats.selectors.seat_tallies``).
+* :class:`StatisticsTotals` -- the running totals (tracker/stats/models.py) as a keeper of
+  ``tracker.core.totals``: every write that settles hands or changes settled ones
+  (settlement, rulings, re-evaluation, voids, the backfill) runs inside ``totals_kept``,
+  which reads what the seats added before (``tracker.stats.selectors.seat_tallies``) and
+  then calls :func:`stats_tallies_apply`.
 * :func:`stats_tallies_rebuild` -- recompute the running totals from the seats
   (``manage.py rebuild_stats``).
 * :func:`league_points_formula_set` -- a league admin or authority chooses how
@@ -19,7 +17,6 @@ league's points formula.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
@@ -29,10 +26,11 @@ from django.db.models import Q
 
 from tracker.core.bulk import rows_accumulate, rows_update
 from tracker.core.permissions import Capability, require
-from tracker.engine.equity import SAMPLES
-from tracker.engine.facts import FACTS_VERSION, hand_facts
+from tracker.core.totals import Changed, totals_kept
+from tracker.engine.facts import FACTS_VERSION
 from tracker.engine.points import normalize_formula
 from tracker.hands.models import SETTLED, Hand, HandSeat
+from tracker.hands.selectors.facts import facts_for_hand
 from tracker.leagues.models import League
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.stats.selectors import (
@@ -44,29 +42,6 @@ from tracker.stats.selectors import (
     tournament_sums,
 )
 from tracker.stats.tally import FLOAT_COUNTERS, INT_COUNTERS, MAX_COUNTER
-
-log = logging.getLogger(__name__)
-
-#: Monte Carlo runouts per all-in at settlement (when the runouts are too many to count).
-EQUITY_SAMPLES = SAMPLES
-
-
-def facts_for_hand(hand: Hand, reading: dict[str, Any], samples: int | None = None) -> list[dict]:
-    """The facts of every position of ``hand`` from the engine's ``reading`` (never raises)."""
-    samples = samples or EQUITY_SAMPLES
-    try:
-        return hand_facts(
-            variant=hand.variant,
-            options=hand.options,
-            entry_mode=hand.entry_mode,
-            entry=hand.entry,
-            reading=reading,
-            samples=samples,
-        )
-    except Exception as exc:  # noqa: BLE001 - statistics must never block settlement
-        log.exception("hand facts failed", extra={"hand": hand.pk})
-        n = len(reading.get("folded") or hand.positions or [])
-        return [{"v": FACTS_VERSION, "error": f"{type(exc).__name__}: {exc}"} for _ in range(n)]
 
 
 def _hands_to_refresh(
@@ -116,12 +91,11 @@ def stats_refresh(
             facts = {
                 pk: facts_for_hand(hand, hand.engine_reading, samples) for pk, hand in hands.items()
             }
-            before = seat_tallies(hand_ids=chunk)
-            for seat in seats:
-                rows = facts[seat.hand_id]
-                seat.facts = rows[seat.position] if seat.position < len(rows) else {}
-            HandSeat.objects.bulk_update(seats, ["facts"], batch_size=500)
-            stats_tallies_apply(hand_ids=chunk, before=before)
+            with totals_kept(hands=chunk):
+                for seat in seats:
+                    rows = facts[seat.hand_id]
+                    seat.facts = rows[seat.position] if seat.position < len(rows) else {}
+                HandSeat.objects.bulk_update(seats, ["facts"], batch_size=500)
         done += len(chunk)
         if progress is not None:
             progress(done, len(ids))
@@ -227,8 +201,9 @@ def stats_tallies_apply(*, hand_ids: Iterable[int], before: Sequence[SeatTally] 
     ``before`` is what those seats added before the change (``seat_tallies`` read inside
     the same transaction, before it): empty for hands just settled. It is subtracted and
     the seats' present tallies added, one row of each table locked and written per player,
-    variant and month (or tournament) touched, in a fixed order. Call it once per
-    transaction, with every hand the transaction settled or changed.
+    variant and month (or tournament) touched, in a fixed order. The writes reach it through
+    ``tracker.core.totals.totals_kept`` (:class:`StatisticsTotals`), once per transaction
+    with every hand the transaction settled or changed.
     """
     after = seat_tallies(hand_ids=hand_ids)
     was = {t.seat_id: t for t in before}
@@ -250,6 +225,21 @@ def stats_tallies_apply(*, hand_ids: Iterable[int], before: Sequence[SeatTally] 
         add(old, -1)
     _apply(MonthTally, months)
     _apply(TournamentTally, nights)
+
+
+class StatisticsTotals:
+    """The statistics' running totals as a keeper of ``tracker.core.totals``: what the
+    seats of the hands a write changes add (``seat_tallies``), before and after it."""
+
+    name = "statistics"
+
+    def read(self, changed: Changed) -> Sequence[SeatTally]:
+        return seat_tallies(hand_ids=changed.hands) if changed.hands else ()
+
+    def apply(self, before: Sequence[SeatTally], changed: Changed) -> None:
+        hand_ids = (*changed.hands, *changed.new_hands)
+        if hand_ids:
+            stats_tallies_apply(hand_ids=hand_ids, before=before)
 
 
 def _rows(model, sums, names: tuple[str, ...], rename: dict[str, str]) -> list:

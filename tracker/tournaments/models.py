@@ -193,7 +193,7 @@ class StandingTally(models.Model):
     depend on (place, entrants, sharing) alone, so a table is scored from these rows
     (tracker/leagues/selectors.py). Kept in step wherever final standings are written
     (``tracker.tournaments.services.final_standings_write``) or a night's date or switch
-    changes; ``manage.py rebuild_stats`` recomputes them from the final standings. A row
+    changes, inside ``tracker.core.totals.totals_kept``; ``manage.py rebuild_stats`` recomputes them from the final standings. A row
     whose ``nights`` fall to 0 is deleted.
     """
 

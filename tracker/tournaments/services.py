@@ -6,6 +6,8 @@ from __future__ import annotations
 import datetime as dt
 import random
 import secrets
+from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, OuterRef, Q, Subquery
@@ -15,9 +17,11 @@ from django.utils import timezone
 from tracker.audit.services import audit_record
 from tracker.core.jobs import enqueue_on_commit
 from tracker.core.permissions import Capability, require
+from tracker.core.totals import Changed, totals_kept
 from tracker.engine import tournament as rules
 from tracker.engine.announcements import check_variant, max_players, normalize_announcements
 from tracker.engine.errors import DomainError
+from tracker.hands.models import Hand
 from tracker.leagues.models import League, Player
 from tracker.tournaments.models import (
     FinalStanding,
@@ -46,38 +50,40 @@ MAX_HANDS = 10_000
 SEATINGS = ("chosen", "random")
 
 
-@transaction.atomic
-def tournament_create(
-    *,
-    league: League,
-    name: str,
-    player_ids: list[int],
-    by,
-    date: dt.date | None = None,
-    starting_chips: int = rules.STARTING_CHIPS,
-    hands_per_level: int = rules.HANDS_PER_LEVEL,
-    hand_limit: int = rules.HAND_LIMIT,
-    stakes_schedule: list | None = None,
-    default_variant: str = "",
-    default_options: dict | None = None,
-    seating: str = "chosen",
-    first_dealer: int | None = None,
-    counts_toward_standings: bool = True,
-    rng: random.Random | None = None,
-) -> Tournament:
-    """Create a tournament with ``player_ids`` seated clockwise in that order.
+@dataclass(frozen=True, kw_only=True)
+class TournamentSettings:
+    """What a new game night is, as asked for (checked by :func:`tournament_create`).
 
-    ``seating="random"`` draws the seats instead (on the server, with ``rng`` or the system's
-    randomness); the tournament remembers that they were drawn. ``first_dealer`` (a player
-    id among ``player_ids``; default the first seat) deals the first hand. Each player gets
-    ``starting_chips`` in the ledger. ``default_variant`` empty means dealer's choice: every
-    hand must then name its variant. ``counts_toward_standings`` off keeps the night out of
-    the league's standings.
+    ``player_ids`` are seated clockwise in that order; ``seating="random"`` draws the seats
+    instead (on the server); ``first_dealer`` (a player id among ``player_ids``; default the
+    first seat) deals the first hand. Each player gets ``starting_chips`` in the ledger.
+    ``default_variant`` empty means dealer's choice: every hand must then name its variant.
+    ``counts_toward_standings`` off keeps the night out of the league's standings.
     """
-    require(by, league, Capability.RECORD_HAND, "create tournaments")
+
+    name: str
+    player_ids: list[int]
+    date: dt.date | None = None
+    starting_chips: int = rules.STARTING_CHIPS
+    hands_per_level: int = rules.HANDS_PER_LEVEL
+    hand_limit: int = rules.HAND_LIMIT
+    stakes_schedule: list | None = None
+    default_variant: str = ""
+    default_options: dict | None = None
+    seating: str = "chosen"
+    first_dealer: int | None = None
+    counts_toward_standings: bool = True
+
+
+def _checked_name(name: str) -> str:
     name = (name or "").strip()
     if not name:
         raise DomainError("a tournament needs a name", field="name")
+    return name
+
+
+def _checked_players(league: League, player_ids: list[int]) -> dict[int, Player]:
+    """The players, by id: 2 to 8 of the league's, each once."""
     if not isinstance(player_ids, list) or not (
         rules.MIN_SEATS <= len(player_ids) <= rules.MAX_SEATS
     ):
@@ -91,47 +97,94 @@ def tournament_create(
     for i, pid in enumerate(player_ids):
         if pid not in players:
             raise DomainError(f"no player {pid} in {league.name}", field=f"players[{i}]")
-    if seating not in SEATINGS:
+    return players
+
+
+def _check_seating(settings: TournamentSettings) -> None:
+    """How the seats are taken, who deals first, whether the night counts."""
+    if settings.seating not in SEATINGS:
         raise DomainError(
-            f"seating is one of {', '.join(SEATINGS)}, not {seating!r}", field="seating"
+            f"seating is one of {', '.join(SEATINGS)}, not {settings.seating!r}",
+            field="seating",
         )
-    if first_dealer is not None and first_dealer not in player_ids:
+    if settings.first_dealer is not None and settings.first_dealer not in settings.player_ids:
         raise DomainError("the first dealer must be one of the players", field="first_dealer")
-    if not isinstance(counts_toward_standings, bool):
+    if not isinstance(settings.counts_toward_standings, bool):
         raise DomainError("must be true or false", field="counts_toward_standings")
+
+
+def _check_sizes(settings: TournamentSettings) -> None:
+    """The starting chips, the hands per level and the hand limit: whole numbers in range."""
     for field_name, value, low, high in (
-        ("starting_chips", starting_chips, 1, MAX_CHIPS),
-        ("hands_per_level", hands_per_level, 1, MAX_HANDS),
-        ("hand_limit", hand_limit, 1, MAX_HANDS),
+        ("starting_chips", settings.starting_chips, 1, MAX_CHIPS),
+        ("hands_per_level", settings.hands_per_level, 1, MAX_HANDS),
+        ("hand_limit", settings.hand_limit, 1, MAX_HANDS),
     ):
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
             raise DomainError(f"must be a whole number from {low} to {high:,}", field=field_name)
-    if stakes_schedule is None:
-        schedule = [list(x) for x in rules.DEFAULT_SCHEDULE]  # the house schedule, whole
-    else:
-        # At most the levels the night reaches, each amount at most every chip of a full
-        # table (the levels counted before any is read).
-        schedule = rules.check_schedule(
-            stakes_schedule,
-            hand_limit=hand_limit,
-            hands_per_level=hands_per_level,
-            max_chips=min(rules.stake_limit(starting_chips), MAX_CHIPS),
+
+
+def _checked_schedule(settings: TournamentSettings) -> list:
+    """The stakes schedule: the house's, whole, unless one is given."""
+    if settings.stakes_schedule is None:
+        return [list(x) for x in rules.DEFAULT_SCHEDULE]
+    # At most the levels the night reaches, each amount at most every chip of a full
+    # table (the levels counted before any is read).
+    return rules.check_schedule(
+        settings.stakes_schedule,
+        hand_limit=settings.hand_limit,
+        hands_per_level=settings.hands_per_level,
+        max_chips=min(rules.stake_limit(settings.starting_chips), MAX_CHIPS),
+    )
+
+
+def _checked_options(league: League, settings: TournamentSettings) -> dict:
+    """The default variant's announcements (none without a default variant)."""
+    variant, given = settings.default_variant, settings.default_options
+    if not variant:
+        if given:
+            raise DomainError("announcements need a default variant", field="default_options")
+        return {}
+    check_variant(variant, field="default_variant")
+    if len(settings.player_ids) > max_players(variant):
+        raise DomainError(
+            f"{variant} is dealt to at most {max_players(variant)} players",
+            field="default_variant",
         )
-    options: dict = {}
-    if default_variant:
-        check_variant(default_variant, field="default_variant")
-        if len(player_ids) > max_players(default_variant):
-            raise DomainError(
-                f"{default_variant} is dealt to at most {max_players(default_variant)} players",
-                field="default_variant",
-            )
-        base = (league.house_rules or {}).get(default_variant, {})
-        normalize_announcements(
-            default_variant, {**base, **(default_options or {})}, field="default_options"
-        )
-        options = dict(default_options or {})
-    elif default_options:
-        raise DomainError("announcements need a default variant", field="default_options")
+    base = (league.house_rules or {}).get(variant, {})
+    normalize_announcements(variant, {**base, **(given or {})}, field="default_options")
+    return dict(given or {})
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    league: League,
+    by,
+    settings: TournamentSettings | None = None,
+    rng: random.Random | None = None,
+    **fields: Any,
+) -> Tournament:
+    """Create a tournament as ``settings`` say (a :class:`TournamentSettings`, or its fields
+    as keywords), its seats and every player's starting chips. ``rng`` draws the seats of
+    ``seating="random"`` (default the system's randomness); the tournament remembers that
+    they were drawn.
+    """
+    require(by, league, Capability.RECORD_HAND, "create tournaments")
+    if settings is None:
+        settings = TournamentSettings(**fields)
+    elif fields:
+        raise TypeError("tournament_create takes TournamentSettings or its fields, not both")
+    name = _checked_name(settings.name)
+    players = _checked_players(league, settings.player_ids)
+    _check_seating(settings)
+    _check_sizes(settings)
+    schedule = _checked_schedule(settings)
+    options = _checked_options(league, settings)
+    player_ids, seating, first_dealer = settings.player_ids, settings.seating, settings.first_dealer
+    starting_chips, hands_per_level = settings.starting_chips, settings.hands_per_level
+    hand_limit, default_variant = settings.hand_limit, settings.default_variant
+    counts_toward_standings, date = settings.counts_toward_standings, settings.date
 
     if seating == "random":
         player_ids = list(player_ids)
@@ -219,23 +272,22 @@ def final_standings_write(*, tournament: Tournament, cause: str = "") -> None:
     with how many players they place (``Tournament.entrants``), and keep the league table's
     running totals in step. Then tell whoever listens (``final_standings_written``, with
     ``cause``: why they were written again, e.g. a ruling)."""
-    before = standing_contributions(tournament_ids=[tournament.pk])
-    FinalStanding.objects.filter(tournament=tournament).delete()
-    written = FinalStanding.objects.bulk_create(
-        [
-            FinalStanding(
-                tournament=tournament,
-                player_id=row.player_id,
-                place=row.place,
-                chips=row.chips,
-                out_hand=row.out_hand,
-            )
-            for row in tournament_standings(tournament)
-        ]
-    )
-    tournament.entrants = len(written)
-    Tournament.objects.filter(pk=tournament.pk).update(entrants=tournament.entrants)
-    standings_tallies_apply(tournament_ids=[tournament.pk], before=before)
+    with totals_kept(tournaments=[tournament.pk]):
+        FinalStanding.objects.filter(tournament=tournament).delete()
+        written = FinalStanding.objects.bulk_create(
+            [
+                FinalStanding(
+                    tournament=tournament,
+                    player_id=row.player_id,
+                    place=row.place,
+                    chips=row.chips,
+                    out_hand=row.out_hand,
+                )
+                for row in tournament_standings(tournament)
+            ]
+        )
+        tournament.entrants = len(written)
+        Tournament.objects.filter(pk=tournament.pk).update(entrants=tournament.entrants)
     final_standings_written.send(sender=Tournament, tournament=tournament, cause=cause)
 
 
@@ -247,7 +299,8 @@ def tournament_counting_set(
     date: dt.date | None = None,
 ) -> Tournament:
     """Change what decides where a night counts: its "counts toward the standings" switch
-    and its date (the season it falls in); the league table's running totals move with it.
+    and its date (the season it falls in, the month its hands count in); the running totals
+    move with it.
     ``None`` leaves a field as it is. (The Django admin's tournament form saves through
     this.)"""
     if counts_toward_standings is not None and not isinstance(counts_toward_standings, bool):
@@ -255,13 +308,15 @@ def tournament_counting_set(
     if date is not None and not isinstance(date, dt.date):
         raise DomainError("must be a date", field="date")
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    before = standing_contributions(tournament_ids=[tournament.pk])
-    if counts_toward_standings is not None:
-        tournament.counts_toward_standings = counts_toward_standings
-    if date is not None:
-        tournament.date = date
-    tournament.save(update_fields=["counts_toward_standings", "date"])
-    standings_tallies_apply(tournament_ids=[tournament.pk], before=before)
+    # A new date moves the night's hands to another month of the statistics' totals too.
+    moved = date is not None and date != tournament.date
+    hands = Hand.objects.filter(tournament=tournament).values_list("id", flat=True)
+    with totals_kept(tournaments=[tournament.pk], hands=list(hands) if moved else ()):
+        if counts_toward_standings is not None:
+            tournament.counts_toward_standings = counts_toward_standings
+        if date is not None:
+            tournament.date = date
+        tournament.save(update_fields=["counts_toward_standings", "date"])
     return tournament
 
 
@@ -270,6 +325,23 @@ def tournament_counting_set(
 
 
 _STANDING_KEY = ("league_id", "month", "player_id", "place", "entrants", "sharing")
+
+
+class StandingTotals:
+    """The league table's running totals as a keeper of ``tracker.core.totals``: what the
+    final standings of the nights a write changes add (``standing_contributions``), before
+    and after it."""
+
+    name = "standings"
+
+    def read(self, changed: Changed) -> dict[StandingKey, list[int]]:
+        if not changed.tournaments:
+            return {}
+        return standing_contributions(tournament_ids=changed.tournaments)
+
+    def apply(self, before: dict[StandingKey, list[int]], changed: Changed) -> None:
+        if changed.tournaments:
+            standings_tallies_apply(tournament_ids=list(changed.tournaments), before=before)
 
 
 @transaction.atomic
@@ -281,7 +353,8 @@ def standings_tallies_apply(
     change (``standing_contributions`` read in the same transaction, before it; empty for
     a night just finished): it is subtracted and what they add now is added. The rows
     touched are created if needed, locked in one order (no deadlock between two
-    transactions) and updated; a row whose nights fall to 0 is deleted."""
+    transactions) and updated; a row whose nights fall to 0 is deleted. The writes reach it
+    through ``tracker.core.totals.totals_kept`` (:class:`StandingTotals`)."""
     deltas: dict[StandingKey, list[int]] = {}
     for sign, contributions in (
         (-1, before),

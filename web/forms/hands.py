@@ -20,6 +20,7 @@ from tracker.engine.announcements import (
 )
 from tracker.engine.errors import DomainError
 from tracker.engine.variants import VARIANT_RULES
+from tracker.hands.requests import HandRequest
 from web.errors import Place, Route, add_domain_error, seat_names, seats_named
 from web.forms.cards import (
     CARD_SLOTS,
@@ -285,8 +286,9 @@ class HandEntry:
             return {"high": high, "low": low}
         return None
 
-    def record_kwargs(self) -> dict[str, Any]:
-        """Arguments for ``hand_record`` (raises DomainError for a contradictory result)."""
+    def asked(self) -> HandRequest:
+        """The hand as asked for, for ``hand_record`` and ``hand_check`` (raises DomainError
+        for a contradictory result)."""
         variant = self.hand.cleaned_data.get("variant") or None
         self.variant = variant or self.tournament.default_variant or ""
         options = self.announcements.options(self.variant) if self.variant else None
@@ -295,14 +297,14 @@ class HandEntry:
         }
         community = self.hand.cleaned_data.get("community")
         entry["community"] = community or None
-        return {
-            "entry_mode": "quick",
-            "entry": entry,
-            "variant": variant,
-            "options": options,
-            "table_result": self.table_result(),
-            "number": self.hand.cleaned_data.get("number"),
-        }
+        return HandRequest(
+            entry_mode="quick",
+            entry=entry,
+            variant=variant,
+            options=options,
+            table_result=self.table_result(),
+            number=self.hand.cleaned_data.get("number"),
+        )
 
     # -- every error at once
 

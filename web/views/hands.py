@@ -69,14 +69,14 @@ def hand_new(request, tournament):
         # Every error at once: what the engine says of the hand too (chips that do not add
         # up, say), with the cards that did not read left out.
         try:
-            hand_check(tournament=tournament, by=request.user, **form.record_kwargs())
+            hand_check(tournament=tournament, by=request.user, asked=form.asked())
         except Conflict:
             pass  # a hand recorded meanwhile: said when the form is sent again
         except DomainError as exc:
             form.add_engine_error(exc)
     elif request.method == "POST" and form.is_valid():
         try:
-            recorded = hand_record(tournament=tournament, by=request.user, **form.record_kwargs())
+            recorded = hand_record(tournament=tournament, by=request.user, asked=form.asked())
         except Conflict as exc:
             if exc.code != "hand_exists":
                 form.add_domain_error(exc)

@@ -18,7 +18,11 @@ from tracker.leagues.selectors import league_roster, visible_league, visible_tou
 from tracker.money.selectors import league_money
 from tracker.money.services import night_create
 from tracker.tournaments.selectors import table_link_of, table_link_open
-from tracker.tournaments.services import table_link_create, table_link_revoke
+from tracker.tournaments.services import (
+    TournamentSettings,
+    table_link_create,
+    table_link_revoke,
+)
 from web.forms.tournaments import TournamentForm
 from web.presenters.pages import tournament_page
 from web.presenters.table import link_tournaments, table_screen_etag, table_share
@@ -51,17 +55,19 @@ def tournament_new(request, slug):
                 league=league,
                 money=form.money_values(),
                 by=request.user,
-                name=data["name"],
-                date=data["date"],
-                player_ids=data["player_ids"],
-                seating=data["seating"],
-                first_dealer=data["first_dealer"],
-                starting_chips=data["starting_chips"],
-                hands_per_level=data["hands_per_level"],
-                hand_limit=data["hand_limit"],
-                stakes_schedule=data["stakes_schedule"],
-                default_variant=data["default_variant"],
-                counts_toward_standings=data["counts_toward_standings"],
+                settings=TournamentSettings(
+                    name=data["name"],
+                    date=data["date"],
+                    player_ids=data["player_ids"],
+                    seating=data["seating"],
+                    first_dealer=data["first_dealer"],
+                    starting_chips=data["starting_chips"],
+                    hands_per_level=data["hands_per_level"],
+                    hand_limit=data["hand_limit"],
+                    stakes_schedule=data["stakes_schedule"],
+                    default_variant=data["default_variant"],
+                    counts_toward_standings=data["counts_toward_standings"],
+                ),
             )
         except DomainError as exc:
             form.add_domain_error(exc)

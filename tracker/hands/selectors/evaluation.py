@@ -18,6 +18,7 @@ from tracker.engine.pots import award_pot, split_amount
 from tracker.engine.procedure import (
     ENTRY_FIELDS,
     HandResult,
+    QuickEntry,
     history_from_entry,
     replay_hand,
     settle_quick,
@@ -192,13 +193,14 @@ def _run_engine(spec: HandSpec, stacks: Sequence[int]) -> HandResult:
         args = _quick_arguments(spec)
         index_of = args.pop("_entry_index")
         try:
-            return settle_quick(
+            entry = QuickEntry(
                 variant=spec.variant,
                 options=spec.options,
                 stakes=stakes,
                 starting_stacks=list(stacks),
                 **args,
             )
+            return settle_quick(entry)
         except DomainError as exc:
             fields = {_quick_field(k, index_of): v for k, v in exc.fields.items()}
             raise DomainError(exc.message, code=exc.code, fields=fields or None) from None

@@ -23,6 +23,7 @@ from tracker.core.digest import canonical_json, sha256_hex
 from tracker.core.errors import Conflict
 from tracker.core.jobs import enqueue_on_commit
 from tracker.core.permissions import Capability, require
+from tracker.core.totals import totals_kept
 from tracker.engine.announcements import check_variant, max_players, normalize_announcements
 from tracker.engine.errors import DomainError
 from tracker.engine.variants import Street
@@ -32,9 +33,8 @@ from tracker.hands.models import (
     HandSeat,
     HandStatus,
 )
+from tracker.hands.requests import HandRequest
 from tracker.hands.selectors.evaluation import HandSpec, Outcome, hand_evaluate
-from tracker.stats.selectors import seat_tallies
-from tracker.stats.services import stats_tallies_apply
 from tracker.tournaments.models import (
     Seat,
     Tournament,
@@ -78,23 +78,15 @@ class RecordedHand(NamedTuple):
     state: TournamentState
 
 
-def entry_digest(
-    *,
-    tournament_id: int,
-    entry_mode: str,
-    entry: Any,
-    variant: str | None,
-    options: Any,
-    table_result: Any,
-) -> str:
+def entry_digest(*, tournament_id: int, asked: HandRequest) -> str:
     """SHA-256 of a hand as asked for (its canonical JSON, without the hand number)."""
     body = {
         "tournament": tournament_id,
-        "entry_mode": entry_mode,
-        "entry": entry,
-        "variant": variant or "",
-        "options": options or {},
-        "table_result": table_result,
+        "entry_mode": asked.entry_mode,
+        "entry": asked.entry,
+        "variant": asked.variant or "",
+        "options": asked.options or {},
+        "table_result": asked.table_result,
     }
     return sha256_hex(canonical_json(body))
 
@@ -177,20 +169,17 @@ class CheckedHand(NamedTuple):
 def _checked(
     *,
     tournament: Tournament,
-    by,
-    entry_mode: str,
-    entry: Mapping[str, Any],
-    variant: str | None = None,
-    options: Mapping[str, Any] | None = None,
-    table_result: Mapping[str, Any] | None = None,
-    number: int | None = None,
+    by: Any,
+    asked: HandRequest,
     replay_of: str = "",
     replay_within: timedelta | None = None,
-):
+) -> CheckedHand:
     """Every check of :func:`hand_record`, nothing stored: the locked tournament, its state,
     the hand checked by the engine, the starting stacks and the outcome. With
     ``replay_within``, a request whose digest ``replay_of`` matches the tournament's latest
     hand (same user, recent, no other number) raises :class:`AlreadyRecorded`."""
+    entry_mode, entry, number = asked.entry_mode, asked.entry, asked.number
+    variant, options, table_result = asked.variant, asked.options, asked.table_result
     require(by, tournament.league, Capability.RECORD_HAND, "record hands")
     tournament = (
         Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
@@ -232,31 +221,39 @@ def _checked(
     return CheckedHand(tournament, state, seats, spec, stacks, outcome)
 
 
-def hand_record(**kwargs: Any) -> Hand:
+def hand_record(
+    *,
+    tournament: Tournament,
+    by: Any,
+    asked: HandRequest | None = None,
+    content_hash: str = "",
+    **fields: Any,
+) -> Hand:
     """Record the next hand of ``tournament`` and enqueue its settlement: the hand of
-    :func:`hand_record_with_state`, which takes the same keyword arguments and says what is
-    checked and refused."""
-    return hand_record_with_state(**kwargs).hand
+    :func:`hand_record_with_state`, which says what is checked and refused. ``asked`` is the
+    :class:`HandRequest`, or ``fields`` are its fields (``entry_mode``, ``entry``, ...)."""
+    return hand_record_with_state(
+        tournament=tournament,
+        by=by,
+        asked=HandRequest.given(asked, fields),
+        content_hash=content_hash,
+    ).hand
 
 
 @transaction.atomic
 def hand_record_with_state(
     *,
     tournament: Tournament,
-    by,
-    entry_mode: str,
-    entry: Mapping[str, Any],
-    variant: str | None = None,
-    options: Mapping[str, Any] | None = None,
-    table_result: Mapping[str, Any] | None = None,
-    number: int | None = None,
+    by: Any,
+    asked: HandRequest,
     content_hash: str = "",
     replay_within: timedelta | None = None,
 ) -> RecordedHand:
-    """Record the next hand of ``tournament`` and enqueue its settlement; the hand, its seats
-    and the state of play after it (the API answers with them without reading them back).
+    """Record the next hand of ``tournament`` as ``asked`` and enqueue its settlement;
+    the hand, its seats and the state of play after it (the API answers with them without
+    reading them back).
 
-    ``number``, when given, must be the next hand number (a second client
+    ``asked.number``, when given, must be the next hand number (a second client
     recording the same number gets a conflict). The hand is checked with the
     engine against the stacks projected from every earlier hand; any fault is
     a DomainError naming the field, and nothing is stored. ``content_hash`` is
@@ -268,26 +265,15 @@ def hand_record_with_state(
     is a retry: it raises :class:`AlreadyRecorded` with that hand and records nothing.
     """
     if not content_hash:
-        content_hash = entry_digest(
-            tournament_id=tournament.pk,
-            entry_mode=entry_mode,
-            entry=entry,
-            variant=variant,
-            options=options,
-            table_result=table_result,
-        )
+        content_hash = entry_digest(tournament_id=tournament.pk, asked=asked)
     checked = _checked(
         tournament=tournament,
         by=by,
-        entry_mode=entry_mode,
-        entry=entry,
-        variant=variant,
-        options=options,
-        table_result=table_result,
-        number=number,
+        asked=asked,
         replay_of=content_hash,
         replay_within=replay_within,
     )
+    entry_mode = asked.entry_mode
     tournament, state, spec, outcome = (
         checked.tournament,
         checked.state,
@@ -360,29 +346,17 @@ def _settlement_send(tournament: Tournament) -> None:
 def hand_check(
     *,
     tournament: Tournament,
-    by,
-    entry_mode: str,
-    entry: Mapping[str, Any],
-    variant: str | None = None,
-    options: Mapping[str, Any] | None = None,
-    table_result: Mapping[str, Any] | None = None,
-    number: int | None = None,
+    by: Any,
+    asked: HandRequest | None = None,
+    **fields: Any,
 ) -> Outcome:
     """The checks of :func:`hand_record` without storing anything: the same DomainError (or
     Conflict) for a hand that would be refused, else the outcome the engine projects.
+    ``asked`` is the :class:`HandRequest`, or ``fields`` are its fields.
 
     The results form calls it while the form itself has errors, so the engine's finding
     (chips that do not add up, say) is listed with them."""
-    return _checked(
-        tournament=tournament,
-        by=by,
-        entry_mode=entry_mode,
-        entry=entry,
-        variant=variant,
-        options=options,
-        table_result=table_result,
-        number=number,
-    ).outcome
+    return _checked(tournament=tournament, by=by, asked=HandRequest.given(asked, fields)).outcome
 
 
 def _refuse_replay(
@@ -463,11 +437,10 @@ def hand_void(*, hand: Hand, reason: str, by) -> Hand:
             code="not_invalid",
         )
     previous = hand.status_reason
-    before = seat_tallies(hand_ids=[hand.pk])  # nothing: an invalid hand never counted
-    hand.status = HandStatus.VOID
-    hand.status_reason = f"void: {reason} (it was invalid {previous})"
-    hand.save(update_fields=["status", "status_reason"])
-    stats_tallies_apply(hand_ids=[hand.pk], before=before)
+    with totals_kept(hands=[hand.pk]):  # no change: an invalid hand never counted
+        hand.status = HandStatus.VOID
+        hand.status_reason = f"void: {reason} (it was invalid {previous})"
+        hand.save(update_fields=["status", "status_reason"])
     audit_record(
         action="hand.void",
         target=hand,

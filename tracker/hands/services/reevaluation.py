@@ -24,6 +24,7 @@ from tracker.audit.services import audit_record, system_actor
 from tracker.core.bulk import rows_insert
 from tracker.core.jobs import enqueue_on_commit, send_group
 from tracker.core.permissions import Capability, require
+from tracker.core.totals import totals_kept
 from tracker.core.typed import ChipsByPlayer
 from tracker.engine.errors import DomainError
 from tracker.engine.version import ENGINE_VERSION
@@ -39,10 +40,9 @@ from tracker.hands.models import (
     ReevaluationJob,
 )
 from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
+from tracker.hands.selectors.facts import facts_for_hand
 from tracker.hands.services.evaluations import disputes_flag, evaluation_row
 from tracker.leagues.models import League
-from tracker.stats.selectors import seat_tallies
-from tracker.stats.services import facts_for_hand, stats_tallies_apply
 from tracker.tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
@@ -141,11 +141,10 @@ def hand_reevaluate(*, hand: Hand, job_id: int | None = None, rows: list | None 
         hand.save(update_fields=["engine_reading", "engine_version", "status", "status_reason"])
         # The statistics read the showdown: keep each seat's facts in step with the new reading.
         facts = facts_for_hand(hand, outcome.result.to_dict())
-        before = seat_tallies(hand_ids=[hand.pk])
-        for seat in seats:
-            seat.facts = facts[seat.position]
-            seat.save(update_fields=["facts"])
-        stats_tallies_apply(hand_ids=[hand.pk], before=before)
+        with totals_kept(hands=[hand.pk]):
+            for seat in seats:
+                seat.facts = facts[seat.position]
+                seat.save(update_fields=["facts"])
     return changed
 
 

@@ -56,6 +56,7 @@ from django.utils import timezone
 from tracker.audit.services import system_actor
 from tracker.core.bulk import rows_insert, rows_update
 from tracker.core.locks import SETTLEMENT, transaction_lock
+from tracker.core.totals import totals_kept
 from tracker.engine.errors import DomainError
 from tracker.engine.tournament import is_over
 from tracker.engine.version import ENGINE_VERSION
@@ -67,12 +68,12 @@ from tracker.hands.models import (
     Pot,
 )
 from tracker.hands.selectors.evaluation import HandSpec, Outcome, hand_evaluate
+from tracker.hands.selectors.facts import facts_for_hand
 from tracker.hands.services.evaluations import (
     disputes_flag,
     evaluation_record,
     evaluations_record,
 )
-from tracker.stats.services import facts_for_hand, stats_tallies_apply
 from tracker.tournaments.models import (
     LedgerEntry,
     LedgerKind,
@@ -119,7 +120,7 @@ def settlement_queued_clear(tournament_id: int) -> None:
 
 @dataclass(frozen=True)
 class SettledHand:
-    """A hand settled in the current transaction: what the statistics need of it."""
+    """A hand settled in the current transaction: what writing it needs."""
 
     hand: Hand
     stacks: list[int]  # starting stacks by position, from the ledger
@@ -165,7 +166,9 @@ def tournament_settle(*, tournament_id: int) -> int:
                 return settled
             for hand in batch:
                 hand.tournament = tournament
-            done, stacks = _settle_hands(tournament, batch)
+            # The running totals count the hands settled, in the same transaction.
+            with totals_kept(new_hands=[hand.pk for hand in batch]):
+                done, stacks = _settle_hands(tournament, batch)
             settled += done
             # In the same transaction: the hand that ends the game finishes the tournament.
             # Only a batch that settled the last hand allowed, or left one player with chips,
@@ -320,13 +323,4 @@ def _write_settled(tournament: Tournament, settled: list[SettledHand]) -> None:
                 source=DisputeSource.SETTLEMENT,
                 reason="the table's award differs from the engine's",
             )
-    _hands_settled(tournament, settled)
     _fault_delay()
-
-
-def _hands_settled(tournament: Tournament, settled: list[SettledHand]) -> None:
-    """The hands this transaction settled, in hand order, with their per-seat facts
-    (``done.hand_id``, ``done.facts`` by position, ``done.outcome``; the seats' facts are
-    written above). Work that must commit together with a settlement belongs here: the
-    statistics' running totals (tracker/stats, one call for the whole batch)."""
-    stats_tallies_apply(hand_ids=[done.hand_id for done in settled])

@@ -1,0 +1,39 @@
+"""The per-seat statistics facts of a hand being settled or read again (pure: no database).
+
+:func:`facts_for_hand` walks the hand with ``tracker.engine.facts`` watching, from the
+engine's reading; settlement, re-evaluation and the statistics' backfill
+(``tracker.stats.services.stats_refresh``) store what it returns on the hand seats. A fault
+here is logged and stored as ``{"error": ...}``: statistics never stop a hand from settling.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from tracker.engine.equity import SAMPLES
+from tracker.engine.facts import FACTS_VERSION, hand_facts
+from tracker.hands.models import Hand
+
+log = logging.getLogger(__name__)
+
+#: Monte Carlo runouts per all-in at settlement (when the runouts are too many to count).
+EQUITY_SAMPLES = SAMPLES
+
+
+def facts_for_hand(hand: Hand, reading: dict[str, Any], samples: int | None = None) -> list[dict]:
+    """The facts of every position of ``hand`` from the engine's ``reading`` (never raises)."""
+    samples = samples or EQUITY_SAMPLES
+    try:
+        return hand_facts(
+            variant=hand.variant,
+            options=hand.options,
+            entry_mode=hand.entry_mode,
+            entry=hand.entry,
+            reading=reading,
+            samples=samples,
+        )
+    except Exception as exc:  # noqa: BLE001 - statistics must never block settlement
+        log.exception("hand facts failed", extra={"hand": hand.pk})
+        n = len(reading.get("folded") or hand.positions or [])
+        return [{"v": FACTS_VERSION, "error": f"{type(exc).__name__}: {exc}"} for _ in range(n)]
