@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
-import random
 from io import StringIO
 
 import pytest
@@ -18,10 +17,9 @@ from django.db.models import Count
 from tests.factories import ACES, KINGS, add_member, make_league, random_nights, showdown_entry
 from tests.stats.seed import play
 from tests.support.definitions import league_standings_from_results
-from tests.support.nights import invalid_then_void
+from tests.support.nights import invalid_then_void, random_league
 from tests.support.recording import record
 from tracker.hands.models import Hand, Pot
-from tracker.hands.selectors import facts as facts_module
 from tracker.leagues.selectors import (
     league_results,
     league_season,
@@ -108,12 +106,7 @@ DAYS = [dt.date(2026, 1, 9), dt.date(2026, 2, 13), dt.date(2026, 3, 27), dt.date
 def test_rebuilding_equals_the_standings_totals_after_random_nights_rulings_and_switches(
     seed, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr(facts_module, "EQUITY_SAMPLES", 200)
-    rng = random.Random(seed)
-    league, admin = make_league(slug=f"standings{seed}")
-    league.season_length, league.min_players = "quarter", 3
-    league.save()
-    rob = add_member(league, f"rob{seed}", "authority")
+    rng, league, admin, rob = random_league(monkeypatch, f"standings{seed}", seed, quarters=True)
     nights = random_nights(
         league=league,
         by=admin,

@@ -15,7 +15,7 @@ from django.core.management import call_command
 from tests.factories import add_member, make_league, random_nights
 from tests.stats.seed import play
 from tests.support.definitions import stats_table
-from tests.support.nights import invalid_then_void
+from tests.support.nights import invalid_then_void, random_league
 from tests.support.recording import record
 from tracker.engine.hands import CATEGORIES
 from tracker.hands.models import Hand, HandSeat, Pot
@@ -89,10 +89,7 @@ def _rule(pot: Pot, rob, rng) -> None:
 def test_rebuilding_equals_the_running_totals_after_random_hands_rulings_and_voids(
     seed, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr(facts_module, "EQUITY_SAMPLES", 200)
-    rng = random.Random(seed)
-    league, admin = make_league(slug=f"tally{seed}")
-    rob = add_member(league, f"rob{seed}", "authority")
+    rng, league, admin, rob = random_league(monkeypatch, f"tally{seed}", seed)
     nights = random_nights(
         league=league,
         by=admin,

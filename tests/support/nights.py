@@ -3,9 +3,12 @@ a hand made invalid then voided."""
 
 from __future__ import annotations
 
-from tests.factories import fold_entry
+import random
+
+from tests.factories import add_member, fold_entry, make_league
 from tests.support.recording import record
 from tracker.hands.models import Hand, HandStatus
+from tracker.hands.selectors import facts as facts_module
 from tracker.hands.services.recording import hand_void
 from tracker.hands.services.settlement import tournament_settle
 from tracker.tournaments.models import FinalStanding, LedgerEntry, LedgerKind, TournamentStatus
@@ -64,3 +67,17 @@ def invalid_then_void(tournament, admin, rng=None) -> bool:
         )
     tournament_settle(tournament_id=tournament.pk)
     return True
+
+
+def random_league(monkeypatch, slug: str, seed: int, *, quarters: bool = False):
+    """A league of its own for a random run: a generator seeded with ``seed``, the league
+    (seasons of a quarter and three players a night counting, if ``quarters``), its admin
+    and an authority; equity is sampled 200 times a hand (enough for totals, and quick)."""
+    monkeypatch.setattr(facts_module, "EQUITY_SAMPLES", 200)
+    rng = random.Random(seed)
+    league, admin = make_league(slug=slug)
+    if quarters:
+        league.season_length, league.min_players = "quarter", 3
+        league.save()
+    rob = add_member(league, f"rob{seed}", "authority")
+    return rng, league, admin, rob
