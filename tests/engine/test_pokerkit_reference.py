@@ -57,6 +57,7 @@ from pokerkit import (  # noqa: E402
 )
 from pokerkit.notation import parse_action  # noqa: E402
 
+from tests.support.hands import ODD_CHIP_STREETS  # noqa: E402
 from tests.support.pokerkit import (  # noqa: E402
     REPLAY_AUTOMATIONS,
     play_random_hand,
@@ -406,14 +407,9 @@ def test_pokerkit_agrees_on_odd_chips_and_bring_in_suits():
     """Odd chips: the whole remainder to the first winner in seat order (RULES.md:
     the first clockwise from the dealer), in pokerkit as in ours. Bring-in: two
     deuces showing, the club brings in, in pokerkit as in ours."""
-    actions = [
-        "d dh p1 Ts9s8c", "d dh p2 3h3d2d", "d dh p3 Td8d2c", "p3 pb", "p1 cc", "p2 cc",
-        "d dh p1 7h", "d dh p2 5s", "d dh p3 9h", "p3 cbr 4", "p1 cc", "p2 f",
-        "d dh p1 6h", "d dh p3 7c", "p3 cc", "p1 cc",
-        "d dh p1 Kh", "d dh p3 6d", "p1 cc", "p3 cc",
-        "d dh p1 3c", "d dh p3 4s", "p1 cc", "p3 cc",
-        "p1 sm Ts9s8c7h6hKh3c", "p3 sm Td8d2c9h7c6d4s",
-    ]  # fmt: skip
+    third = ["d dh p1 Ts9s8c", "d dh p2 3h3d2d", "d dh p3 Td8d2c", "p3 pb", "p1 cc", "p2 cc"]
+    shown = ["p1 sm Ts9s8c7h6hKh3c", "p3 sm Td8d2c9h7c6d4s"]
+    actions = third + ODD_CHIP_STREETS + shown
     hand = {
         "variant": "F7S",
         "antes": [1, 1, 1],

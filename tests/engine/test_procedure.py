@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.hands import phh_hand
+from tests.support.hands import ODD_CHIP_STREETS, phh_hand
 from tracker.engine.procedure import ProcedureError, replay_hand
 
 
@@ -354,13 +354,8 @@ def test_side_pots_and_folded_chips():
 
 def test_odd_chips_go_to_the_first_winner_clockwise_from_the_dealer():
     # p1 and p3 both make T-9-8-7-6; p2 folds on fourth street. Pot 17.
-    actions = [
-        "d dh p1 Ts9s8c", "d dh p2 2h2d2c", "d dh p3 TdTc8d", "p2 pb", "p3 cc", "p1 cc",
-        "d dh p1 7h", "d dh p2 5s", "d dh p3 9h", "p3 cbr 4", "p1 cc", "p2 f",
-        "d dh p1 6h", "d dh p3 7c", "p3 cc", "p1 cc",
-        "d dh p1 Kh", "d dh p3 6d", "p1 cc", "p3 cc",
-        "d dh p1 3c", "d dh p3 4s", "p1 cc", "p3 cc",
-    ]  # fmt: skip
+    third = ["d dh p1 Ts9s8c", "d dh p2 2h2d2c", "d dh p3 TdTc8d", "p2 pb", "p3 cc", "p1 cc"]
+    actions = third + ODD_CHIP_STREETS
     hand = phh_hand(actions, (500, 500, 500))
     hand.update(antes=1, bring_in=2, small_bet=4, big_bet=8)
     result = replay_hand(hand)

@@ -31,6 +31,17 @@ FIVE = [
     "p2 sm AsKs2d", "p3 sm",
 ]  # fmt: skip
 
+# Fourth to seventh street at stakes of 1/2/4/8 after a three-handed third street where
+# everyone calls the bring-in: p3 bets 4 on fourth street, p1 calls, p2 folds; then p1 and
+# p3 check down to a pot of 17. p1's Ts 9s 8c with 7h 6h make T-9-8-7-6, as do p3's ten and
+# eight down with 9h 7c 6d.
+ODD_CHIP_STREETS = [
+    "d dh p1 7h", "d dh p2 5s", "d dh p3 9h", "p3 cbr 4", "p1 cc", "p2 f",
+    "d dh p1 6h", "d dh p3 7c", "p3 cc", "p1 cc",
+    "d dh p1 Kh", "d dh p3 6d", "p1 cc", "p3 cc",
+    "d dh p1 3c", "d dh p3 4s", "p1 cc", "p3 cc",
+]  # fmt: skip
+
 
 def phh_stakes(stakes: Stakes = STAKES) -> dict:
     """The PHH fields of ``stakes`` (a fixed-limit seven-card stud hand)."""
