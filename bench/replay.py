@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pokerkit import FixedLimitSevenCardStud, Mode  # noqa: E402
 from pokerkit.notation import parse_action  # noqa: E402
 
-from tests.engine.test_pokerkit_reference import (  # noqa: E402
+from tests.support.pokerkit import (  # noqa: E402
     REPLAY_AUTOMATIONS,
     play_random_hand,
 )

@@ -46,6 +46,12 @@ def _celery_mode(request, settings):
 
 
 @pytest.fixture
+def settle(django_capture_on_commit_callbacks):
+    """Run the on-commit settlement of everything recorded inside the block."""
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+@pytest.fixture
 def artifacts_dir() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS

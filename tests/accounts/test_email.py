@@ -18,6 +18,7 @@ from django.test import Client, TestCase
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_user
+from tests.support.accounts import reset_from_mail
 from tracker.accounts.models import EmailAddress
 from tracker.accounts.services import (
     email_address_set,
@@ -107,13 +108,7 @@ def test_the_password_reset_end_to_end_for_a_verified_address(
     mail.outbox.clear()
     assert _reset(client, "ANN@example.org").status_code == 302
     (message,) = mail.outbox
-    link = re.search(r"https?://[^/]+(/accounts/reset/\S+)", message.body).group(1)
-    r = client.get(link, follow=True)
-    r = client.post(
-        r.redirect_chain[-1][0],
-        {"new_password1": "another-long-phrase", "new_password2": "another-long-phrase"},
-        follow=True,
-    )
+    _, r = reset_from_mail(client, message, "another-long-phrase")
     assert b"Password saved" in r.content
     user.refresh_from_db()
     assert user.check_password("another-long-phrase")

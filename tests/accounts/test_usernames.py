@@ -8,10 +8,10 @@ import threading
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.test import Client
 
 from tests.factories import make_user
+from tests.support.threads import at_once, concurrent
 from tracker.accounts import services
 from tracker.accounts.models import AccountName
 from tracker.accounts.names import canonical_username, username_skeleton
@@ -113,8 +113,7 @@ def test_a_sign_up_that_lost_the_race_answers_400_on_the_page(client, monkeypatc
     assert get_user_model().objects.count() == 1
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent writers: PostgreSQL")
+@concurrent("concurrent writers")
 @pytest.mark.parametrize("names", [("racer", "racer"), ("racer", "RACER"), ("racer", "rаcer")])
 def test_two_sign_ups_at_once_make_one_account(monkeypatch, names):
     """Both pass the check before either inserts (a barrier after the check): one account,
@@ -128,21 +127,10 @@ def test_two_sign_ups_at_once_make_one_account(monkeypatch, names):
         return found
 
     monkeypatch.setattr(services, "name_holder", holder_then_wait)
-    outcomes: list[object] = []
-
-    def sign_up(name):
-        try:
-            outcomes.append(user_signup(username=name, password=GOOD).username)
-        except Exception as exc:  # noqa: BLE001 - the outcome is what is checked
-            outcomes.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=sign_up, args=(n,)) for n in names]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    outcomes = at_once(
+        [lambda n=n: user_signup(username=n, password=GOOD).username for n in names],
+        barrier=False,  # they meet in name_holder
+    )
     made = [o for o in outcomes if isinstance(o, str)]
     refused = [o for o in outcomes if isinstance(o, Exception)]
     assert len(made) == 1 and len(refused) == 1, outcomes

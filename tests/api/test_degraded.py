@@ -9,8 +9,6 @@ from __future__ import annotations
 import logging
 import re
 import shutil
-import socket
-import subprocess
 import time
 
 import pytest
@@ -19,6 +17,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.factories import make_league, make_user
+from tests.support.outage import free_port, redis_cache, redis_server_start
 
 pytestmark = pytest.mark.django_db
 
@@ -29,22 +28,6 @@ def assert_error(response, status: int) -> dict:
     body = response.json()
     assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "fields"}
     return body["error"]
-
-
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def redis_cache(port: int) -> dict:
-    return {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": f"redis://127.0.0.1:{port}/0",
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-        }
-    }
 
 
 def writes_and_sign_ins_work():
@@ -68,7 +51,7 @@ def writes_and_sign_ins_work():
 
 
 def test_writes_and_sign_ins_work_with_the_cache_unreachable(settings, caplog):
-    settings.CACHES = redis_cache(closed_port())
+    settings.CACHES = redis_cache(free_port())
     with caplog.at_level(logging.WARNING, logger="tracker.core.cache"):
         writes_and_sign_ins_work()
     assert any("cache unavailable" in r.getMessage() for r in caplog.records)
@@ -77,7 +60,7 @@ def test_writes_and_sign_ins_work_with_the_cache_unreachable(settings, caplog):
 def test_the_write_limit_still_holds_per_process_while_the_cache_is_down(settings, monkeypatch):
     from api.throttles import WriteThrottle
 
-    settings.CACHES = redis_cache(closed_port())
+    settings.CACHES = redis_cache(free_port())
     monkeypatch.setattr(WriteThrottle, "rate", "2/min", raising=False)
     user = make_user("sam")
     client = APIClient()
@@ -96,24 +79,8 @@ def own_redis():
     """A redis-server of the test's own on a free port, stopped at the end."""
     if not shutil.which("redis-server"):
         pytest.skip("redis-server is not installed")
-    port = closed_port()
-    subprocess.run(
-        [
-            "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--daemonize",
-            "yes",
-        ],
-        check=True,
-        capture_output=True,
-    )
+    port = free_port()
+    redis_server_start(port)
     import redis
 
     r = redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=1)

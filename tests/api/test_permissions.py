@@ -434,9 +434,19 @@ def expected_api(op: str, role: str, public: bool) -> str:
     return "forbidden"
 
 
-@pytest.mark.parametrize("public", [True, False], ids=["public", "private"])
-@pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("op", list(ALLOWED))
+def every_write(ops):
+    """Parametrise a matrix test over every write of ``ops``, every role and both kinds of
+    league (public, private)."""
+
+    def mark(test):
+        test = pytest.mark.parametrize("op", list(ops))(test)
+        test = pytest.mark.parametrize("role", ROLES)(test)
+        return pytest.mark.parametrize("public", [True, False], ids=["public", "private"])(test)
+
+    return mark
+
+
+@every_write(ALLOWED)
 def test_api_write_matrix(op, role, public, django_capture_on_commit_callbacks):
     world = build_world(django_capture_on_commit_callbacks, public)
     with django_capture_on_commit_callbacks(execute=True):
@@ -575,9 +585,7 @@ def page_write(op: str, world, role: str):
     raise AssertionError(op)
 
 
-@pytest.mark.parametrize("public", [True, False], ids=["public", "private"])
-@pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("op", list(PAGES_ALLOWED))
+@every_write(PAGES_ALLOWED)
 def test_page_write_matrix(op, role, public, django_capture_on_commit_callbacks):
     world = build_world(django_capture_on_commit_callbacks, public)
     with django_capture_on_commit_callbacks(execute=True):
@@ -705,18 +713,16 @@ def test_private_leagues_leak_nothing_to_outsiders(django_capture_on_commit_call
     ):
         if who == "outsider":
             page.force_login(other)
-        for url in api_reads:
-            r = client.get(url)
-            assert r.status_code in (200, 401, 404), (who, url, r.status_code)
-            text = r.content.decode()
-            for word in SECRET_WORDS:
-                assert word.lower() not in text.lower(), (who, url, word)
-        for url in pages:
-            r = page.get(url)
-            assert r.status_code in (200, 302, 404), (who, url, r.status_code)
-            text = r.content.decode()
-            for word in SECRET_WORDS:
-                assert word.lower() not in text.lower(), (who, url, word)
+        for reader, urls, answers in (
+            (client, api_reads, (200, 401, 404)),
+            (page, pages, (200, 302, 404)),
+        ):
+            for url in urls:
+                r = reader.get(url)
+                assert r.status_code in answers, (who, url, r.status_code)
+                text = r.content.decode()
+                for word in SECRET_WORDS:
+                    assert word.lower() not in text.lower(), (who, url, word)
     # The same reads as a member do show it (the test would be vacuous otherwise).
     insider = api_client(rob)
     assert "Zanzibar" in insider.get("/api/v1/players/?league__slug=hushclub").content.decode()

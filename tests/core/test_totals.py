@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import random
 import re
 from contextlib import contextmanager
 
@@ -16,9 +15,10 @@ import pytest
 from django.db import connection
 from django.db.models import Max
 
-from tests.factories import add_member, make_league, random_nights
+from tests.factories import random_nights
 from tests.stats.seed import play, quick_entry
 from tests.support.definitions import league_standings_definition, stats_table
+from tests.support.nights import random_league
 from tracker.core import totals
 from tracker.core.totals import Changed, totals_active, totals_keepers, totals_kept
 from tracker.hands.models import SETTLED, Hand, HandSeat, HandStatus, Pot
@@ -217,12 +217,7 @@ def rule_on_the_last_hand(night, rob, rng) -> bool:
 def test_after_any_mix_of_writes_the_totals_are_the_definitions(
     seed, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr(facts_module, "EQUITY_SAMPLES", 200)
-    rng = random.Random(seed)
-    league, admin = make_league(slug=f"totals{seed}")
-    league.season_length, league.min_players = "quarter", 3
-    league.save()
-    rob = add_member(league, f"rob{seed}", "authority")
+    rng, league, admin, rob = random_league(monkeypatch, f"totals{seed}", seed, quarters=True)
     days = [dt.date(2026, 1, 16), dt.date(2026, 2, 20), dt.date(2026, 4, 3)]
     nights = random_nights(
         league=league,

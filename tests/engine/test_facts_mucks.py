@@ -6,50 +6,24 @@ dealt a card on. Full histories and quick entries give the same facts."""
 
 from __future__ import annotations
 
+from tests.support.hands import FIVE, STAKES, full_facts, phh_hand
 from tracker.engine.facts import hand_facts
 from tracker.engine.procedure import replay_hand, settle_quick
 from tracker.engine.showdown import evaluate_showdown
 
-STAKES = {"ante": 4, "bring_in": 10, "small_bet": 20, "big_bet": 40}
 SAW = (4, 5, 6, 7)
-
-
-def full_facts(actions, stacks):
-    hand = {
-        "variant": "F7S",
-        "antes": 4,
-        "bring_in": 10,
-        "small_bet": 20,
-        "big_bet": 40,
-        "starting_stacks": list(stacks),
-        "actions": actions,
-    }
-    reading = replay_hand(hand).to_dict()
-    facts = hand_facts(
-        variant="seven_card_stud",
-        options={},
-        entry_mode="full",
-        entry={"actions": actions},
-        reading=reading,
-    )
-    return facts, reading
+# Three players check every street to the showdown (who shows is each test's).
+CHECKED_THREE = [
+    "d dh p1 AhKh2c", "d dh p2 AsKs9d", "d dh p3 QhQd8c", "p1 pb", "p2 cc", "p3 cc",
+    "d dh p1 3d", "d dh p2 4d", "d dh p3 5d", "p2 cc", "p3 cc", "p1 cc",
+    "d dh p1 7d", "d dh p2 8d", "d dh p3 9c", "p3 cc", "p1 cc", "p2 cc",
+    "d dh p1 Tc", "d dh p2 Jc", "d dh p3 Qc", "p3 cc", "p1 cc", "p2 cc",
+    "d dh p1 2d", "d dh p2 3c", "d dh p3 4c", "p3 cc", "p1 cc", "p2 cc",
+]  # fmt: skip
 
 
 def saw(f):
     return [f[f"saw{s}"] for s in SAW]
-
-
-# Five players: Jo (p1) brings in, Sam (p2) and Alex (p3) call, the others fold; Jo folds
-# on sixth street; Sam and Alex check seventh; Sam shows, Alex mucks.
-FIVE = [
-    "d dh p1 AhKh2c", "d dh p2 AsKs9d", "d dh p3 QhQd8c", "d dh p4 JhJd7c", "d dh p5 ThTd6s",
-    "p1 pb", "p2 cc", "p3 cc", "p4 f", "p5 f",
-    "d dh p1 3d", "d dh p2 4d", "d dh p3 5d", "p2 cc", "p3 cc", "p1 cc",
-    "d dh p1 7d", "d dh p2 8d", "d dh p3 9c", "p3 cc", "p1 cc", "p2 cc",
-    "d dh p1 Tc", "d dh p2 Jc", "d dh p3 Qc", "p3 cbr 40", "p1 f", "p2 cc",
-    "d dh p2 2d", "d dh p3 3c", "p3 cc", "p2 cc",
-    "p2 sm AsKs2d", "p3 sm",
-]  # fmt: skip
 
 
 def test_five_players_two_reach_the_showdown_and_one_mucks():
@@ -101,14 +75,7 @@ def test_heads_up_showdown_where_one_player_mucks():
 
 
 def test_three_way_showdown_where_one_mucks_and_two_show():
-    actions = [
-        "d dh p1 AhKh2c", "d dh p2 AsKs9d", "d dh p3 QhQd8c", "p1 pb", "p2 cc", "p3 cc",
-        "d dh p1 3d", "d dh p2 4d", "d dh p3 5d", "p2 cc", "p3 cc", "p1 cc",
-        "d dh p1 7d", "d dh p2 8d", "d dh p3 9c", "p3 cc", "p1 cc", "p2 cc",
-        "d dh p1 Tc", "d dh p2 Jc", "d dh p3 Qc", "p3 cc", "p1 cc", "p2 cc",
-        "d dh p1 2d", "d dh p2 3c", "d dh p3 4c", "p3 cc", "p1 cc", "p2 cc",
-        "p1 sm", "p2 sm AsKs3c", "p3 sm QhQd4c",
-    ]  # fmt: skip
+    actions = CHECKED_THREE + ["p1 sm", "p2 sm AsKs3c", "p3 sm QhQd4c"]
     (ann, bob, cat), reading = full_facts(actions, [1000] * 3)
     assert reading["showdown"] is not None
     assert reading["folded"] == ["showdown", None, None]
@@ -141,27 +108,9 @@ def test_the_only_player_left_after_the_others_mucked_counts_a_shown_category():
 
 def test_a_lone_shown_hand_with_wild_cards_counts_them():
     # Kings and Little Ones: Bob's king and his lowest card (the three) are wild.
-    actions = [
-        "d dh p1 AhKh2c", "d dh p2 AsKs9d", "d dh p3 QhQd8c", "p1 pb", "p2 cc", "p3 cc",
-        "d dh p1 3d", "d dh p2 4d", "d dh p3 5d", "p2 cc", "p3 cc", "p1 cc",
-        "d dh p1 7d", "d dh p2 8d", "d dh p3 9c", "p3 cc", "p1 cc", "p2 cc",
-        "d dh p1 Tc", "d dh p2 Jc", "d dh p3 Qc", "p3 cc", "p1 cc", "p2 cc",
-        "d dh p1 2d", "d dh p2 3c", "d dh p3 4c", "p3 cc", "p1 cc", "p2 cc",
-        "p1 sm", "p3 sm", "p2 sm AsKs3c",
-    ]  # fmt: skip
+    actions = CHECKED_THREE + ["p1 sm", "p3 sm", "p2 sm AsKs3c"]
     variant = "kings_and_little_ones"
-    reading = replay_hand(
-        {
-            "variant": "F7S",
-            "antes": 4,
-            "bring_in": 10,
-            "small_bet": 20,
-            "big_bet": 40,
-            "starting_stacks": [1000] * 3,
-            "actions": actions,
-            "_variant": variant,
-        }
-    ).to_dict()
+    reading = replay_hand(phh_hand(actions, [1000] * 3, variant=variant)).to_dict()
     assert reading["showdown"] is None
     ann, bob, cat = hand_facts(
         variant=variant, options={}, entry_mode="full", entry={"actions": actions}, reading=reading

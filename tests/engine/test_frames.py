@@ -3,11 +3,11 @@ each pot and how much, and no step repeats the one before."""
 
 from __future__ import annotations
 
+from tests.support.hands import SMALL_STAKES, phh_hand
 from tracker.engine.frames import END, FramesObserver, PotTaken
 from tracker.engine.procedure import walk_history
 
 NAMES = ["Ann", "Bob", "Cat"]
-STAKES = {"variant": "F7S", "antes": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10}
 
 # Three players to the showdown, checked down from fourth street (Cat's kings lead each
 # street); Ann and Cat show, Bob mucks.
@@ -25,9 +25,7 @@ FOLDED = ["d dh p1 AsKs2c", "d dh p2 QhQd3c", "d dh p3 JhJd4c", "p1 pb", "p2 cbr
 
 def walk(actions, stacks=(100, 100, 100)):
     frames = FramesObserver(NAMES)
-    hand = walk_history(
-        {**STAKES, "starting_stacks": list(stacks), "actions": actions}, observers=[frames]
-    )
+    hand = walk_history(phh_hand(actions, stacks, stakes=SMALL_STAKES), observers=[frames])
     return frames, hand
 
 

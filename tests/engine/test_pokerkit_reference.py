@@ -45,145 +45,27 @@ from __future__ import annotations
 
 import random
 import warnings
-from dataclasses import dataclass, field
 
 import pytest
 
 pokerkit = pytest.importorskip("pokerkit")
 
 from pokerkit import (  # noqa: E402
-    Automation,
     FixedLimitSevenCardStud,
     HandHistory,
     Mode,
 )
 from pokerkit.notation import parse_action  # noqa: E402
 
+from tests.support.hands import ODD_CHIP_STREETS  # noqa: E402
+from tests.support.pokerkit import (  # noqa: E402
+    REPLAY_AUTOMATIONS,
+    play_random_hand,
+    stud_game,
+)
 from tracker.engine import phh  # noqa: E402
 from tracker.engine.procedure import ProcedureError, replay_hand  # noqa: E402
 from tracker.engine.showdown import decide_winners, hand_keys  # noqa: E402
-
-STAKES = (4, 10, 20, 40)  # RULES.md level 1: ante, bring-in, small bet, big bet
-AUTOMATIONS = (
-    Automation.ANTE_POSTING,
-    Automation.BET_COLLECTION,
-    Automation.CARD_BURNING,
-    Automation.HOLE_DEALING,
-    Automation.BOARD_DEALING,
-    Automation.HAND_KILLING,
-    Automation.CHIPS_PUSHING,
-    Automation.CHIPS_PULLING,
-)
-# Replaying a PHH: pokerkit deals what the history says, so no dealing automations.
-REPLAY_AUTOMATIONS = tuple(
-    a for a in AUTOMATIONS if a not in (Automation.HOLE_DEALING, Automation.BOARD_DEALING)
-)
-
-
-@dataclass
-class RandomHand:
-    seed: int
-    text: str  # pokerkit's PHH
-    hand: dict  # our reading of it
-    finishing_stacks: list[int]
-    players: int
-    partial_ante: bool
-    board: bool  # pokerkit dealt a community card
-    ours_community: bool  # our count says the deck was short at seventh street
-    reached_seventh: int
-    tags: set[str] = field(default_factory=set)
-
-
-def _game() -> FixedLimitSevenCardStud:
-    return FixedLimitSevenCardStud(AUTOMATIONS, False, *STAKES, mode=Mode.CASH_GAME)
-
-
-def play_random_hand(seed: int) -> RandomHand:
-    """pokerkit plays one hand with random legal actions (seeded)."""
-    rng = random.Random(seed)
-    random.seed(seed)  # pokerkit shuffles its deck with the global generator
-    style = rng.random()
-    if style < 0.15:
-        n = 8
-    else:
-        n = rng.randint(2, 7)
-    stacks = []
-    for _ in range(n):
-        kind = rng.random()
-        if kind < 0.02:
-            stacks.append(rng.randint(1, STAKES[0] - 1))  # less than the ante
-        elif kind < 0.35:
-            stacks.append(rng.randint(STAKES[0], 160))  # goes all in
-        else:
-            stacks.append(rng.randint(200, 1200))
-    passive = style < 0.15 or rng.random() < 0.15
-    fold_p = 0.0 if passive else rng.uniform(0.02, 0.3)
-    raise_p = 0.0 if passive else rng.uniform(0.05, 0.7)
-    game = _game()
-    state = game(stacks, n)
-    tags = set()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        while state.status:
-            if state.can_post_bring_in():
-                if rng.random() < raise_p:
-                    state.complete_bet_or_raise_to()
-                    tags.add("completion")
-                else:
-                    state.post_bring_in()
-            elif state.actor_index is not None:
-                r = rng.random()
-                if state.checking_or_calling_amount and r < fold_p:
-                    tags.add(f"fold{state.street_index}")
-                    state.fold()
-                elif r < fold_p + raise_p and state.can_complete_bet_or_raise_to():
-                    state.complete_bet_or_raise_to()
-                    if state.completion_betting_or_raising_count == 4:
-                        tags.add("capped")
-                else:
-                    state.check_or_call()
-            elif state.can_show_or_muck_hole_cards():
-                state.show_or_muck_hole_cards(True)
-            else:  # pragma: no cover - pokerkit always offers one of these
-                raise RuntimeError("stuck")
-    history = HandHistory.from_game_state(game, state)
-    text = history.dumps()
-    (hand,) = phh.loads(text)
-    actions = hand["actions"]
-    board = any(a.startswith("d db") for a in actions)
-    dealt, reached = _before_seventh(actions, n)
-    ours_community = reached >= 2 and 52 - 5 - dealt < reached
-    return RandomHand(
-        seed=seed,
-        text=text,
-        hand=hand,
-        finishing_stacks=list(state.stacks),
-        players=n,
-        partial_ante=min(stacks) < STAKES[0],
-        board=board,
-        ours_community=ours_community,
-        reached_seventh=reached,
-        tags=tags,
-    )
-
-
-def _before_seventh(actions: list[str], n: int) -> tuple[int, int]:
-    """Cards dealt before the seventh card, and players still in when it comes
-    (0 if the hand ended before)."""
-    counts = [0] * n
-    out = 0
-    for a in actions:
-        words = a.split()
-        if words[:2] == ["d", "db"]:
-            return sum(counts), n - out
-        if words[:2] == ["d", "dh"]:
-            p = int(words[2][1:]) - 1
-            if counts[p] == 6:
-                return sum(counts), n - out
-            counts[p] += len(words[3]) // 2
-        elif words[1:] == ["f"]:
-            out += 1
-    return sum(counts), 0
 
 
 def natural_evaluate(showdown: dict) -> dict:
@@ -214,20 +96,24 @@ def natural_evaluate(showdown: dict) -> dict:
     }
 
 
-def pokerkit_replays(hand: dict) -> bool:
-    """pokerkit's state machine replays the actions strictly: True if it accepts
-    every action and the hand ends; False at the first refusal."""
-    antes = hand["antes"]
+def _replay_state(hand: dict):
+    """pokerkit's state for ``hand``, before its actions."""
     game = FixedLimitSevenCardStud(
         REPLAY_AUTOMATIONS,
         False,
-        antes,
+        hand["antes"],
         hand["bring_in"],
         hand["small_bet"],
         hand["big_bet"],
         mode=Mode.CASH_GAME,
     )
-    state = game(hand["starting_stacks"], len(hand["starting_stacks"]))
+    return game(hand["starting_stacks"], len(hand["starting_stacks"]))
+
+
+def pokerkit_replays(hand: dict) -> bool:
+    """pokerkit's state machine replays the actions strictly: True if it accepts
+    every action and the hand ends; False at the first refusal."""
+    state = _replay_state(hand)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -239,17 +125,7 @@ def pokerkit_replays(hand: dict) -> bool:
 
 
 def pokerkit_finishing_stacks(hand: dict) -> list[int]:
-    antes = hand["antes"]
-    game = FixedLimitSevenCardStud(
-        REPLAY_AUTOMATIONS,
-        False,
-        antes,
-        hand["bring_in"],
-        hand["small_bet"],
-        hand["big_bet"],
-        mode=Mode.CASH_GAME,
-    )
-    state = game(hand["starting_stacks"], len(hand["starting_stacks"]))
+    state = _replay_state(hand)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for action in hand["actions"]:
@@ -460,7 +336,7 @@ def test_pokerkit_loads_our_phh():
 def test_seven_players_to_seventh_street_is_rejected():
     """pokerkit gives seven players their own seventh card; RULES.md counts
     52 - 5 burns - 42 = 5 cards for 7 players and deals a community card."""
-    game = _game()
+    game = stud_game()
     random.seed(7)
     state = game([500] * 7, 7)
     with warnings.catch_warnings():
@@ -504,7 +380,7 @@ def test_high_hand_lookup_agrees_on_first_to_act():
     cards we try (pokerkit's HIGH_HAND opening)."""
     from tracker.engine.stud import up_key as _up_key
 
-    state = _game()([100, 100], 2)
+    state = stud_game()([100, 100], 2)
     lookup = state._State__high_hand_opening_lookup  # pokerkit's opener lookup
     from pokerkit import Card
 
@@ -531,34 +407,9 @@ def test_pokerkit_agrees_on_odd_chips_and_bring_in_suits():
     """Odd chips: the whole remainder to the first winner in seat order (RULES.md:
     the first clockwise from the dealer), in pokerkit as in ours. Bring-in: two
     deuces showing, the club brings in, in pokerkit as in ours."""
-    actions = [
-        "d dh p1 Ts9s8c",
-        "d dh p2 3h3d2d",
-        "d dh p3 Td8d2c",
-        "p3 pb",
-        "p1 cc",
-        "p2 cc",
-        "d dh p1 7h",
-        "d dh p2 5s",
-        "d dh p3 9h",
-        "p3 cbr 4",
-        "p1 cc",
-        "p2 f",
-        "d dh p1 6h",
-        "d dh p3 7c",
-        "p3 cc",
-        "p1 cc",
-        "d dh p1 Kh",
-        "d dh p3 6d",
-        "p1 cc",
-        "p3 cc",
-        "d dh p1 3c",
-        "d dh p3 4s",
-        "p1 cc",
-        "p3 cc",
-        "p1 sm Ts9s8c7h6hKh3c",
-        "p3 sm Td8d2c9h7c6d4s",
-    ]
+    third = ["d dh p1 Ts9s8c", "d dh p2 3h3d2d", "d dh p3 Td8d2c", "p3 pb", "p1 cc", "p2 cc"]
+    shown = ["p1 sm Ts9s8c7h6hKh3c", "p3 sm Td8d2c9h7c6d4s"]
+    actions = third + ODD_CHIP_STREETS + shown
     hand = {
         "variant": "F7S",
         "antes": [1, 1, 1],

@@ -5,25 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.hands import ODD_CHIP_STREETS, phh_hand
 from tracker.engine.procedure import ProcedureError, replay_hand
-
-
-def make_hand(actions, stacks=(1000, 1000), **extra):
-    return {
-        "variant": "F7S",
-        "antes": 4,
-        "bring_in": 10,
-        "small_bet": 20,
-        "big_bet": 40,
-        "starting_stacks": list(stacks),
-        "actions": list(actions),
-        **extra,
-    }
 
 
 def refused(actions, code=None, stacks=(1000, 1000), **extra):
     with pytest.raises(ProcedureError) as info:
-        replay_hand(make_hand(actions, stacks, **extra))
+        replay_hand(phh_hand(actions, stacks, **extra))
     if code is not None:
         assert info.value.code == code, str(info.value)
     return info.value
@@ -37,23 +25,36 @@ SIXTH = ["d dh p1 Jd", "d dh p2 Th"]
 SEVENTH = ["d dh p1 2d", "d dh p2 Ac"]
 
 
+def checked(*streets):
+    """Each street's cards, then p1 and p2 check."""
+    return [a for street in streets for a in [*street, "p1 cc", "p2 cc"]]
+
+
 def checked_down():
     return (
         THIRD
         + ["p2 pb", "p1 cc"]
         + FOURTH
         + ["p1 cc", "p2 cc"]  # p1 shows 7-6, p2 2-3: p1's up cards are better
-        + FIFTH
-        + ["p1 cc", "p2 cc"]
-        + SIXTH
-        + ["p1 cc", "p2 cc"]
-        + SEVENTH
-        + ["p1 cc", "p2 cc"]
+        + checked(FIFTH, SIXTH, SEVENTH)
     )
 
 
+def p2_all_in(*streets):
+    """Three-handed streets with p2 all in: each street's cards for p1, p2 and p3 (one
+    string), then p1 and p3 check.
+
+    >>> p2_all_in("Qs Qh Qd")
+    ['d dh p1 Qs', 'd dh p2 Qh', 'd dh p3 Qd', 'p1 cc', 'p3 cc']
+    """
+    actions = []
+    for cards in streets:
+        actions += [f"d dh p{i} {c}" for i, c in enumerate(cards.split(), 1)] + ["p1 cc", "p3 cc"]
+    return actions
+
+
 def test_a_checked_down_hand_settles():
-    result = replay_hand(make_hand(checked_down()))
+    result = replay_hand(phh_hand(checked_down()))
     assert result.contributions == [14, 14]
     assert [p.to_dict() for p in result.pots] == [{"amount": 28, "eligible": [0, 1]}]
     assert result.showdown["high_winners"] == [0]
@@ -87,7 +88,7 @@ def test_lowest_door_card_brings_in():
 def test_bring_in_ties_broken_by_suit_clubs_lowest():
     # Both doors are deuces: clubs < diamonds < hearts < spades.
     third = ["d dh p1 AsKs2d", "d dh p2 AhKh2h", "d dh p3 AdKd2c"]
-    result = replay_hand(make_hand(third + ["p3 pb", "p1 f", "p2 f"], (500, 500, 500)))
+    result = replay_hand(phh_hand(third + ["p3 pb", "p1 f", "p2 f"], (500, 500, 500)))
     assert result.finishing_stacks == [496, 496, 508]
     refused(third + ["p1 pb"], "out_of_turn", (500, 500, 500))
     refused(["d dh p1 AsKs2d", "d dh p2 AhKh2s", "p2 pb"], "out_of_turn", (500, 500))
@@ -95,7 +96,7 @@ def test_bring_in_ties_broken_by_suit_clubs_lowest():
 
 def test_aces_are_high_for_the_bring_in():
     result = replay_hand(
-        make_hand(
+        phh_hand(
             ["d dh p1 KsKd3c", "d dh p2 QhQd2s", "d dh p3 2h2dAc", "p2 pb", "p3 f", "p1 f"],
             (500, 500, 500),
         )
@@ -107,7 +108,7 @@ def test_the_bring_in_must_bring_in_or_complete():
     refused(THIRD + ["p2 f"], "bring_in")
     refused(THIRD + ["p2 cc"], "bring_in")
     # Completing instead of bringing in is a full small bet.
-    replay_hand(make_hand(THIRD + ["p2 cbr 20", "p1 f"]))
+    replay_hand(phh_hand(THIRD + ["p2 cbr 20", "p1 f"]))
     refused(THIRD + ["p2 cbr 10"], "bet_size")
     refused(THIRD + ["p2 pb", "p1 pb"], "illegal_action")
 
@@ -116,31 +117,8 @@ def test_low_card_all_in_on_the_ante_passes_the_bring_in_left():
     # p2 has the low card but only 3 chips: all in on the ante. p3 brings in.
     third = ["d dh p1 AsKs9c", "d dh p2 AhKh2c", "d dh p3 AdKd5c"]
     result = replay_hand(
-        make_hand(
-            third
-            + ["p3 pb", "p1 cc"]
-            + [
-                "d dh p1 Qs",
-                "d dh p2 Qh",
-                "d dh p3 Qd",
-                "p1 cc",
-                "p3 cc",
-                "d dh p1 Js",
-                "d dh p2 Jh",
-                "d dh p3 Jd",
-                "p1 cc",
-                "p3 cc",
-                "d dh p1 3s",
-                "d dh p2 3h",
-                "d dh p3 3d",
-                "p1 cc",
-                "p3 cc",
-                "d dh p1 4s",
-                "d dh p2 4h",
-                "d dh p3 4c",
-                "p1 cc",
-                "p3 cc",
-            ],
+        phh_hand(
+            third + ["p3 pb", "p1 cc"] + p2_all_in("Qs Qh Qd", "Js Jh Jd", "3s 3h 3d", "4s 4h 4c"),
             (1000, 3, 1000),
         )
     )
@@ -156,26 +134,30 @@ def test_low_card_all_in_on_the_ante_passes_the_bring_in_left():
 # --- order of action ------------------------------------------------------------
 
 
+def p1_acts_first_on_fourth(third, fourth):
+    """Three-handed, p3 bringing in and the others calling on ``third`` street: after the
+    ``fourth`` street cards p1 may bet and p2 may not act."""
+    start = third + ["p3 pb", "p1 cc", "p2 cc"] + fourth
+    replay_hand(phh_hand(start + ["p1 cbr 20", "p2 f", "p3 f"], (500, 500, 500)))
+    refused(start + ["p2 cc"], "out_of_turn", (500, 500, 500))
+
+
 def test_best_up_cards_act_first_from_fourth_street():
     # p1 pairs the door on fourth street: p1 acts first though p2 shows an ace.
-    third = ["d dh p1 2s3s9c", "d dh p2 4h5hAc", "d dh p3 6d7d8c"]
-    fourth = ["d dh p1 9d", "d dh p2 Kd", "d dh p3 Td"]
-    start = third + ["p3 pb", "p1 cc", "p2 cc"] + fourth
-    replay_hand(make_hand(start + ["p1 cbr 20", "p2 f", "p3 f"], (500, 500, 500)))
-    refused(start + ["p2 cc"], "out_of_turn", (500, 500, 500))
+    p1_acts_first_on_fourth(
+        ["d dh p1 2s3s9c", "d dh p2 4h5hAc", "d dh p3 6d7d8c"],
+        ["d dh p1 9d", "d dh p2 Kd", "d dh p3 Td"],
+    )
 
 
 def test_ties_in_up_cards_go_to_first_clockwise_from_the_dealer():
     third = ["d dh p1 2s3s9c", "d dh p2 4h5h9d", "d dh p3 6d7d8c"]
-    fourth = ["d dh p1 Kc", "d dh p2 Kd", "d dh p3 Td"]
-    start = third + ["p3 pb", "p1 cc", "p2 cc"] + fourth
     # p1 and p2 both show K-9: p1 (left of the dealer) acts first.
-    replay_hand(make_hand(start + ["p1 cbr 20", "p2 f", "p3 f"], (500, 500, 500)))
-    refused(start + ["p2 cc"], "out_of_turn", (500, 500, 500))
+    p1_acts_first_on_fourth(third, ["d dh p1 Kc", "d dh p2 Kd", "d dh p3 Td"])
     # ... but p2 acts first when p1 has folded.
     hand = third + ["p3 pb", "p1 cc", "p2 cbr 20", "p3 cc", "p1 f"]
     hand += ["d dh p2 Kd", "d dh p3 Td", "p2 cbr 20", "p3 f"]
-    replay_hand(make_hand(hand, (500, 500, 500)))
+    replay_hand(phh_hand(hand, (500, 500, 500)))
 
 
 def test_no_straights_or_flushes_in_the_up_cards():
@@ -195,7 +177,7 @@ def test_no_straights_or_flushes_in_the_up_cards():
         "d dh p1 8c",
         "d dh p2 Jh",
     ]
-    replay_hand(make_hand(start + ["p2 cbr 40", "p1 f"]))
+    replay_hand(phh_hand(start + ["p2 cbr 40", "p1 f"]))
     refused(start + ["p1 cbr 40"], "out_of_turn")
 
 
@@ -203,7 +185,7 @@ def test_no_straights_or_flushes_in_the_up_cards():
 
 
 def test_completion_and_raises_on_third_street():
-    replay_hand(make_hand(THIRD + ["p2 pb", "p1 cbr 20", "p2 cbr 40", "p1 cbr 60", "p2 f"]))
+    replay_hand(phh_hand(THIRD + ["p2 pb", "p1 cbr 20", "p2 cbr 40", "p1 cbr 60", "p2 f"]))
     refused(THIRD + ["p2 pb", "p1 cbr 30"], "bet_size")
     err = refused(THIRD + ["p2 pb", "p1 cbr 20", "p2 cbr 60"], "bet_size")
     assert "20 + 20 = 40" in err.message
@@ -212,31 +194,20 @@ def test_completion_and_raises_on_third_street():
 def test_small_bet_on_fourth_street_even_with_an_open_pair():
     start = THIRD + ["p2 pb", "p1 cc", "d dh p1 7d", "d dh p2 3h"]
     # p1 shows a pair of sevens: still one small bet (RULES.md has no open-pair option).
-    replay_hand(make_hand(start + ["p1 cbr 20", "p2 f"]))
+    replay_hand(phh_hand(start + ["p1 cbr 20", "p2 f"]))
     refused(start + ["p1 cbr 40"], "bet_size")
 
 
 def test_big_bet_from_fifth_street():
     start = THIRD + ["p2 pb", "p1 cc"] + FOURTH + ["p1 cc", "p2 cc"] + FIFTH
-    replay_hand(make_hand(start + ["p1 cbr 40", "p2 cbr 80", "p1 f"]))
+    replay_hand(phh_hand(start + ["p1 cbr 40", "p2 cbr 80", "p1 f"]))
     refused(start + ["p1 cbr 20"], "bet_size")
 
 
 def test_a_bet_and_three_raises_a_round():
     start = THIRD + ["p2 pb", "p1 cc"] + FOURTH
     capped = start + ["p1 cbr 20", "p2 cbr 40", "p1 cbr 60", "p2 cbr 80"]
-    replay_hand(
-        make_hand(
-            capped
-            + ["p1 cc"]
-            + FIFTH
-            + ["p1 cc", "p2 cc"]
-            + SIXTH
-            + ["p1 cc", "p2 cc"]
-            + SEVENTH
-            + ["p1 cc", "p2 cc"]
-        )
-    )
+    replay_hand(phh_hand(capped + ["p1 cc"] + checked(FIFTH, SIXTH, SEVENTH)))
     err = refused(capped + ["p1 cbr 100"], "raise_cap")
     assert err.action_index == len(capped)
     # On third street the completion is the bet: three raises after it.
@@ -254,7 +225,7 @@ def test_fold_needs_a_bet_to_fold_to():
 def test_nobody_puts_in_more_than_their_stack():
     # p1 has 30: ante 4, then 26 left. A completion to 20 is fine; a raise to 40 is all in for 26.
     result = replay_hand(
-        make_hand(
+        phh_hand(
             THIRD + ["p2 pb", "p1 cbr 20", "p2 cbr 40", "p1 cc"] + FOURTH + FIFTH + SIXTH + SEVENTH,
             (30, 1000),
         )
@@ -265,7 +236,7 @@ def test_nobody_puts_in_more_than_their_stack():
     refused(THIRD + ["p2 pb", "p1 cbr 30"], "bet_size", (30, 1000))
     # All in for less than the completion: the completion is to what p1 has.
     replay_hand(
-        make_hand(
+        phh_hand(
             THIRD + ["p2 pb", "p1 cbr 16", "p2 cc"] + FOURTH + FIFTH + SIXTH + SEVENTH, (20, 1000)
         )
     )
@@ -274,7 +245,7 @@ def test_nobody_puts_in_more_than_their_stack():
 
 
 def test_uncalled_bets_go_back():
-    result = replay_hand(make_hand(THIRD + ["p2 pb", "p1 cbr 20", "p2 cbr 40", "p1 f"]))
+    result = replay_hand(phh_hand(THIRD + ["p2 pb", "p1 cbr 20", "p2 cbr 40", "p1 f"]))
     assert result.returned == [0, 20]
     assert result.contributions == [24, 24]
     assert result.finishing_stacks == [976, 1024]
@@ -294,24 +265,8 @@ def test_short_all_in_raise_does_not_reopen_the_betting():
     # p1 bet, and faces only p2's short raise and p3's call: no raise for p1.
     err = refused(bet + ["p3 cc", "p1 cbr 45"], "reopen", stacks)
     assert "does not reopen" in err.message
-    rest = [
-        "d dh p1 Js",
-        "d dh p2 Jh",
-        "d dh p3 Jd",
-        "p1 cc",
-        "p3 cc",
-        "d dh p1 3s",
-        "d dh p2 3h",
-        "d dh p3 3d",
-        "p1 cc",
-        "p3 cc",
-        "d dh p1 4s",
-        "d dh p2 4h",
-        "d dh p3 4c",
-        "p1 cc",
-        "p3 cc",
-    ]
-    result = replay_hand(make_hand(bet + ["p3 cc", "p1 cc"] + rest, stacks))
+    rest = p2_all_in("Js Jh Jd", "3s 3h 3d", "4s 4h 4c")
+    result = replay_hand(phh_hand(bet + ["p3 cc", "p1 cc"] + rest, stacks))
     assert result.contributions == [39, 39, 39]
     # Two short all-ins that add up to a full raise do reopen it (as in pokerkit).
 
@@ -321,7 +276,7 @@ def test_raising_when_everyone_else_is_all_in():
     err = refused(third + ["p1 cbr 20", "p2 cbr 30", "p1 cbr 50"], "illegal_action", (1000, 44))
     assert "nobody to bet against" in err.message
     replay_hand(
-        make_hand(
+        phh_hand(
             third
             + [
                 "p1 cbr 20",
@@ -353,7 +308,7 @@ def test_all_in_runout_deals_without_betting_and_shows():
     ]
     # p2 is all in on third street; pokerkit shows the hands then, before the runout.
     hand = third + ["p2 pb", "p1 cbr 20", "p2 cc", "p1 sm AsKs9c", "p2 sm AhKh2c"] + runout
-    result = replay_hand(make_hand(hand, (1000, 24)))
+    result = replay_hand(phh_hand(hand, (1000, 24)))
     assert result.showdown["players"][0]["high"]["category"] == "flush"
     assert result.finishing_stacks == [1024, 0]
     # No betting once nobody is left to bet against.
@@ -385,7 +340,7 @@ def test_side_pots_and_folded_chips():
         "d dh p1 Th",
         "d dh p3 Jh",
     ]
-    result = replay_hand(make_hand(actions, (1000, 1000, 44)))
+    result = replay_hand(phh_hand(actions, (1000, 1000, 44)))
     assert result.contributions == [64, 64, 44]
     assert result.returned == [40, 0, 0]
     assert [p.to_dict() for p in result.pots] == [
@@ -399,33 +354,9 @@ def test_side_pots_and_folded_chips():
 
 def test_odd_chips_go_to_the_first_winner_clockwise_from_the_dealer():
     # p1 and p3 both make T-9-8-7-6; p2 folds on fourth street. Pot 17.
-    actions = [
-        "d dh p1 Ts9s8c",
-        "d dh p2 2h2d2c",
-        "d dh p3 TdTc8d",
-        "p2 pb",
-        "p3 cc",
-        "p1 cc",
-        "d dh p1 7h",
-        "d dh p2 5s",
-        "d dh p3 9h",
-        "p3 cbr 4",
-        "p1 cc",
-        "p2 f",
-        "d dh p1 6h",
-        "d dh p3 7c",
-        "p3 cc",
-        "p1 cc",
-        "d dh p1 Kh",
-        "d dh p3 6d",
-        "p1 cc",
-        "p3 cc",
-        "d dh p1 3c",
-        "d dh p3 4s",
-        "p1 cc",
-        "p3 cc",
-    ]
-    hand = make_hand(actions, (500, 500, 500))
+    third = ["d dh p1 Ts9s8c", "d dh p2 2h2d2c", "d dh p3 TdTc8d", "p2 pb", "p3 cc", "p1 cc"]
+    actions = third + ODD_CHIP_STREETS
+    hand = phh_hand(actions, (500, 500, 500))
     hand.update(antes=1, bring_in=2, small_bet=4, big_bet=8)
     result = replay_hand(hand)
     assert result.showdown["high_winners"] == [0, 2]
@@ -451,21 +382,21 @@ def test_a_card_cannot_be_dealt_twice():
 def test_unknown_cards_only_face_down_and_shown_at_the_showdown():
     refused(["d dh p1 9s8s??", "d dh p2 KhKd2c"], "unknown_card")
     # A folded player's hidden cards may stay unknown.
-    replay_hand(make_hand(["d dh p1 ????7c", "d dh p2 KhKd2c", "p2 pb", "p1 f"]))
+    replay_hand(phh_hand(["d dh p1 ????7c", "d dh p2 KhKd2c", "p2 pb", "p1 f"]))
     # At the showdown they must be shown.
     actions = checked_down()
     actions[0] = "d dh p1 ????7c"
     refused(actions, "unknown_card")
-    result = replay_hand(make_hand(actions + ["p1 sm 9s8s7c6d5cJd2d", "p2 sm -"]))
+    result = replay_hand(phh_hand(actions + ["p1 sm 9s8s7c6d5cJd2d", "p2 sm -"]))
     assert result.showdown["high_winners"] == [0]
     # Showing only the face-down cards works too, and must match what was dealt.
-    replay_hand(make_hand(actions + ["p1 sm 9s8s2d"]))
+    replay_hand(phh_hand(actions + ["p1 sm 9s8s2d"]))
     refused(actions + ["p1 sm 9s8s2h"], "invalid_show")
     refused(actions + ["p1 sm KhKd2d"], "duplicate_card")
 
 
 def test_showdown_muck_forfeits():
-    result = replay_hand(make_hand(checked_down() + ["p1 sm"]))
+    result = replay_hand(phh_hand(checked_down() + ["p1 sm"]))
     assert result.finishing_stacks == [986, 1014]
     assert result.folded == ["showdown", None]
     refused(checked_down() + ["p1 sm", "p2 sm"], "illegal_action")
@@ -511,7 +442,7 @@ def test_community_card_only_when_the_deck_runs_short():
             for first in range(n):
                 trial = built + [f"p{(first + k) % n + 1} cc" for k in range(n)]
                 try:
-                    replay_hand(make_hand(trial, [500] * n))
+                    replay_hand(phh_hand(trial, [500] * n))
                 except ProcedureError as exc:
                     if exc.code == "incomplete_hand":
                         built = trial
@@ -526,7 +457,7 @@ def test_community_card_only_when_the_deck_runs_short():
         for first in range(n):
             trial = final + [f"p{(first + k) % n + 1} cc" for k in range(n)]
             try:
-                result = replay_hand(make_hand(trial, [500] * n))
+                result = replay_hand(phh_hand(trial, [500] * n))
                 break
             except ProcedureError:
                 continue
@@ -554,12 +485,12 @@ def test_spec_fields_are_checked():
     assert refused(["p3 cc"]).code == "invalid_action"
     assert refused(["p1 sd"]).code == "invalid_action"
     assert refused(["d dh p1 9s8sXx"]).code == "invalid_card"
-    result = replay_hand(make_hand(checked_down(), _note="x", author="me"))
+    result = replay_hand(phh_hand(checked_down(), _note="x", author="me"))
     assert result.warnings == ["user-defined field '_note' is not ours and was ignored"]
 
 
 def test_stated_finishing_stacks_are_checked():
-    replay_hand(make_hand(checked_down(), finishing_stacks=[1014, 986]))
+    replay_hand(phh_hand(checked_down(), finishing_stacks=[1014, 986]))
     assert (
         refused(checked_down(), finishing_stacks=[1000, 1000]).code == "finishing_stacks_mismatch"
     )
@@ -574,7 +505,7 @@ def test_eight_players_only_with_an_override():
     ]
     actions = hands + ["p8 pb"] + [f"p{i} f" for i in range(1, 8)]
     assert refused(actions, stacks=[100] * 8).code == "player_count"
-    result = replay_hand(make_hand(actions, [100] * 8), max_players=8)
+    result = replay_hand(phh_hand(actions, [100] * 8), max_players=8)
     assert result.finishing_stacks[7] == 128
 
 
@@ -595,7 +526,7 @@ def test_nothing_after_the_hand_is_won():
     refused(won + ["d dh p1 6d"], "hand_over")
     refused(won + ["p1 cc"], "hand_over")
     refused(won + ["p1 sm"], "illegal_action")  # nothing to muck
-    replay_hand(make_hand(won + ["p1 sm 9s8s7c", "# the winner shows"]))
+    replay_hand(phh_hand(won + ["p1 sm 9s8s7c", "# the winner shows"]))
 
 
 def test_up_card_order_with_a_face_up_seventh_card():

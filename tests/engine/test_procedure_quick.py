@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.hands import STAKES, phh_hand
 from tracker.engine.errors import DomainError
 from tracker.engine.procedure import replay_hand, settle_quick
 from tracker.engine.stakes import Stakes
-
-STAKES = {"ante": 4, "bring_in": 10, "small_bet": 20, "big_bet": 40}
 
 STRAIGHT = {"down": ["9s", "8s", "2d"], "up": ["7c", "6d", "5c", "Jd"]}
 KINGS = {"down": ["Kh", "Kd", "Ac"], "up": ["2c", "3h", "4h", "Th"]}
@@ -151,37 +150,51 @@ def test_low_hold_buy_in_quick_entry():
         {"down": ["4s", "9d"], "up": ["4h", "4c", "Ah", "Ad", "2c"]},
         {"down": ["Kc", "Kd", "Jc"], "up": ["Ks", "Kh", "Qs", "Qd"]},
     ]
-    result = settle_quick(
-        variant="low_hold",
-        options={"same_rank_wild": "all"},
-        stakes=STAKES,
-        starting_stacks=[1000, 1000],
-        put_in=[94, 54],
-        buys=[True, False],
-        folded=[None, None],
-        shown=shown,
-    )
-    assert result.buys == [40, 0]
-    assert result.contributions == [94, 54]
-    assert result.finishing_stacks == [1054, 946]
-    # The seventh card of a buyer in the contributed version is face up.
-    with pytest.raises(DomainError) as info:
-        settle_quick(
+
+    def low_hold(buys):
+        return settle_quick(
             variant="low_hold",
             options={"same_rank_wild": "all"},
             stakes=STAKES,
             starting_stacks=[1000, 1000],
             put_in=[94, 54],
-            buys=[False, False],
+            buys=buys,
             folded=[None, None],
             shown=shown,
         )
+
+    result = low_hold([True, False])
+    assert result.buys == [40, 0]
+    assert result.contributions == [94, 54]
+    assert result.finishing_stacks == [1054, 946]
+    # The seventh card of a buyer in the contributed version is face up.
+    with pytest.raises(DomainError) as info:
+        low_hold([False, False])
     assert info.value.code in ("missing_cards", "unmatched")
+
+
+def entered_again(result, starting_stacks):
+    """The replayed seven-card stud hand ``result`` settled again as a quick entry: the
+    chips each seat put in (returns included), the folds, the cards shown."""
+    shown = [None] * len(starting_stacks)
+    if result.showdown is not None:
+        for i, entry in enumerate(result.showdown["players"]):
+            if entry is not None:
+                shown[i] = {"down": entry["down"], "up": entry["up"]}
+    return settle_quick(
+        variant="seven_card_stud",
+        stakes=STAKES,
+        starting_stacks=starting_stacks,
+        put_in=[c + r for c, r in zip(result.contributions, result.returned, strict=True)],
+        folded=result.folded,
+        shown=shown,
+        community=result.community,
+    )
 
 
 def test_quick_entry_settles_like_the_replay():
     """The pokerkit hands, entered as quick entry, settle exactly as replayed."""
-    from tests.engine.test_pokerkit_reference import play_random_hand
+    from tests.support.pokerkit import play_random_hand
 
     checked = 0
     for seed in range(120):
@@ -189,20 +202,7 @@ def test_quick_entry_settles_like_the_replay():
         if rh.players == 8 or (rh.ours_community and not rh.board):
             continue
         result = replay_hand(rh.hand)
-        shown = [None] * rh.players
-        if result.showdown is not None:
-            for i, entry in enumerate(result.showdown["players"]):
-                if entry is not None:
-                    shown[i] = {"down": entry["down"], "up": entry["up"]}
-        again = settle_quick(
-            variant="seven_card_stud",
-            stakes=STAKES,
-            starting_stacks=rh.hand["starting_stacks"],
-            put_in=[c + r for c, r in zip(result.contributions, result.returned, strict=True)],
-            folded=result.folded,
-            shown=shown,
-            community=result.community,
-        )
+        again = entered_again(result, rh.hand["starting_stacks"])
         assert again.finishing_stacks == result.finishing_stacks, seed
         assert again.pots == result.pots, seed
         checked += 1
@@ -223,27 +223,11 @@ def test_full_history_and_results_give_the_same_pots_with_stacks_below_the_ante(
         n = rng.randint(2, 7)
         stacks = [rng.choice([rng.randint(1, 12), rng.randint(13, 80), 1000]) for _ in range(n)]
         actions = random_history(rng, stacks=stacks, fold_p=0.2, raise_p=0.4).actions
-        hand = {
-            "variant": "F7S", "antes": 4, "bring_in": 10, "small_bet": 20, "big_bet": 40,
-            "starting_stacks": stacks, "actions": actions,
-        }  # fmt: skip
+        hand = phh_hand(actions, stacks)
         result = replay_hand(hand)
         live = sorted(c - b for c, b in zip(result.contributions, result.buys, strict=True))
         assert live[-1] == live[-2], (seed, stacks, actions)  # nothing left unmatched
-        shown = [None] * n
-        if result.showdown is not None:
-            for i, entry in enumerate(result.showdown["players"]):
-                if entry is not None:
-                    shown[i] = {"down": entry["down"], "up": entry["up"]}
-        again = settle_quick(
-            variant="seven_card_stud",
-            stakes=STAKES,
-            starting_stacks=stacks,
-            put_in=[c + r for c, r in zip(result.contributions, result.returned, strict=True)],
-            folded=result.folded,
-            shown=shown,
-            community=result.community,
-        )
+        again = entered_again(result, stacks)
         assert again.pots == result.pots, (seed, stacks, actions)
         assert again.returned == result.returned, (seed, stacks, actions)
         assert again.finishing_stacks == result.finishing_stacks
@@ -252,15 +236,14 @@ def test_full_history_and_results_give_the_same_pots_with_stacks_below_the_ante(
 def test_an_ante_bigger_than_every_other_stack_goes_back():
     # Cat antes 4; Ann and Bob have 2 and 3 chips, all in on the ante: nobody can match
     # Cat's last chip, so it goes back, as in results entry.
-    hand = {
-        "variant": "F7S", "antes": 4, "bring_in": 10, "small_bet": 20, "big_bet": 40,
-        "starting_stacks": [2, 3, 1000],
-        "actions": [
+    hand = phh_hand(
+        [
             "d dh p1 AsAh2c", "d dh p2 KsKh3c", "d dh p3 QsQh4c",
             "d dh p1 Ad", "d dh p2 Kd", "d dh p3 Qd", "d dh p1 5c", "d dh p2 6c", "d dh p3 7c",
             "d dh p1 5d", "d dh p2 6d", "d dh p3 7d", "d dh p1 8s", "d dh p2 9s", "d dh p3 Ts",
         ],
-    }  # fmt: skip
+        [2, 3, 1000],
+    )  # fmt: skip
     result = replay_hand(hand)
     assert result.returned == [0, 0, 1]
     assert [p.to_dict() for p in result.pots] == [

@@ -6,20 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.hands import phh_hand
 from tracker.engine.procedure import ProcedureError, replay_hand
-
-
-def make_hand(actions, stacks=(1000, 1000), **extra):
-    return {
-        "variant": "F7S",
-        "antes": 4,
-        "bring_in": 10,
-        "small_bet": 20,
-        "big_bet": 40,
-        "starting_stacks": list(stacks),
-        "actions": list(actions),
-        **extra,
-    }
 
 
 def refused(hand, code):
@@ -59,7 +47,7 @@ LOW_HOLD_SEVENTH = ["d dh p1 2c", "d dh p2 Jc", "p1 cbr 40", "p2 cc"]
 
 
 def low_hold(buys=None, version="contributed", **options):
-    hand = make_hand(
+    hand = phh_hand(
         LOW_HOLD_TO_SIXTH + LOW_HOLD_SEVENTH,
         _variant="low_hold",
         _options={"same_rank_wild": "all", "buy_version": version, **options},
@@ -134,34 +122,13 @@ def test_who_cannot_afford_a_buy_cannot_buy():
 def test_buys_go_into_the_main_pot():
     # p3 is all in on third street; p1's buy is in the main pot p3 can win.
     actions = [
-        "d dh p1 4s9d4h",
-        "d dh p2 KcKdKs",
-        "d dh p3 QcQh3c",
-        "p3 pb",
-        "p1 cc",
-        "p2 cc",
-        "d dh p1 4c",
-        "d dh p2 Kh",
-        "d dh p3 7h",
-        "p2 cbr 20",
-        "p1 cc",
-        "d dh p1 Ah",
-        "d dh p2 Qs",
-        "d dh p3 7s",
-        "p2 cc",
-        "p1 cc",
-        "d dh p1 Ad",
-        "d dh p2 Qd",
-        "d dh p3 7d",
-        "p1 cc",
-        "p2 cc",
-        "d dh p1 2c",
-        "d dh p2 Jc",
-        "d dh p3 7c",
-        "p1 cc",
-        "p2 cc",
-    ]
-    hand = make_hand(
+        "d dh p1 4s9d4h", "d dh p2 KcKdKs", "d dh p3 QcQh3c", "p3 pb", "p1 cc", "p2 cc",
+        "d dh p1 4c", "d dh p2 Kh", "d dh p3 7h", "p2 cbr 20", "p1 cc",
+        "d dh p1 Ah", "d dh p2 Qs", "d dh p3 7s", "p2 cc", "p1 cc",
+        "d dh p1 Ad", "d dh p2 Qd", "d dh p3 7d", "p1 cc", "p2 cc",
+        "d dh p1 2c", "d dh p2 Jc", "d dh p3 7c", "p1 cc", "p2 cc",
+    ]  # fmt: skip
+    hand = phh_hand(
         actions,
         (1000, 1000, 14),
         _variant="low_hold",
@@ -198,7 +165,7 @@ def test_buys_only_for_players_still_in_and_not_with_a_community_card():
     for _street in range(3):
         seven += [f"d dh p{i} {next(ups)}" for i in range(1, 8)]
         seven += ["CHECKS"]
-    hand = make_hand(seven, [500] * 7, _variant="low_hold", _buys=[True] + [False] * 6)
+    hand = phh_hand(seven, [500] * 7, _variant="low_hold", _buys=[True] + [False] * 6)
     # Find who opens each street by trying each player first.
     built = []
     for a in seven:
@@ -242,17 +209,17 @@ KINGS = [
 
 
 def test_seventh_card_up_or_down_at_each_players_choice():
-    down = replay_hand(make_hand(KINGS + ["p2 cc", "p1 cc"], _variant="kings_and_little_ones"))
+    down = replay_hand(phh_hand(KINGS + ["p2 cc", "p1 cc"], _variant="kings_and_little_ones"))
     assert down.showdown["players"][0]["down"] == ["Kd", "4c", "9d"]
     # p1 takes it up: 9-9 showing now acts first on seventh street.
-    hand = make_hand(
+    hand = phh_hand(
         KINGS + ["p1 cc", "p2 cc"], _variant="kings_and_little_ones", _seventh_card=["up", None]
     )
     up = replay_hand(hand)
     assert up.showdown["players"][0]["up"] == ["9c", "7d", "5h", "3s", "9d"]
     assert up.showdown["players"][1]["down"] == ["Qs", "Qh", "Ac"]
     refused(
-        make_hand(
+        phh_hand(
             KINGS + ["p2 cc", "p1 cc"],
             _variant="kings_and_little_ones",
             _seventh_card=["up", "down"],
@@ -285,20 +252,20 @@ def test_kings_rule_document_example_at_the_showdown():
         "p1 cc",
         "p2 cc",
     ]
-    result = replay_hand(make_hand(actions, _variant="kings_and_little_ones"))
+    result = replay_hand(phh_hand(actions, _variant="kings_and_little_ones"))
     high = result.showdown["players"][0]["high"]
     assert high["category"] == "four_of_a_kind"
     assert high["ranks"] == [4, 4, 4, 4, 11]
 
 
 def test_seventh_card_choices_are_checked():
-    hand = make_hand(
+    hand = phh_hand(
         KINGS[:12] + ["d dh p1 3s", "d dh p2 2s", "p2 cbr 40", "p1 f"],
         _variant="kings_and_little_ones",
         _seventh_card=["up", None],
     )
     assert refused(hand, "invalid_choice").field == "_seventh_card[0]"
-    hand = make_hand(
+    hand = phh_hand(
         KINGS + ["p2 cc", "p1 cc"],
         _variant="kings_and_little_ones",
         _seventh_card=["sideways", None],
@@ -341,7 +308,7 @@ LOW_HOLE = [
 
 
 def low_hole(**extra):
-    hand = make_hand(LOW_HOLE, (500, 500, 500), _variant="low_hole", **extra)
+    hand = phh_hand(LOW_HOLE, (500, 500, 500), _variant="low_hole", **extra)
     hand.update(antes=1, bring_in=2, small_bet=4, big_bet=8)
     return hand
 
@@ -422,7 +389,5 @@ def test_low_hole_deals_to_eight_and_other_games_to_seven():
         )
     ]
     actions += ["p8 pb"] + [f"p{i} f" for i in range(1, 8)]
-    assert (
-        replay_hand(make_hand(actions, [100] * 8, _variant="low_hole")).finishing_stacks[7] == 128
-    )
-    refused(make_hand(actions, [100] * 8, _variant="low_hold"), "player_count")
+    assert replay_hand(phh_hand(actions, [100] * 8, _variant="low_hole")).finishing_stacks[7] == 128
+    refused(phh_hand(actions, [100] * 8, _variant="low_hold"), "player_count")

@@ -5,88 +5,35 @@ four games and random hands driven through next_event() are in test_variants.py.
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
-from tracker.engine.announcements import normalize_announcements
+from tests.support.hands import SMALL_STAKES, phh_hand
+from tests.support.stud import (
+    D,
+    Recorder,
+    U,
+    assert_refused,
+    at_seventh_deal,
+    autoplay,
+    deals,
+    deck,
+    new_hand,
+    options,
+    play,
+    snapshot,
+)
 from tracker.engine.cards import parse_card
 from tracker.engine.procedure import walk_history
 from tracker.engine.stakes import Stakes
 from tracker.engine.stud import (
     Code,
-    HandObserver,
     Option,
     Phase,
     ProcedureError,
-    StudHand,
     Subject,
     Verb,
 )
-from tracker.engine.variants import Face, Street
-
-STAKES = Stakes(4, 10, 20, 40)
-D, U = Face.DOWN, Face.UP
-
-
-def new_hand(stacks=(1000, 1000), variant="seven_card_stud", options=None, stakes=STAKES, **kw):
-    options = normalize_announcements(variant, options or {})
-    return StudHand(variant=variant, stakes=stakes, stacks=list(stacks), options=options, **kw)
-
-
-def play(hand, *steps):
-    """PHH-like steps: 'd pN CARDS' (each card with the face it is due), 'pN pb',
-    'pN cc', 'pN f', 'pN cbr TO'; the antes first if not posted."""
-    if hand.phase is Phase.ANTES:
-        hand.post_antes()
-    for step in steps:
-        who, verb, *rest = step.split()
-        if who == "d":
-            seat = int(verb[1:]) - 1
-            for k in range(0, len(rest[0]), 2):
-                text = rest[0][k : k + 2]
-                card = None if text == "??" else parse_card(text)
-                hand.deal(seat, card, up=hand.next_face(seat) is U)
-            continue
-        seat = int(who[1:]) - 1
-        if verb == "cbr":
-            hand.complete_bet_or_raise(seat, int(rest[0]))
-        else:
-            {"pb": hand.bring_in, "cc": hand.check_or_call, "f": hand.fold}[verb](seat)
-    return hand
-
-
-def options(hand):
-    return [(o.verb.value, o.amount, o.to) for o in hand.next_event().options]
-
-
-def deals(hand):
-    return [(d.seat, d.face) for d in hand.next_event().deals]
-
-
-def autoplay(hand, deck, stop):
-    """Deal the cards due from ``deck`` and check or call (bring in when due) until
-    ``stop(next_event)``."""
-    if hand.phase is Phase.ANTES:
-        hand.post_antes()
-    while not stop(ev := hand.next_event()):
-        if ev.phase is Phase.DEAL:
-            deal = ev.deals[0]
-            hand.deal(deal.seat, deck.pop(), up=deal.face is U)
-        elif Verb.BRING_IN in {o.verb for o in ev.options}:
-            hand.bring_in(ev.seat)
-        else:
-            hand.check_or_call(ev.seat)
-    return hand
-
-
-def at_seventh_deal(ev):
-    return ev.phase is Phase.DEAL and ev.street is Street.SEVENTH
-
-
-def deck():
-    return list(range(52))  # popped from the top: As, Ah, Ad, Ac, Ks, ...
-
+from tracker.engine.variants import Street
 
 # Three-handed third street: p1's 2c brings in.
 THREE = ("d p1 AsKs2c", "d p2 QhQd9c", "d p3 JhJd8c")
@@ -243,24 +190,6 @@ def test_short_all_in_does_not_reopen_for_who_acted():
 # --- 2. Typed refusals that change nothing --------------------------------------------
 
 
-def snapshot(hand):
-    slots = {k: copy.deepcopy(getattr(hand, k)) for k in StudHand.__slots__ if k != "observers"}
-    return slots, hand.next_event()
-
-
-def assert_refused(hand, verify, verb, code, seat, subject):
-    before = snapshot(hand)
-    with pytest.raises(ProcedureError) as first:
-        verify(hand)
-    assert (first.value.code, first.value.seat, first.value.subject) == (code, seat, subject)
-    assert isinstance(first.value.code, str) and first.value.code == code.value
-    assert snapshot(hand) == before
-    with pytest.raises(ProcedureError) as second:
-        verb(hand)
-    assert (second.value.code, second.value.seat, second.value.subject) == (code, seat, subject)
-    assert snapshot(hand) == before
-
-
 def bring_in_due():
     return play(new_hand((1000, 1000, 1000)), *THREE)
 
@@ -351,16 +280,6 @@ def test_every_refusal_is_typed_and_changes_nothing(case):
 # --- 3. Observers ---------------------------------------------------------------------
 
 
-class Recorder(HandObserver):
-    def __init__(self):
-        self.events, self.ledger = [], []
-
-    def on_event(self, event, hand):
-        self.events.append(event)
-        put_in = sum(hand.starting) - sum(hand.stacks)
-        self.ledger.append((sum(p.amount for p in hand.pots()), put_in))
-
-
 def test_the_events_of_a_hand_won_on_third_street():
     recorder = Recorder()
     hand = new_hand((1000, 1000, 1000))
@@ -382,13 +301,6 @@ def test_the_events_of_a_hand_won_on_third_street():
     assert all(pots == put_in for pots, put_in in recorder.ledger)
 
 
-def phh(actions, stacks, **extra):
-    return {
-        "variant": "F7S", "antes": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10,
-        "starting_stacks": list(stacks), "actions": list(actions), **extra,
-    }  # fmt: skip
-
-
 # p3 is all in on fourth street; p2 folds to p1's sixth street bet (returned uncalled);
 # the seventh card is dealt without betting; p1 and p3 reach the showdown.
 SIDE_POT = [
@@ -402,7 +314,9 @@ SIDE_POT = [
 
 def test_observers_see_every_event_and_the_pots_so_far():
     a, b = Recorder(), Recorder()
-    hand = walk_history(phh([*SIDE_POT, "p3 sm"], (100, 100, 8)), observers=[a, b])
+    hand = walk_history(
+        phh_hand([*SIDE_POT, "p3 sm"], (100, 100, 8), stakes=SMALL_STAKES), observers=[a, b]
+    )
     assert a.events == b.events and len(a.events) == hand.events
     events = a.events
     assert [(e.seat, e.amount) for e in events if e.verb is Verb.ANTE] == [(0, 1), (1, 1), (2, 1)]
@@ -421,7 +335,7 @@ def test_observers_see_every_event_and_the_pots_so_far():
 
 
 def test_mucking_the_only_contender_of_a_side_pot():
-    hand = walk_history(phh(SIDE_POT, (100, 100, 8)))
+    hand = walk_history(phh_hand(SIDE_POT, (100, 100, 8), stakes=SMALL_STAKES))
     assert [p.to_dict() for p in hand.pots()] == [
         {"amount": 24, "eligible": [0, 2]},
         {"amount": 20, "eligible": [0]},
@@ -520,11 +434,10 @@ def test_two_who_muck_cannot_leave_a_pot_only_they_contest():
         "p1 cbr 80", "p4 cc", "d dh p1 Td", "d dh p4 6c", "d dh p5 3s", "d dh p6 Qd",
         "d dh p1 Jd", "d dh p4 Ks", "d dh p5 Jc", "d dh p6 9h", "p1 sm",
     ]  # fmt: skip
-    history = {
-        "variant": "F7S", "antes": 4, "bring_in": 10, "small_bet": 20, "big_bet": 40,
-        "starting_stacks": [1000, 45, 20, 90, 3, 45], "actions": actions,
-        "_variant": "kings_and_little_ones", "_seventh_card": ["down", None, None, None, "up", None],
-    }  # fmt: skip
+    history = phh_hand(
+        actions, [1000, 45, 20, 90, 3, 45], variant="kings_and_little_ones",
+        _seventh_card=["down", None, None, None, "up", None],
+    )  # fmt: skip
     hand = walk_history(history)
     assert hand.pots()[-1].to_dict() == {"amount": 90, "eligible": [3]}  # p1 gave it up
     assert_refused(

@@ -9,19 +9,8 @@ import random
 
 import pytest
 
-from tests.engine.test_stud import (
-    STAKES,
-    D,
-    Recorder,
-    U,
-    assert_refused,
-    at_seventh_deal,
-    autoplay,
-    deals,
-    deck,
-    new_hand,
-    options,
-)
+from tests.support import stud
+from tests.support.hands import phh_hand
 from tracker.engine.cards import format_card
 from tracker.engine.procedure import replay_hand
 from tracker.engine.stud import (
@@ -45,40 +34,42 @@ SEEDS = 20  # random hands per game
 
 @pytest.mark.parametrize("variant", ["seven_card_stud", "kings_and_little_ones", "low_hold"])
 def test_seven_players_at_seventh_street_get_a_community_card(variant):
-    hand = autoplay(new_hand([1000] * 7, variant), deck(), at_seventh_deal)
+    hand = stud.autoplay(stud.new_hand([1000] * 7, variant), stud.deck(), stud.at_seventh_deal)
     ev = hand.next_event()
     assert (ev.deals, ev.choices) == ((Deal(None, Face.COMMUNITY),), ())
-    assert_refused(
+    stud.assert_refused(
         hand, lambda h: h.verify_deal(0, 0, up=False), lambda h: h.deal_down(0, 0),
         Code.COMMUNITY_CARD, 0, Subject.ACTION,
     )  # fmt: skip
     hand.deal_community(0)
     assert (hand.community, hand.next_event().phase) == (0, Phase.BET)
-    six = autoplay(new_hand([1000] * 6, variant), deck(), at_seventh_deal)
-    assert set(deals(six)) == {(i, D) for i in range(6)}  # 52 - 5 - 36 = 11 cards left
+    six = stud.autoplay(stud.new_hand([1000] * 6, variant), stud.deck(), stud.at_seventh_deal)
+    assert set(stud.deals(six)) == {(i, stud.D) for i in range(6)}  # 52 - 5 - 36 = 11 cards left
     # Seven dealt to sixth street, one folds there: 52 - 5 - 42 = 5 cards for 6 players.
-    cards = deck()
-    folded = autoplay(
-        new_hand([1000] * 7, variant), cards,
+    cards = stud.deck()
+    folded = stud.autoplay(
+        stud.new_hand([1000] * 7, variant), cards,
         lambda e: e.phase is Phase.BET and e.street is Street.SIXTH,
     )  # fmt: skip
     first = folded.next_event().seat
     folded.bet(first)
     folded.fold(folded.next_event().seat)
-    autoplay(folded, cards, at_seventh_deal)
-    assert folded.n_in == 6 and deals(folded) == [(None, Face.COMMUNITY)]
+    stud.autoplay(folded, cards, stud.at_seventh_deal)
+    assert folded.n_in == 6 and stud.deals(folded) == [(None, Face.COMMUNITY)]
 
 
 def test_kings_and_little_ones_seventh_up_when_chosen():
-    hand = autoplay(new_hand(variant="kings_and_little_ones"), deck(), at_seventh_deal)
+    hand = stud.autoplay(
+        stud.new_hand(variant="kings_and_little_ones"), stud.deck(), stud.at_seventh_deal
+    )
     ev = hand.next_event()
     assert ev.choices == (Option(Verb.CHOOSE_SEVENTH, 0), Option(Verb.CHOOSE_SEVENTH, 1))
-    assert deals(hand) == [(0, D), (1, D)]
+    assert stud.deals(hand) == [(0, stud.D), (1, stud.D)]
     hand.choose_seventh(1, True)
-    assert deals(hand) == [(0, D), (1, U)]
+    assert stud.deals(hand) == [(0, stud.D), (1, stud.U)]
     hand.deal(0, 0, up=False)
     assert hand.next_event().choices == ()  # chosen before the seventh card, not after
-    assert_refused(
+    stud.assert_refused(
         hand, lambda h: h.verify_choose_seventh(1, False), lambda h: h.choose_seventh(1, False),
         Code.INVALID_CHOICE, 1, Subject.SEVENTH,
     )  # fmt: skip
@@ -89,15 +80,18 @@ def test_kings_and_little_ones_seventh_up_when_chosen():
 @pytest.mark.parametrize(
     "announced, price, before, bought, buyers",
     [
-        ({"buy_version": "contributed"}, 40, D, U, (0, 1)),  # one big bet; p3's 36 is short
-        ({"buy_version": "buderick", "buy_price": 25}, 25, U, D, (0, 1, 2)),
+        # one big bet; p3's 36 is short
+        ({"buy_version": "contributed"}, 40, stud.D, stud.U, (0, 1)),
+        ({"buy_version": "buderick", "buy_price": 25}, 25, stud.U, stud.D, (0, 1, 2)),
     ],
 )
 def test_low_hold_buys(announced, price, before, bought, buyers):
-    hand = autoplay(new_hand((1000, 1000, 50), "low_hold", announced), deck(), at_seventh_deal)
+    hand = stud.autoplay(
+        stud.new_hand((1000, 1000, 50), "low_hold", announced), stud.deck(), stud.at_seventh_deal
+    )
     ev = hand.next_event()
     assert ev.choices == tuple(Option(Verb.BUY, i, price) for i in buyers)
-    assert deals(hand) == [(0, before), (1, before), (2, before)]
+    assert stud.deals(hand) == [(0, before), (1, before), (2, before)]
     pots, stacks, total = hand.pots(), list(hand.stacks), hand.pot_total()
     hand.buy(1)
     assert hand.stacks == [stacks[0], stacks[1] - price, stacks[2]]
@@ -107,10 +101,10 @@ def test_low_hold_buys(announced, price, before, bought, buyers):
     assert hand.pots()[0].eligible == pots[0].eligible == (0, 1, 2)
     assert hand.pot_total() == total + price
     assert [o.seat for o in hand.next_event().choices] == [i for i in buyers if i != 1]
-    assert deals(hand) == [(0, before), (1, bought), (2, before)]
-    autoplay(hand, deck()[:30], lambda e: e.phase is Phase.BET)
+    assert stud.deals(hand) == [(0, before), (1, bought), (2, before)]
+    stud.autoplay(hand, stud.deck()[:30], lambda e: e.phase is Phase.BET)
     # The seventh street betting starts fresh: the buy is no bet.
-    assert (hand.next_event().seat, options(hand)) == (2, [("check", 0, 0), ("bet", 36, 36)])
+    assert (hand.next_event().seat, stud.options(hand)) == (2, [("check", 0, 0), ("bet", 36, 36)])
 
 
 # --- Random hands of the four games, driven only through next_event() -------------
@@ -170,8 +164,8 @@ def drive(seed, variant):
     stacks = [rng.choice([3, 20, 45, 90, 300, 1000, 1000]) for _ in range(n)]
     announced = random_options(rng, variant)
     fold_p, raise_p = rng.choice([(0.0, 0.3), (0.1, 0.3), (0.25, 0.2)])
-    recorder = Recorder()
-    hand = new_hand(stacks, variant, announced, observers=[recorder])
+    recorder = stud.Recorder()
+    hand = stud.new_hand(stacks, variant, announced, observers=[recorder])
     cards = list(range(52))
     rng.shuffle(cards)
     actions, buys, seventh, declared = [], [False] * n, [None] * n, [None] * n
@@ -194,7 +188,7 @@ def drive(seed, variant):
                 hand.deal_community(card)
                 actions.append(f"d db {format_card(card)}")
             else:
-                hand.deal(deal.seat, card, up=deal.face is U)
+                hand.deal(deal.seat, card, up=deal.face is stud.U)
                 actions.append(f"d dh p{deal.seat + 1} {format_card(card)}")
         else:
             check_offer(hand, ev)
@@ -224,12 +218,10 @@ def drive(seed, variant):
         for seat in hand.next_event().showdown:
             declared[seat] = rng.choice(["high", "low", "both"])
             hand.declare(seat, declared[seat])
-    history = {
-        "variant": "F7S", "antes": STAKES.ante, "bring_in": STAKES.bring_in,
-        "small_bet": STAKES.small_bet, "big_bet": STAKES.big_bet, "starting_stacks": stacks,
-        "actions": actions, "_variant": variant, "_options": announced, "_buys": buys,
-        "_seventh_card": seventh, "_declarations": declared,
-    }  # fmt: skip
+    history = phh_hand(
+        actions, stacks, variant=variant, options=announced,
+        _buys=buys, _seventh_card=seventh, _declarations=declared,
+    )  # fmt: skip
     return hand, history, recorder
 
 

@@ -1,12 +1,11 @@
 """Two clients recording the same hand number at the same moment (PostgreSQL row locks)."""
 
-import threading
-
 import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
 from tests.factories import api_key, fold_entry, make_league, make_tournament
+from tests.support.threads import at_once
 from tracker.hands.models import Hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,33 +29,25 @@ def test_same_hand_number_at_once_one_201_one_409(monkeypatch):
     # Two different hands for the same number (the same body twice is a retry: 200, below).
     winner = body["entry"]["seats"][0]["player"]
     bodies = [body, {**body, "table_result": {"winners": [winner]}}]
-    barrier = threading.Barrier(2)
-    statuses = []
-
-    def post(sent):
+    clients = []
+    for _ in bodies:
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-        barrier.wait()
-        try:
-            statuses.append(client.post("/api/v1/hands/", sent, format="json").status_code)
-        finally:
-            connection.close()
+        clients.append(client)
 
-    threads = [threading.Thread(target=post, args=(sent,)) for sent in bodies]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
+    def posts(sent_bodies):
+        calls = [
+            lambda c=c, sent=sent: c.post("/api/v1/hands/", sent, format="json").status_code
+            for c, sent in zip(clients, sent_bodies, strict=True)
+        ]
+        return at_once(calls, timeout=60)
+
+    statuses = posts(bodies)
     assert sorted(statuses) == [201, 409]
     assert Hand.objects.filter(tournament=tournament).count() == 1
     # The same body sent twice at once: one records it, the other is answered that hand.
     body = {**body, "number": 2, "entry": fold_entry(tournament)}
-    statuses.clear()
-    threads = [threading.Thread(target=post, args=(body,)) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
+    statuses = posts([body, body])
     assert sorted(statuses) == [200, 201]
     assert Hand.objects.filter(tournament=tournament).count() == 2
 
@@ -90,22 +81,12 @@ def test_the_same_live_outbox_sent_twice_at_once_records_once(monkeypatch):
         OutboxChange(client_id=uuid.uuid4(), draft=draft.pk, base=k, op=op, events=events)
         for k, (op, events) in enumerate(steps)
     ]
-    barrier = threading.Barrier(2)
-    answers = []
 
     def send():
-        barrier.wait()
-        try:
-            result = outbox_apply(tournament=tournament, by=admin, changes=outbox)
-            answers.append(sorted(r.status for r in result.results))
-        finally:
-            connection.close()
+        result = outbox_apply(tournament=tournament, by=admin, changes=outbox)
+        return sorted(r.status for r in result.results)
 
-    threads = [threading.Thread(target=send) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
+    answers = at_once([send, send], timeout=60)
     assert sorted(answers) == [["already"] * 5, ["applied"] * 5]
     assert Hand.objects.filter(tournament=tournament).count() == 1
     assert DraftChange.objects.filter(draft=draft).count() == 5

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import add_member, make_league, make_tournament
+from tests.factories import add_member, make_tournament
 from tracker.core.errors import Conflict, PermissionDenied
 from tracker.engine.cards import parse_card
 from tracker.engine.errors import DomainError
@@ -24,22 +24,22 @@ from tracker.hands.services.live import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def night():
-    league, admin = make_league()
-    tournament, players = make_tournament(
-        league=league, by=admin, names=("Ann", "Bob", "Cat"), default_variant="seven_card_stud"
-    )
-    return league, admin, tournament
-
-
 def deal_third(draft, admin, cards=("2c", "Kd", "Qh")):
     events = [DealHole(i, (None, None, parse_card(c))) for i, c in enumerate(cards)]
     return draft_step(draft=draft, by=admin, version=draft.version, events=events)
 
 
+def complete_and_fold(draft, admin):
+    """Seat 0 brings in, seat 1 completes, seats 2 and 0 fold: the hand is over."""
+    for seat, verb in ((0, "bring_in"), (1, "complete"), (2, "fold"), (0, "fold")):
+        draft = draft_step(
+            draft=draft, by=admin, version=draft.version, events=[EVENT_TYPES[verb](seat)]
+        )
+    return draft
+
+
 def test_a_hand_logged_live_is_recorded_and_settles(night, django_capture_on_commit_callbacks):
-    league, admin, tournament = night
+    league, admin, tournament, _ = night
     draft = draft_start(tournament=tournament, by=admin)
     assert draft_start(tournament=tournament, by=admin) == draft  # one open draft
     state = draft_state(draft)
@@ -51,13 +51,7 @@ def test_a_hand_logged_live_is_recorded_and_settles(night, django_capture_on_com
         ("bring_in", 10),
         ("complete", 20),
     ]
-    for seat, verb in ((0, "bring_in"), (1, "complete"), (2, "fold"), (0, "fold")):
-        draft = draft_step(
-            draft=draft,
-            by=admin,
-            version=draft.version,
-            events=[EVENT_TYPES[verb](seat)],
-        )
+    draft = complete_and_fold(draft, admin)
     assert draft_state(draft).next.over
     with django_capture_on_commit_callbacks(execute=True):
         hand = draft_finish(draft=draft, by=admin, version=draft.version)
@@ -70,7 +64,7 @@ def test_a_hand_logged_live_is_recorded_and_settles(night, django_capture_on_com
 
 
 def test_wrong_steps_are_refused_and_nothing_is_saved(night):
-    _, admin, tournament = night
+    _, admin, tournament, _ = night
     draft = deal_third(draft_start(tournament=tournament, by=admin), admin)
     with pytest.raises(DomainError) as err:
         draft_step(
@@ -83,7 +77,7 @@ def test_wrong_steps_are_refused_and_nothing_is_saved(night):
 
 
 def test_undo_and_two_screens(night):
-    _, admin, tournament = night
+    _, admin, tournament, _ = night
     draft = deal_third(draft_start(tournament=tournament, by=admin), admin)
     seen = draft.version
     draft = draft_step(draft=draft, by=admin, version=seen, events=[EVENT_TYPES["bring_in"](0)])
@@ -99,7 +93,7 @@ def test_undo_and_two_screens(night):
 
 
 def test_only_scorekeepers_log(night):
-    league, _, tournament = night
+    league, _, tournament, _ = night
     member = add_member(league, "member", "member")
     with pytest.raises(PermissionDenied):
         draft_start(tournament=tournament, by=member)
@@ -111,15 +105,9 @@ def test_statistics_count_the_hands_logged_live(
     from tests.support.definitions import stats_for, stats_table
     from tracker.stats.selectors import settled_seats
 
-    league, admin, tournament = night
+    league, admin, tournament, _ = night
     draft = deal_third(draft_start(tournament=tournament, by=admin), admin)
-    for seat, verb in ((0, "bring_in"), (1, "complete"), (2, "fold"), (0, "fold")):
-        draft = draft_step(
-            draft=draft,
-            by=admin,
-            version=draft.version,
-            events=[EVENT_TYPES[verb](seat)],
-        )
+    draft = complete_and_fold(draft, admin)
     with django_capture_on_commit_callbacks(execute=True):
         draft_finish(draft=draft, by=admin, version=draft.version)
     seats = settled_seats(tournament=tournament)
@@ -170,7 +158,7 @@ def looks(draft):
 
 
 def test_check_around_is_one_change_and_one_undo(night):
-    _, admin, tournament = night
+    _, admin, tournament, _ = night
     draft = deal_third(draft_start(tournament=tournament, by=admin), admin)
     with pytest.raises(DomainError):  # facing the bring-in: nobody can check
         draft_check_around(draft=draft, by=admin, version=draft.version)
@@ -197,7 +185,7 @@ def test_check_around_is_one_change_and_one_undo(night):
 
 
 def test_a_street_dealt_at_once_is_undone_at_once(night):
-    _, admin, tournament = night
+    _, admin, tournament, _ = night
     draft = draft_start(tournament=tournament, by=admin)
     before = looks(draft)
     draft = deal_third(draft, admin)
@@ -207,7 +195,7 @@ def test_a_street_dealt_at_once_is_undone_at_once(night):
 
 
 def test_a_forced_bring_in_follows_the_deal_and_goes_back_with_it(night):
-    league, admin, _ = night
+    league, admin, _, _ = night
     tournament, _ = make_tournament(
         league=league, by=admin, names=("Dee", "Eli"), name="Big bring-in",
         default_variant="seven_card_stud", stakes_schedule=[[4, 20, 20, 40]],
@@ -247,7 +235,7 @@ def to_seventh_street(league, admin, variant):
 def test_undo_a_seventh_street_choice_and_the_card_after_it(night, variant, choice, verb):
     """Undo right after a Low Hold buy (or a Kings and Little Ones seventh card up), and
     after the card that follows it: the draft is exactly as before each time."""
-    league, admin, _ = night
+    league, admin, _, _ = night
     draft = to_seventh_street(league, admin, variant)
     open_choices = looks(draft)
     assert [(c[0].value, c[1]) for c in open_choices[4]] == [(verb, 0), (verb, 1), (verb, 2)]
@@ -275,7 +263,7 @@ def test_undo_a_seventh_street_choice_and_the_card_after_it(night, variant, choi
 
 def test_a_change_with_no_event_is_refused_and_the_version_stays(night):
     """Nothing to log moves nothing: the other phone is not told that the draft changed."""
-    _, admin, tournament = night
+    _, admin, tournament, _ = night
     draft = deal_third(draft_start(tournament=tournament, by=admin), admin)
     with pytest.raises(DomainError) as err:
         draft_step(draft=draft, by=admin, version=draft.version, events=[])
@@ -294,7 +282,7 @@ def test_the_phones_engine_makes_the_steps_and_the_screen_the_server_makes(night
     from tracker.engine.screen import phone_replay, phone_step
     from web.presenters.live import live_page
 
-    league, admin, tournament = night
+    league, admin, tournament, _ = night
     draft = draft_start(tournament=tournament, by=admin)
     setup = json.dumps(live_page(draft_state(draft)).phone_setup)
     steps = json.dumps(draft.steps)

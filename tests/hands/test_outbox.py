@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from tests.factories import add_member, make_league, make_tournament
+from tests.factories import add_member
 from tracker.core.errors import Conflict, PermissionDenied
 from tracker.engine.events import EVENT_TYPES, event_from_json
 from tracker.engine.screen import phone_next_hand, phone_replay
@@ -18,15 +18,6 @@ from tracker.hands.services.live import draft_start, draft_step
 from tracker.hands.services.outbox import OutboxChange, outbox_apply, outbox_resolve
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def night():
-    league, admin = make_league()
-    tournament, _ = make_tournament(
-        league=league, by=admin, names=("Ann", "Bob", "Cat"), default_variant="seven_card_stud"
-    )
-    return admin, tournament
 
 
 def deal(seat, card):
@@ -93,7 +84,7 @@ def statuses(result):
 
 
 def test_an_outbox_sent_twice_records_once(night):
-    admin, tournament = night
+    _, admin, tournament, _ = night
     draft = draft_start(tournament=tournament, by=admin)
     outbox = phone_hand(draft)
     first = outbox_apply(tournament=tournament, by=admin, changes=outbox)
@@ -110,7 +101,7 @@ def test_an_outbox_sent_twice_records_once(night):
 
 
 def test_an_outbox_sent_out_of_order_records_once(night):
-    admin, tournament = night
+    _, admin, tournament, _ = night
     draft = draft_start(tournament=tournament, by=admin)
     outbox = phone_hand(draft)
     # In one batch, shuffled: applied in the order of their versions.
@@ -120,7 +111,7 @@ def test_an_outbox_sent_out_of_order_records_once(night):
 
 
 def test_a_later_change_sent_first_waits_for_the_earlier_one(night):
-    admin, tournament = night
+    _, admin, tournament, _ = night
     draft = draft_start(tournament=tournament, by=admin)
     outbox = phone_hand(draft)
     early = outbox_apply(tournament=tournament, by=admin, changes=outbox[2:4])
@@ -136,7 +127,7 @@ def test_a_later_change_sent_first_waits_for_the_earlier_one(night):
 
 
 def test_another_screen_moved_the_draft_a_conflict_nothing_applied(night):
-    admin, tournament = night
+    _, admin, tournament, _ = night
     draft = draft_start(tournament=tournament, by=admin)
     outbox = phone_hand(draft)
     outbox_apply(tournament=tournament, by=admin, changes=outbox[:2])  # version 2
@@ -153,12 +144,19 @@ def test_another_screen_moved_the_draft_a_conflict_nothing_applied(night):
     assert not Hand.objects.exists()
 
 
-def test_keep_theirs_drops_mine_and_a_resend_stays_dropped(night):
-    admin, tournament = night
+def theirs_first(admin, tournament):
+    """This phone's hand sent up to version 2, then the other phone's fold of Bob recorded
+    (version 3): the draft and this phone's whole outbox."""
     draft = draft_start(tournament=tournament, by=admin)
     outbox = phone_hand(draft)
     outbox_apply(tournament=tournament, by=admin, changes=outbox[:2])
     draft_step(draft=draft, by=admin, version=2, events=[EVENT_TYPES["fold"](1)])
+    return draft, outbox
+
+
+def test_keep_theirs_drops_mine_and_a_resend_stays_dropped(night):
+    _, admin, tournament, _ = night
+    draft, outbox = theirs_first(admin, tournament)
     mine = outbox[2:]
     result = outbox_resolve(
         tournament=tournament, by=admin, draft=draft.pk, keep="theirs", server_version=3,
@@ -172,11 +170,8 @@ def test_keep_theirs_drops_mine_and_a_resend_stays_dropped(night):
 
 
 def test_keep_mine_replaces_theirs_and_applies_mine_once(night):
-    admin, tournament = night
-    draft = draft_start(tournament=tournament, by=admin)
-    outbox = phone_hand(draft)
-    outbox_apply(tournament=tournament, by=admin, changes=outbox[:2])
-    draft_step(draft=draft, by=admin, version=2, events=[EVENT_TYPES["fold"](1)])
+    _, admin, tournament, _ = night
+    draft, outbox = theirs_first(admin, tournament)
     result = outbox_resolve(
         tournament=tournament, by=admin, draft=draft.pk, keep="mine", server_version=3,
         changes=outbox[2:],
@@ -191,11 +186,8 @@ def test_keep_mine_replaces_theirs_and_applies_mine_once(night):
 
 
 def test_a_choice_offered_for_an_older_version_is_refused(night):
-    admin, tournament = night
-    draft = draft_start(tournament=tournament, by=admin)
-    outbox = phone_hand(draft)
-    outbox_apply(tournament=tournament, by=admin, changes=outbox[:2])
-    draft_step(draft=draft, by=admin, version=2, events=[EVENT_TYPES["fold"](1)])
+    _, admin, tournament, _ = night
+    draft, outbox = theirs_first(admin, tournament)
     with pytest.raises(Conflict) as err:
         outbox_resolve(
             tournament=tournament, by=admin, draft=draft.pk, keep="mine", server_version=2,
@@ -206,7 +198,7 @@ def test_a_choice_offered_for_an_older_version_is_refused(night):
 
 
 def test_keep_mine_on_a_hand_recorded_elsewhere_is_refused(night):
-    admin, tournament = night
+    _, admin, tournament, _ = night
     draft = draft_start(tournament=tournament, by=admin)
     outbox = phone_hand(draft)
     other = phone_hand(draft)  # the other phone logs the same hand and records it
@@ -223,7 +215,7 @@ def test_keep_mine_on_a_hand_recorded_elsewhere_is_refused(night):
 
 
 def test_a_refused_change_names_its_rule_and_the_later_ones_wait(night):
-    admin, tournament = night
+    _, admin, tournament, _ = night
     draft = draft_start(tournament=tournament, by=admin)
     outbox = phone_hand(draft)
     wrong = OutboxChange(
@@ -239,7 +231,7 @@ def test_a_refused_change_names_its_rule_and_the_later_ones_wait(night):
 
 
 def test_only_scorekeepers_send_an_outbox(night):
-    admin, tournament = night
+    _, admin, tournament, _ = night
     draft = draft_start(tournament=tournament, by=admin)
     member = add_member(tournament.league, "jo", "member")
     with pytest.raises(PermissionDenied):

@@ -15,31 +15,16 @@ from tests.factories import (
     make_tournament,
     showdown_entry,
 )
+from tests.support.recording import record
 from tracker.core.errors import Conflict, PermissionDenied
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand, HandStatus, Pot
-from tracker.hands.services.recording import hand_record
 from tracker.hands.services.settlement import tournament_settle
 from tracker.tournaments.models import LedgerEntry, LedgerKind, TournamentStatus
 from tracker.tournaments.selectors import tournament_stacks, tournament_standings, tournament_state
 from tracker.tournaments.services import tournament_create
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def settle(django_capture_on_commit_callbacks):
-    """Run the on-commit settlement of everything recorded inside the block."""
-    return lambda: django_capture_on_commit_callbacks(execute=True)
-
-
-@pytest.fixture
-def night():
-    league, admin = make_league()
-    tournament, players = make_tournament(
-        league=league, by=admin, default_variant="seven_card_stud"
-    )
-    return league, admin, tournament, players
 
 
 def walk(tournament, winner_position=0, bring_in=True):
@@ -69,12 +54,7 @@ def test_tournament_seats_two_to_eight(count):
 def test_a_showdown_is_verified_and_paid(night, settle):
     _, admin, tournament, _ = night
     with settle():
-        hand = hand_record(
-            tournament=tournament,
-            by=admin,
-            entry_mode="quick",
-            entry=showdown_entry(tournament, [ACES, KINGS], 24),
-        )
+        hand = record(tournament, admin, showdown_entry(tournament, [ACES, KINGS], 24))
     hand.refresh_from_db()
     assert hand.status == HandStatus.VERIFIED
     assert hand.engine_version
@@ -91,11 +71,10 @@ def test_table_result_that_differs_is_disputed_and_stands(night, settle):
     state = tournament_state(tournament)
     kings_player = state.next_positions()[1].player_id
     with settle():
-        hand = hand_record(
-            tournament=tournament,
-            by=admin,
-            entry_mode="quick",
-            entry=showdown_entry(tournament, [ACES, KINGS], 24),
+        hand = record(
+            tournament,
+            admin,
+            showdown_entry(tournament, [ACES, KINGS], 24),
             table_result={"winners": [kings_player]},
         )
     hand.refresh_from_db()
@@ -111,11 +90,10 @@ def test_table_result_that_agrees_is_verified(night, settle):
     _, admin, tournament, _ = night
     aces_player = tournament_state(tournament).next_positions()[0].player_id
     with settle():
-        hand = hand_record(
-            tournament=tournament,
-            by=admin,
-            entry_mode="quick",
-            entry=showdown_entry(tournament, [ACES, KINGS], 24),
+        hand = record(
+            tournament,
+            admin,
+            showdown_entry(tournament, [ACES, KINGS], 24),
             table_result={"winners": [aces_player]},
         )
     hand.refresh_from_db()
@@ -127,12 +105,7 @@ def test_levels_rise_every_five_hands_and_the_dealer_moves(night, settle):
     dealers = []
     for _ in range(6):
         with settle():
-            hand = hand_record(
-                tournament=tournament,
-                by=admin,
-                entry_mode="quick",
-                entry={"seats": walk(tournament)},
-            )
+            hand = record(tournament, admin, {"seats": walk(tournament)})
         dealers.append(hand.dealer_seat)
     hands = list(Hand.objects.filter(tournament=tournament).order_by("number"))
     assert [h.level for h in hands] == [1, 1, 1, 1, 1, 2]
@@ -152,16 +125,11 @@ def test_hand_fifty_one_is_refused(settle):
     )
     for _ in range(50):
         with settle():
-            hand_record(
-                tournament=tournament,
-                by=admin,
-                entry_mode="quick",
-                entry={"seats": walk(tournament, bring_in=False)},
-            )
+            record(tournament, admin, {"seats": walk(tournament, bring_in=False)})
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED
     with pytest.raises(Conflict) as err:
-        hand_record(tournament=tournament, by=admin, entry_mode="quick", entry={"seats": []})
+        record(tournament, admin, {"seats": []})
     assert err.value.code == "tournament_over"
     assert Hand.objects.filter(tournament=tournament).count() == 50
 
@@ -179,12 +147,7 @@ def test_a_player_who_busts_is_out_skipped_and_ranked(settle):
     ann, bob, cat = (s.player_id for s in state.next_positions())
     # Ann and Bob go all in (24 each); Ann's aces beat Bob's kings; Cat folds her ante.
     with settle():
-        hand_record(
-            tournament=tournament,
-            by=admin,
-            entry_mode="quick",
-            entry=showdown_entry(tournament, [ACES, KINGS], 24),
-        )
+        record(tournament, admin, showdown_entry(tournament, [ACES, KINGS], 24))
     stacks = tournament_stacks(tournament)
     assert stacks[bob] == 0
     state = tournament_state(tournament)
@@ -194,7 +157,7 @@ def test_a_player_who_busts_is_out_skipped_and_ranked(settle):
     # Bob cannot be dealt in.
     entry = {"seats": walk(tournament) + [{"player": bob, "put_in": 4, "folded": "third"}]}
     with pytest.raises(DomainError) as err:
-        hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=entry)
+        record(tournament, admin, entry)
     assert "not dealt in" in err.value.message
     rows = {r.player_id: r for r in tournament_standings(tournament)}
     assert rows[bob].is_out and rows[bob].out_hand == 1 and rows[bob].place == 3
@@ -211,16 +174,11 @@ def test_no_hand_after_one_player_holds_every_chip(settle):
         names=("Ann", "Bob"),
     )
     with settle():
-        hand_record(
-            tournament=tournament,
-            by=admin,
-            entry_mode="quick",
-            entry=showdown_entry(tournament, [ACES, KINGS], 24),
-        )
+        record(tournament, admin, showdown_entry(tournament, [ACES, KINGS], 24))
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED
     with pytest.raises(Conflict, match="over"):
-        hand_record(tournament=tournament, by=admin, entry_mode="quick", entry={"seats": []})
+        record(tournament, admin, {"seats": []})
 
 
 def test_bad_input_names_the_field_and_stores_nothing(night):
@@ -228,16 +186,16 @@ def test_bad_input_names_the_field_and_stores_nothing(night):
     entry = showdown_entry(tournament, [ACES, KINGS], 24)
     entry["seats"][1]["down"][0] = "Zz"
     with pytest.raises(DomainError) as err:
-        hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=entry)
+        record(tournament, admin, entry)
     assert list(err.value.fields) == ["entry.seats[1].down[0]"]
     entry["seats"][1]["down"][0] = "As"  # a card twice
     with pytest.raises(DomainError) as err:
-        hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=entry)
+        record(tournament, admin, entry)
     assert err.value.code == "duplicate_card"
     entry = showdown_entry(tournament, [ACES, KINGS], 24)
     entry["seats"][0]["put_in"] = 2000
     with pytest.raises(DomainError) as err:
-        hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=entry)
+        record(tournament, admin, entry)
     assert "entry.seats[0].put_in" in err.value.fields
     assert Hand.objects.count() == 0
     assert LedgerEntry.objects.exclude(kind=LedgerKind.START).count() == 0
@@ -246,21 +204,9 @@ def test_bad_input_names_the_field_and_stores_nothing(night):
 def test_the_same_number_twice_is_a_conflict(night, settle):
     _, admin, tournament, _ = night
     with settle():
-        hand_record(
-            tournament=tournament,
-            by=admin,
-            entry_mode="quick",
-            entry={"seats": walk(tournament)},
-            number=1,
-        )
+        record(tournament, admin, {"seats": walk(tournament)}, number=1)
     with pytest.raises(Conflict) as err:
-        hand_record(
-            tournament=tournament,
-            by=admin,
-            entry_mode="quick",
-            entry={"seats": walk(tournament)},
-            number=1,
-        )
+        record(tournament, admin, {"seats": walk(tournament)}, number=1)
     assert http_status(err.value) == 409
 
 
@@ -269,16 +215,9 @@ def test_only_scorekeepers_and_admins_record(night):
     for role in ("member", "authority"):
         user = add_member(league, f"u-{role}", role)
         with pytest.raises(PermissionDenied):
-            hand_record(
-                tournament=tournament,
-                by=user,
-                entry_mode="quick",
-                entry={"seats": walk(tournament)},
-            )
+            record(tournament, user, {"seats": walk(tournament)})
     keeper = add_member(league, "keeper", "scorekeeper")
-    hand = hand_record(
-        tournament=tournament, by=keeper, entry_mode="quick", entry={"seats": walk(tournament)}
-    )
+    hand = record(tournament, keeper, {"seats": walk(tournament)})
     assert hand.number == 1
 
 
@@ -287,15 +226,13 @@ def test_full_history_is_checked_by_the_procedure(night, settle):
     # p1..p3 are positions from the dealer's left. 2c is the lowest door card: p1 brings in.
     actions = ["d dh p1 AsKs2c", "d dh p2 QhQd3c", "d dh p3 7d8d9h", "p1 pb", "p2 f", "p3 f"]
     with settle():
-        hand = hand_record(
-            tournament=tournament, by=admin, entry_mode="full", entry={"actions": actions}
-        )
+        hand = record(tournament, admin, {"actions": actions}, mode="full")
     hand.refresh_from_db()
     assert hand.status == HandStatus.VERIFIED
     assert tournament_stacks(tournament)[hand.positions[0]] == 1000 + 8
     bad = ["d dh p1 AsKs2c", "d dh p2 QhQd3c", "d dh p3 7d8d9h", "p2 pb"]
     with pytest.raises(DomainError) as err:
-        hand_record(tournament=tournament, by=admin, entry_mode="full", entry={"actions": bad})
+        record(tournament, admin, {"actions": bad}, mode="full")
     assert "entry.actions[3]" in err.value.fields
 
 
@@ -303,17 +240,13 @@ def test_settlement_runs_in_order_exactly_once_and_waits_behind_an_invalid_hand(
     _, admin, tournament, _ = night
     # Record three hands without running the on-commit settlement.
     for _ in range(3):
-        hand_record(
-            tournament=tournament, by=admin, entry_mode="quick", entry={"seats": walk(tournament)}
-        )
+        record(tournament, admin, {"seats": walk(tournament)})
     assert tournament_settle(tournament_id=tournament.pk) == 3
     assert tournament_settle(tournament_id=tournament.pk) == 0  # idempotent
     assert LedgerEntry.objects.filter(kind=LedgerKind.CONTRIBUTION).count() == 9
     # A correction leaves the next hand's winner short of what it records.
     for _ in range(2):
-        hand_record(
-            tournament=tournament, by=admin, entry_mode="quick", entry={"seats": walk(tournament)}
-        )
+        record(tournament, admin, {"seats": walk(tournament)})
     h4 = Hand.objects.get(tournament=tournament, number=4)
     victim = h4.positions[0]
     stack = tournament_stacks(tournament)[victim]
@@ -336,12 +269,7 @@ def test_reevaluation_changes_nothing_where_the_engine_agrees(night, settle):
 
     league, admin, tournament, _ = night
     with settle():
-        hand = hand_record(
-            tournament=tournament,
-            by=admin,
-            entry_mode="quick",
-            entry=showdown_entry(tournament, [ACES, KINGS], 24),
-        )
+        hand = record(tournament, admin, showdown_entry(tournament, [ACES, KINGS], 24))
     ledger_before = list(LedgerEntry.objects.values_list("id", "amount"))
     with settle():
         job = reevaluation_start(league=league, tournament=tournament, by=admin)
@@ -366,12 +294,7 @@ def test_stacks_always_add_up(night, settle):
     _, admin, tournament, players = night
     for k in range(7):
         with settle():
-            hand_record(
-                tournament=tournament,
-                by=admin,
-                entry_mode="quick",
-                entry={"seats": walk(tournament, winner_position=k % 3)},
-            )
+            record(tournament, admin, {"seats": walk(tournament, winner_position=k % 3)})
         total = LedgerEntry.objects.filter(tournament=tournament).aggregate(s=Sum("amount"))["s"]
         assert total == 1000 * len(players)
 
@@ -380,17 +303,11 @@ def test_dealers_choice_needs_a_variant_and_house_rules_apply(settle):
     league, admin = make_league(house_rules={"kings_and_little_ones": {"king_required": False}})
     tournament, _ = make_tournament(league=league, by=admin)
     with pytest.raises(DomainError) as err:
-        hand_record(
-            tournament=tournament, by=admin, entry_mode="quick", entry={"seats": walk(tournament)}
-        )
+        record(tournament, admin, {"seats": walk(tournament)})
     assert "variant" in err.value.fields
     with settle():
-        hand = hand_record(
-            tournament=tournament,
-            by=admin,
-            entry_mode="quick",
-            variant="kings_and_little_ones",
-            entry={"seats": walk(tournament)},
+        hand = record(
+            tournament, admin, {"seats": walk(tournament)}, variant="kings_and_little_ones"
         )
     assert hand.options["king_required"] is False
     assert hand.options["all_lowest_wild"] is False
@@ -444,12 +361,7 @@ def test_finished_tournaments_feed_league_standings(settle):
             name=f"Night {k}",
         )
         with settle():
-            hand_record(
-                tournament=tournament,
-                by=admin,
-                entry_mode="quick",
-                entry=showdown_entry(tournament, [ACES, KINGS], 24),
-            )
+            record(tournament, admin, showdown_entry(tournament, [ACES, KINGS], 24))
     assert FinalStanding.objects.count() == 4
     rows = league_standings(league)
     assert [r.events for r in rows] == [1, 1, 1, 1]
@@ -466,9 +378,7 @@ def test_settle_pending_command_picks_up_waiting_hands(night):
     from django.core.management import call_command
 
     _, admin, tournament, _ = night
-    hand_record(
-        tournament=tournament, by=admin, entry_mode="quick", entry={"seats": walk(tournament)}
-    )
+    record(tournament, admin, {"seats": walk(tournament)})
     assert Hand.objects.get().status == HandStatus.RECORDED  # its on-commit task never ran
     out = StringIO()
     call_command("settle_pending", stdout=out)
@@ -476,37 +386,25 @@ def test_settle_pending_command_picks_up_waiting_hands(night):
     assert Hand.objects.get().status == HandStatus.VERIFIED
 
 
-def test_full_history_keeps_a_null_announcement(settle):
+@pytest.mark.parametrize(
+    "variant, options, status, kept",
+    [
+        # not the high-low default of 8
+        ("low_hole", {"game": "high_low", "low_qualifier": None}, None, ("low_qualifier", None)),
+        ("low_hold", {"same_rank_wild": "none"}, HandStatus.VERIFIED, ("same_rank_wild", "none")),
+    ],
+)
+def test_full_history_keeps_the_options_as_given(settle, variant, options, status, kept):
     league, admin = make_league()
     tournament, _ = make_tournament(league=league, by=admin)
     actions = ["d dh p1 AsKs2c", "d dh p2 QhQd3c", "d dh p3 7d8d9h", "p1 pb", "p2 f", "p3 f"]
     with settle():
-        hand = hand_record(
-            tournament=tournament,
-            by=admin,
-            entry_mode="full",
-            variant="low_hole",
-            options={"game": "high_low", "low_qualifier": None},
-            entry={"actions": actions},
+        hand = record(
+            tournament, admin, {"actions": actions}, mode="full", variant=variant, options=options
         )
     hand.refresh_from_db()
-    assert hand.options["low_qualifier"] is None
-    assert hand.engine_reading["options"]["low_qualifier"] is None  # not the high-low default of 8
-
-
-def test_full_history_low_hold_with_same_rank_wild_none(settle):
-    league, admin = make_league()
-    tournament, _ = make_tournament(league=league, by=admin)
-    actions = ["d dh p1 AsKs2c", "d dh p2 QhQd3c", "d dh p3 7d8d9h", "p1 pb", "p2 f", "p3 f"]
-    with settle():
-        hand = hand_record(
-            tournament=tournament,
-            by=admin,
-            entry_mode="full",
-            variant="low_hold",
-            options={"same_rank_wild": "none"},
-            entry={"actions": actions},
-        )
-    hand.refresh_from_db()
-    assert hand.status == HandStatus.VERIFIED
-    assert hand.engine_reading["options"]["same_rank_wild"] == "none"
+    if status is not None:
+        assert hand.status == status
+    name, value = kept
+    assert hand.options[name] == value
+    assert hand.engine_reading["options"][name] == value

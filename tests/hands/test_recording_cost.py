@@ -15,11 +15,11 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from tests.factories import fold_entry, make_league, make_tournament
+from tests.support.recording import record
 from tracker.accounts.services import api_token_create, api_token_used
 from tracker.core import jobs
 from tracker.hands.models import Hand, HandStatus
 from tracker.hands.services import settlement
-from tracker.hands.services.recording import hand_record
 from tracker.hands.services.settlement import tournament_settle
 from tracker.tournaments.models import LedgerEntry
 from tracker.tournaments.selectors import tournament_stacks, tournament_state
@@ -65,9 +65,7 @@ def test_a_hand_post_costs_the_same_queries_after_one_hand_or_thirty(night):
     client = _client(admin)
     early = _post_hand(client, tournament)
     for _ in range(28):
-        hand_record(
-            tournament=tournament, by=admin, entry_mode="quick", entry=fold_entry(tournament)
-        )
+        record(tournament, admin, fold_entry(tournament))
     late = _post_hand(client, tournament)  # hand 30, with 29 recorded and none settled
     assert Hand.objects.filter(tournament=tournament, status=HandStatus.RECORDED).count() == 30
     # The first hand sent settlement (turning the flag on); with that task still queued (no
@@ -86,9 +84,7 @@ def test_a_hand_post_costs_the_same_queries_after_one_hand_or_thirty(night):
 def test_the_state_of_play_is_three_queries_however_many_hands(night):
     admin, tournament, players = night
     for number in range(12):
-        hand_record(
-            tournament=tournament, by=admin, entry_mode="quick", entry=fold_entry(tournament)
-        )
+        record(tournament, admin, fold_entry(tournament))
         if number == 5:
             tournament_settle(tournament_id=tournament.pk)  # some settled, some waiting
     with CaptureQueriesContext(connection) as queries:
@@ -109,9 +105,7 @@ def test_settlement_writes_a_batch_in_statements_not_per_hand(night):
 
     def settle(hands: int) -> int:
         for _ in range(hands):
-            hand_record(
-                tournament=tournament, by=admin, entry_mode="quick", entry=fold_entry(tournament)
-            )
+            record(tournament, admin, fold_entry(tournament))
         with CaptureQueriesContext(connection) as queries:
             assert tournament_settle(tournament_id=tournament.pk) == hands
         return len(queries)
@@ -124,9 +118,7 @@ def test_settlement_writes_a_batch_in_statements_not_per_hand(night):
 def test_a_batch_settles_the_hands_before_an_invalid_one_and_stops_there(night):
     admin, tournament, players = night
     for _ in range(4):
-        hand_record(
-            tournament=tournament, by=admin, entry_mode="quick", entry=fold_entry(tournament)
-        )
+        record(tournament, admin, fold_entry(tournament))
     # Hand 3 now says its first player put in more chips than the ledger leaves them.
     third = Hand.objects.get(tournament=tournament, number=3)
     short = third.positions[0]
@@ -151,7 +143,7 @@ def test_a_hand_post_answers_while_a_settlement_is_in_progress(night, monkeypatc
     if connection.vendor != "postgresql":
         pytest.skip("concurrent transactions need PostgreSQL (SQLite serialises writers)")
     admin, tournament, _ = night
-    hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=fold_entry(tournament))
+    record(tournament, admin, fold_entry(tournament))
     inside, release = threading.Event(), threading.Event()
 
     def slow():  # settlement pauses inside its transaction, after its writes

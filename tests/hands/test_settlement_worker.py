@@ -14,10 +14,10 @@ from django.db import connection
 
 from tests.factories import fold_entry as walk
 from tests.factories import make_league, make_tournament
+from tests.support.recording import record
 from tests.workers import worker_spawn, worker_stop
 from tracker.core import jobs
 from tracker.hands.models import Hand, HandStatus
-from tracker.hands.services.recording import hand_record
 from tracker.hands.tasks import tournament_settle_task
 from tracker.tournaments.models import LedgerEntry, LedgerKind
 
@@ -67,7 +67,7 @@ def sent(monkeypatch):
 def test_recorded_hands_are_settled_by_the_worker(sent):
     admin, tournament, players = night()
     for _ in range(4):
-        hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=walk(tournament))
+        record(tournament, admin, walk(tournament))
     # The first hand sends settlement on commit; a later hand sends only once the worker has
     # taken the task queued before it (tracker/hands/services/settlement.py).
     assert 1 <= len(sent) <= 4
@@ -79,7 +79,7 @@ def test_duplicated_and_retried_tasks_never_double_pay(monkeypatch):
     admin, tournament, players = night()
     monkeypatch.setattr(jobs, "send", lambda name, *args: None)  # no settlement
     for _ in range(5):
-        hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=walk(tournament))
+        record(tournament, admin, walk(tournament))
     assert unsettled(tournament) == 5
     results = [tournament_settle_task.delay(tournament.pk) for _ in range(8)]
     counts = [r.get(timeout=60) for r in results]
@@ -92,7 +92,7 @@ def test_a_worker_killed_mid_settlement_loses_and_duplicates_nothing(monkeypatch
         pytest.skip("needs the PostgreSQL test database shared with worker processes")
     admin, tournament, players = night()
     monkeypatch.setattr(jobs, "send", lambda name, *args: None)  # no settlement
-    hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=walk(tournament))
+    record(tournament, admin, walk(tournament))
 
     # A worker of our own, on its own queue, that pauses inside the settlement transaction
     # (after writing the ledger entries, before committing) so that we can kill it there.
@@ -132,7 +132,7 @@ def test_a_worker_whose_database_connection_was_cut_settles_the_next_task(monkey
         pytest.skip("needs the PostgreSQL test database shared with worker processes")
     admin, tournament, players = night()
     monkeypatch.setattr(jobs, "send", lambda name, *args: None)  # settlement sent by hand
-    hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=walk(tournament))
+    record(tournament, admin, walk(tournament))
 
     def others() -> set[int]:
         with connection.cursor() as cursor:
@@ -158,7 +158,7 @@ def test_a_worker_whose_database_connection_was_cut_settles_the_next_task(monkey
             )
         wait_for(lambda: not (others() & kept), timeout=10, what="the connection to close")
 
-        hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=walk(tournament))
+        record(tournament, admin, walk(tournament))
         second = tournament_settle_task.apply_async((tournament.pk,), queue=queue)
         assert second.get(timeout=60) == 1
     finally:

@@ -10,24 +10,15 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from homegame.celery import app as celery_app
-from tests.factories import fold_entry, make_league, make_tournament
+from tests.factories import fold_entry
+from tests.support.recording import record
 from tracker.core import jobs
 from tracker.hands.models import Evaluation, Hand, HandStatus, JobStatus, ReevaluationJob
-from tracker.hands.services.recording import hand_record
 from tracker.hands.services.reevaluation import reevaluation_start
 from tracker.hands.services.sweep import hands_sweep
 from tracker.tournaments.models import LedgerEntry, LedgerKind
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def night():
-    league, admin = make_league()
-    tournament, players = make_tournament(
-        league=league, by=admin, default_variant="seven_card_stud"
-    )
-    return league, admin, tournament, players
 
 
 @pytest.fixture
@@ -47,9 +38,7 @@ def test_a_hand_whose_settlement_was_lost_is_settled_by_the_sweep(
 ):
     _, admin, tournament, players = night
     with django_capture_on_commit_callbacks(execute=True):
-        hand = hand_record(
-            tournament=tournament, by=admin, entry_mode="quick", entry=fold_entry(tournament)
-        )
+        hand = record(tournament, admin, fold_entry(tournament))
     assert no_broker == [("tracker.tournament_settle", (tournament.pk,))]
     monkeypatch.undo()  # the broker is back
     # Moments after recording, the task may still be on its way: the sweep leaves it.
@@ -66,9 +55,9 @@ def test_a_hand_whose_settlement_was_lost_is_settled_by_the_sweep(
 
 def test_the_sweep_leaves_hands_waiting_behind_an_invalid_hand(night, no_broker, monkeypatch):
     _, admin, tournament, _ = night
-    hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=fold_entry(tournament))
+    record(tournament, admin, fold_entry(tournament))
     Hand.objects.filter(tournament=tournament).update(status=HandStatus.INVALID)
-    hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=fold_entry(tournament))
+    record(tournament, admin, fold_entry(tournament))
     Hand.objects.update(recorded_at=old())
     monkeypatch.undo()
     assert hands_sweep()["settle"] == []
@@ -122,12 +111,7 @@ def settled(night, django_capture_on_commit_callbacks):
         league, admin, tournament, _ = night
         for _ in range(count):
             with django_capture_on_commit_callbacks(execute=True):
-                hand_record(
-                    tournament=tournament,
-                    by=admin,
-                    entry_mode="quick",
-                    entry=fold_entry(tournament),
-                )
+                record(tournament, admin, fold_entry(tournament))
         assert not Hand.objects.filter(status=HandStatus.RECORDED).exists()
         return league, admin, tournament
 

@@ -4,10 +4,11 @@ import pytest
 
 from tests.factories import add_member, make_league, make_tournament
 from tests.factories import fold_entry as walk
+from tests.support.recording import record
 from tracker.core.errors import Conflict, PermissionDenied
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand, HandStatus
-from tracker.hands.services.recording import hand_record, hand_void
+from tracker.hands.services.recording import hand_void
 from tracker.hands.services.settlement import tournament_settle
 from tracker.tournaments.models import LedgerEntry, LedgerKind
 from tracker.tournaments.selectors import tournament_stacks
@@ -21,7 +22,7 @@ def blocked():
     league, admin = make_league()
     tournament, _ = make_tournament(league=league, by=admin, default_variant="seven_card_stud")
     for _ in range(2):
-        hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=walk(tournament))
+        record(tournament, admin, walk(tournament))
     first = Hand.objects.get(tournament=tournament, number=1)
     victim, other = first.positions[0], first.positions[1]
     LedgerEntry.objects.create(
@@ -107,7 +108,7 @@ def test_voiding_the_last_hand_of_the_night_finishes_the_tournament(monkeypatch)
         league=league, by=admin, default_variant="seven_card_stud", hand_limit=2
     )
     for _ in range(2):
-        hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=walk(tournament))
+        record(tournament, admin, walk(tournament))
     last = Hand.objects.get(tournament=tournament, number=2)
     entry = last.entry
     entry["seats"][0]["put_in"] = 5000  # more than anyone holds: it settles invalid

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 from rest_framework.test import APIClient
@@ -11,17 +10,14 @@ from rest_framework.test import APIClient
 from tests.factories import add_member, make_league, make_tournament, make_user
 from tests.factories import api_client as client_for
 from tests.interchange.histories import FOLD, LOW_HOLD, SHOWDOWN, night
+from tests.support.imports import imports_url, upload
+from tests.support.recording import record
 from tracker.engine import phh
 from tracker.hands.models import Hand
-from tracker.hands.services.recording import hand_record
 from tracker.interchange.models import ImportJob
 from tracker.tournaments.selectors import tournament_state
 
 pytestmark = pytest.mark.django_db
-
-
-def upload(name: str, text: str) -> SimpleUploadedFile:
-    return SimpleUploadedFile(name, text.encode("utf-8"), content_type="application/x-phh")
 
 
 @pytest.fixture
@@ -36,10 +32,6 @@ def setup(django_capture_on_commit_callbacks):
         "players": players,
         "capture": lambda: django_capture_on_commit_callbacks(execute=True),
     }
-
-
-def imports_url(tournament) -> str:
-    return f"/api/v1/tournaments/{tournament.pk}/imports/"
 
 
 def test_a_small_upload_is_imported_at_once_with_the_report(setup):
@@ -125,13 +117,7 @@ def test_private_leagues_hide_imports_and_exports_from_outsiders(
     league, admin = make_league(slug="secret", public=False)
     tournament, _ = make_tournament(league=league, by=admin)
     with django_capture_on_commit_callbacks(execute=True):
-        hand = hand_record(
-            tournament=tournament,
-            by=admin,
-            entry_mode="full",
-            variant="seven_card_stud",
-            entry={"actions": FOLD},
-        )
+        hand = record(tournament, admin, {"actions": FOLD}, mode="full", variant="seven_card_stud")
     job_body = {"files": [upload("x.phh", phh.dumps(night([SHOWDOWN])[0]))]}
     client_for(admin).post(imports_url(tournament), job_body, format="multipart")
     job = ImportJob.objects.get()
@@ -156,26 +142,14 @@ def test_private_leagues_hide_imports_and_exports_from_outsiders(
 def test_exports_are_phh_attachments(setup):
     t, admin = setup["tournament"], setup["admin"]
     with setup["capture"]():
-        hand = hand_record(
-            tournament=t,
-            by=admin,
-            entry_mode="full",
-            variant="seven_card_stud",
-            entry={"actions": FOLD},
-        )
+        hand = record(t, admin, {"actions": FOLD}, mode="full", variant="seven_card_stud")
         stakes = tournament_state(t).next_stakes
         seats = [
             {"player": s.player_id, "put_in": stakes.ante, "folded": "third"}
             for s in tournament_state(t).next_positions()
         ]
         seats[0] = {"player": seats[0]["player"], "put_in": stakes.ante + stakes.bring_in}
-        quick = hand_record(
-            tournament=t,
-            by=admin,
-            entry_mode="quick",
-            variant="seven_card_stud",
-            entry={"seats": seats},
-        )
+        quick = record(t, admin, {"seats": seats}, variant="seven_card_stud")
     anonymous = APIClient()
     r = anonymous.get(f"/api/v1/hands/{hand.pk}/phh")
     assert r.status_code == 200
@@ -198,13 +172,7 @@ def test_exports_are_phh_attachments(setup):
 def test_the_pages_download_links_and_upload_form(setup, client):
     t, admin = setup["tournament"], setup["admin"]
     with setup["capture"]():
-        hand = hand_record(
-            tournament=t,
-            by=admin,
-            entry_mode="full",
-            variant="seven_card_stud",
-            entry={"actions": FOLD},
-        )
+        hand = record(t, admin, {"actions": FOLD}, mode="full", variant="seven_card_stud")
     r = client.get(f"/hands/{hand.pk}/download.phh")
     assert r.status_code == 200 and r["Content-Type"].startswith("application/x-phh")
     r = client.get(f"/tournaments/{t.pk}/download.phhs")

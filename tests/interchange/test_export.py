@@ -30,11 +30,6 @@ from tracker.tournaments.services import tournament_create
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def settle(django_capture_on_commit_callbacks):
-    return lambda: django_capture_on_commit_callbacks(execute=True)
-
-
 def record_full(tournament, by, spec, table_result=None):
     """Record a full history (positions as in the spec) through the service, like the API."""
     hand = as_hand(spec)

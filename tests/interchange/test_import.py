@@ -23,11 +23,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def settle(django_capture_on_commit_callbacks):
-    return lambda: django_capture_on_commit_callbacks(execute=True)
-
-
-@pytest.fixture
 def table():
     league, admin = make_league()
     tournament, players = make_tournament(league=league, by=admin)

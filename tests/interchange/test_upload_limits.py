@@ -8,9 +8,10 @@ import re
 import pytest
 from django.test import Client
 
+from tests.factories import api_client as client_for
 from tests.factories import make_league, make_tournament
 from tests.interchange.histories import FOLD, night
-from tests.interchange.test_api import client_for, imports_url, upload
+from tests.support.imports import imports_url, upload
 from tracker.engine import phh
 from tracker.interchange.models import ImportFile, ImportFileStatus, ImportJob
 from tracker.interchange.services.imports import phh_import_start
@@ -178,9 +179,9 @@ def test_the_bytes_allowance_slides_too(table, settings, monkeypatch):
 
 
 def test_the_allowance_holds_per_process_while_the_cache_is_down(table, settings):
-    from tests.api.test_degraded import closed_port, redis_cache
+    from tests.support.outage import free_port, redis_cache
 
-    settings.CACHES = redis_cache(closed_port())
+    settings.CACHES = redis_cache(free_port())
     settings.PHH_UPLOADS_PER_MINUTE = 2
     admin, tournament = table
     api = client_for(admin)

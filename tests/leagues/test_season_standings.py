@@ -10,6 +10,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import make_league
+from tests.support.nights import finished_night
 from tracker.engine.errors import DomainError
 from tracker.leagues.selectors import (
     ALL,
@@ -20,8 +21,6 @@ from tracker.leagues.selectors import (
     season_nights,
 )
 from tracker.leagues.services import player_create
-from tracker.tournaments.models import FinalStanding, TournamentStatus
-from tracker.tournaments.services import standings_tallies_apply, tournament_create
 
 pytestmark = pytest.mark.django_db
 
@@ -39,33 +38,6 @@ def league():
         n: player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob", "Cat", "Dee")
     }
     return league
-
-
-def finished_night(league, name, date, order, counts=True):
-    """A finished night with ``order`` (names) as its final places, first to last."""
-    people = [league.people[n] for n in order]
-    t = tournament_create(
-        league=league,
-        name=name,
-        player_ids=[p.id for p in people],
-        by=league.admin,
-        date=date,
-        counts_toward_standings=counts,
-    )
-    t.status = TournamentStatus.FINISHED
-    t.entrants = len(people)  # as final_standings_write stores it
-    t.save()
-    chips = t.starting_chips * len(people)
-    FinalStanding.objects.bulk_create(
-        [
-            FinalStanding(
-                tournament=t, player=p, place=k + 1, chips=chips if k == 0 else 0, out_hand=None
-            )
-            for k, p in enumerate(people)
-        ]
-    )
-    standings_tallies_apply(tournament_ids=[t.pk], before={})  # as final_standings_write does
-    return t
 
 
 @pytest.fixture

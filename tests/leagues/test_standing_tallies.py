@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
-import random
 from io import StringIO
 
 import pytest
@@ -17,11 +16,10 @@ from django.db.models import Count
 
 from tests.factories import ACES, KINGS, add_member, make_league, random_nights, showdown_entry
 from tests.stats.seed import play
-from tests.stats.test_tallies import _invalid_then_void
 from tests.support.definitions import league_standings_from_results
+from tests.support.nights import invalid_then_void, random_league
+from tests.support.recording import record
 from tracker.hands.models import Hand, Pot
-from tracker.hands.selectors import facts as facts_module
-from tracker.hands.services.recording import hand_record
 from tracker.leagues.selectors import (
     league_results,
     league_season,
@@ -108,12 +106,7 @@ DAYS = [dt.date(2026, 1, 9), dt.date(2026, 2, 13), dt.date(2026, 3, 27), dt.date
 def test_rebuilding_equals_the_standings_totals_after_random_nights_rulings_and_switches(
     seed, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr(facts_module, "EQUITY_SAMPLES", 200)
-    rng = random.Random(seed)
-    league, admin = make_league(slug=f"standings{seed}")
-    league.season_length, league.min_players = "quarter", 3
-    league.save()
-    rob = add_member(league, f"rob{seed}", "authority")
+    rng, league, admin, rob = random_league(monkeypatch, f"standings{seed}", seed, quarters=True)
     nights = random_nights(
         league=league,
         by=admin,
@@ -141,7 +134,7 @@ def test_rebuilding_equals_the_standings_totals_after_random_nights_rulings_and_
                 done["moved places"] += rule_for_the_last(rng.choice(finished), rob)
         elif step == "void" and night.status == "running":
             with django_capture_on_commit_callbacks(execute=True):
-                done["void"] += _invalid_then_void(night, admin, rng)
+                done["void"] += invalid_then_void(night, admin, rng)
         elif step == "switch":
             tournament_counting_set(
                 tournament=night, counts_toward_standings=not night.counts_toward_standings
@@ -194,13 +187,7 @@ def heads_up(django_capture_on_commit_callbacks):
         league=league, name="N", player_ids=[ann.pk, bob.pk], by=admin, hand_limit=1
     )
     with django_capture_on_commit_callbacks(execute=True):
-        hand_record(
-            tournament=t,
-            by=admin,
-            entry_mode="quick",
-            variant="seven_card_stud",
-            entry=showdown_entry(t, [ACES, KINGS], 100),
-        )
+        record(t, admin, showdown_entry(t, [ACES, KINGS], 100), variant="seven_card_stud")
     t.refresh_from_db()
     assert t.status == "finished"
     return league, t, rob

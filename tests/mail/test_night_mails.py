@@ -10,10 +10,9 @@ import pytest
 from django.core import mail
 
 from tests.factories import add_member
-from tests.money.test_deals import night, still_in  # noqa: F401
-from tests.money.test_results import finish, three_handed
 from tests.rulings.helpers import disputed_hand, league_with_roles
 from tests.schedule.helpers import verified
+from tests.support.money import finish, still_in, three_handed
 from tracker.leagues.services import player_link
 from tracker.mail.models import MailKind, MailOptOut, OutboxMessage, OutboxStatus
 from tracker.money.deal_services import deal_record
@@ -152,7 +151,7 @@ def test_a_player_who_turned_dispute_mail_off_gets_none(django_capture_on_commit
 
 
 def test_a_deal_that_ends_the_night_mails_its_results_with_the_deals_payouts(
-    night,  # noqa: F811 (the deal example's fixture, tests/money/test_deals.py)
+    night,
     django_capture_on_commit_callbacks,
 ):
     t, league, admin, roster = night

@@ -4,17 +4,16 @@ one-click unsubscribe (RFC 8058)."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 from smtplib import SMTPException
 
 import pytest
 from django.core import mail
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
 from tests.factories import add_member, make_league, make_user
+from tests.support.threads import at_once, concurrent
 from tracker.accounts.models import EmailAddress
 from tracker.engine.errors import DomainError
 from tracker.leagues.models import Invite
@@ -246,30 +245,13 @@ def test_the_api_mails_an_invite_and_refuses_an_unknown_account(django_capture_o
     assert good.json()["url"] in mail.outbox[0].body
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent workers: PostgreSQL")
+@concurrent("concurrent workers")
 def test_two_workers_racing_for_one_message_send_it_once():
     ann = verified(make_user("ann"))
     row = OutboxMessage.objects.create(  # asked for, its task not run yet
         kind=MailKind.LEAGUE_INVITE, user=ann, subject_key="invite:1", subject="Hi", body_text="."
     )
-    barrier = threading.Barrier(4)
-    results = []
-
-    def work():
-        from django.db import connection as conn
-
-        barrier.wait()
-        try:
-            results.append(outbox_message_send(message_id=row.pk))
-        finally:
-            conn.close()
-
-    threads = [threading.Thread(target=work) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    results = at_once([lambda: outbox_message_send(message_id=row.pk)] * 4)
     assert sorted(results) == [False, False, False, True]
     assert len(mail.outbox) == 1
 

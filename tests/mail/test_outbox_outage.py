@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tests.factories import make_league, make_user
-from tests.hands.test_outages import DEADLINE, stack, wait_for  # noqa: F401
+from tests.support.outage import DEADLINE, wait_for
 from tracker.accounts.models import EmailAddress
 from tracker.core.jobs import send
 from tracker.mail.models import MailKind, OutboxMessage, OutboxStatus
@@ -56,7 +56,7 @@ def mail_env(tmp: Path, **extra: str) -> dict:
     }
 
 
-def test_the_same_message_sent_by_two_tasks_gives_one_mail(stack, tmp_path):  # noqa: F811
+def test_the_same_message_sent_by_two_tasks_gives_one_mail(stack, tmp_path):
     stack.redis_start()
     env = mail_env(tmp_path, HOMEGAME_MAIL_DELAY="1")
     stack.worker_start("w1", **env)
@@ -80,7 +80,7 @@ def test_the_same_message_sent_by_two_tasks_gives_one_mail(stack, tmp_path):  # 
     assert OutboxMessage.objects.get(pk=row.pk).attempts == 1
 
 
-def test_a_worker_killed_while_sending_gives_one_mail(stack, tmp_path):  # noqa: F811
+def test_a_worker_killed_while_sending_gives_one_mail(stack, tmp_path):
     stack.redis_start()
     # A short lease, and a sweep that also sends a row nobody claimed within a second: the
     # task sent when the row was committed can be lost on the way (a broker connection the

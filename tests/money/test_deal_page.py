@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tests.money.test_deals import night, still_in  # noqa: F401 (the fixture)
+from tests.support.money import still_in
 from tracker.money.deal_selectors import deal_offer
 from tracker.money.models import Deal
 from tracker.money.selectors import night_money_summary
@@ -16,7 +16,7 @@ from tracker.tournaments.models import TournamentStatus
 pytestmark = pytest.mark.django_db
 
 
-def test_the_page_shows_the_options_side_by_side(night):  # noqa: F811
+def test_the_page_shows_the_options_side_by_side(night):
     t, league, admin, _ = night
     offer = deal_offer(t)
     summary = offer.summary
@@ -34,7 +34,7 @@ def test_the_page_shows_the_options_side_by_side(night):  # noqa: F811
     assert 'data-testid="deal-options"' in seen and 'data-testid="deal-form"' not in seen
 
 
-def test_the_page_records_a_deal_and_shows_a_refusal_with_what_was_typed(night):  # noqa: F811
+def test_the_page_records_a_deal_and_shows_a_refusal_with_what_was_typed(night):
     t, league, admin, _ = night
     players = still_in(t)
     offer = deal_offer(t)

@@ -9,59 +9,24 @@ import itertools
 
 import pytest
 from django.db.models import Sum
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.factories import add_member, api_client, make_league
-from tests.money.test_payouts import nights, play
+from tests.factories import api_client
+from tests.support.money import nights, random_night, random_nights, still_in
 from tracker.audit.models import AuditEntry
 from tracker.engine import deals as engine
 from tracker.engine.errors import DomainError
-from tracker.leagues.services import player_create
 from tracker.money.deal_selectors import deal_offer
 from tracker.money.deal_services import deal_record
 from tracker.money.models import Deal, MoneyEntry
 from tracker.money.selectors import night_money_summary
-from tracker.money.services import entry_record, league_money_set, night_create
+from tracker.money.services import entry_record
 from tracker.tournaments.models import FinalStanding, TournamentStatus
-from tracker.tournaments.selectors import tournament_state
 
 pytestmark = pytest.mark.django_db
 
 _slugs = itertools.count()
-RULES = {"buy_in": 2000, "fee": 500, "payout_template": "50_30_20"}
-
-
-@pytest.fixture
-def night(django_capture_on_commit_callbacks):
-    """The deal example of docs/money.md: four players buy in ($20 + $5 fee, payouts to the
-    whole dollars, 50/30/20); one busts in hand 1, the three still in want to stop after hand 2."""
-    league, admin = make_league(slug="deals")
-    league.member = add_member(league, "jo", "member")
-    league.scorekeeper = add_member(league, "sam", "scorekeeper")
-    league_money_set(league=league, by=admin, values={"currency": "USD", "unit": 100})
-    roster = {
-        n: player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob", "Cat", "Dan")
-    }
-    t = night_create(
-        league=league,
-        by=admin,
-        name="Deal night",
-        player_ids=[p.pk for p in roster.values()],
-        hand_limit=20,
-        money=RULES,
-    )
-    for p in roster.values():
-        entry_record(tournament=t, player_id=p.pk, kind="buy_in", by=admin)
-    play(t, admin, django_capture_on_commit_callbacks, "bust")
-    play(t, admin, django_capture_on_commit_callbacks, "fold", winner=1)
-    t.refresh_from_db()
-    return t, league, admin, roster
-
-
-def still_in(t) -> list[int]:
-    state = tournament_state(t)
-    return [s.player_id for s in state.seats if state.stacks[s.player_id] > 0]
 
 
 def test_the_offer_shows_each_option_for_the_places_still_open(night):
@@ -235,11 +200,7 @@ EXAMPLE_STACKS = {"Ann": 1004, "Bob": 2004, "Dan": 992}
 EXAMPLE_ROWS = {"Ann": (2500, 2400, 2700), "Bob": (3100, 3200, 2700), "Dan": (2400, 2400, 2600)}
 
 
-@settings(
-    max_examples=12,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    deadline=None,
-)
+@random_nights(12)
 @given(night=nights(), data=st.data())
 def test_random_nights_ended_by_a_deal_conserve_money_and_pay_whole_units(
     night, data, django_capture_on_commit_callbacks
@@ -248,29 +209,14 @@ def test_random_nights_ended_by_a_deal_conserve_money_and_pay_whole_units(
     money = {**money, "buy_in": max(money["buy_in"], unit)}  # prize money to deal
     stop = data.draw(st.integers(1, limit), label="hands before the deal")
     option = data.draw(st.sampled_from(["icm", "chip_chop", "even", "custom"]), label="option")
-    league, admin = make_league(slug=f"dealt-{next(_slugs)}")
-    league_money_set(league=league, by=admin, values={"unit": unit})
-    roster = [player_create(league=league, name=f"P{k}", by=admin) for k in range(players)]
-    t = night_create(
-        league=league,
-        by=admin,
-        name="Random",
-        player_ids=[p.pk for p in roster],
-        hand_limit=limit,
-        money=money,
+    night = (unit, money, limit, players, hands, tries)
+    t, league, admin, roster = random_night(
+        night,
+        django_capture_on_commit_callbacks,
+        slug=f"dealt-{next(_slugs)}",
+        buy_in=True,
+        stop=stop,
     )
-    for p in roster:
-        entry_record(tournament=t, player_id=p.pk, kind="buy_in", by=admin)
-    for (action, winner), attempts in list(zip(hands, tries, strict=True))[:stop]:
-        if tournament_state(t).over:
-            break
-        for player, kinds in zip(roster, attempts, strict=True):
-            for kind in sorted(kinds):
-                try:
-                    entry_record(tournament=t, player_id=player.pk, kind=kind, by=admin)
-                except DomainError:
-                    pass
-        play(t, admin, django_capture_on_commit_callbacks, action, winner)
     t.refresh_from_db()
     offer = deal_offer(t)
     players_in = [p.player_id for p in offer.players]

@@ -52,16 +52,6 @@ REBUYS = {
 }
 
 
-@pytest.fixture
-def league():
-    league, admin = make_league(slug="friday")
-    league.admin = admin
-    league.scorekeeper = add_member(league, "sam", "scorekeeper")
-    league.member = add_member(league, "jo", "member")
-    league.roster = [player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob", "Cat")]
-    return league
-
-
 def night(league, **money):
     return night_create(
         league=league,
@@ -111,13 +101,8 @@ def test_buy_ins_fill_the_pool_and_a_second_is_refused(league):
     # each pays the buy-in, the fee and the bounty
     assert (summary.pool.paid_in, summary.pool.fees, summary.pool.bounties) == (9000, 1500, 1500)
     assert summary.pool.prize_pool == 6000
-    err = refused(
-        "buy_in_recorded",
-        tournament=t,
-        player_id=league.roster[0].pk,
-        kind="buy_in",
-        by=league.admin,
-    )
+    ann = league.roster[0].pk
+    err = refused("buy_in_recorded", tournament=t, player_id=ann, kind="buy_in", by=league.admin)
     assert "one a player" in err.message
     assert AuditEntry.objects.filter(action="money.entry_record").count() == 3
 

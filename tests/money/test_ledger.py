@@ -10,11 +10,11 @@ import itertools
 import pytest
 from django.db import connection
 from django.test import Client
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.factories import add_member, api_client, make_league
-from tests.money.test_payouts import RULE_CODES, example, nights, play  # noqa: F401
+from tests.support.money import finish, night_of, nights, play_drawn, random_nights
 from tracker.audit.models import AuditEntry
 from tracker.core.errors import PermissionDenied
 from tracker.core.models import AppendOnlyError
@@ -25,11 +25,9 @@ from tracker.money.ledger_selectors import league_ledger, ledger_balances
 from tracker.money.ledger_services import ledger_correction_add, ledger_payment_record
 from tracker.money.models import MoneyLedgerEntry
 from tracker.money.results import HOUSE, night_results
-from tracker.money.services import entry_record, league_money_set, night_create
+from tracker.money.services import league_money_set
 from tracker.money.settle import transfer_mark_paid
 from tracker.rulings.services import ruling_make
-from tracker.tournaments.models import TournamentStatus
-from tracker.tournaments.selectors import tournament_state
 
 pytestmark = pytest.mark.django_db
 _slugs = itertools.count()
@@ -60,25 +58,14 @@ def expected(t) -> dict:
 
 
 def small_night(league, admin, players, capture, *, name="Second night", limit=2):
-    t = night_create(
-        league=league,
-        by=admin,
-        name=name,
-        player_ids=[p.pk for p in players],
-        hand_limit=limit,
-        money={"buy_in": 1000, "payout_template": "winner_takes_all"},
-    )
-    for p in players:
-        entry_record(tournament=t, player_id=p.pk, kind="buy_in", by=admin)
-    while not tournament_state(t).over:
-        play(t, admin, capture, "fold", 0)
-    t.refresh_from_db()
-    assert t.status == TournamentStatus.FINISHED
+    money = {"buy_in": 1000, "payout_template": "winner_takes_all"}
+    t = night_of(league, admin, players, name=name, limit=limit, money=money)
+    finish(t, admin, capture)
     return t
 
 
 def test_the_worked_example_is_posted_when_the_night_ends_and_carries_over(
-    example,  # noqa: F811
+    example,
     django_capture_on_commit_callbacks,
 ):
     t, league, roster, _ = example
@@ -161,7 +148,7 @@ def test_the_worked_example_is_posted_when_the_night_ends_and_carries_over(
     assert rows_of(league) == before
 
 
-def test_a_ruling_that_moves_a_payout_adds_restated_entries(example):  # noqa: F811
+def test_a_ruling_that_moves_a_payout_adds_restated_entries(example):
     t, league, roster, _ = example
     ids = {n: p.pk for n, p in roster.items()}
     rob = add_member(league, "rob", "authority")
@@ -200,7 +187,7 @@ def test_a_ruling_that_moves_a_payout_adds_restated_entries(example):  # noqa: F
     assert audit.data["amounts"] == {str(p): a for p, a in change.items() if a}
 
 
-def test_an_admin_corrects_a_balance_and_nobody_else_may(example):  # noqa: F811
+def test_an_admin_corrects_a_balance_and_nobody_else_may(example):
     t, league, roster, _ = example
     admin = league.memberships.get(role="admin").user
     ann = roster["Ann"].pk
@@ -248,7 +235,7 @@ def test_an_admin_corrects_a_balance_and_nobody_else_may(example):  # noqa: F811
     assert exc.value.code == "unknown_player" and "player" in exc.value.fields
 
 
-def test_ledger_rows_are_never_changed_nor_deleted(example):  # noqa: F811
+def test_ledger_rows_are_never_changed_nor_deleted(example):
     t, league, roster, _ = example
     row = MoneyLedgerEntry.objects.first()
     row.amount += 1
@@ -268,7 +255,7 @@ def test_ledger_rows_are_never_changed_nor_deleted(example):  # noqa: F811
                 )
 
 
-def test_the_api_reads_the_ledger_per_player_for_members_only(example):  # noqa: F811
+def test_the_api_reads_the_ledger_per_player_for_members_only(example):
     t, league, roster, _ = example
     bob = roster["Bob"].pk
     body = api_client(league.member).get("/api/v1/leagues/friday/ledger/").json()
@@ -292,11 +279,7 @@ def test_the_api_reads_the_ledger_per_player_for_members_only(example):  # noqa:
     assert api_client(outsider).get("/api/v1/leagues/friday/ledger/").status_code == 404
 
 
-@settings(
-    max_examples=6,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    deadline=None,
-)
+@random_nights(6)
 @given(
     first=nights(),
     second=nights(),
@@ -318,28 +301,11 @@ def test_random_nights_rulings_and_payments_keep_the_ledger_square(
     for k, (unit, money, limit, players, hands, tries) in enumerate((first, second)):
         league_money_set(league=league, by=admin, values={"unit": unit})
         seated = roster[:players]
-        t = night_create(
-            league=league,
-            by=admin,
-            name=f"Night {k}",
-            player_ids=[p.pk for p in seated],
-            hand_limit=limit,
-            money=money,
+        t = night_of(
+            league, admin, seated, name=f"Night {k}", limit=limit, money=money, buy_in=False
         )
-        for (action, winner), attempts in zip(hands, tries, strict=True):
-            if tournament_state(t).over:
-                break
-            for player, kinds in zip(seated, attempts, strict=True):
-                for kind in sorted(kinds):
-                    try:
-                        entry_record(tournament=t, player_id=player.pk, kind=kind, by=admin)
-                    except DomainError as exc:
-                        assert exc.code in RULE_CODES | {"no_buy_in"}, exc.message
-            play(t, admin, capture, action, winner)
-        while not tournament_state(t).over:
-            play(t, admin, capture, "fold")
-        t.refresh_from_db()
-        assert t.status == TournamentStatus.FINISHED
+        play_drawn(t, admin, seated, capture, hands, tries)
+        finish(t, admin, capture)
         nights_played.append(t)
 
     def check(seen: list[tuple]) -> list[tuple]:
@@ -396,7 +362,7 @@ def test_random_nights_rulings_and_payments_keep_the_ledger_square(
         seen = check(seen)
 
 
-def test_the_ledger_page_shows_balances_settles_up_and_takes_corrections(example):  # noqa: F811
+def test_the_ledger_page_shows_balances_settles_up_and_takes_corrections(example):
     t, league, roster, _ = example
     admin = league.memberships.get(role="admin").user
     member = Client()
@@ -455,7 +421,7 @@ def test_the_ledger_page_shows_balances_settles_up_and_takes_corrections(example
     assert outsider.get("/leagues/friday/ledger/").status_code == 404
 
 
-def test_a_payer_records_their_own_payment_and_nobody_else_may(example):  # noqa: F811
+def test_a_payer_records_their_own_payment_and_nobody_else_may(example):
     t, league, roster, _ = example
     ledger = league_ledger(league)
     dan_house = next(x for x in ledger.transfers if x.payer == roster["Dan"].pk)

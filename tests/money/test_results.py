@@ -7,16 +7,21 @@ import itertools
 
 import pytest
 from django.test import Client
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 
-from tests.factories import api_client, make_league, showdown_entry
-from tests.money.test_payouts import RULE_CODES, example, nights, play  # noqa: F401
+from tests.factories import api_client, showdown_entry
+from tests.support.money import (
+    BOUNTY_NIGHT,
+    finish,
+    nights,
+    play,
+    random_night,
+    random_nights,
+    three_handed,
+)
+from tests.support.recording import record
 from tracker.engine.errors import DomainError
-from tracker.hands.services.recording import hand_record
-from tracker.leagues.services import player_create
 from tracker.money.results import HOUSE, night_bounties, night_results
-from tracker.money.services import entry_record, league_money_set, night_create
-from tracker.tournaments.models import TournamentStatus
 from tracker.tournaments.selectors import tournament_state
 
 pytestmark = pytest.mark.django_db
@@ -26,32 +31,6 @@ _slugs = itertools.count()
 QUEENS_JACKS_1 = (["Qs", "Qh", "Js"], ["Jh", "2s", "3h", "8d"])
 QUEENS_JACKS_2 = (["Qc", "Qd", "Jc"], ["Jd", "2h", "3s", "8h"])
 ACE_HIGH = (["9s", "7h", "6d"], ["4s", "2c", "Kc", "Ac"])
-
-BOUNTY_NIGHT = {"buy_in": 2000, "fee": 500, "bounty": 500, "payout_template": "65_35"}
-
-
-def three_handed(capture, *, slug: str, money=BOUNTY_NIGHT, limit: int = 3):
-    league, admin = make_league(slug=slug)
-    league_money_set(league=league, by=admin, values={"unit": 500})
-    roster = {n: player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob", "Cat")}
-    t = night_create(
-        league=league,
-        by=admin,
-        name="Bounty night",
-        player_ids=[p.pk for p in roster.values()],
-        hand_limit=limit,
-        money=money,
-    )
-    for p in roster.values():
-        entry_record(tournament=t, player_id=p.pk, kind="buy_in", by=admin)
-    return t, league, admin, roster
-
-
-def finish(t, admin, capture) -> None:
-    while not tournament_state(t).over:
-        play(t, admin, capture, "fold")
-    t.refresh_from_db()
-    assert t.status == TournamentStatus.FINISHED
 
 
 def test_the_bounty_goes_to_the_winner_of_the_pot_that_took_the_last_chips(
@@ -97,9 +76,7 @@ def test_a_split_pot_splits_the_bounty_the_bigger_share_then_seat_order_first(
     positions = tournament_state(t).next_positions()
     entry = showdown_entry(t, [QUEENS_JACKS_1, QUEENS_JACKS_2, ACE_HIGH], 1000)
     with capture(execute=True):
-        hand_record(
-            tournament=t, entry_mode="quick", entry=entry, variant="seven_card_stud", by=admin
-        )
+        record(t, admin, entry, variant="seven_card_stud")
     finish(t, admin, capture)
     (bounty,) = night_bounties(t)
     a, b, c = (names[s.player_id] for s in positions)
@@ -112,7 +89,7 @@ def test_a_split_pot_splits_the_bounty_the_bigger_share_then_seat_order_first(
     assert sum(shares.values()) == bounty.amount == 1500
 
 
-def test_the_worked_example_results_and_settle_up(example):  # noqa: F811
+def test_the_worked_example_results_and_settle_up(example):
     """docs/money.md: nobody is out at the end (Dan rebought), so each gets their own bounty
     back; the results add up to minus the fees, and three transfers square everyone."""
     t, league, roster, _ = example
@@ -138,7 +115,7 @@ def test_the_worked_example_results_and_settle_up(example):  # noqa: F811
     assert results.minimal
 
 
-def test_results_on_the_api_and_the_page_for_members_only(example):  # noqa: F811
+def test_results_on_the_api_and_the_page_for_members_only(example):
     t, league, roster, _ = example
     body = api_client(league.member).get(f"/api/v1/tournaments/{t.pk}/results/").json()
     assert body["final"] is True and body["fees"] == 3500 and body["minimal"] is True
@@ -167,38 +144,14 @@ def test_before_the_end_there_are_no_results(django_capture_on_commit_callbacks)
     assert body["final"] is False and body["transfers"] == []
 
 
-@settings(
-    max_examples=10,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    deadline=None,
-)
+@random_nights(10)
 @given(night=nights())
 def test_random_nights_conserve_money_and_bounties_and_square_everyone(
     night, django_capture_on_commit_callbacks
 ):
     capture = django_capture_on_commit_callbacks
     unit, money, limit, players, hands, tries = night
-    league, admin = make_league(slug=f"results-{next(_slugs)}")
-    league_money_set(league=league, by=admin, values={"unit": unit})
-    roster = [player_create(league=league, name=f"P{k}", by=admin) for k in range(players)]
-    t = night_create(
-        league=league,
-        by=admin,
-        name="Random",
-        player_ids=[p.pk for p in roster],
-        hand_limit=limit,
-        money=money,
-    )
-    for (action, winner), attempts in zip(hands, tries, strict=True):
-        if tournament_state(t).over:
-            break
-        for player, kinds in zip(roster, attempts, strict=True):
-            for kind in sorted(kinds):
-                try:
-                    entry_record(tournament=t, player_id=player.pk, kind=kind, by=admin)
-                except DomainError as exc:
-                    assert exc.code in RULE_CODES | {"no_buy_in"}, exc.message
-        play(t, admin, capture, action, winner)
+    t, league, admin, roster = random_night(night, capture, slug=f"results-{next(_slugs)}")
     finish(t, admin, capture)
 
     results = night_results(t)
@@ -226,7 +179,7 @@ def test_random_nights_conserve_money_and_bounties_and_square_everyone(
     assert results.minimal
 
 
-def test_a_transfer_is_marked_paid_by_its_payer_its_payee_or_an_admin_once(example):  # noqa: F811
+def test_a_transfer_is_marked_paid_by_its_payer_its_payee_or_an_admin_once(example):
     from tests.factories import add_member
     from tracker.audit.models import AuditEntry
     from tracker.core.errors import PermissionDenied
@@ -300,7 +253,7 @@ def test_the_settle_up_is_stored_only_once_the_night_is_over(django_capture_on_c
     )
 
 
-def test_the_page_marks_a_transfer_paid_for_those_who_may(example):  # noqa: F811
+def test_the_page_marks_a_transfer_paid_for_those_who_may(example):
     t, league, roster, _ = example
     results = night_results(t)
     bob_cat = next(k for k, x in enumerate(results.transfers) if x.payer == roster["Bob"].pk)

@@ -12,7 +12,6 @@ from tests.factories import add_member, api_client, make_league
 from tracker.audit.models import AuditEntry
 from tracker.core.errors import PermissionDenied
 from tracker.engine.errors import DomainError
-from tracker.leagues.services import player_create
 from tracker.money import formatting
 from tracker.money.models import NightMoney
 from tracker.money.selectors import league_money, night_money
@@ -22,18 +21,13 @@ from tracker.tournaments.models import Tournament
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def league():
-    league, admin = make_league(slug="friday")
-    league.admin = admin
-    league.scorekeeper = add_member(league, "sam", "scorekeeper")
-    league.member = add_member(league, "jo", "member")
-    league.roster = [player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob", "Cat")]
-    return league
-
-
 def ids(league):
     return [p.pk for p in league.roster]
+
+
+def create(league, by, **night):
+    """A night called N of the league's roster, made by ``by``."""
+    return night_create(league=league, by=by, name="N", player_ids=ids(league), **night)
 
 
 def test_formatting_doctests():
@@ -95,7 +89,7 @@ def test_a_night_takes_the_league_defaults_and_keeps_its_currency(league):
         by=league.admin,
         values={"currency": "EUR", "buy_in": 2000, "fee": 200, "payout_template": "65_35"},
     )
-    t = night_create(league=league, by=league.scorekeeper, name="N", player_ids=ids(league))
+    t = create(league, league.scorekeeper)
     money = night_money(t)
     assert (money.currency, money.unit, money.buy_in, money.fee) == ("EUR", 100, 2000, 200)
     assert money.payout_template == "65_35"
@@ -107,11 +101,9 @@ def test_a_night_takes_the_league_defaults_and_keeps_its_currency(league):
 
 
 def test_an_admin_changes_the_rules_for_one_night(league):
-    t = night_create(
-        league=league,
-        by=league.admin,
-        name="N",
-        player_ids=ids(league),
+    t = create(
+        league,
+        league.admin,
         money={
             "buy_in": 1000,
             "rebuy_price": 1000,
@@ -132,34 +124,20 @@ def test_an_admin_changes_the_rules_for_one_night(league):
 
 def test_a_scorekeeper_may_start_a_night_but_not_change_its_money(league):
     league_money_set(league=league, by=league.admin, values={"buy_in": 1000})
-    same = night_create(
-        league=league,
-        by=league.scorekeeper,
-        name="N",
-        player_ids=ids(league),
-        money={"buy_in": 1000},
-    )
+    same = create(league, league.scorekeeper, money={"buy_in": 1000})
     assert night_money(same).buy_in == 1000
     before = Tournament.objects.count()
     with pytest.raises(PermissionDenied) as info:
-        night_create(
-            league=league,
-            by=league.scorekeeper,
-            name="N",
-            player_ids=ids(league),
-            money={"buy_in": 5000},
-        )
+        create(league, league.scorekeeper, money={"buy_in": 5000})
     assert "buy_in" in info.value.message
     assert Tournament.objects.count() == before
 
 
 def test_a_rule_past_the_hand_limit_is_refused_and_no_night_is_made(league):
     with pytest.raises(DomainError) as info:
-        night_create(
-            league=league,
-            by=league.admin,
-            name="N",
-            player_ids=ids(league),
+        create(
+            league,
+            league.admin,
             hand_limit=10,
             money={"addon_price": 500, "addon_chips": 500, "addon_at_hand": 12},
         )
@@ -278,9 +256,7 @@ def test_a_scorekeeper_sees_the_league_money_fixed_on_the_new_night_page(league)
 
 
 def test_the_money_is_shown_to_members_only(league):
-    t = night_create(
-        league=league, by=league.admin, name="N", player_ids=ids(league), money={"buy_in": 1000}
-    )
+    t = create(league, league.admin, money={"buy_in": 1000})
     assert b'data-testid="money"' in page_client(league.member).get(t.get_absolute_url()).content
     anonymous = Client().get(t.get_absolute_url())
     assert anonymous.status_code == 200 and b'data-testid="money"' not in anonymous.content

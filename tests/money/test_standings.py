@@ -12,13 +12,12 @@ from django.db import connection
 from django.db.models import Sum
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.factories import add_member, api_client, make_league, make_user
-from tests.money.test_payouts import RULE_CODES, example, play  # noqa: F401
 from tests.support.definitions import league_standings_from_results
-from tracker.engine.errors import DomainError
+from tests.support.money import EXAMPLE, finish, night_of, play, random_nights, try_entry
 from tracker.leagues.models import League, Player
 from tracker.leagues.selectors import (
     league_results,
@@ -27,9 +26,9 @@ from tracker.leagues.selectors import (
 )
 from tracker.leagues.services import player_create
 from tracker.money.results import night_results
-from tracker.money.services import entry_record, league_money_set, night_create
+from tracker.money.services import entry_record, league_money_set
 from tracker.money.standings import league_money_table, player_money
-from tracker.tournaments.models import FinalStanding, LedgerEntry, Tournament, TournamentStatus
+from tracker.tournaments.models import FinalStanding, LedgerEntry, Tournament
 from tracker.tournaments.selectors import tournament_state
 from tracker.tournaments.services import tournament_counting_set
 from web.presenters.pages import player_page
@@ -37,32 +36,15 @@ from web.presenters.pages import player_page
 pytestmark = pytest.mark.django_db
 _slugs = itertools.count()
 
-MONEY = {
-    "buy_in": 2000,
-    "fee": 500,
-    "bounty": 500,
-    "rebuy_price": 2000,
-    "rebuy_chips": 1000,
-    "rebuy_until_hand": 4,
-    "rebuy_max": 2,
-    "rebuy_when": "busted",
-    "addon_price": 1000,
-    "addon_chips": 1500,
-    "addon_at_hand": 3,
-    "payout_template": "65_35",
-}
+# The worked example's rules with two rebuys a player, the add-on before hand 3 and 65/35.
+MONEY = {**EXAMPLE, "rebuy_max": 2, "addon_at_hand": 3, "payout_template": "65_35"}
 
 
 def play_night(league, admin, roster, capture, *, date, plan, money=MONEY, limit=5):
     """A night of ``roster`` played by ``plan`` (one (action, winner, entries) per hand,
     entries a list of (roster index, kind) tried before the hand; refusals are the rules')."""
-    t = night_create(
-        league=league,
-        by=admin,
-        name=f"Night of {date}",
-        player_ids=[p.pk for p in roster],
-        hand_limit=limit,
-        money=money,
+    t = night_of(
+        league, admin, roster, name=f"Night of {date}", limit=limit, money=money, buy_in=False
     )
     Tournament.objects.filter(pk=t.pk).update(date=date)
     t.refresh_from_db()
@@ -73,18 +55,20 @@ def play_night(league, admin, roster, capture, *, date, plan, money=MONEY, limit
         if tournament_state(t).over:
             break
         for k, kind in tries:
-            try:
-                entry_record(
-                    tournament=t, player_id=roster[k % len(roster)].pk, kind=kind, by=admin
-                )
-            except DomainError as exc:
-                assert exc.code in RULE_CODES | {"no_buy_in"}, exc.message
+            try_entry(t, roster[k % len(roster)], kind, admin)
         play(t, admin, capture, action, winner)
-    while not tournament_state(t).over:
-        play(t, admin, capture, "fold")
-    t.refresh_from_db()
-    assert t.status == TournamentStatus.FINISHED
+    finish(t, admin, capture)
     return t
+
+
+def chips_bought(t) -> dict[int, int]:
+    """The chips each player of ``t`` bought (rebuys and add-ons), from the chip ledger."""
+    return dict(
+        LedgerEntry.objects.filter(tournament=t, kind__in=["rebuy", "addon"])
+        .values("player_id")
+        .annotate(s=Sum("amount"))
+        .values_list("player_id", "s")
+    )
 
 
 def oracle(nights) -> dict[int, dict]:
@@ -213,11 +197,7 @@ def test_a_night_in_another_currency_is_left_out_and_counted(season_league):
     assert (table.nights, table.other_currency, table.rows) == (0, 3, {})
 
 
-@settings(
-    max_examples=6,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    deadline=None,
-)
+@random_nights(6)
 @given(
     plans=st.lists(
         st.lists(
@@ -375,12 +355,7 @@ def test_net_chips_leave_out_the_chips_bought(season_league):
     season = league_season(league, "2026")
     expected: dict[int, int] = {}
     for t in nights:
-        bought = dict(
-            LedgerEntry.objects.filter(tournament=t, kind__in=["rebuy", "addon"])
-            .values("player_id")
-            .annotate(s=Sum("amount"))
-            .values_list("player_id", "s")
-        )
+        bought = chips_bought(t)
         assert any(bought.values())
         for s in FinalStanding.objects.filter(tournament=t):
             net = s.chips - t.starting_chips - bought.get(s.player_id, 0)
@@ -404,7 +379,7 @@ def test_net_chips_leave_out_the_chips_bought(season_league):
     assert client.get(f"/players/{ann.pk}/").status_code == 200
 
 
-def test_the_worked_example_of_the_docs(example):  # noqa: F811 - the fixture
+def test_the_worked_example_of_the_docs(example):
     """docs/money.md, "Standings and statistics": the example night's money columns and net
     chips."""
     t, league, roster, busted = example
@@ -424,7 +399,7 @@ def test_the_worked_example_of_the_docs(example):  # noqa: F811 - the fixture
     assert net == {"Cat": 1022, "Ann": -10, "Bob": -10, "Dan": -1002}
 
 
-def test_a_finished_nights_entry_cards_have_no_record_row(example):  # noqa: F811 - the fixture
+def test_a_finished_nights_entry_cards_have_no_record_row(example):
     t, league, roster, busted = example
     client = Client()
     client.force_login(league.memberships.get(role="admin").user)
@@ -458,12 +433,7 @@ def test_the_migration_takes_the_chips_bought_out_of_the_stored_net_chips(
         date=dt.date(2026, 2, 2),
         plan=[("bust", 0, []), ("fold", 1, [(1, "rebuy"), (2, "rebuy")]), ("fold", 0, [])],
     )
-    bought = dict(
-        LedgerEntry.objects.filter(tournament=t, kind__in=["rebuy", "addon"])
-        .values("player_id")
-        .annotate(s=Sum("amount"))
-        .values_list("player_id", "s")
-    )
+    bought = chips_bought(t)
     assert any(bought.values())
     now = {r.player_id: r.net_chips for r in league_standings(league, None)}
     executor = MigrationExecutor(connection)

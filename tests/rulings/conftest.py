@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
+from tests.rulings.helpers import disputed_hand, league_with_roles
+
 
 @pytest.fixture(autouse=True)
 def _fresh_rate_limits():
@@ -15,6 +17,11 @@ def _fresh_rate_limits():
 
 
 @pytest.fixture
-def settle(django_capture_on_commit_callbacks):
-    """Run the on-commit settlement of everything recorded inside the block."""
-    return lambda: django_capture_on_commit_callbacks(execute=True)
+def case(django_capture_on_commit_callbacks):
+    """A disputed Kings and Little Ones pot in a league with every role (test_rulings.py has
+    a natural stud case of its own)."""
+    league, users = league_with_roles()
+    tournament, hand, order = disputed_hand(
+        league, users["admin"], django_capture_on_commit_callbacks, variant="kings_and_little_ones"
+    )
+    return {"league": league, "users": users, "hand": hand, "order": order, "t": tournament}

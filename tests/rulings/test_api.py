@@ -15,15 +15,6 @@ from tracker.tournaments.models import LedgerEntry
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def case(django_capture_on_commit_callbacks):
-    league, users = league_with_roles()
-    tournament, hand, order = disputed_hand(
-        league, users["admin"], django_capture_on_commit_callbacks, variant="kings_and_little_ones"
-    )
-    return {"league": league, "users": users, "hand": hand, "order": order, "t": tournament}
-
-
 def test_the_queue_lists_open_pots_with_both_readings(case):
     r = api_client().get("/api/v1/disputes/?league=friday")
     assert r.status_code == 200

@@ -6,10 +6,10 @@ import pytest
 
 from tests.factories import make_tournament, make_user
 from tests.rulings.helpers import PAIR_FIVES, WILD_FOURS, api_client, league_with_roles, showdown
+from tests.support.recording import record
 from tracker.core.errors import NotFound, PermissionDenied
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand
-from tracker.hands.services.recording import hand_record
 from tracker.hands.services.reevaluation import hand_reevaluate
 from tracker.leagues.models import League
 from tracker.rulings.services import house_rules_set
@@ -57,18 +57,22 @@ def test_house_rules_are_checked_with_the_rules_names(rules, field):
     assert League.objects.get(pk=league.pk).house_rules == {}
 
 
+def wild_fours_win(tournament, admin):
+    """A Kings and Little Ones showdown for 64: the wild fours against a pair of fives."""
+    return record(
+        tournament,
+        admin,
+        showdown(tournament, [WILD_FOURS, PAIR_FIVES], 64),
+        variant="kings_and_little_ones",
+    )
+
+
 def test_changing_house_rules_never_changes_a_recorded_hand(settle):
     league, users = league_with_roles()
     admin, rob = users["admin"], users["authority"]
     tournament, _ = make_tournament(league=league, by=admin)  # dealer's choice
     with settle():
-        first = hand_record(
-            tournament=tournament,
-            by=admin,
-            variant="kings_and_little_ones",
-            entry_mode="quick",
-            entry=showdown(tournament, [WILD_FOURS, PAIR_FIVES], 64),
-        )
+        first = wild_fours_win(tournament, admin)
     first.refresh_from_db()
     assert first.options["king_required"] is True
     options, reading = dict(first.options), dict(first.engine_reading)
@@ -90,13 +94,7 @@ def test_changing_house_rules_never_changes_a_recorded_hand(settle):
     assert first.evaluations.count() == 2  # settlement and the re-evaluation
 
     with settle():
-        second = hand_record(
-            tournament=tournament,
-            by=admin,
-            variant="kings_and_little_ones",
-            entry_mode="quick",
-            entry=showdown(tournament, [WILD_FOURS, PAIR_FIVES], 64),
-        )
+        second = wild_fours_win(tournament, admin)
     assert second.options["king_required"] is False and second.options["all_lowest_wild"] is True
     assert Hand.objects.get(pk=first.pk).options == options
 

@@ -15,15 +15,6 @@ from tracker.rulings.models import Ruling
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def case(django_capture_on_commit_callbacks):
-    league, users = league_with_roles()
-    tournament, hand, order = disputed_hand(
-        league, users["admin"], django_capture_on_commit_callbacks, variant="kings_and_little_ones"
-    )
-    return {"league": league, "users": users, "hand": hand, "order": order}
-
-
 def logged_in(user, csrf=False) -> Client:
     client = Client(enforce_csrf_checks=csrf)
     client.force_login(user)

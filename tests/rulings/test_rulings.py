@@ -14,10 +14,10 @@ from tests.rulings.helpers import (
     positions,
     showdown,
 )
+from tests.support.recording import record
 from tracker.core.errors import Conflict, NotFound, PermissionDenied
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Dispute, Evaluation, HandSeat, HandStatus, Pot
-from tracker.hands.services.recording import hand_record
 from tracker.hands.services.reevaluation import hand_reevaluate
 from tracker.rulings.models import Ruling
 from tracker.rulings.selectors import hand_ruling_state, hand_ruling_states
@@ -206,20 +206,21 @@ def test_a_reason_is_required_and_a_result_must_be_known(case):
     assert not Ruling.objects.exists() and not LedgerEntry.objects.filter(kind="correction")
 
 
-def test_no_table_result_means_no_table_ruling(settle):
-    league, users = league_with_roles()
+def verified_showdown(settle):
+    """A league with every role and one settled natural stud showdown, aces over kings."""
     from tests.factories import make_tournament
 
+    league, users = league_with_roles()
     tournament, _ = make_tournament(
         league=league, by=users["admin"], default_variant="seven_card_stud"
     )
     with settle():
-        hand = hand_record(
-            tournament=tournament,
-            by=users["admin"],
-            entry_mode="quick",
-            entry=showdown(tournament, [ACES, KINGS], 24),
-        )
+        hand = record(tournament, users["admin"], showdown(tournament, [ACES, KINGS], 24))
+    return league, users, hand
+
+
+def test_no_table_result_means_no_table_ruling(settle):
+    league, users, hand = verified_showdown(settle)
     with pytest.raises(DomainError) as err:
         ruling_make(pot=hand.pots.get(), by=users["authority"], result="table", reason="x")
     assert err.value.code == "no_table_result"
@@ -240,19 +241,7 @@ def test_a_later_ruling_supersedes_and_both_stay(case):
 
 
 def test_a_member_disputes_a_verified_pot_once_and_the_authority_closes_it(settle):
-    league, users = league_with_roles()
-    from tests.factories import make_tournament
-
-    tournament, _ = make_tournament(
-        league=league, by=users["admin"], default_variant="seven_card_stud"
-    )
-    with settle():
-        hand = hand_record(
-            tournament=tournament,
-            by=users["admin"],
-            entry_mode="quick",
-            entry=showdown(tournament, [ACES, KINGS], 24),
-        )
+    league, users, hand = verified_showdown(settle)
     hand.refresh_from_db()
     assert hand.status == HandStatus.VERIFIED
     pot = hand.pots.get()
@@ -319,7 +308,7 @@ def test_a_correction_that_makes_a_later_hand_impossible_flags_it_for_review(cas
         else:
             entry["seats"].append({"player": pid, "put_in": 4, "folded": "third"})
     with case["capture"](execute=True):
-        hand2 = hand_record(tournament=tournament, by=admin, entry_mode="quick", entry=entry)
+        hand2 = record(tournament, admin, entry)
     hand2.refresh_from_db()
     assert hand2.status == HandStatus.VERIFIED
     assert tournament_stacks(tournament)[folder] == 0  # the third player is out
@@ -358,12 +347,7 @@ def test_rulings_in_a_running_tournament_let_play_go_on(case):
     ruling_make(pot=case["pot"], by=case["rob"], result="engine", reason="aces")
     tournament = case["tournament"]
     with case["capture"](execute=True):
-        hand = hand_record(
-            tournament=tournament,
-            by=case["users"]["admin"],
-            entry_mode="quick",
-            entry=showdown(tournament, [ACES, KINGS], 24),
-        )
+        hand = record(tournament, case["users"]["admin"], showdown(tournament, [ACES, KINGS], 24))
     hand.refresh_from_db()
     assert hand.number == 2 and hand.status == HandStatus.VERIFIED
     assert total_chips(tournament) == 3000

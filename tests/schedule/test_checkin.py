@@ -13,8 +13,9 @@ import pytest
 from django.test import Client
 
 from tests.factories import add_member, api_client, make_league
-from tests.money.test_payouts import play
 from tests.schedule.helpers import schedule
+from tests.support.money import play
+from tests.support.threads import at_once, concurrent
 from tracker.audit.models import AuditEntry
 from tracker.core.errors import Conflict, PermissionDenied
 from tracker.engine.errors import DomainError
@@ -148,7 +149,7 @@ def test_check_in_refusals_name_the_fault_and_change_nothing(club):
     assert not Tournament.objects.exists()
 
 
-def test_the_api_checks_in_undoes_and_starts(club, django_capture_on_commit_callbacks):  # noqa: F811
+def test_the_api_checks_in_undoes_and_starts(club, django_capture_on_commit_callbacks):
     league, admin, (ann, bob, cat, *_) = club
     league_money_set(league=league, by=admin, values={"buy_in": 1000})
     night = schedule(league, admin, seats=3)
@@ -263,37 +264,16 @@ def test_the_pages_check_in_show_refusals_and_are_for_organisers_only(club):
     assert b"No-shows" in organiser.get(f"/nights/{night.pk}/").content
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(
-    __import__("django.db").db.connection.vendor != "postgresql",
-    reason="concurrent check-ins: PostgreSQL",
-)
+@concurrent("concurrent check-ins")
 def test_check_ins_and_starts_arriving_together_never_overfill_nor_start_twice(club):
-    import threading
-
-    from django.db import connection
-
     league, admin, players = club
     night = schedule(league, admin, seats=3)
 
     def together(calls):
-        barrier = threading.Barrier(len(calls))
-        outcomes = []
-
-        def run(call):
-            barrier.wait()
-            try:
-                outcomes.append(call())
-            except DomainError as exc:
-                outcomes.append(exc)
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=run, args=(c,)) for c in calls]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        outcomes = at_once(calls)
+        assert not [
+            o for o in outcomes if isinstance(o, Exception) and not isinstance(o, DomainError)
+        ]
         return outcomes
 
     outcomes = together(

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from tests.factories import add_member, api_client
 from tests.schedule.helpers import SITE, schedule, soon
+from tests.support.threads import at_once, concurrent
 from tracker.core.errors import Conflict, PermissionDenied
 from tracker.engine.errors import DomainError
 from tracker.leagues.services import player_create
@@ -285,35 +286,17 @@ def test_the_docstring_examples_of_the_schedule_rules_hold():
     assert result.attempted >= 4 and result.failed == 0
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(
-    __import__("django.db").db.connection.vendor != "postgresql",
-    reason="concurrent answers: PostgreSQL",
-)
+@concurrent("concurrent answers")
 def test_yeses_arriving_together_never_give_a_seat_twice(club):
-    import threading
-
-    from django.db import connection
-
     league, admin, players = club
     night = schedule(league, admin, seats=2)
-    barrier = threading.Barrier(len(players))
-    errors = []
-
-    def answer(player):
-        barrier.wait()
-        try:
-            rsvp_answer(night=night, player_id=player.pk, answer="yes", by=player.user)
-        except Exception as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=answer, args=(p,)) for p in players]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    outcomes = at_once(
+        [
+            lambda p=p: rsvp_answer(night=night, player_id=p.pk, answer="yes", by=p.user)
+            for p in players
+        ]
+    )
+    errors = [o for o in outcomes if isinstance(o, Exception)]
     assert not errors
     a = night_answers(night)
     assert len(a.going) == 2 and len(a.waitlist) == 3

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.test_facts_mucks import FIVE
 from tests.factories import make_league, make_tournament
 from tests.support.definitions import stats_for
+from tests.support.hands import FIVE
 from tracker.hands.models import HandSeat
 from tracker.hands.services.recording import hand_record
 from tracker.stats.selectors import settled_seats, tournament_hand_rows

@@ -12,15 +12,15 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from tests.factories import add_member, fold_entry, make_league, random_nights
+from tests.factories import add_member, make_league, random_nights
 from tests.stats.seed import play
 from tests.support.definitions import stats_table
+from tests.support.nights import invalid_then_void, random_league
+from tests.support.recording import record
 from tracker.engine.hands import CATEGORIES
-from tracker.hands.models import Hand, HandSeat, HandStatus, Pot
+from tracker.hands.models import Hand, HandSeat, Pot
 from tracker.hands.selectors import facts as facts_module
-from tracker.hands.services.recording import hand_record, hand_void
 from tracker.hands.services.reevaluation import hand_reevaluate
-from tracker.hands.services.settlement import tournament_settle
 from tracker.leagues.selectors import league_season
 from tracker.leagues.services import player_create
 from tracker.rulings.services import ruling_make
@@ -28,8 +28,6 @@ from tracker.stats import selectors as sel
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.stats.services import stats_refresh, stats_tallies_rebuild
 from tracker.stats.tally import FLOAT_COUNTERS, INT_COUNTERS, MAX_COUNTER, seat_tally
-from tracker.tournaments.models import LedgerEntry, LedgerKind
-from tracker.tournaments.selectors import tournament_stacks
 from tracker.tournaments.services import tournament_create
 
 pytestmark = pytest.mark.django_db
@@ -81,38 +79,6 @@ def test_a_seat_tally_counts_what_the_sums_count():
     assert {f"cat_{c}" for c in CATEGORIES} <= {f.name for f in MonthTally._meta.fields}
 
 
-def _invalid_then_void(tournament, admin, rng) -> bool:
-    """Record a hand, make it impossible with a ledger correction, settle (invalid), void it."""
-    stacks = tournament_stacks(tournament)
-    hand_record(
-        tournament=tournament,
-        by=admin,
-        entry_mode="quick",
-        variant="seven_card_stud",
-        entry=fold_entry(tournament),
-    )
-    hand = Hand.objects.filter(tournament=tournament).order_by("-number").first()
-    victim, other = hand.positions[0], hand.positions[1]
-    take = stacks[victim] - 1
-    LedgerEntry.objects.create(
-        tournament=tournament, player_id=victim, kind=LedgerKind.CORRECTION, amount=-take
-    )
-    LedgerEntry.objects.create(
-        tournament=tournament, player_id=other, kind=LedgerKind.CORRECTION, amount=take
-    )
-    tournament_settle(tournament_id=tournament.pk)
-    hand.refresh_from_db()
-    if hand.status != HandStatus.INVALID:
-        return False
-    hand_void(hand=hand, reason="logged wrong", by=admin)
-    for pid, amount in ((victim, take), (other, -take)):  # the stacks as they were
-        LedgerEntry.objects.create(
-            tournament=tournament, player_id=pid, kind=LedgerKind.CORRECTION, amount=amount
-        )
-    tournament_settle(tournament_id=tournament.pk)
-    return True
-
-
 def _rule(pot: Pot, rob, rng) -> None:
     eligible = [int(p) for p in pot.eligible]
     winner = rng.choice(eligible)
@@ -123,10 +89,7 @@ def _rule(pot: Pot, rob, rng) -> None:
 def test_rebuilding_equals_the_running_totals_after_random_hands_rulings_and_voids(
     seed, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr(facts_module, "EQUITY_SAMPLES", 200)
-    rng = random.Random(seed)
-    league, admin = make_league(slug=f"tally{seed}")
-    rob = add_member(league, f"rob{seed}", "authority")
+    rng, league, admin, rob = random_league(monkeypatch, f"tally{seed}", seed)
     nights = random_nights(
         league=league,
         by=admin,
@@ -163,7 +126,7 @@ def test_rebuilding_equals_the_running_totals_after_random_hands_rulings_and_voi
             night.refresh_from_db()
             if night.status == "running":
                 with django_capture_on_commit_callbacks(execute=True):
-                    done["void"] += _invalid_then_void(night, admin, rng)
+                    done["void"] += invalid_then_void(night, admin, rng)
         elif step == "refresh" and settled.exists():
             # New facts for the hands of one night (as after a change of the facts code):
             # the running totals lose the old facts and gain the new.
@@ -216,20 +179,8 @@ def test_a_ruling_that_takes_the_biggest_pot_away_reads_the_biggest_again(
     players = [player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob")]
     t = tournament_create(league=league, name="N", player_ids=[p.pk for p in players], by=admin)
     with django_capture_on_commit_callbacks(execute=True):
-        hand_record(
-            tournament=t,
-            by=admin,
-            entry_mode="quick",
-            variant="seven_card_stud",
-            entry=showdown_entry(t, [ACES, KINGS], 100),
-        )
-        hand_record(
-            tournament=t,
-            by=admin,
-            entry_mode="quick",
-            variant="seven_card_stud",
-            entry=showdown_entry(t, [ACES, KINGS], 20),
-        )
+        record(t, admin, showdown_entry(t, [ACES, KINGS], 100), variant="seven_card_stud")
+        record(t, admin, showdown_entry(t, [ACES, KINGS], 20), variant="seven_card_stud")
     first = Hand.objects.get(tournament=t, number=1)
     pot = first.pots.get()
     winner = next(int(p) for p, c in pot.award.items() if c)

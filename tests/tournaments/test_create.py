@@ -10,10 +10,10 @@ import random
 import pytest
 
 from tests.factories import add_member, api_client, fold_entry, make_league
+from tests.support.recording import record
 from tracker.audit.models import AuditEntry
 from tracker.core.errors import PermissionDenied
 from tracker.engine.errors import DomainError
-from tracker.hands.services.recording import hand_record
 from tracker.leagues.services import player_create
 from tracker.tournaments.models import Tournament
 from tracker.tournaments.selectors import tournament_state
@@ -40,6 +40,19 @@ def seat_order(tournament) -> list[int]:
     return [s.player_id for s in tournament.seats.order_by("number")]
 
 
+def drawn(league, seed, **night):
+    """A night of the league's roster (five), seats drawn with ``random.Random(seed)``."""
+    return tournament_create(
+        league=league,
+        name="N",
+        player_ids=ids(league),
+        by=league.admin,
+        seating="random",
+        rng=random.Random(seed),
+        **night,
+    )
+
+
 def test_chosen_seating_keeps_the_order_and_the_first_seat_deals(league):
     t = tournament_create(league=league, name="N", player_ids=ids(league), by=league.admin)
     assert seat_order(t) == ids(league)
@@ -48,14 +61,7 @@ def test_chosen_seating_keeps_the_order_and_the_first_seat_deals(league):
 
 
 def test_a_random_draw_seats_everyone_once_and_says_it_was_drawn(league):
-    t = tournament_create(
-        league=league,
-        name="N",
-        player_ids=ids(league),
-        by=league.admin,
-        seating="random",
-        rng=random.Random(7),
-    )
+    t = drawn(league, 7)
     expected = ids(league)
     random.Random(7).shuffle(expected)
     assert seat_order(t) == expected != ids(league)
@@ -76,28 +82,14 @@ def test_the_first_dealer_deals_hand_one_then_the_deal_moves_clockwise(
     assert state.next_dealer == 2
     assert [s.player.name for s in state.next_positions()] == ["Dee", "Ann", "Bob", "Cat"]
     with django_capture_on_commit_callbacks(execute=True):
-        hand = hand_record(
-            tournament=t,
-            by=league.admin,
-            entry_mode="quick",
-            entry=fold_entry(t),
-            variant="seven_card_stud",
-        )
+        hand = record(t, league.admin, fold_entry(t), variant="seven_card_stud")
     assert hand.dealer_seat == 2
     assert tournament_state(t).next_dealer == 3
 
 
 def test_the_first_dealer_follows_the_draw(league):
     bob = league.roster[1]
-    t = tournament_create(
-        league=league,
-        name="N",
-        player_ids=ids(league),
-        by=league.admin,
-        seating="random",
-        first_dealer=bob.id,
-        rng=random.Random(3),
-    )
+    t = drawn(league, 3, first_dealer=bob.id)
     dealer = tournament_state(t).next_dealer
     assert t.seats.get(number=dealer).player_id == bob.id
 

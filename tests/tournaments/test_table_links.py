@@ -18,10 +18,10 @@ from tests.factories import (
     make_tournament,
     showdown_entry,
 )
+from tests.support.recording import record
 from tracker.audit.models import AuditEntry
 from tracker.core.errors import NotFound, PermissionDenied
 from tracker.hands.models import Pot
-from tracker.hands.services.recording import hand_record
 from tracker.hands.services.settlement import tournament_settle
 from tracker.leagues.models import Player
 from tracker.rulings.services import dispute_raise, ruling_make
@@ -138,11 +138,10 @@ def test_the_version_changes_with_everything_the_screen_shows(
         seen.append(now)
 
     # A hand recorded (not settled yet: the worker has not run).
-    hand = hand_record(
-        tournament=t,
-        by=t.admin,
-        entry_mode="quick",
-        entry=showdown_entry(t, [ACES, KINGS], 24),
+    hand = record(
+        t,
+        t.admin,
+        showdown_entry(t, [ACES, KINGS], 24),
         variant="seven_card_stud",
         table_result={"winners": [tournament_state(t).next_positions()[1].player_id]},
     )
@@ -168,13 +167,7 @@ def test_the_version_changes_with_everything_the_screen_shows(
     changed()
     # The next hand, recorded and settled.
     with django_capture_on_commit_callbacks(execute=True):
-        hand_record(
-            tournament=t,
-            by=t.admin,
-            entry_mode="quick",
-            entry=fold_entry(t),
-            variant="seven_card_stud",
-        )
+        record(t, t.admin, fold_entry(t), variant="seven_card_stud")
     changed()
 
 

@@ -22,7 +22,7 @@ from tests.factories import (  # noqa: F401
     make_tournament,
     showdown_entry,
 )
-from tracker.hands.services.recording import hand_record
+from tests.support.recording import record
 from tracker.tournaments.selectors import tournament_state
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -116,9 +116,7 @@ def record_walk(game: Game, variant: str = "seven_card_stud"):
     """One quick-entry walk in the game's night (the bring-in takes the antes), recorded by
     its admin; settled at once where tasks run eagerly and on commit."""
     t = game.tournament
-    return hand_record(
-        tournament=t, by=game.admin, entry_mode="quick", entry=walk_entry(t), variant=variant
-    )
+    return record(t, game.admin, walk_entry(t), variant=variant)
 
 
 def record_sample_hands(game: Game) -> dict:
@@ -126,39 +124,22 @@ def record_sample_hands(game: Game) -> dict:
     Kings and Little Ones hand. Returns them by name."""
     t, admin = game.tournament, game.admin
     hands = {}
-    hands["walk"] = hand_record(
-        tournament=t, by=admin, entry_mode="quick", entry=walk_entry(t), variant="seven_card_stud"
-    )
-    hands["showdown"] = hand_record(
-        tournament=t,
-        by=admin,
-        entry_mode="quick",
-        entry=showdown_entry(t, [ACES, KINGS], 24),
-        variant="seven_card_stud",
+    hands["walk"] = record(t, admin, walk_entry(t), variant="seven_card_stud")
+    hands["showdown"] = record(
+        t, admin, showdown_entry(t, [ACES, KINGS], 24), variant="seven_card_stud"
     )
     loser = tournament_state(t).next_positions()[1].player_id
-    hands["disputed"] = hand_record(
-        tournament=t,
-        by=admin,
-        entry_mode="quick",
-        entry=showdown_entry(t, [ACES, KINGS], 24),
+    hands["disputed"] = record(
+        t,
+        admin,
+        showdown_entry(t, [ACES, KINGS], 24),
         variant="seven_card_stud",
         table_result={"winners": [loser]},
     )
-    hands["full"] = hand_record(
-        tournament=t,
-        by=admin,
-        entry_mode="full",
-        entry={"actions": KLO_ACTIONS},
-        variant="kings_and_little_ones",
+    hands["full"] = record(
+        t, admin, {"actions": KLO_ACTIONS}, mode="full", variant="kings_and_little_ones"
     )
     return hands
-
-
-@pytest.fixture
-def settle(django_capture_on_commit_callbacks):
-    """Run the on-commit settlement of everything recorded inside the block."""
-    return lambda: django_capture_on_commit_callbacks(execute=True)
 
 
 # --------------------------------------------------------------------------

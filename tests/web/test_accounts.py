@@ -3,8 +3,6 @@ page's links, the styled password reset, and the profile's API tokens."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
@@ -13,6 +11,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.factories import make_user
+from tests.support.accounts import reset_from_mail
 from tracker.accounts.models import ApiToken
 from tracker.audit.models import AuditEntry
 
@@ -99,14 +98,8 @@ def test_password_reset_end_to_end_with_the_site_pages(client, django_capture_on
     assert r.status_code == 302
     assert b"Check your email" in client.get(r["Location"]).content
     (message,) = mail.outbox
-    link = re.search(r"https?://[^/]+(/accounts/reset/\S+)", message.body).group(1)
-    r = client.get(link, follow=True)
-    assert b"Choose a new password" in r.content
-    r = client.post(
-        r.redirect_chain[-1][0],
-        {"new_password1": "another-long-phrase", "new_password2": "another-long-phrase"},
-        follow=True,
-    )
+    form, r = reset_from_mail(client, message, "another-long-phrase")
+    assert b"Choose a new password" in form.content
     assert b"Password saved" in r.content
     user.refresh_from_db()
     assert user.check_password("another-long-phrase")

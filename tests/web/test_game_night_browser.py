@@ -123,7 +123,7 @@ def test_the_table_screen_shows_a_new_hand_without_a_reload(site, browser, shots
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_an_earlier_season_is_picked_without_javascript_help(site, browser, shots, size):
-    from tests.leagues.test_season_standings import finished_night
+    from tests.support.nights import finished_night
 
     game = make_game(min_players=4)  # the three-player night of Q4 does not count
     league = game.league

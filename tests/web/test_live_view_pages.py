@@ -126,16 +126,22 @@ def test_a_revoked_or_tampered_link_answers_404(client, secret):
 # The poll: 304 while nothing changed
 
 
+def page_and_poll(game, where):
+    """The table screen's page and the address it polls: the night's own ("screen") or
+    through a read-only link ("live")."""
+    t = game.tournament
+    if where == "screen":
+        return f"/tournaments/{t.pk}/table/", f"/tournaments/{t.pk}/table/live/"
+    page = live_path(table_link_create(tournament=t, by=game.keeper))
+    return page, page + "state/"
+
+
 @pytest.mark.parametrize("where", ["screen", "live"])
 def test_the_poll_answers_304_until_the_night_changes(
     client, django_capture_on_commit_callbacks, where
 ):
     game = make_game()
-    t = game.tournament
-    if where == "screen":
-        url = f"/tournaments/{t.pk}/table/live/"
-    else:
-        url = live_path(table_link_create(tournament=t, by=game.keeper)) + "state/"
+    _, url = page_and_poll(game, where)
     first = client.get(url)
     assert first.status_code == 200 and "No hand yet." in text(first)
     etag = first["ETag"]
@@ -155,12 +161,7 @@ def test_the_first_poll_is_a_304_when_nothing_changed_since_the_page(
     client, django_capture_on_commit_callbacks, where
 ):
     game = make_game()
-    t = game.tournament
-    if where == "screen":
-        page, poll = f"/tournaments/{t.pk}/table/", f"/tournaments/{t.pk}/table/live/"
-    else:
-        page = live_path(table_link_create(tournament=t, by=game.keeper))
-        poll = page + "state/"
+    page, poll = page_and_poll(game, where)
     etag = re.search(r'data-etag="([^"]+)"', client.get(page).content.decode()).group(1)
     etag = etag.replace("&quot;", '"')
     assert client.get(poll, headers={"if_none_match": etag}).status_code == 304

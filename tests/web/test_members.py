@@ -79,28 +79,16 @@ def test_new_league_page_creates_it_with_its_settings(client):
 def test_new_league_errors_show_on_their_fields():
     c = as_user(make_user("ann"))
     make_league(slug="taken")
-    r = c.post(
-        "/leagues/new/",
-        {
-            "name": "Taken",
-            "visibility": "public",
-            "formula": "linear",
-            "season_length": "year",
-            "min_players": "1",
-        },
-    )
+    taken = {
+        "name": "Taken",
+        "visibility": "public",
+        "formula": "linear",
+        "season_length": "year",
+    }
+    r = c.post("/leagues/new/", {**taken, "min_players": "1"})
     assert r.status_code == 400
     assert r.context["form"].errors["min_players"]
-    r = c.post(
-        "/leagues/new/",
-        {
-            "name": "Taken",
-            "visibility": "public",
-            "formula": "linear",
-            "season_length": "year",
-            "min_players": "4",
-        },
-    )
+    r = c.post("/leagues/new/", {**taken, "min_players": "4"})
     assert r.status_code == 400 and "exists" in str(r.context["form"].errors["name"])
 
 

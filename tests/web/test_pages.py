@@ -9,6 +9,8 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import make_user
+from tests.support.hands import phh_hand
+from tests.support.pages import form_data, html, text
 from tests.web.conftest import KLO_ACTIONS, make_game, record_sample_hands, walk_entry
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand, HandStatus
@@ -36,16 +38,6 @@ def game(settle):
 @pytest.fixture
 def secret():
     return make_game(slug="secret", public=False)
-
-
-def html(response) -> str:
-    return response.content.decode()
-
-
-def text(response) -> str:
-    """The page's visible text, tags stripped and white space collapsed."""
-    body = re.sub(r"<script.*?</script>|<style.*?</style>", " ", html(response), flags=re.S)
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))
 
 
 # --------------------------------------------------------------------------
@@ -316,18 +308,6 @@ def test_every_recorded_sample_replays_consistently(game):
 
 # --------------------------------------------------------------------------
 # The hand entry form
-
-
-def form_data(tournament, seats, **extra) -> dict:
-    """POST data for the entry form: ``seats`` is a list (by position) of dicts of
-    field -> value (put_in, folded, d1..c7, result, ...)."""
-    state = tournament_state(tournament)
-    data = {"number": str(state.next_number), "variant": extra.pop("variant", "")}
-    for seat, fields in zip(state.next_positions(), seats, strict=True):
-        for key, value in fields.items():
-            data[f"p{seat.player_id}-{key}"] = str(value)
-    data.update(extra)
-    return data
 
 
 def test_form_needs_a_login_and_a_recording_role(client, game):
@@ -635,18 +615,13 @@ def _walk_contributions(variant, options, actions, stacks, **entry):
     views = street_frames(hand, {}, {}, actions)
     walked = [s.total for s in views[-1].seats]
     engine = replay_hand(
-        {
-            "variant": "F7S",
-            "antes": 4,
-            "bring_in": 10,
-            "small_bet": 20,
-            "big_bet": 40,
-            "starting_stacks": list(stacks),
-            "actions": actions,
-            "_variant": variant,
-            "_options": options,
+        phh_hand(
+            actions,
+            stacks,
+            variant=variant,
+            options=options,
             **{f"_{k}": v for k, v in entry.items()},
-        }
+        )
     )
     return walked, engine.contributions, views
 

@@ -8,8 +8,8 @@ import re
 import pytest
 from django.urls import reverse
 
+from tests.support.pages import form_data, html
 from tests.web.conftest import make_game, record_sample_hands
-from tests.web.test_pages import form_data, html
 from tracker.hands.models import Hand
 from tracker.hands.services.recording import hand_check
 from tracker.tournaments.selectors import tournament_state
