@@ -343,6 +343,43 @@ def test_a_ruling_on_a_finished_tournament_rewrites_the_final_standings(
     assert FinalStanding.objects.get(tournament=tournament, player_id=order[1]).chips == 976
 
 
+def test_a_ruling_that_would_leave_a_finished_nights_player_below_zero_is_refused(
+    django_capture_on_commit_callbacks,
+):
+    league, users = league_with_roles()
+    tournament, hand, order = disputed_hand(
+        league, users["admin"], django_capture_on_commit_callbacks, hand_limit=2
+    )
+    aces, kings, folder = order
+    # Hand 2, the last: the kings player (1028 as the table had it) calls the third
+    # player's whole stack (996) and loses it; the night is over.
+    shown = {folder: ACES, kings: (["Qs", "Qh", "2h"], ["Qd", "6c", "7d", "8s"])}
+    entry = {"seats": []}
+    for pid in positions(tournament):
+        if pid in shown:
+            down, up = shown[pid]
+            entry["seats"].append({"player": pid, "put_in": 996, "down": down, "up": up})
+        else:
+            entry["seats"].append({"player": pid, "put_in": 4, "folded": "third"})
+    with django_capture_on_commit_callbacks(execute=True):
+        record(tournament, users["admin"], entry)
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINISHED
+    before = list(
+        FinalStanding.objects.filter(tournament=tournament).values_list("player", "chips")
+    )
+    # Hand 1's pot to the aces takes 52 from the kings player: 976 at hand 2, 996 bet there.
+    with pytest.raises(DomainError) as exc:
+        ruling_make(pot=hand.pots.get(), by=users["authority"], result="engine", reason="aces")
+    assert exc.value.code == "below_zero" and "award" in exc.value.fields
+    assert "(-20)" in exc.value.message and "hands 2" in exc.value.message
+    # nothing changed: no ruling, no correction, the standings as they were
+    assert not Ruling.objects.exists()
+    assert not LedgerEntry.objects.filter(tournament=tournament, kind="correction").exists()
+    after = list(FinalStanding.objects.filter(tournament=tournament).values_list("player", "chips"))
+    assert after == before
+
+
 def test_rulings_in_a_running_tournament_let_play_go_on(case):
     ruling_make(pot=case["pot"], by=case["rob"], result="engine", reason="aces")
     tournament = case["tournament"]

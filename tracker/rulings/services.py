@@ -42,6 +42,7 @@ from tracker.mail.models import MailKind
 from tracker.mail.services import outbox_enqueue
 from tracker.rulings.models import Ruling, RulingResult
 from tracker.tournaments.models import LedgerEntry, LedgerKind, Tournament, TournamentStatus
+from tracker.tournaments.selectors import tournament_standings
 from tracker.tournaments.services import final_standings_write, tournament_finish_if_over
 
 REASON_MAX = 2000
@@ -325,6 +326,7 @@ def ruling_make(
 
     if correction:
         if tournament.status == TournamentStatus.FINISHED:
+            _refuse_below_zero(tournament, problems)
             final_standings_write(
                 tournament=tournament, cause=f"ruling {ruling.pk} on hand {hand.number}"
             )
@@ -370,6 +372,26 @@ def ruling_make(
         base_url=base_url,
     )
     return ruling
+
+
+def _refuse_below_zero(tournament: Tournament, problems: Mapping[int, list[str]]) -> None:
+    """Refuse a ruling on a finished night that would leave a player with fewer than no
+    chips at its end (they bet, in later hands, chips the ruling takes away): the night's
+    final standings cannot hold it, so the later hands are voided or ruled on first."""
+    short = [row for row in tournament_standings(tournament) if row.chips < 0]
+    if not short:
+        return
+    names = dict(
+        Player.objects.filter(pk__in=[r.player_id for r in short]).values_list("pk", "name")
+    )
+    who = ", ".join(f"{names.get(r.player_id, r.player_id)} ({r.chips})" for r in short)
+    later = ", ".join(str(n) for n in sorted(problems)) or "none flagged"
+    raise DomainError(
+        f"this ruling leaves {who} below zero chips at the end of the night; rule on or void "
+        f"the later hands first (hands {later})",
+        code="below_zero",
+        field="award",
+    )
 
 
 def _later_hand_problems(tournament: Tournament, hand: Hand) -> dict[int, list[str]]:
