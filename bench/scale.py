@@ -371,7 +371,7 @@ def grouped_standings(league, season=None) -> list:
 
     from tracker.engine.points import best_total, normalize_formula, shared_place_points
     from tracker.leagues.models import Player
-    from tracker.leagues.selectors import LeagueRow
+    from tracker.leagues.selectors.table import LeagueRow
     from tracker.tournaments.models import FinalStanding, Tournament
 
     in_season = "" if season is None or season.start is None else "AND t.date BETWEEN %s AND %s"
@@ -496,7 +496,8 @@ def main() -> None:
     from tests.factories import make_user
     from tracker.hands.models import HandSeat
     from tracker.leagues.models import Player
-    from tracker.leagues.selectors import league_season, league_table
+    from tracker.leagues.selectors.seasons import league_season
+    from tracker.leagues.selectors.table import league_table
     from tracker.leagues.services import league_create, player_create
     from tracker.stats import selectors as sel
     from tracker.stats import services as stats_service

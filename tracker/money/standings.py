@@ -30,7 +30,7 @@ from django.db.models import Q
 from tracker.hands.models import Pot
 from tracker.leagues.models import League, Player
 from tracker.leagues.seasons import Season
-from tracker.leagues.selectors import counted_night_ids
+from tracker.leagues.selectors.seasons import counted_night_ids
 from tracker.money.formatting import amount_format
 from tracker.money.models import Deal, LeagueMoney, MoneyEntry, NightMoney
 from tracker.money.results import PotTaken, bounties_of, player_results_of

@@ -17,21 +17,24 @@ from tracker.hands.selectors.live import open_draft
 from tracker.hands.selectors.wording import announcement_text
 from tracker.leagues.models import League, Player
 from tracker.leagues.seasons import Season
-from tracker.leagues.selectors import (
+from tracker.leagues.selectors.pages import (
     LEAGUE_PAGE_NIGHTS,
-    LeagueRow,
-    league_roster,
-    league_season,
-    league_table,
     league_tournament_count,
     league_tournaments,
     leagues_with_counts,
+    roles_by_league,
+    tournament_winners,
+)
+from tracker.leagues.selectors.people import league_roster
+from tracker.leagues.selectors.players import (
     player_chips_bought,
     player_hand_totals,
     player_recent_hands,
     player_seats,
-    roles_by_league,
-    tournament_winners,
+)
+from tracker.leagues.selectors.seasons import league_season
+from tracker.leagues.selectors.table import LeagueRow, league_table
+from tracker.leagues.selectors.visibility import (
     tournaments_visible_to,
     visible_league,
     visible_player,

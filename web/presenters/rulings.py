@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from tracker.core.errors import NotFound
 from tracker.core.permissions import Capabilities, capabilities
 from tracker.engine.announcements import VARIANT_TITLES
 from tracker.engine.cards import card_symbol, parse_card
@@ -15,7 +14,7 @@ from tracker.engine.errors import DomainError
 from tracker.hands.models import Dispute, Hand, Pot
 from tracker.hands.selectors.wording import announcement_text
 from tracker.leagues.models import League
-from tracker.leagues.selectors import leagues_visible_to
+from tracker.leagues.selectors.visibility import visible_league
 from tracker.rulings.models import Ruling
 from tracker.rulings.selectors import (
     OPEN,
@@ -265,9 +264,7 @@ class DisputeQueue:
 
 def dispute_queue(user, slug: str, state: str = OPEN) -> DisputeQueue:
     """The league's disputed pots (for the queue page). Private leagues: NotFound to outsiders."""
-    league = leagues_visible_to(user).filter(slug=slug).first()
-    if league is None:
-        raise NotFound("No such league.")
+    league = visible_league(user, slug)
     if state not in STATES:
         state = OPEN
     pots = pots_in_question([league], state).select_related("hand")

@@ -24,7 +24,7 @@ from tracker.engine.announcements import VARIANT_TITLES
 from tracker.hands.models import HandStatus
 from tracker.hands.selectors.wording import STATUS_LABELS
 from tracker.leagues.models import League
-from tracker.leagues.selectors import tournaments_visible_to
+from tracker.leagues.selectors.visibility import tournaments_visible_to
 from tracker.money.selectors import night_money_summary, night_money_version
 from tracker.tournaments.models import TableLink, Tournament, TournamentStatus
 from tracker.tournaments.selectors import (
