@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from tracker.core.paths import FieldPath
-from tracker.engine import tournament as rules
 from tracker.engine.errors import DomainError
 from tracker.engine.pots import award_pot, split_amount
 from tracker.engine.procedure import (
@@ -22,6 +21,7 @@ from tracker.engine.procedure import (
     replay_hand,
     settle_quick,
 )
+from tracker.engine.stakes import Stakes
 from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import EntryMode, Hand
 
@@ -35,7 +35,7 @@ class HandSpec:
 
     variant: str
     options: dict
-    stakes: rules.Level
+    stakes: Stakes
     players: list[int]  # player ids by position: 0 = dealer's left, the dealer last
     entry_mode: str
     entry: dict
@@ -46,7 +46,7 @@ class HandSpec:
         return cls(
             variant=hand.variant,
             options=hand.options,
-            stakes=rules.Level(hand.level, hand.ante, hand.bring_in, hand.small_bet, hand.big_bet),
+            stakes=hand.stakes,
             players=list(hand.positions),
             entry_mode=hand.entry_mode,
             entry=hand.entry,
@@ -177,12 +177,7 @@ def _quick_field(path: str, index_of: list[int]) -> str:
 
 
 def _run_engine(spec: HandSpec, stacks: Sequence[int]) -> HandResult:
-    stakes = {
-        "ante": spec.stakes.ante,
-        "bring_in": spec.stakes.bring_in,
-        "small_bet": spec.stakes.small_bet,
-        "big_bet": spec.stakes.big_bet,
-    }
+    stakes = spec.stakes
     if any(s <= 0 for s in stacks):
         out = [pid for pid, s in zip(spec.players, stacks, strict=True) if s <= 0]
         raise DomainError(

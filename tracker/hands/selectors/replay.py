@@ -200,12 +200,7 @@ def replay_frames(
     history = history_from_entry(
         variant=hand.variant,
         options=hand.options or {},
-        stakes={
-            "ante": hand.ante,
-            "bring_in": hand.bring_in,
-            "small_bet": hand.small_bet,
-            "big_bet": hand.big_bet,
-        },
+        stakes=hand.stakes,
         starting_stacks=hand.starting_stacks,
         entry={**(hand.entry or {}), "actions": list(actions)},
     )
