@@ -54,28 +54,24 @@ LEAGUE_PAGE_NIGHTS = 20
 def league_tournaments(league: League, limit: int | None = None) -> list[Tournament]:
     """The league's tournaments (or the latest ``limit``), latest first, with ``n_hands``
     and ``n_players`` (counted per tournament listed, one query)."""
-    count_hands = (
-        Hand.objects.filter(tournament=OuterRef("pk"))
-        .order_by()
-        .values("tournament")
-        .annotate(n=Count("id"))
-        .values("n")
-    )
-    count_seats = (
-        Seat.objects.filter(tournament=OuterRef("pk"))
-        .order_by()
-        .values("tournament")
-        .annotate(n=Count("id"))
-        .values("n")
-    )
     rows = (
         Tournament.objects.filter(league=league)
-        .annotate(
-            n_hands=Coalesce(Subquery(count_hands), 0), n_players=Coalesce(Subquery(count_seats), 0)
-        )
+        .annotate(n_hands=_count_per_night(Hand), n_players=_count_per_night(Seat))
         .order_by("-date", "-id")
     )
     return list(rows if limit is None else rows[:limit])
+
+
+def _count_per_night(model) -> Coalesce:
+    """How many rows of ``model`` (hands, seats) the tournament of the outer query has."""
+    count = (
+        model.objects.filter(tournament=OuterRef("pk"))
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    return Coalesce(Subquery(count), 0)
 
 
 def league_tournament_count(league: League) -> int:

@@ -36,26 +36,25 @@ def visible_league(user, slug: str) -> League:
     return league
 
 
-def visible_tournament(user, pk: int) -> Tournament:
-    tournament = (
-        Tournament.objects.select_related("league")
+def _in_visible_league(model, user, pk: int, what: str):
+    """The row ``pk`` of ``model`` (a model with a ``league``), with its league, if ``user``
+    may see that league; NotFound ("No such ``what``.") otherwise."""
+    row = (
+        model.objects.select_related("league")
         .filter(pk=pk, league__in=leagues_visible_to(user))
         .first()
     )
-    if tournament is None:
-        raise NotFound("No such tournament.")
-    return tournament
+    if row is None:
+        raise NotFound(f"No such {what}.")
+    return row
+
+
+def visible_tournament(user, pk: int) -> Tournament:
+    return _in_visible_league(Tournament, user, pk, "tournament")
 
 
 def visible_player(user, pk: int) -> Player:
-    player = (
-        Player.objects.select_related("league")
-        .filter(pk=pk, league__in=leagues_visible_to(user))
-        .first()
-    )
-    if player is None:
-        raise NotFound("No such player.")
-    return player
+    return _in_visible_league(Player, user, pk, "player")
 
 
 def visible_hand(user, pk: int, *, hands: QuerySet[Hand] | None = None) -> Hand:
