@@ -350,7 +350,7 @@ def main() -> None:
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
-    from tracker.leagues.selectors import league_standings
+    from tracker.leagues.selectors.table import league_standings
 
     # Three-player nights: the league's minimum of players must let them count.
     big = league_create(name="Big league", slug="big-league", min_players=3, created_by=user)

@@ -421,7 +421,8 @@ def main() -> None:
     from tracker.hands.models import HandSeat
     from tracker.hands.selectors import facts as facts_module
     from tracker.leagues.models import Player
-    from tracker.leagues.selectors import league_season, league_table
+    from tracker.leagues.selectors.seasons import league_season
+    from tracker.leagues.selectors.table import league_table
     from tracker.leagues.services import league_create, player_create
     from tracker.stats import selectors as sel
     from tracker.stats import services as stats_service

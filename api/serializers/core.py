@@ -229,7 +229,7 @@ def next_hand_data(state: TournamentState) -> dict | None:
     return {
         "number": state.next_number,
         "dealer_seat": state.next_dealer,
-        "stakes": state.next_stakes.as_dict(),
+        "stakes": {"level": state.next_stakes.level, **state.next_stakes.as_dict()},
         "players": [s.player_id for s in state.next_positions()],
     }
 

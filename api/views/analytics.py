@@ -21,13 +21,9 @@ from api.serializers.analytics import (
 from api.views.core import WriteThrottled
 from tracker.core.permissions import Capability, capabilities, require
 from tracker.engine.points import describe, normalize_formula
-from tracker.leagues.selectors import (
-    league_season,
-    league_standings,
-    visible_league,
-    visible_player,
-    visible_tournament,
-)
+from tracker.leagues.selectors.seasons import league_season
+from tracker.leagues.selectors.table import league_standings
+from tracker.leagues.selectors.visibility import visible_league, visible_player, visible_tournament
 from tracker.stats import selectors as sel
 from tracker.stats.services import league_points_formula_set
 from web.presenters import stats as pages

@@ -31,14 +31,14 @@ from api.throttles import WriteThrottle
 from tracker.core.permissions import Capability, can_view, capabilities, require
 from tracker.hands.models import Hand
 from tracker.leagues.models import Invite, League, Membership
-from tracker.leagues.selectors import (
-    invites_managed_by,
-    league_account,
-    league_season,
-    league_standings,
+from tracker.leagues.selectors.people import invites_managed_by, league_account
+from tracker.leagues.selectors.seasons import league_season
+from tracker.leagues.selectors.table import league_standings
+from tracker.leagues.selectors.visibility import (
     leagues_visible_to,
     players_visible_to,
     tournaments_visible_to,
+    visible_league,
 )
 from tracker.leagues.services import (
     invite_accept,
@@ -56,11 +56,6 @@ from tracker.tournaments.models import Tournament
 from tracker.tournaments.selectors import tournament_live
 from tracker.tournaments.services import TournamentSettings
 from web.presenters.stats import visible_money_table
-
-
-def visible_league(request, slug: str) -> League:
-    return get_object_or_404(leagues_visible_to(request.user), slug=slug)
-
 
 # Authorize before validating: a caller without the right to a write learns that (403)
 # before anything about their body (400). Writes whose league is named in the body look it
@@ -208,7 +203,7 @@ class PlayerViewSet(
         authorize_first(request, body_league(request), Capability.RECORD_HAND, "add players")
         data = PlayerCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        league = visible_league(request, data.validated_data["league"])
+        league = visible_league(request.user, data.validated_data["league"])
         player = player_create(league=league, name=data.validated_data["name"], by=request.user)
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
@@ -288,7 +283,7 @@ class MembershipViewSet(
         )
         data = MembershipSetSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        league = visible_league(request, data.validated_data["league"])
+        league = visible_league(request.user, data.validated_data["league"])
         membership = role_grant(
             league=league,
             # None for an account outside the league, existing or not: refused alike.
@@ -346,7 +341,7 @@ class InviteViewSet(WriteThrottled, mixins.ListModelMixin, viewsets.GenericViewS
         data = InviteCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
-        league = visible_league(request, values.pop("league"))
+        league = visible_league(request.user, values.pop("league"))
         invite, token = invite_create(
             league=league, by=request.user, base_url=request.build_absolute_uri("/"), **values
         )
@@ -408,7 +403,7 @@ class TournamentViewSet(
         data = TournamentCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
-        league = visible_league(request, values.pop("league"))
+        league = visible_league(request.user, values.pop("league"))
         money = values.pop("money", None)
         settings = TournamentSettings(player_ids=values.pop("players"), **values)
         tournament = night_create(league=league, by=request.user, settings=settings, money=money)

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from api.serializers.deals import DealCreateSerializer, DealOfferSerializer, DealSerializer
 from api.views.core import WriteThrottled, authorize_first
 from tracker.core.permissions import Capability, require
-from tracker.leagues.selectors import tournaments_visible_to
+from tracker.leagues.selectors.visibility import tournaments_visible_to
 from tracker.money.deal_selectors import deal_offer
 from tracker.money.deal_services import deal_record
 

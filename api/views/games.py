@@ -83,7 +83,7 @@ class LeagueGamesView(WriteThrottled, APIView):
 
     @extend_schema(parameters=[ARCHIVED], responses=LeagueGameSerializer(many=True))
     def get(self, request, slug):
-        league = visible_league(request, slug)
+        league = visible_league(request.user, slug)
         archived = request.query_params.get("archived") in ("true", "1")
         rows = league_games(league, archived=archived)
         return Response([game_data(r.game, r.version) for r in rows])
@@ -94,7 +94,7 @@ class LeagueGamesView(WriteThrottled, APIView):
         responses={201: LeagueGameDetailSerializer},
     )
     def post(self, request, slug):
-        league = visible_league(request, slug)
+        league = visible_league(request.user, slug)
         authorize_first(request, league, Capability.GAMES_MANAGE, ACTION)
         body = LeagueGameCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -111,11 +111,11 @@ class LeagueGameView(WriteThrottled, APIView):
 
     @extend_schema(responses=LeagueGameDetailSerializer)
     def get(self, request, slug, game):
-        return Response(_detail(league_game(visible_league(request, slug), game)))
+        return Response(_detail(league_game(visible_league(request.user, slug), game)))
 
     @extend_schema(request=LeagueGameUpdateSerializer, responses=LeagueGameDetailSerializer)
     def put(self, request, slug, game):
-        league = visible_league(request, slug)
+        league = visible_league(request.user, slug)
         authorize_first(request, league, Capability.GAMES_MANAGE, ACTION)
         row = league_game(league, game)
         body = LeagueGameUpdateSerializer(data=request.data)
@@ -132,7 +132,7 @@ class LeagueGameArchiveView(WriteThrottled, APIView):
 
     @extend_schema(request=None, responses=LeagueGameDetailSerializer)
     def post(self, request, slug, game):
-        league = visible_league(request, slug)
+        league = visible_league(request.user, slug)
         authorize_first(request, league, Capability.GAMES_MANAGE, ACTION)
         row = league_game_archive(game=league_game(league, game), by=request.user)
         return Response(_detail(row))
@@ -148,7 +148,7 @@ class LeagueGamePreviewView(APIView):
 
     @extend_schema(request=GamePreviewRequestSerializer, responses=GamePreviewSerializer)
     def post(self, request, slug, game):
-        row = league_game(visible_league(request, slug), game)
+        row = league_game(visible_league(request.user, slug), game)
         body = GamePreviewRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data

@@ -28,14 +28,17 @@ from api.views.core import (
     authorize_first,
     body_league,
     body_tournament_by_roles,
-    visible_league,
 )
 from tracker.core.permissions import Capability, require, roles_remembered
 from tracker.hands.models import Hand, ReevaluationJob
 from tracker.hands.requests import HandRequest
 from tracker.hands.services.recording import hand_record_with_state, hand_void
 from tracker.hands.services.reevaluation import reevaluation_start
-from tracker.leagues.selectors import leagues_visible_to, tournaments_visible_to
+from tracker.leagues.selectors.visibility import (
+    leagues_visible_to,
+    tournaments_visible_to,
+    visible_league,
+)
 
 QUICK_EXAMPLE = {
     "tournament": 1,
@@ -182,7 +185,7 @@ class ReevaluationViewSet(
         authorize_first(request, league, Capability.REEVALUATE, "re-evaluate hands")
         data = ReevaluationCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        league = visible_league(request, data.validated_data["league"])
+        league = visible_league(request.user, data.validated_data["league"])
         tournament = None
         if data.validated_data.get("tournament"):
             tournament = get_object_or_404(league.tournaments, pk=data.validated_data["tournament"])

@@ -13,8 +13,9 @@ from api.serializers.ledger import (
     LeagueLedgerSerializer,
     LedgerPaymentSerializer,
 )
-from api.views.core import WriteThrottled, visible_league
+from api.views.core import WriteThrottled
 from tracker.core.permissions import Capability, require
+from tracker.leagues.selectors.visibility import visible_league
 from tracker.money.ledger_selectors import (
     league_ledger,
     ledger_entries,
@@ -85,7 +86,7 @@ class LeagueLedgerView(APIView):
         responses=LeagueLedgerSerializer,
     )
     def get(self, request, slug):
-        league = visible_league(request, slug)
+        league = visible_league(request.user, slug)
         require(request.user, league, Capability.VIEW_MONEY, "see the league's money")
         player = request.query_params.get("player") or None
         return Response(LeagueLedgerSerializer(league_ledger_data(league, player=player)).data)
@@ -100,7 +101,7 @@ class LedgerCorrectionsView(WriteThrottled, APIView):
 
     @extend_schema(request=CorrectionSerializer, responses={201: LeagueLedgerSerializer})
     def post(self, request, slug):
-        league = visible_league(request, slug)
+        league = visible_league(request.user, slug)
         require(request.user, league, Capability.CORRECT_MONEY, "correct the league's money ledger")
         data = CorrectionSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -125,7 +126,7 @@ class LedgerPaymentView(WriteThrottled, APIView):
 
     @extend_schema(request=LedgerPaymentSerializer, responses={201: LeagueLedgerSerializer})
     def post(self, request, slug):
-        league = visible_league(request, slug)
+        league = visible_league(request.user, slug)
         require(request.user, league, Capability.VIEW_MONEY, "see the league's money")
         data = LedgerPaymentSerializer(data=request.data)
         data.is_valid(raise_exception=True)

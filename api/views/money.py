@@ -15,9 +15,9 @@ from api.serializers.money import (
     LeagueMoneySerializer,
     NightMoneySummarySerializer,
 )
-from api.views.core import WriteThrottled, authorize_first, visible_league
+from api.views.core import WriteThrottled, authorize_first
 from tracker.core.permissions import Capability, require
-from tracker.leagues.selectors import tournaments_visible_to
+from tracker.leagues.selectors.visibility import tournaments_visible_to, visible_league
 from tracker.money.models import RULE_FIELDS, MoneyEntry
 from tracker.money.selectors import league_money, night_money_summary
 from tracker.money.services import entry_record, entry_undo, league_money_set
@@ -45,13 +45,13 @@ class LeagueMoneyView(WriteThrottled, APIView):
 
     @extend_schema(responses=LeagueMoneySerializer)
     def get(self, request, slug):
-        league = visible_league(request, slug)
+        league = visible_league(request.user, slug)
         require(request.user, league, Capability.VIEW_MONEY, "see the league's money")
         return Response(league_money_data(league_money(league)))
 
     @extend_schema(request=LeagueMoneySerializer, responses=LeagueMoneySerializer)
     def put(self, request, slug):
-        league = visible_league(request, slug)
+        league = visible_league(request.user, slug)
         require(request.user, league, Capability.SET_MONEY, "set the league's money rules")
         data = LeagueMoneySerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -29,12 +29,12 @@ from api.serializers.rulings import (
     RulingCreateSerializer,
     RulingSerializer,
 )
-from api.views.core import WriteThrottled, authorize_first, body_hand_league, visible_league
+from api.views.core import WriteThrottled, authorize_first, body_hand_league
 from tracker.audit.models import AuditEntry
 from tracker.core.permissions import Capability, require
 from tracker.hands.models import Evaluation, EvaluationSource, Pot
 from tracker.leagues.models import League
-from tracker.leagues.selectors import leagues_visible_to
+from tracker.leagues.selectors.visibility import leagues_visible_to, visible_league
 from tracker.rulings.models import Ruling
 from tracker.rulings.selectors import OPEN, STATES, audit_log, pots_in_question, visible_pot
 from tracker.rulings.services import dispute_raise, house_rules_set, ruling_make
@@ -242,7 +242,7 @@ class HouseRulesView(WriteThrottled, APIView):
     serializer_class = HouseRulesSerializer
 
     def _league(self, request, slug) -> League:
-        return visible_league(request, slug)
+        return visible_league(request.user, slug)
 
     @extend_schema(responses=HouseRulesSerializer)
     def get(self, request, slug):

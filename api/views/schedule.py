@@ -24,9 +24,9 @@ from api.serializers.schedule import (
     NightStartedSerializer,
     RsvpSerializer,
 )
-from api.views.core import WriteThrottled, authorize_first, body_league, visible_league
+from api.views.core import WriteThrottled, authorize_first, body_league
 from tracker.core.permissions import Capability, require
-from tracker.leagues.selectors import leagues_visible_to
+from tracker.leagues.selectors.visibility import leagues_visible_to, visible_league
 from tracker.schedule.models import CheckIn, Rsvp, ScheduledNight
 from tracker.schedule.selectors import my_nights
 from tracker.schedule.services import (
@@ -68,7 +68,7 @@ class NightViewSet(
         data = NightCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
-        league = visible_league(request, values.pop("league"))
+        league = visible_league(request.user, values.pop("league"))
         night = night_schedule(
             league=league, by=request.user, base_url=request.build_absolute_uri("/"), **values
         )

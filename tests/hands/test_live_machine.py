@@ -21,7 +21,6 @@ from tracker.hands.selectors import live as live_selectors
 from tracker.hands.selectors.live import (
     DraftState,
     draft_machine_forget,
-    draft_stakes,
     draft_state,
     draft_walk,
 )
@@ -59,7 +58,7 @@ def assert_as_replayed(draft):
     now = table_now(
         variant=draft.variant,
         options=draft.options,
-        stakes=draft_stakes(draft),
+        stakes=draft.stakes,
         stacks=draft.starting_stacks,
         names=state.names,
         steps=draft.steps,

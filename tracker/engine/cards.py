@@ -43,6 +43,7 @@ __all__ = [
     "DECK",
     "RANK_CHARS",
     "SUIT_CHARS",
+    "SUIT_NAMES",
     "SUIT_SYMBOLS",
     "UNKNOWN_CARD",
     "CardError",
@@ -57,6 +58,7 @@ __all__ = [
     "rank_name",
     "rank_of",
     "suit_of",
+    "symbol_text",
 ]
 
 RANK_CHARS = "23456789TJQKA"  # index = rank - 2
@@ -164,6 +166,21 @@ def format_cards(cards: Iterable[int]) -> list[str]:
 def card_symbol(card: int) -> str:
     """Symbol form for explanations, e.g. ``"K♦"``, ``"10♣"``."""
     return _SYMBOL[card]
+
+
+def symbol_text(token: object) -> str:
+    """A card token in symbol form, for text: ``"Tc"`` -> ``"10♣"``; what is not a card
+    (the unseen ``"??"``, a typo) is given back as written, and no token at all is ``"?"``.
+
+    >>> symbol_text("Tc"), symbol_text("??"), symbol_text("xx"), symbol_text(None)
+    ('10♣', '??', 'xx', '?')
+    """
+    if token is None or token == "":
+        return "?"
+    try:
+        return _SYMBOL[parse_card(token)]
+    except CardError:
+        return str(token)
 
 
 def rank_char(rank: int) -> str:

@@ -543,9 +543,7 @@ def _setup(data: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "variant": data["variant"],
         "options": data.get("options") or {},
-        "stakes": Stakes(
-            stakes["ante"], stakes["bring_in"], stakes["small_bet"], stakes["big_bet"]
-        ),
+        "stakes": Stakes.coerce(stakes),
         "stacks": list(data["stacks"]),
         "names": list(data["names"]),
     }

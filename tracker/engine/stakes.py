@@ -8,7 +8,9 @@ fifth street on.
 >>> Stakes(4, 10, 20, 40).unit("fifth")
 40
 >>> Stakes.coerce({"ante": 4, "bring_in": 10, "small_bet": 20, "big_bet": 40})
-Stakes(ante=4, bring_in=10, small_bet=20, big_bet=40)
+Stakes(ante=4, bring_in=10, small_bet=20, big_bet=40, level=None)
+>>> Stakes(6, 15, 30, 60, level=2).as_dict()
+{'ante': 6, 'bring_in': 15, 'small_bet': 30, 'big_bet': 60}
 >>> Stakes(4, 10, 20, 30)
 Traceback (most recent call last):
 ...
@@ -86,7 +88,9 @@ def stakes_row(text: str) -> list[int]:
 
 @dataclass(frozen=True)
 class Stakes:
-    """Ante, bring-in, small bet, big bet, in chips.
+    """Ante, bring-in, small bet, big bet, in chips, and the level of the night's stakes
+    schedule they are (``level``, when known: a hand's, the next hand's; one type for the
+    stakes of a hand and a level of the schedule).
 
     Checked on construction: ``ante >= 0``, ``0 < bring_in <= small_bet``
     and ``big_bet == 2 * small_bet``.
@@ -96,6 +100,7 @@ class Stakes:
     bring_in: int
     small_bet: int
     big_bet: int
+    level: int | None = None
 
     def __post_init__(self) -> None:
         for name, minimum in (("ante", 0), ("bring_in", 1), ("small_bet", 1), ("big_bet", 1)):
@@ -145,4 +150,5 @@ class Stakes:
         return self.small_bet if street < 2 else self.big_bet
 
     def as_dict(self) -> dict[str, int]:
+        """The four amounts by name (the level is not one of them)."""
         return {k: getattr(self, k) for k in STAKE_FIELDS}

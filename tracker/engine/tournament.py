@@ -7,7 +7,7 @@ players who are out; final places rank by chips, and players who went out
 by when they went out.
 
 >>> stakes_for_hand(DEFAULT_SCHEDULE, 6)
-Level(level=2, ante=6, bring_in=15, small_bet=30, big_bet=60)
+Stakes(ante=6, bring_in=15, small_bet=30, big_bet=60, level=2)
 >>> next_dealer(seats=[0, 1, 2, 3], previous=1, out={2})
 3
 """
@@ -39,26 +39,6 @@ DEFAULT_SCHEDULE: tuple[tuple[int, int, int, int], ...] = (
     (40, 100, 200, 400),
     (60, 150, 300, 600),
 )
-
-
-@dataclass(frozen=True)
-class Level:
-    """The stakes of one level."""
-
-    level: int
-    ante: int
-    bring_in: int
-    small_bet: int
-    big_bet: int
-
-    def as_dict(self) -> dict[str, int]:
-        return {
-            "level": self.level,
-            "ante": self.ante,
-            "bring_in": self.bring_in,
-            "small_bet": self.small_bet,
-            "big_bet": self.big_bet,
-        }
 
 
 def levels_usable(hand_limit: int, hands_per_level: int = HANDS_PER_LEVEL) -> int:
@@ -177,11 +157,12 @@ def level_for_hand(number: int, hands_per_level: int = HANDS_PER_LEVEL) -> int:
 
 def stakes_for_hand(
     schedule: Sequence[Sequence[int]], number: int, hands_per_level: int = HANDS_PER_LEVEL
-) -> Level:
-    """The stakes of hand ``number``; past the last level the last level's stakes stay."""
+) -> Stakes:
+    """The stakes of hand ``number``, with its level; past the last level the last level's
+    stakes stay."""
     level = level_for_hand(number, hands_per_level)
     ante, bring_in, small, big = schedule[min(level, len(schedule)) - 1]
-    return Level(level, ante, bring_in, small, big)
+    return Stakes(ante, bring_in, small, big, level=level)
 
 
 def next_dealer(
@@ -289,7 +270,7 @@ class NextHand:
     number: int
     dealer: int | None
     seats: tuple[int, ...]
-    stakes: Level | None
+    stakes: Stakes | None
     over: str = ""
 
 
@@ -311,7 +292,7 @@ def next_hand(
     >>> schedule = [(4, 10, 20, 40), (6, 15, 30, 60)]
     >>> next_hand(seats=[0, 1, 2], stacks={0: 1100, 1: 0, 2: 1900}, hands_played=5,
     ...           previous_dealer=0, first_dealer=0, schedule=schedule)
-    NextHand(number=6, dealer=2, seats=(0, 2), stakes=Level(level=2, ante=6, bring_in=15, small_bet=30, big_bet=60), over='')
+    NextHand(number=6, dealer=2, seats=(0, 2), stakes=Stakes(ante=6, bring_in=15, small_bet=30, big_bet=60, level=2), over='')
     >>> next_hand(seats=[0, 1], stacks={0: 2000, 1: 0}, hands_played=7, previous_dealer=1,
     ...           first_dealer=0, schedule=schedule).over
     'one player holds every chip'

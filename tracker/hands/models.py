@@ -15,6 +15,7 @@ from django.utils import timezone
 from tracker.core.models import AppendOnlyModel, Job
 from tracker.core.models import JobStatus as JobStatus  # the jobs' status, also named here
 from tracker.core.typed import chips_property
+from tracker.engine.stakes import Stakes
 from tracker.leagues.models import League, Player
 from tracker.tournaments.models import VARIANT_CHOICES, Tournament
 
@@ -40,7 +41,16 @@ class EntryMode(models.TextChoices):
     QUICK = "quick", "Quick entry"
 
 
-class Hand(models.Model):
+class DealtAt:
+    """The stakes a hand (or a live draft) is dealt at, from its four stake columns and its
+    level: the one place a row's columns become the engine's :class:`Stakes`."""
+
+    @property
+    def stakes(self) -> Stakes:
+        return Stakes(self.ante, self.bring_in, self.small_bet, self.big_bet, level=self.level)
+
+
+class Hand(DealtAt, models.Model):
     """One hand of a tournament, as recorded, with the engine's reading once settled."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="hands")
@@ -293,7 +303,7 @@ class DraftStatus(models.TextChoices):
     DISCARDED = "discarded", "Discarded"
 
 
-class DraftHand(models.Model):
+class DraftHand(DealtAt, models.Model):
     """A hand being logged live at the table, step by step (tracker/engine/live.py).
 
     Each accepted step is saved at once, so a reload, a dropped connection or a second

@@ -28,7 +28,7 @@ from tracker.leagues.models import (
     invite_path,
 )
 from tracker.leagues.seasons import DEFAULT_MIN_PLAYERS, DEFAULT_SEASON_LENGTH, SEASON_LENGTHS
-from tracker.leagues.selectors import league_account, league_accounts
+from tracker.leagues.selectors.people import league_account, league_accounts
 from tracker.mail.models import MailKind
 from tracker.mail.services import outbox_enqueue
 

@@ -23,7 +23,8 @@ from django.db.models.functions import Concat
 from django.urls import reverse
 from django.utils import timezone
 
-from tracker.leagues.selectors import league_season, league_table
+from tracker.leagues.selectors.seasons import league_season
+from tracker.leagues.selectors.table import league_table
 from tracker.mail.models import MailKind, OutboxMessage
 from tracker.mail.services import outbox_enqueue
 from tracker.money.results import HOUSE, night_results

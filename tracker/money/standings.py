@@ -30,7 +30,7 @@ from django.db.models import Q
 from tracker.hands.models import Pot
 from tracker.leagues.models import League, Player
 from tracker.leagues.seasons import Season
-from tracker.leagues.selectors import counted_night_ids
+from tracker.leagues.selectors.seasons import counted_night_ids
 from tracker.money.formatting import amount_format
 from tracker.money.models import Deal, LeagueMoney, MoneyEntry, NightMoney
 from tracker.money.results import PotTaken, bounties_of, player_results_of
@@ -165,16 +165,12 @@ def nights_money(
         )
         .order_by("tournament__date", "tournament_id")
     )
-    if settings is None:  # read with the nights' rules; the defaults when it has none
-        try:
-            settings = rules[0].tournament.league.money if rules else LeagueMoney(league=league)
-        except LeagueMoney.DoesNotExist:
-            settings = LeagueMoney(league=league)
+    if settings is None:
+        settings = _settings_read_with(league, rules)
     table = MoneyTable(currency=settings.currency, locale=settings.locale)
     kept: list[NightMoney] = []
     for row in rules:
-        r = row.rules
-        if not (r.buy_in or r.fee or r.bounty or r.rebuys_on or r.addon_on):
+        if not _has_money(row):
             continue
         if row.currency != settings.currency:
             table.other_currency += 1
@@ -182,28 +178,70 @@ def nights_money(
         kept.append(row)
     if not kept:
         return table
-    ids = [row.tournament_id for row in kept]
-    entries: dict[int, list[MoneyEntry]] = {tid: [] for tid in ids}
-    for e in MoneyEntry.objects.filter(tournament_id__in=ids, undone_at__isnull=True).order_by(
-        "id"
-    ):
-        entries[e.tournament_id].append(e)
-    seats: dict[int, list[int]] = {tid: [] for tid in ids}
-    for tid, pid in (
-        Seat.objects.filter(tournament_id__in=ids)
-        .order_by("tournament_id", "number")
-        .values_list("tournament_id", "player_id")
-    ):
-        seats[tid].append(pid)
-    places: dict[int, dict[int, int]] = {tid: {} for tid in ids}
-    out_hands: dict[int, dict[int, int]] = {tid: {} for tid in ids}
-    for tid, pid, place, out_hand in FinalStanding.objects.filter(
-        tournament_id__in=ids
-    ).values_list("tournament_id", "player_id", "place", "out_hand"):
-        places[tid][pid] = place
-        if out_hand is not None:
-            out_hands[tid][pid] = out_hand
-    # the pots of the hands a player paying a bounty went out in, in one statement
+    read = _NightsRead.of([row.tournament_id for row in kept])
+    wanted_players = set(players) if players is not None else None
+    for row in kept:
+        _night_add(table, row, read, locale=settings.locale, players=wanted_players)
+    return table
+
+
+def _settings_read_with(league: League, rules: list[NightMoney]) -> LeagueMoney:
+    """The league's money settings, read with the nights' rules; the defaults when it has
+    none."""
+    try:
+        return rules[0].tournament.league.money if rules else LeagueMoney(league=league)
+    except LeagueMoney.DoesNotExist:
+        return LeagueMoney(league=league)
+
+
+def _has_money(row: NightMoney) -> bool:
+    r = row.rules
+    return bool(r.buy_in or r.fee or r.bounty or r.rebuys_on or r.addon_on)
+
+
+@dataclass
+class _NightsRead:
+    """What the nights ``ids`` hold, by night id: their entries not undone, seats (by seat
+    number), final places, the hands players went out in, and the pots of those hands in
+    which somebody paying a bounty went out (statements 2 to 5)."""
+
+    entries: dict[int, list[MoneyEntry]]
+    seats: dict[int, list[int]]
+    places: dict[int, dict[int, int]]
+    out_hands: dict[int, dict[int, int]]
+    pots: dict[int, list[PotTaken]]
+
+    @classmethod
+    def of(cls, ids: list[int]) -> _NightsRead:
+        entries: dict[int, list[MoneyEntry]] = {tid: [] for tid in ids}
+        for e in MoneyEntry.objects.filter(tournament_id__in=ids, undone_at__isnull=True).order_by(
+            "id"
+        ):
+            entries[e.tournament_id].append(e)
+        seats: dict[int, list[int]] = {tid: [] for tid in ids}
+        for tid, pid in (
+            Seat.objects.filter(tournament_id__in=ids)
+            .order_by("tournament_id", "number")
+            .values_list("tournament_id", "player_id")
+        ):
+            seats[tid].append(pid)
+        places: dict[int, dict[int, int]] = {tid: {} for tid in ids}
+        out_hands: dict[int, dict[int, int]] = {tid: {} for tid in ids}
+        for tid, pid, place, out_hand in FinalStanding.objects.filter(
+            tournament_id__in=ids
+        ).values_list("tournament_id", "player_id", "place", "out_hand"):
+            places[tid][pid] = place
+            if out_hand is not None:
+                out_hands[tid][pid] = out_hand
+        pots = _bounty_pots(ids, entries, out_hands)
+        return cls(entries=entries, seats=seats, places=places, out_hands=out_hands, pots=pots)
+
+
+def _bounty_pots(
+    ids: list[int], entries: dict[int, list[MoneyEntry]], out_hands: dict[int, dict[int, int]]
+) -> dict[int, list[PotTaken]]:
+    """The pots of the hands a player paying a bounty went out in, in one statement (none
+    when nobody paid a bounty)."""
     wanted = Q()
     for tid in ids:
         bounty_payers = {e.player_id for e in entries[tid] if e.bounty}
@@ -216,42 +254,53 @@ def nights_money(
             pots[p.hand.tournament_id].append(
                 PotTaken(p.hand_id, p.hand.number, p.index, p.eligible, p.award_chips)
             )
-    wanted_players = set(players) if players is not None else None
-    for row in kept:
-        tid = row.tournament_id
-        try:
-            deal = row.tournament.deal
-        except Deal.DoesNotExist:
-            deal = None
-        summary = money_summary_of(
-            money=row,
-            locale=settings.locale,
-            deal=deal,
-            entries=entries[tid],
-            seat_ids=seats[tid],
-            places={pid: places[tid][pid] for pid in seats[tid] if pid in places[tid]},
-            finished=True,
+    return pots
+
+
+def _night_add(
+    table: MoneyTable,
+    row: NightMoney,
+    read: _NightsRead,
+    *,
+    locale: str,
+    players: set[int] | None,
+) -> None:
+    """One night's results added to ``table``: its players' rows and nights (only
+    ``players`` when given)."""
+    tid = row.tournament_id
+    try:
+        deal = row.tournament.deal
+    except Deal.DoesNotExist:
+        deal = None
+    seat_ids = read.seats[tid]
+    summary = money_summary_of(
+        money=row,
+        locale=locale,
+        deal=deal,
+        entries=read.entries[tid],
+        seat_ids=seat_ids,
+        places={pid: read.places[tid][pid] for pid in seat_ids if pid in read.places[tid]},
+        finished=True,
+    )
+    bounties = bounties_of(summary, out_hands=read.out_hands[tid], pots=read.pots[tid])
+    table.nights += 1
+    for pid, r in player_results_of(summary, bounties).items():
+        if players is not None and pid not in players:
+            continue
+        night = NightMoneyResult(
+            tournament_id=tid,
+            name=row.tournament.name,
+            date=row.tournament.date,
+            paid=r.paid,
+            payout=r.payout,
+            bounties=r.bounties,
+            bounty_back=r.bounty_back,
+            result=r.result,
         )
-        bounties = bounties_of(summary, out_hands=out_hands[tid], pots=pots[tid])
-        table.nights += 1
-        for pid, r in player_results_of(summary, bounties).items():
-            if wanted_players is not None and pid not in wanted_players:
-                continue
-            night = NightMoneyResult(
-                tournament_id=tid,
-                name=row.tournament.name,
-                date=row.tournament.date,
-                paid=r.paid,
-                payout=r.payout,
-                bounties=r.bounties,
-                bounty_back=r.bounty_back,
-                result=r.result,
-            )
-            table.by_night.setdefault(pid, []).append(night)
-            table.rows.setdefault(
-                pid, MoneyRow(player_id=pid, currency=table.currency, locale=table.locale)
-            ).add(night)
-    return table
+        table.by_night.setdefault(pid, []).append(night)
+        table.rows.setdefault(
+            pid, MoneyRow(player_id=pid, currency=table.currency, locale=table.locale)
+        ).add(night)
 
 
 def league_money_table(league: League, season: Season | None = None) -> MoneyTable:

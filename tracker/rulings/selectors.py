@@ -34,7 +34,7 @@ from tracker.core.permissions import (
 from tracker.hands.models import Dispute, Hand, HandStatus, Pot
 from tracker.hands.selectors.wording import STATUS_HELP, STATUS_LABELS
 from tracker.leagues.models import League, Membership, Player
-from tracker.leagues.selectors import leagues_visible_to
+from tracker.leagues.selectors.visibility import leagues_visible_to
 from tracker.rulings.models import Ruling
 
 OPEN = "open"

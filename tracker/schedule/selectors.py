@@ -11,7 +11,7 @@ from django.utils import timezone
 from tracker.core.errors import NotFound
 from tracker.core.permissions import Capability, can, require_view
 from tracker.leagues.models import League, Player
-from tracker.leagues.selectors import leagues_visible_to
+from tracker.leagues.selectors.visibility import leagues_visible_to
 from tracker.money.formatting import amount_format
 from tracker.money.results import HOUSE, night_results
 from tracker.schedule.models import Answer, CheckIn, Rsvp, ScheduledNight, Seat

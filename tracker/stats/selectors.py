@@ -40,9 +40,7 @@ from tracker.engine.hands import CATEGORIES
 from tracker.hands.models import SETTLED, HandSeat
 from tracker.leagues.models import League, Player
 from tracker.leagues.seasons import Season, seasons_between
-from tracker.leagues.selectors import (
-    leagues_visible_to,
-)
+from tracker.leagues.selectors.visibility import leagues_visible_to
 from tracker.stats.models import MonthTally, TournamentTally
 from tracker.stats.tally import (
     CATEGORY_COUNTERS,

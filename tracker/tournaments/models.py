@@ -191,7 +191,7 @@ class StandingTally(models.Model):
     players is applied when the rows are read (``entrants`` is in the key), and a season of
     any length sums its months, so changing either needs no rebuild. A formula's points
     depend on (place, entrants, sharing) alone, so a table is scored from these rows
-    (tracker/leagues/selectors.py). Kept in step wherever final standings are written
+    (tracker/leagues/selectors/table.py). Kept in step wherever final standings are written
     (``tracker.tournaments.services.final_standings_write``) or a night's date or switch
     changes, inside ``tracker.core.totals.totals_kept``; ``manage.py rebuild_stats`` recomputes them from the final standings. A row
     whose ``nights`` fall to 0 is deleted.

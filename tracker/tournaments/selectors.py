@@ -26,6 +26,7 @@ from django.utils import timezone
 from tracker.core.errors import NotFound
 from tracker.core.snapshot import read_snapshot
 from tracker.engine import tournament as rules
+from tracker.engine.stakes import Stakes
 from tracker.hands.models import SETTLED, Hand, HandSeat, HandStatus, Pot
 from tracker.tournaments.models import (
     FinalStanding,
@@ -99,7 +100,7 @@ class TournamentState:
         return 0 if self.over else self.tournament.hand_limit - self.hands_recorded
 
     @property
-    def next_stakes(self) -> rules.Level:
+    def next_stakes(self) -> Stakes:
         t = self.tournament
         number = min(self.next_number, t.hand_limit)
         return rules.stakes_for_hand(t.stakes_schedule, number, t.hands_per_level)

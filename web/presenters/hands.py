@@ -22,7 +22,7 @@ from tracker.hands.selectors.replay import (
     replay_frames,
 )
 from tracker.hands.selectors.wording import announcement_text
-from tracker.leagues.selectors import visible_hand
+from tracker.leagues.selectors.visibility import visible_hand
 from tracker.money.results import night_bounties
 from tracker.money.selectors import night_money_summary
 from tracker.rulings.selectors import (

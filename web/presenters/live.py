@@ -57,12 +57,7 @@ class LivePage:
         return {
             "variant": draft.variant,
             "options": draft.options,
-            "stakes": {
-                "ante": draft.ante,
-                "bring_in": draft.bring_in,
-                "small_bet": draft.small_bet,
-                "big_bet": draft.big_bet,
-            },
+            "stakes": draft.stakes.as_dict(),
             "level": draft.level,
             "stacks": list(draft.starting_stacks),
             "names": self.state.names,

@@ -12,26 +12,30 @@ from dataclasses import dataclass, field
 
 from tracker.core.permissions import Capabilities, capabilities
 from tracker.engine.announcements import VARIANT_TITLES
+from tracker.engine.stakes import Stakes
 from tracker.hands.models import Hand
 from tracker.hands.selectors.live import open_draft
 from tracker.hands.selectors.wording import announcement_text
 from tracker.leagues.models import League, Player
 from tracker.leagues.seasons import Season
-from tracker.leagues.selectors import (
+from tracker.leagues.selectors.pages import (
     LEAGUE_PAGE_NIGHTS,
-    LeagueRow,
-    league_roster,
-    league_season,
-    league_table,
     league_tournament_count,
     league_tournaments,
     leagues_with_counts,
+    roles_by_league,
+    tournament_winners,
+)
+from tracker.leagues.selectors.people import league_roster
+from tracker.leagues.selectors.players import (
     player_chips_bought,
     player_hand_totals,
     player_recent_hands,
     player_seats,
-    roles_by_league,
-    tournament_winners,
+)
+from tracker.leagues.selectors.seasons import league_season
+from tracker.leagues.selectors.table import LeagueRow, league_table
+from tracker.leagues.selectors.visibility import (
     tournaments_visible_to,
     visible_league,
     visible_player,
@@ -367,7 +371,7 @@ class TournamentPage:
     standings: list[StandingView]
     hands: list[HandRow]
     chart: dict[str, str]  # "narrow" and "wide" SVG, or empty before any hand is settled
-    stakes: object  # tracker.engine.tournament.Level of the hand being played (or the last)
+    stakes: Stakes | None  # of the hand being played (or the last), with its level
     next_dealer: str | None
     counts: dict[str, int] = field(default_factory=dict)
     live_number: int | None = None  # the hand being logged live, if one is open
@@ -448,13 +452,7 @@ def tournament_page(user, pk: int) -> TournamentPage:
         )
     if state.over or state.hands_recorded >= tournament.hand_limit:
         last = hands[0] if hands else None
-        stakes = (
-            None
-            if last is None
-            else type(state.next_stakes)(
-                last.level, last.ante, last.bring_in, last.small_bet, last.big_bet
-            )
-        )
+        stakes = None if last is None else last.stakes
     else:
         stakes = state.next_stakes
     dealer = state.next_dealer

@@ -7,15 +7,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from tracker.core.errors import NotFound
 from tracker.core.permissions import Capabilities, capabilities
 from tracker.engine.announcements import VARIANT_TITLES
-from tracker.engine.cards import card_symbol, parse_card
-from tracker.engine.errors import DomainError
+from tracker.engine.cards import symbol_text
 from tracker.hands.models import Dispute, Hand, Pot
+from tracker.hands.selectors.replay import CardView
 from tracker.hands.selectors.wording import announcement_text
 from tracker.leagues.models import League
-from tracker.leagues.selectors import leagues_visible_to
+from tracker.leagues.selectors.visibility import visible_league
 from tracker.rulings.models import Ruling
 from tracker.rulings.selectors import (
     OPEN,
@@ -32,39 +31,6 @@ from tracker.rulings.selectors import (
 # Cards as the engine read them
 
 
-def _symbol(token: str | None) -> str:
-    if not token:
-        return "?"
-    try:
-        return card_symbol(parse_card(token))
-    except DomainError:
-        return str(token)
-
-
-@dataclass
-class ShownCard:
-    code: str
-    up: bool
-    wild_as: str = ""  # what the wild card stood for (symbol form), high hand
-    wild_low_as: str = ""  # ... and in the low hand
-
-    @property
-    def flags(self) -> str:
-        out = [] if self.up else ["down"]
-        if self.wild_as or self.wild_low_as:
-            out.append("wild")
-        return ",".join(out)
-
-    @property
-    def wild_note(self) -> str:
-        parts = []
-        if self.wild_as:
-            parts.append(f"as {self.wild_as}")
-        if self.wild_low_as and self.wild_low_as != self.wild_as:
-            parts.append(f"as {self.wild_low_as} for low")
-        return ", ".join(parts)
-
-
 @dataclass
 class PlayerReading:
     """One player in a disputed pot: cards, what the engine made of them, and the chips."""
@@ -72,7 +38,7 @@ class PlayerReading:
     player_id: int
     name: str
     eligible: bool
-    cards: list[ShownCard]
+    cards: list[CardView]
     high: dict | None  # the engine's reading: text, category, cards, wild [{card, as}]
     low: dict | None
     declare: str | None
@@ -88,7 +54,7 @@ class PlayerReading:
         out = []
         for label, hv in (("", self.high), (" for low", self.low)):
             for w in (hv or {}).get("wild", []) or []:
-                out.append((_symbol(w.get("card")), _symbol(w.get("as")) + label))
+                out.append((symbol_text(w.get("card")), symbol_text(w.get("as")) + label))
         return out
 
 
@@ -193,11 +159,11 @@ def pot_cases(pots: Iterable[Pot]) -> list[PotCase]:
             for up, codes in ((False, data.get("down") or []), (True, data.get("up") or [])):
                 for code in codes:
                     cards.append(
-                        ShownCard(
+                        CardView(
                             code=code,
                             up=up,
-                            wild_as=_symbol(high_as[code]) if code in high_as else "",
-                            wild_low_as=_symbol(low_as[code]) if code in low_as else "",
+                            wild_as=symbol_text(high_as[code]) if code in high_as else None,
+                            wild_low_as=symbol_text(low_as[code]) if code in low_as else None,
                         )
                     )
             players.append(
@@ -265,9 +231,7 @@ class DisputeQueue:
 
 def dispute_queue(user, slug: str, state: str = OPEN) -> DisputeQueue:
     """The league's disputed pots (for the queue page). Private leagues: NotFound to outsiders."""
-    league = leagues_visible_to(user).filter(slug=slug).first()
-    if league is None:
-        raise NotFound("No such league.")
+    league = visible_league(user, slug)
     if state not in STATES:
         state = OPEN
     pots = pots_in_question([league], state).select_related("hand")

@@ -19,20 +19,17 @@ from tracker.engine.errors import DomainError
 from tracker.engine.points import describe, normalize_formula, running_best_totals
 from tracker.leagues.models import League, Player
 from tracker.leagues.seasons import Season
-from tracker.leagues.selectors import (
+from tracker.leagues.selectors.players import player_tournaments
+from tracker.leagues.selectors.seasons import (
     ALL_TIME,
     CURRENT,
     SeasonNight,
-    league_results,
     league_season,
     league_seasons,
-    league_table,
-    player_tournaments,
     season_nights,
-    visible_league,
-    visible_player,
-    visible_tournament,
 )
+from tracker.leagues.selectors.table import league_results, league_table
+from tracker.leagues.selectors.visibility import visible_league, visible_player, visible_tournament
 from tracker.money.formatting import minor_digits
 from tracker.money.standings import MoneyRow, MoneyTable, league_money_table
 from tracker.stats.selectors import (

@@ -21,10 +21,11 @@ from django.utils.safestring import SafeString, mark_safe
 from tracker.core.permissions import Capabilities, capabilities
 from tracker.engine import tournament as rules
 from tracker.engine.announcements import VARIANT_TITLES
+from tracker.engine.stakes import Stakes
 from tracker.hands.models import HandStatus
 from tracker.hands.selectors.wording import STATUS_LABELS
 from tracker.leagues.models import League
-from tracker.leagues.selectors import tournaments_visible_to
+from tracker.leagues.selectors.visibility import tournaments_visible_to
 from tracker.money.selectors import night_money_summary, night_money_version
 from tracker.tournaments.models import TableLink, Tournament, TournamentStatus
 from tracker.tournaments.selectors import (
@@ -65,9 +66,9 @@ class TableScreen:
     hand_number: int | None  # the hand being dealt; None once the game is over
     hand_limit: int
     hands_played: int
-    stakes: rules.Level | None
+    stakes: Stakes | None
     hands_to_next_level: int | None  # None on the last level or when over
-    next_stakes: rules.Level | None
+    next_stakes: Stakes | None
     dealer: str | None
     game: str  # the night's game, or "Dealer's choice"
     seats: list[TableSeat]

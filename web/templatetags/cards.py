@@ -12,12 +12,19 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from tracker.engine.cards import card_symbol, is_unknown, parse_card
+from tracker.engine.cards import (
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    card_symbol,
+    is_unknown,
+    parse_card,
+    symbol_text,
+)
 from tracker.engine.errors import DomainError
 
 register = template.Library()
 
-SUIT_NAMES = {"♣": "clubs", "♦": "diamonds", "♥": "hearts", "♠": "spades"}
+SUIT_BY_SYMBOL = dict(zip(SUIT_SYMBOLS, SUIT_NAMES, strict=True))  # "♣": "clubs", ...
 RANK_NAMES = {
     "A": "ace",
     "K": "king",
@@ -40,7 +47,7 @@ def card_label(token) -> str:
     except DomainError:
         return "unknown card"
     rank, suit = symbol[:-1], symbol[-1]
-    return f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES[suit]}"
+    return f"{RANK_NAMES.get(rank, rank)} of {SUIT_BY_SYMBOL[suit]}"
 
 
 @register.filter
@@ -74,11 +81,8 @@ def cards(tokens, arg=None):
 
 @register.filter
 def symbol(token) -> str:
-    """Plain text symbol form: ``"Tc"`` -> ``"10♣"``."""
-    try:
-        return card_symbol(parse_card(token))
-    except DomainError:
-        return str(token)
+    """Plain text symbol form: ``"Tc"`` -> ``"10♣"`` (``symbol_text``)."""
+    return symbol_text(token)
 
 
 @register.filter

@@ -12,14 +12,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tracker.core.errors import NotFound
 from tracker.core.permissions import Capability
 from tracker.engine.errors import DomainError
-from tracker.leagues.selectors import (
+from tracker.leagues.selectors.calendars import (
     calendar_feed_open,
     league_calendar_feed,
     league_calendar_feeds,
     league_nights,
-    visible_league,
-    visible_tournament,
 )
+from tracker.leagues.selectors.visibility import visible_league, visible_tournament
 from tracker.leagues.services import (
     calendar_feed_create,
     calendar_feed_revoke,

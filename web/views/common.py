@@ -13,7 +13,7 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 
 from tracker.core.permissions import Capabilities, Capability, require
-from tracker.leagues.selectors import visible_tournament
+from tracker.leagues.selectors.visibility import visible_tournament
 
 
 def page_gate(request, league, capability: Capability, action: str) -> Capabilities | None:

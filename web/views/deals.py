@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from tracker.engine.errors import DomainError
-from tracker.leagues.selectors import visible_tournament
+from tracker.leagues.selectors.visibility import visible_tournament
 from tracker.money.deal_services import deal_record
 from tracker.money.formatting import minor_digits
 from tracker.money.selectors import night_money

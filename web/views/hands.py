@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from tracker.core.errors import Conflict
 from tracker.engine.errors import DomainError
 from tracker.hands.services.recording import hand_check, hand_record, hand_void
-from tracker.leagues.selectors import visible_hand
+from tracker.leagues.selectors.visibility import visible_hand
 from tracker.tournaments.selectors import tournament_state
 from web.forms.hands import HandEntry
 from web.presenters.hands import hand_replay

@@ -23,7 +23,7 @@ from tracker.interchange.services.imports import (
     phh_import_start,
     phh_upload_admit,
 )
-from tracker.leagues.selectors import leagues_visible_to, tournaments_visible_to
+from tracker.leagues.selectors.visibility import leagues_visible_to, tournaments_visible_to
 from web.presenters.interchange import phh_response
 
 

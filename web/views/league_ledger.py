@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tracker.core.permissions import Capability
 from tracker.engine.errors import DomainError
-from tracker.leagues.selectors import visible_league
+from tracker.leagues.selectors.visibility import visible_league
 from tracker.money.ledger_services import ledger_correction_add, ledger_payment_record
 from web.forms.ledger import CorrectionForm
 from web.presenters.ledger import ledger_view

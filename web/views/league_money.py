@@ -9,7 +9,7 @@ from django.views.decorators.http import require_http_methods
 
 from tracker.core.permissions import Capability
 from tracker.engine.errors import DomainError
-from tracker.leagues.selectors import visible_league
+from tracker.leagues.selectors.visibility import visible_league
 from tracker.money.selectors import league_money
 from tracker.money.services import league_money_set
 from web.forms.money import LeagueMoneyForm

@@ -34,7 +34,7 @@ from tracker.hands.services.outbox import (
     outbox_apply,
     outbox_resolve,
 )
-from tracker.leagues.selectors import visible_tournament
+from tracker.leagues.selectors.visibility import visible_tournament
 from tracker.tournaments.selectors import tournament_state
 from web.forms.cards import AnnouncementsForm
 from web.forms.drafts import posted_version

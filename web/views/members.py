@@ -14,15 +14,15 @@ from tracker.core.errors import Conflict, NotFound
 from tracker.core.permissions import Capability, capabilities
 from tracker.engine.errors import DomainError
 from tracker.leagues.models import Player, Role, invite_path
-from tracker.leagues.selectors import (
+from tracker.leagues.selectors.people import (
     invite_by_token,
     league_account,
     league_invites,
     league_members,
     league_players_without_role,
     league_roster,
-    visible_league,
 )
+from tracker.leagues.selectors.visibility import visible_league
 from tracker.leagues.services import (
     invite_accept,
     invite_create,

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from tracker.core.errors import NotFound
 from tracker.engine.errors import DomainError
-from tracker.leagues.selectors import visible_tournament
+from tracker.leagues.selectors.visibility import visible_tournament
 from tracker.money.selectors import visible_entry
 from tracker.money.services import entry_record, entry_undo
 

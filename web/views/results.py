@@ -9,7 +9,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from tracker.engine.errors import DomainError
-from tracker.leagues.selectors import visible_tournament
+from tracker.leagues.selectors.visibility import visible_tournament
 from tracker.money.settle import transfer_mark_paid
 
 

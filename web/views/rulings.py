@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from tracker.core.permissions import Capability
 from tracker.engine.errors import DomainError
-from tracker.leagues.selectors import visible_league
+from tracker.leagues.selectors.visibility import visible_league
 from tracker.rulings.selectors import OPEN, STATES, audit_log
 from tracker.rulings.services import dispute_raise, ruling_make
 from web.forms.rulings import DisputeForm, RulingForm

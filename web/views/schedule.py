@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tracker.core.permissions import Capability, capabilities, require
 from tracker.engine.errors import DomainError
-from tracker.leagues.selectors import visible_league
+from tracker.leagues.selectors.visibility import visible_league
 from tracker.money.formatting import amount_format
 from tracker.money.selectors import league_money
 from tracker.schedule import services

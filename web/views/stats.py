@@ -13,12 +13,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from tracker.core.permissions import Capability, capabilities, require
 from tracker.engine.errors import DomainError
-from tracker.leagues.selectors import (
-    league_standings,
-    visible_league,
-    visible_player,
-    visible_tournament,
-)
+from tracker.leagues.selectors.table import league_standings
+from tracker.leagues.selectors.visibility import visible_league, visible_player, visible_tournament
 from tracker.stats import selectors as sel
 from tracker.stats.services import league_points_formula_set
 from web.forms.stats import PointsFormulaForm

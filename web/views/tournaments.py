@@ -15,7 +15,8 @@ from django.views.decorators.http import condition, require_GET, require_http_me
 from tracker.core.permissions import Capability, capabilities
 from tracker.engine.errors import DomainError
 from tracker.games.selectors import league_games
-from tracker.leagues.selectors import league_roster, visible_league, visible_tournament
+from tracker.leagues.selectors.people import league_roster
+from tracker.leagues.selectors.visibility import visible_league, visible_tournament
 from tracker.money.selectors import league_money
 from tracker.money.services import night_create
 from tracker.tournaments.selectors import table_link_of, table_link_open

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from tracker.core.paths import FieldPath
-from tracker.engine import tournament as rules
 from tracker.engine.errors import DomainError
 from tracker.engine.pots import award_pot, split_amount
 from tracker.engine.procedure import (
@@ -23,6 +22,7 @@ from tracker.engine.procedure import (
     replay_hand,
     settle_quick,
 )
+from tracker.engine.stakes import Stakes
 from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import EntryMode, Hand
 
@@ -36,7 +36,7 @@ class HandSpec:
 
     variant: str
     options: dict
-    stakes: rules.Level
+    stakes: Stakes
     players: list[int]  # player ids by position: 0 = dealer's left, the dealer last
     entry_mode: str
     entry: dict
@@ -47,7 +47,7 @@ class HandSpec:
         return cls(
             variant=hand.variant,
             options=hand.options,
-            stakes=rules.Level(hand.level, hand.ante, hand.bring_in, hand.small_bet, hand.big_bet),
+            stakes=hand.stakes,
             players=list(hand.positions),
             entry_mode=hand.entry_mode,
             entry=hand.entry,
@@ -178,12 +178,7 @@ def _quick_field(path: str, index_of: list[int]) -> str:
 
 
 def _run_engine(spec: HandSpec, stacks: Sequence[int]) -> HandResult:
-    stakes = {
-        "ante": spec.stakes.ante,
-        "bring_in": spec.stakes.bring_in,
-        "small_bet": spec.stakes.small_bet,
-        "big_bet": spec.stakes.big_bet,
-    }
+    stakes = spec.stakes
     if any(s <= 0 for s in stacks):
         out = [pid for pid, s in zip(spec.players, stacks, strict=True) if s <= 0]
         raise DomainError(
@@ -245,16 +240,7 @@ def _table_awards(spec: HandSpec, result: HandResult) -> list[dict[int, int] | N
         raise DomainError("must be an object", field="table_result")
     position = {pid: k for k, pid in enumerate(spec.players)}
     per_pot = table.get("pots")
-    if per_pot is not None:
-        if not isinstance(per_pot, list) or len(per_pot) != len(result.pots):
-            raise DomainError(
-                f"give one entry per pot: this hand has {len(result.pots)} pot(s)",
-                code="table_result",
-                field="table_result.pots",
-            )
-        entries = [(f"table_result.pots[{k}]", e) for k, e in enumerate(per_pot)]
-    else:
-        entries = [("table_result", table)] * len(result.pots)
+    entries = _table_entries(table, per_pot, len(result.pots))
     game = spec.options.get("game", "high")
     awards: list[dict[int, int] | None] = []
     for k, (pot, (path, e)) in enumerate(zip(result.pots, entries, strict=True)):
@@ -265,44 +251,75 @@ def _table_awards(spec: HandSpec, result: HandResult) -> list[dict[int, int] | N
                 field=path,
             )
         eligible = {spec.players[i] for i in pot.eligible}
-        chosen: dict[str, list[int]] = {}
-        for key in ("winners", "high", "low"):
-            ids = e.get(key)
-            if ids is None:
-                continue
-            if not isinstance(ids, list) or not all(isinstance(x, int) for x in ids):
-                raise DomainError("must be a list of player ids", field=f"{path}.{key}")
-            for x in ids:
-                if x not in position:
-                    raise DomainError(
-                        f"player {x} is not dealt into this hand", field=f"{path}.{key}"
-                    )
-            # A hand-wide result applies to each pot among the players eligible for it.
-            chosen[key] = [x for x in ids if x in eligible] if per_pot is None else ids
-            bad = [x for x in chosen[key] if x not in eligible]
-            if bad:
-                raise DomainError(f"player(s) {bad} cannot win pot {k}", field=f"{path}.{key}")
-        if "winners" in chosen:
-            winners = chosen["winners"]
-            if not winners:
-                raise DomainError(
-                    f"no winner named for pot {k} is eligible for it; give per-pot winners",
-                    code="table_result",
-                    field=path,
-                )
-            pairs = split_amount(pot.amount, [position[x] for x in winners])
-        else:
-            high = tuple(sorted(position[x] for x in chosen.get("high", [])))
-            low = tuple(sorted(position[x] for x in chosen.get("low", [])))
-            if not high and not low:
-                raise DomainError(
-                    f"no winner named for pot {k} is eligible for it; give per-pot winners",
-                    code="table_result",
-                    field=path,
-                )
-            pairs = award_pot(pot.amount, game, high, low, pot.eligible)
+        chosen = {
+            key: _pot_winners(e, key, path, k, position, eligible, hand_wide=per_pot is None)
+            for key in ("winners", "high", "low")
+            if e.get(key) is not None
+        }
+        pairs = _pot_pairs(pot, chosen, position, game, path, k)
         awards.append({spec.players[seat]: chips for seat, chips in pairs})
     return awards
+
+
+def _table_entries(table: Mapping, per_pot: object, n_pots: int) -> list[tuple[str, object]]:
+    """The table result's entry for each pot with its path: one per pot as given, or the
+    hand-wide result for every pot."""
+    if per_pot is None:
+        return [("table_result", table)] * n_pots
+    if not isinstance(per_pot, list) or len(per_pot) != n_pots:
+        raise DomainError(
+            f"give one entry per pot: this hand has {n_pots} pot(s)",
+            code="table_result",
+            field="table_result.pots",
+        )
+    return [(f"table_result.pots[{k}]", e) for k, e in enumerate(per_pot)]
+
+
+def _pot_winners(
+    entry: Mapping,
+    key: str,
+    path: str,
+    k: int,
+    position: Mapping[int, int],
+    eligible: set[int],
+    *,
+    hand_wide: bool,
+) -> list[int]:
+    """The player ids ``entry`` names under ``key`` for pot ``k``, checked: dealt into the
+    hand and eligible for the pot (a hand-wide result applies to each pot among the players
+    eligible for it)."""
+    ids = entry[key]
+    if not isinstance(ids, list) or not all(isinstance(x, int) for x in ids):
+        raise DomainError("must be a list of player ids", field=f"{path}.{key}")
+    for x in ids:
+        if x not in position:
+            raise DomainError(f"player {x} is not dealt into this hand", field=f"{path}.{key}")
+    chosen = [x for x in ids if x in eligible] if hand_wide else ids
+    bad = [x for x in chosen if x not in eligible]
+    if bad:
+        raise DomainError(f"player(s) {bad} cannot win pot {k}", field=f"{path}.{key}")
+    return chosen
+
+
+def _pot_pairs(
+    pot, chosen: dict[str, list[int]], position: Mapping[int, int], game: str, path: str, k: int
+) -> list[tuple[int, int]]:
+    """Pot ``k`` shared among the winners chosen, as (seat, chips) pairs: split evenly among
+    ``winners``, else between the high and the low hands the way ``game`` splits it."""
+    if "winners" in chosen:
+        seats = [position[x] for x in chosen["winners"]]
+        if seats:
+            return split_amount(pot.amount, seats)
+    else:
+        high = tuple(sorted(position[x] for x in chosen.get("high", [])))
+        low = tuple(sorted(position[x] for x in chosen.get("low", [])))
+        if high or low:
+            return award_pot(pot.amount, game, high, low, pot.eligible)
+    raise DomainError(
+        f"no winner named for pot {k} is eligible for it; give per-pot winners",
+        code="table_result",
+        field=path,
+    )
 
 
 def hand_evaluate(spec: HandSpec, stacks: Sequence[int]) -> Outcome:

@@ -24,7 +24,6 @@ from tracker.engine.events import TableEvent, event_from_json
 from tracker.engine.frames import FramesObserver, StreetFrame
 from tracker.engine.live import live_hand
 from tracker.engine.screen import TableNow
-from tracker.engine.stakes import Stakes
 from tracker.engine.stud import NextEvent, StudHand
 from tracker.hands.models import DraftHand, DraftStatus
 from tracker.leagues.models import Player
@@ -44,7 +43,7 @@ def draft_walk(draft: DraftHand, *, names: list[str] | None = None, observers=()
     return live_hand(
         variant=draft.variant,
         options=draft.options,
-        stakes=draft_stakes(draft),
+        stakes=draft.stakes,
         stacks=draft.starting_stacks,
         events=draft_events(draft),
         labels=names,
@@ -84,7 +83,7 @@ def _deal(draft: DraftHand) -> tuple[Any, ...]:
     return (
         draft.variant,
         draft.options,
-        (draft.ante, draft.bring_in, draft.small_bet, draft.big_bet),
+        draft.stakes,
         list(draft.positions),
         list(draft.starting_stacks),
     )
@@ -144,10 +143,6 @@ class DraftState:
     table: StreetFrame  # the table now
     log: list[str]  # what happened so far, one line per event
     now: TableNow  # the same, as the engine's screen takes it (tracker/engine/screen.py)
-
-
-def draft_stakes(draft: DraftHand) -> Stakes:
-    return Stakes(draft.ante, draft.bring_in, draft.small_bet, draft.big_bet)
 
 
 def draft_state(draft: DraftHand) -> DraftState:

@@ -22,20 +22,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tracker.engine.cards import card_symbol, format_card, parse_card
+from tracker.engine.cards import format_card, parse_card, symbol_text
 from tracker.engine.errors import DomainError
-from tracker.engine.frames import FramesObserver, PotTaken, StreetFrame
+from tracker.engine.frames import STREET_TITLES, FramesObserver, PotTaken, StreetFrame
 from tracker.engine.procedure import history_from_entry, walk_history
 from tracker.hands.models import Hand, Pot
 
-STREET_TITLES = {
-    3: "Third street",
-    4: "Fourth street",
-    5: "Fifth street",
-    6: "Sixth street",
-    7: "Seventh street",
-    8: "Showdown",
-}
 STREET_SHORT = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th", 8: "Showdown"}
 FOLD_LABELS = {
     "third": "folded on 3rd street",
@@ -54,13 +46,6 @@ def _canon(token: str | None) -> str | None:
         return format_card(parse_card(token))
     except DomainError:
         return None
-
-
-def _sym(token: str) -> str:
-    try:
-        return card_symbol(parse_card(token))
-    except DomainError:
-        return token
 
 
 @dataclass
@@ -215,12 +200,7 @@ def replay_frames(
     history = history_from_entry(
         variant=hand.variant,
         options=hand.options or {},
-        stakes={
-            "ante": hand.ante,
-            "bring_in": hand.bring_in,
-            "small_bet": hand.small_bet,
-            "big_bet": hand.big_bet,
-        },
+        stakes=hand.stakes,
         starting_stacks=hand.starting_stacks,
         entry={**(hand.entry or {}), "actions": list(actions)},
     )
@@ -284,7 +264,7 @@ def hand_view(data: dict | None) -> HandView | None:
     for code in data.get("cards", []):
         card = CardView(code, True)
         if code in stand_ins:
-            card.wild_as = f"{_sym(stand_ins[code])} played as {_sym(code)}"
+            card.wild_as = f"{symbol_text(stand_ins[code])} played as {symbol_text(code)}"
         five.append(card)
     return HandView(
         text=data.get("text", ""),
@@ -300,6 +280,6 @@ def mark_wild(cards: list[CardView], high: dict | None, low: dict | None) -> Non
     low_as = {w["card"]: w["as"] for w in (low or {}).get("wild", [])}
     for c in cards:
         if c.code in high_as:
-            c.wild_as = _sym(high_as[c.code])
+            c.wild_as = symbol_text(high_as[c.code])
         if c.code in low_as:
-            c.wild_low_as = _sym(low_as[c.code])
+            c.wild_low_as = symbol_text(low_as[c.code])

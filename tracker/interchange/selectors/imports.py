@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Prefetch, QuerySet
 
 from tracker.interchange.models import ImportFile, ImportJob
-from tracker.leagues.selectors import tournaments_visible_to
+from tracker.leagues.selectors.visibility import tournaments_visible_to
 from tracker.tournaments.models import Tournament
 
 
