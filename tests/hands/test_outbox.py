@@ -240,7 +240,7 @@ def test_only_scorekeepers_send_an_outbox(night):
 
 
 def test_the_next_hand_started_offline_sent_twice_and_shuffled_records_once(night):
-    admin, tournament = night
+    _, admin, tournament, _ = night
     draft = draft_start(tournament=tournament, by=admin)
     first, start, second = two_hands(draft)
     assert start.hand["number"] == 2 and start.hand["positions"] != draft.positions
@@ -261,7 +261,7 @@ def test_the_next_hand_started_offline_sent_twice_and_shuffled_records_once(nigh
 
 
 def test_a_start_the_server_does_not_deal_is_refused_with_what_differs(night):
-    admin, tournament = night
+    _, admin, tournament, _ = night
     draft = draft_start(tournament=tournament, by=admin)
     first = phone_hand(draft)
     start = phone_next(draft, first, stacks=[1000, 1000, 1000])
@@ -276,7 +276,7 @@ def test_a_start_the_server_does_not_deal_is_refused_with_what_differs(night):
 
 
 def test_a_start_waits_while_the_hand_before_it_waits(night):
-    admin, tournament = night
+    _, admin, tournament, _ = night
     draft = draft_start(tournament=tournament, by=admin)
     first, start, second = two_hands(draft)
     result = outbox_apply(tournament=tournament, by=admin, changes=[*first[1:], start, *second])
@@ -285,7 +285,7 @@ def test_a_start_waits_while_the_hand_before_it_waits(night):
 
 
 def test_a_start_of_a_number_the_server_has_is_the_same_hand_and_a_conflict(night):
-    admin, tournament = night
+    _, admin, tournament, _ = night
     draft = draft_start(tournament=tournament, by=admin)
     first, start, second = two_hands(draft)
     # The other phone, online: records hand 1, starts hand 2 and logs its third street.
@@ -318,7 +318,7 @@ def test_a_start_of_a_number_the_server_has_is_the_same_hand_and_a_conflict(nigh
 
 
 def test_a_start_of_a_hand_the_night_is_not_at_is_refused(night):
-    admin, tournament = night
+    _, admin, tournament, _ = night
     draft = draft_start(tournament=tournament, by=admin)
     first, start, second = two_hands(draft)
     outbox_apply(tournament=tournament, by=admin, changes=first[:1])
