@@ -17,7 +17,7 @@ from tracker.hands.models import (
     ReevaluationChunk,
     ReevaluationJob,
 )
-from tracker.interchange.models import ImportFile, ImportJob
+from tracker.interchange.models import ImportChunk, ImportFile, ImportJob
 from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
 from tracker.mail.models import MailOptOut, OutboxMessage
 from tracker.money.models import (
@@ -55,6 +55,7 @@ __all__ = [
     "FinalStanding",
     "Hand",
     "HandSeat",
+    "ImportChunk",
     "ImportFile",
     "ImportJob",
     "Invite",
