@@ -271,8 +271,8 @@ API_JSON_MAX_DEPTH = env_int("API_JSON_MAX_DEPTH", default=32)
 
 # --- Uploads (PHH import) ---------------------------------------------------
 # One upload, in all, and each user's uploads a minute, on the pages and the API alike.
-PHH_UPLOAD_MAX_BYTES = env_int("PHH_UPLOAD_MAX_BYTES", default=8 * 1024 * 1024)
-PHH_UPLOAD_BYTES_PER_MINUTE = env_int("PHH_UPLOAD_BYTES_PER_MINUTE", default=16 * 1024 * 1024)
+PHH_UPLOAD_MAX_BYTES = env_int("PHH_UPLOAD_MAX_BYTES", default=64 * 1024 * 1024)
+PHH_UPLOAD_BYTES_PER_MINUTE = env_int("PHH_UPLOAD_BYTES_PER_MINUTE", default=128 * 1024 * 1024)
 PHH_UPLOADS_PER_MINUTE = env_int("PHH_UPLOADS_PER_MINUTE", default=10)
 FILE_UPLOAD_HANDLERS = [
     "homegame.uploads.UploadBound",

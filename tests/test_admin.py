@@ -36,6 +36,7 @@ READ_ONLY = {
     "tracker.Rsvp",
     "tracker.Deal",
     "tracker.ReevaluationChunk",
+    "tracker.ImportChunk",
     "tracker.LeagueGame",
     "tracker.LeagueGameVersion",
 }

@@ -23,7 +23,7 @@ from tracker.hands.models import (
     ReevaluationChunk,
     ReevaluationJob,
 )
-from tracker.interchange.models import ImportFile, ImportJob
+from tracker.interchange.models import ImportChunk, ImportFile, ImportJob
 from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
 from tracker.mail.models import MailOptOut, OutboxMessage
 from tracker.money.models import (
@@ -516,10 +516,23 @@ class ImportJobAdmin(admin.ModelAdmin):
 
 @admin.register(ImportFile)
 class ImportFileAdmin(admin.ModelAdmin):
-    list_display = ["name", "job", "status", "hands", "imported", "skipped", "size"]
+    list_display = ["name", "job", "status", "hands", "position", "imported", "skipped", "size"]
     list_filter = ["status"]
     search_fields = ["name", "sha256"]
     raw_id_fields = ["job"]
+
+
+@admin.register(ImportChunk)
+class ImportChunkAdmin(ReadOnlyAdmin):
+    """A piece of a file waiting to be imported: written by the upload, read by the import."""
+
+    list_display = ["file", "seq", "length"]
+    search_fields = ["file__name"]
+    raw_id_fields = ["file"]
+
+    @admin.display(description="characters")
+    def length(self, obj) -> int:
+        return len(obj.text)
 
 
 @admin.register(AuditEntry)

@@ -18,7 +18,7 @@ from tracker.hands.models import (
     ReevaluationChunk,
     ReevaluationJob,
 )
-from tracker.interchange.models import ImportFile, ImportJob
+from tracker.interchange.models import ImportChunk, ImportFile, ImportJob
 from tracker.leagues.models import CalendarFeed, Invite, League, Membership, Player
 from tracker.mail.models import MailOptOut, OutboxMessage
 from tracker.money.models import (
@@ -56,6 +56,7 @@ __all__ = [
     "FinalStanding",
     "Hand",
     "HandSeat",
+    "ImportChunk",
     "ImportFile",
     "ImportJob",
     "Invite",

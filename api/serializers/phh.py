@@ -21,6 +21,9 @@ class ImportErrorSerializer(serializers.Serializer):
     message = serializers.CharField(help_text="names the file, the hand and the field or action")
     code = serializers.CharField(required=False)
     hand = serializers.JSONField(required=False, allow_null=True, help_text="the .phhs label")
+    line = serializers.IntegerField(
+        required=False, allow_null=True, help_text="the file's line: the hand's table or the fault"
+    )
     field = serializers.CharField(required=False, allow_null=True)
     action_index = serializers.IntegerField(required=False, allow_null=True)
     action = serializers.CharField(required=False, allow_null=True)
@@ -38,6 +41,7 @@ class ImportFileSerializer(serializers.ModelSerializer):
             "status",
             "imported",
             "skipped",
+            "position",
             "error",
         ]
         read_only_fields = fields

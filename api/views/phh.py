@@ -140,7 +140,7 @@ class TournamentImportsView(WriteThrottled, APIView):
         uploads = request.FILES.getlist("files")
         if not uploads:
             raise DomainError("upload at least one .phh or .phhs file as 'files'", field="files")
-        files = [(f.name, f.read()) for f in uploads]
+        files = [(f.name, f) for f in uploads]
         job = phh_import_start(tournament=tournament, by=request.user, files=files, source="api")
         job = imports_visible_to(request.user).get(pk=job.pk)
         if job.status == ImportStatus.FAILED:

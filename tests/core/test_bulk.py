@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tests.factories import fold_entry, make_league, make_tournament
-from tracker.core.bulk import rows_accumulate, rows_insert, rows_update
+from tracker.core.bulk import rows_accumulate, rows_copy, rows_insert, rows_update
 from tracker.hands.models import Evaluation, EvaluationSource, Pot
 from tracker.hands.services.recording import hand_record
 from tracker.stats.models import MonthTally
@@ -178,3 +178,36 @@ def test_rows_accumulate_with_keys_only_locks_or_creates_rows_and_changes_nothin
     assert MonthTally.objects.get(player=players[0]).net == -40
     created = MonthTally.objects.get(player=players[2])
     assert (created.hands, created.net, created.biggest) == (0, 0, 0)
+
+
+def test_rows_copy_sets_the_ids_and_writes_what_save_would(hands):
+    _, _, made = hands
+    pots = [
+        Pot(hand=hand, index=7, amount=5 + k, eligible=[k], engine_award={"1": k}, award={})
+        for k, hand in enumerate(made)
+    ]
+    with CaptureQueriesContext(connection) as queries:
+        rows_copy(pots)
+    if connection.vendor == "postgresql":
+        # The ids drawn in one query; the COPY itself goes through psycopg's cursor, which
+        # Django's query log does not see.
+        assert len(_statements(queries)) == 1
+    assert all(p.pk for p in pots) and len({p.pk for p in pots}) == 3
+    for pot in pots:
+        stored = Pot.objects.get(pk=pot.pk)
+        assert (stored.hand_id, stored.amount, stored.eligible, stored.engine_award) == (
+            pot.hand_id,
+            pot.amount,
+            pot.eligible,
+            pot.engine_award,
+        )
+    # Saved rows afterwards: a later save() updates them, it does not insert again.
+    pots[0].amount = 99
+    pots[0].save(update_fields=["amount"])
+    assert Pot.objects.get(pk=pots[0].pk).amount == 99
+    # JSON text that needs quoting anywhere (quotes, backslashes, braces) comes back as given.
+    tricky = {'a "quoted" \\ key': ['{"x": 1}', "back\\slash", None, 1.5, True]}
+    for pot in pots:
+        pot.award = tricky
+    rows_update(pots, ["award"])
+    assert all(p.award == tricky for p in Pot.objects.filter(pk__in=[p.pk for p in pots]))

@@ -78,7 +78,7 @@ def test_the_api_limits_uploads_a_minute_per_user(table, settings):
     assert r.json()["error"]["code"] == "throttled"
     assert int(r["Retry-After"]) >= 1
     assert re.fullmatch(
-        r"At most 2 uploads and 16 MB a minute; try again in \d+ (seconds?|minutes?)\.",
+        r"At most 2 uploads and 128 MB a minute; try again in \d+ (seconds?|minutes?)\.",
         r.json()["error"]["message"],
     )
     assert ImportJob.objects.count() == 2
@@ -117,7 +117,7 @@ def test_the_page_form_has_the_same_bounds(table, settings):
         page.post(url, {"files": [upload("1.phh", text)]})
     assert ImportJob.objects.count() == 3
     refused = page.post(url, {"files": [upload("1.phh", text)]}, follow=True).content.decode()
-    assert "At most 3 uploads and 16 MB a minute; try again in " in refused
+    assert "At most 3 uploads and 128 MB a minute; try again in " in refused
 
 
 class Clock:

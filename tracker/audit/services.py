@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -27,6 +27,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
 from tracker.audit.models import AuditEntry
+from tracker.core.bulk import rows_copy
 
 SYSTEM = "system"
 ANONYMOUS = "anonymous"
@@ -151,10 +152,17 @@ def audit_record(
     ``actor`` names the user acting when there is no request (a command); in a request
     the request's user is the actor unless it is anonymous (a password login).
     """
-    ctx = _context.get()
-    actor_id, name, how, token_id, ip = _who(actor, ctx, channel)
+    who = _who(actor, _context.get(), channel)
     league = league if league is not None else (_league_of(target) if target else None)
-    return AuditEntry.objects.create(
+    entry = _entry(action, target, data, league, who)
+    entry.save(force_insert=True)
+    return entry
+
+
+def _entry(action: str, target, data, league, who) -> AuditEntry:
+    """An audit row, not saved; ``who`` is what :func:`_who` answers."""
+    actor_id, name, how, token_id, ip = who
+    return AuditEntry(
         action=action,
         actor_id=actor_id,
         actor=name[:150],
@@ -168,6 +176,22 @@ def audit_record(
         target=_label(target)[:200] if target is not None else "",
         data=_jsonable(data),
     )
+
+
+def audit_record_many(
+    *,
+    action: str,
+    entries: Sequence[tuple[models.Model, Mapping[str, Any] | None]],
+    league,
+    actor=None,
+    channel: str | None = None,
+) -> list[AuditEntry]:
+    """Store one audit entry per ``(target, data)`` of ``entries``, all of one ``action`` by
+    one actor in one ``league``, in one bulk write (e.g. the hands of an import batch)."""
+    who = _who(actor, _context.get(), channel)
+    rows = [_entry(action, target, data, league, who) for target, data in entries]
+    rows_copy(rows)
+    return rows
 
 
 def _label(target) -> str:

@@ -16,10 +16,13 @@ time of a settlement batch's writes.
 
 from __future__ import annotations
 
+import datetime
 import functools
+import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, models
 
 # Values whose exact type a field's get_db_prep_save returns unchanged for the fields these
@@ -55,6 +58,50 @@ def _unnest(fields: Sequence[models.Field]) -> str:
     return ", ".join(f"%s::{_array_type(field)}" for field in fields)
 
 
+def _has_json(fields: Sequence[models.Field]) -> bool:
+    return any(isinstance(field, models.JSONField) for field in fields)
+
+
+def _json_reads(fields: Sequence[models.Field], names: Sequence[str] | None = None) -> str:
+    """The select list reading each field's column from ``r``, one row as a JSON array
+    (``r->0``, ``r->1``, ...), cast to the column's type; a JSON column's ``null`` is NULL,
+    as Django stores ``None``."""
+    reads = []
+    for k, field in enumerate(fields):
+        if isinstance(field, models.JSONField):
+            read = f"NULLIF(r->{k}, 'null'::jsonb)"
+        else:
+            read = f"(r->>{k})::{field.db_type(connection).split('(')[0]}"
+        reads.append(f"{read} AS {names[k]}" if names else read)
+    return ", ".join(reads)
+
+
+def _json_document(fields: Sequence[models.Field], rows: Sequence[Sequence[Any]]) -> str:
+    """Rows of values as one JSON text, an array per row: written by the json module in C,
+    where an array parameter per column has psycopg quote every JSON value in Python (most
+    of the cost of a settlement batch's writes of seats, hands and readings)."""
+    encoders = {id(f): getattr(f, "encoder", None) for f in fields}
+    if any(encoders.values()):  # a column with an encoder of its own: its values first
+        rows = [
+            [
+                json.loads(json.dumps(v, cls=encoders[id(f)])) if encoders[id(f)] else v
+                for f, v in zip(fields, row, strict=True)
+            ]
+            for row in rows
+        ]
+    return json.dumps(rows, cls=_Encoder, separators=(",", ":"))
+
+
+class _Encoder(DjangoJSONEncoder):
+    """Django's JSON encoder, but times keep their microseconds (a column's value is the
+    value ``save()`` would write)."""
+
+    def default(self, o: Any) -> Any:
+        if isinstance(o, (datetime.datetime, datetime.time)):
+            return o.isoformat()
+        return super().default(o)
+
+
 def rows_update(rows: Sequence[models.Model], fields: Sequence[str]) -> None:
     """Write ``fields`` of each of ``rows`` (saved rows of one model) by primary key.
 
@@ -74,6 +121,21 @@ def rows_update(rows: Sequence[models.Model], fields: Sequence[str]) -> None:
         for row in rows
     ]
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql" and len(rows) > 1 and _has_json(columns):
+            names = [f"c{k}" for k in range(len(columns))]
+            assignments = ", ".join(
+                f"{quote(field.column)} = v.{name}"
+                for field, name in zip(columns, names, strict=True)
+            )
+            reads = _json_reads([*columns, meta.pk], [*names, "pk"])
+            sql = (
+                f"UPDATE {table} SET {assignments} "
+                f"FROM (SELECT {reads} FROM jsonb_array_elements(%s::jsonb) AS e(r)) AS v "
+                f"WHERE {table}.{pk} = v.pk"
+            )
+            raws = [[getattr(row, f.attname) for f in columns] + [row.pk] for row in rows]
+            cursor.execute(sql, [_json_document([*columns, meta.pk], raws)])
+            return
         if connection.vendor == "postgresql" and len(rows) > 1:
             names = [f"c{k}" for k in range(len(columns))]
             assignments = ", ".join(
@@ -109,15 +171,23 @@ def rows_insert(model: type[models.Model], rows: Sequence[Mapping[str, Any]]) ->
     quote = connection.ops.quote_name
     columns = ", ".join(quote(f.column) for f in fields)
     missing = object()
-    values = []
+    raws = []
     for row in rows:
         out = []
-        for field, run in zip(fields, prepare, strict=True):
+        for field in fields:
             value = row.get(field.attname, missing)
-            out.append(run(field.get_default() if value is missing else value))
-        values.append(out)
+            out.append(field.get_default() if value is missing else value)
+        raws.append(out)
     table = quote(meta.db_table)
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql" and len(rows) > 1 and _has_json(fields):
+            sql = (
+                f"INSERT INTO {table} ({columns}) SELECT {_json_reads(fields)} "
+                "FROM jsonb_array_elements(%s::jsonb) AS e(r)"
+            )
+            cursor.execute(sql, [_json_document(fields, raws)])
+            return
+        values = [[run(value) for value, run in zip(raw, prepare, strict=True)] for raw in raws]
         if connection.vendor == "postgresql" and len(rows) > 1:
             sql = f"INSERT INTO {table} ({columns}) SELECT * FROM UNNEST({_unnest(fields)})"
             cursor.execute(sql, [list(column) for column in zip(*values, strict=True)])
@@ -205,3 +275,49 @@ def _accumulate_plan(
         one="(" + ", ".join(["%s"] * len(fields)) + ")",
         tail=f" ON CONFLICT ({', '.join(key_columns)}) DO UPDATE SET {', '.join(updates)}",
     )
+
+
+def rows_copy(rows: Sequence[models.Model]) -> None:
+    """Insert ``rows`` (unsaved instances of one model) and set their primary keys, for
+    batches of hundreds to thousands of rows whose ids are needed (their seats, their audit
+    entries).
+
+    PostgreSQL: the ids are drawn from the table's sequence in one query, then the rows go
+    in by one ``COPY … FROM STDIN``, whose values psycopg writes in C (an ``INSERT`` of one
+    array per column has each array written out as text in Python, most of the cost of a
+    few thousand rows with JSON columns). Elsewhere (SQLite): ``bulk_create``. Like
+    ``bulk_create`` it calls no ``save()`` and sends no signals.
+    """
+    if not rows:
+        return
+    model = type(rows[0])
+    if connection.vendor != "postgresql":
+        model.objects.bulk_create(rows, batch_size=_MAX_PARAMS // len(model._meta.fields))
+        return
+    meta = model._meta
+    fields = list(meta.concrete_fields)
+    others = [f for f in fields if f is not meta.pk]
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [meta.db_table, meta.pk.column, len(rows)],
+        )
+        for row, (pk,) in zip(rows, cursor.fetchall(), strict=True):
+            row.pk = pk
+        # Fields that set their value on insert (auto_now, auto_now_add) do so here.
+        stamped = [
+            f for f in others if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+        ]
+        for row in rows:
+            for field in stamped:
+                field.pre_save(row, True)
+        prepare = [(field.attname, _preparer(field)) for field in others]
+        values = [[row.pk] + [run(getattr(row, name)) for name, run in prepare] for row in rows]
+        columns = ", ".join(quote(f.column) for f in [meta.pk, *others])
+        with cursor.cursor.copy(f"COPY {quote(meta.db_table)} ({columns}) FROM STDIN") as copy:
+            for value in values:
+                copy.write_row(value)
+    for row in rows:
+        row._state.adding = False
+        row._state.db = connection.alias

@@ -39,7 +39,7 @@ import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from .announcements import options_from_text
 from .cards import format_card
@@ -77,6 +77,10 @@ __all__ = [
     "game_from_phh",
     "history_entry",
     "iter_hands",
+    "iter_sections",
+    "Section",
+    "StreamedHand",
+    "stream_hands",
     "load",
     "loads",
     "parse_action",
@@ -125,10 +129,12 @@ class PHHError(DomainError):
         source: str | None = None,
         hand: str | int | None = None,
         field: str | None = None,
+        line: int | None = None,
     ) -> None:
         super().__init__(message, field=field)
         self.source = source
         self.hand = hand
+        self.line = line  # the file's line at fault (1-based), when known
 
     def __str__(self) -> str:
         where = ", ".join(
@@ -202,6 +208,19 @@ def game_from_phh(value: Any) -> GameDefinition:
 MAX_DEPTH = 16
 
 
+def _may_break_shape(text: str) -> bool:
+    r"""Whether a TOML text could hold what :func:`_check_shape` refuses: a NUL can only come
+    from an escape (TOML refuses the raw character), and each level of nesting takes a ``[``,
+    a ``{`` or a ``.`` (of a dotted key), so a text with fewer of those cannot nest deeper.
+
+    >>> _may_break_shape('a = [1, 2]'), _may_break_shape('a = "\\u0000"')
+    (False, True)
+    """
+    if "\\u0000" in text or "\\U00000000" in text:
+        return True
+    return text.count("[") + text.count("{") + text.count(".") >= MAX_DEPTH
+
+
 def _check_shape(data: dict, source: str | None) -> None:
     """Refuse nesting deeper than ``MAX_DEPTH`` and text with a NUL character (an escape
     such as ``"\\u0000"`` is valid TOML, but no PHH field may hold one)."""
@@ -243,7 +262,8 @@ def iter_hands(text: str, *, source: str | None = None) -> list[tuple[str | int,
             f"not a PHH file: arrays or tables nested deeper than {MAX_DEPTH} levels",
             source=source,
         ) from None
-    _check_shape(data, source)
+    if _may_break_shape(text):
+        _check_shape(data, source)
     if "variant" in data or "actions" in data:
         return [(1, _from_toml(data))]
     if not data:
@@ -259,6 +279,164 @@ def iter_hands(text: str, *, source: str | None = None) -> list[tuple[str | int,
             )
         hands.append((_label(key), _from_toml(value)))
     return hands
+
+
+# --------------------------------------------------------------------------
+# Reading a long .phhs file a hand at a time
+
+# A table header on a line of its own: ``[1]``, ``["hand one"]``, ``[1._options]``; its first
+# key is the hand's. ``[[...]]`` (an array of tables) belongs to the table before it.
+_HEADER = re.compile(
+    r"""[ \t]*\[[ \t]*("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[A-Za-z0-9_-]+)[ \t]*"""
+    r"""(?:\.[^\]\n]*)?\][ \t]*(?:#.*)?\r?\n?"""
+)
+_AT_LINE = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+class Section(NamedTuple):
+    """One hand's table of a ``.phhs`` text: its place (0-based), the header's first key as
+    written, the line of the header (1-based) and its TOML text. A ``.phh`` text (top-level
+    fields) is one section with ``key`` None."""
+
+    index: int
+    key: str | None
+    line: int
+    text: str
+
+
+class StreamedHand(NamedTuple):
+    """A hand read by :func:`stream_hands`: its place in the file (0-based), its label, the
+    line of its table header (1-based) and the hand mapping."""
+
+    index: int
+    label: str | int
+    line: int
+    hand: dict
+
+
+def _lines(chunks: Iterable[str]) -> Iterable[str]:
+    """The lines of a text given in pieces, each with its newline (the last one may lack it)."""
+    rest = ""
+    for chunk in chunks:
+        if not chunk:
+            continue
+        parts = (rest + chunk).split("\n")
+        rest = parts.pop()
+        for part in parts:
+            yield part + "\n"
+    if rest:
+        yield rest
+
+
+def iter_sections(chunks: Iterable[str], *, source: str | None = None) -> Iterable[Section]:
+    r"""The hand tables of a PHH text given in pieces (``chunks``: strings, cut anywhere),
+    one at a time: never more than one table's text is held. A table header is a line of
+    its own such as ``[1]``; the lines up to the next header of another key are that hand's
+    (``[1._options]`` goes on with hand 1). A text whose first line of content is not a
+    table header is a ``.phh`` hand (or a text to read whole): one section, key None.
+
+    A header key used twice is refused, as TOML does, with the line of the second one.
+
+    >>> text = '# night\n[1]\nantes = 1\n[1._options]\nx = 1\n\n[2]\nantes = 2\n'
+    >>> [(s.index, s.key, s.line) for s in iter_sections([text[:9], text[9:]])]
+    [(0, '1', 2), (1, '2', 7)]
+    >>> list(iter_sections(['[1]\n', '[2]\n', '[1]\n']))[-1]
+    Traceback (most recent call last):
+    ...
+    tracker.engine.phh.PHHError: table [1] appears twice (line 3)
+    """
+    index = 0
+    key: str | None = None
+    start = 0
+    body: list[str] = []
+    whole = False
+    # The keys seen: while they run 1, 2, 3, ... only the last number is kept, so a long
+    # archive does not make this grow.
+    run = 0
+    seen: set[str] = set()
+    number = 0
+    for number, line in enumerate(_lines(chunks), start=1):
+        if whole:
+            body.append(line)
+            continue
+        head = line.lstrip(" \t")[:2]
+        if head[:1] == "[" and head != "[[":
+            match = _HEADER.fullmatch(line)
+            if match is not None:
+                name = match[1]
+                if name == key:
+                    body.append(line)
+                    continue
+                if key is not None:
+                    yield Section(index, key, start, "".join(body))
+                    index += 1
+                counted = name.isdigit() and name == str(int(name))
+                if counted and int(name) == run + 1 and not seen:
+                    run += 1
+                elif (counted and 0 < int(name) <= run) or name in seen:
+                    raise PHHError(f"table [{name}] appears twice (line {number})", source=source)
+                else:
+                    seen.add(name)
+                key, start, body = name, number, [line]
+                continue
+        if key is None:
+            stripped = line.strip()
+            if stripped and not stripped.startswith("#"):
+                whole, start = True, 1
+        body.append(line)
+    if whole:
+        yield Section(0, None, 1, "".join(body))
+    elif key is not None:
+        yield Section(index, key, start, "".join(body))
+    else:
+        raise PHHError("no hand: the text is empty", source=source)
+
+
+def _section_hands(section: Section, source: str | None) -> list[tuple[str | int, dict]]:
+    """The hands of one section, TOML errors placed at the file's line."""
+    try:
+        return iter_hands(section.text, source=source)
+    except PHHError as exc:
+        if section.key is None:
+            raise
+        first = section.line
+
+        def moved(m: re.Match) -> str:
+            return f"(at line {first + int(m[1]) - 1}, column {m[2]})"
+
+        message, lines = exc.message, _AT_LINE.findall(exc.message)
+        exc.message = _AT_LINE.sub(moved, message)
+        exc.line = first + int(lines[0][0]) - 1 if lines else first
+        exc.hand = _label(section.key.strip("\"'"))
+        raise
+
+
+def stream_hands(
+    chunks: Iterable[str], *, source: str | None = None, skip: int = 0
+) -> Iterable[StreamedHand]:
+    r"""The hands of a PHH text given in pieces, one at a time (:func:`iter_sections`), each
+    read as TOML on its own. The first ``skip`` tables are passed over unread (a resumed
+    import). A fault raises :class:`PHHError` with the hand and the file's ``line``.
+
+    >>> text = '[1]\nvariant = "F7S"\n\n[2]\nvariant = \n'
+    >>> [(h.index, h.label, h.line) for h in stream_hands([text], skip=1)]
+    Traceback (most recent call last):
+    ...
+    tracker.engine.phh.PHHError: hand 2: not valid TOML: Invalid value (at line 5, column 11)
+    >>> [(h.index, h.label, h.line, h.hand) for h in stream_hands([text[:20]])]
+    [(0, 1, 1, {'variant': 'F7S'})]
+    """
+    for section in iter_sections(chunks, source=source):
+        if section.key is not None and section.index < skip:
+            continue
+        pairs = _section_hands(section, source)
+        if section.key is not None and len(pairs) != 1:
+            raise PHHError(
+                "a hand table holds one hand", source=source, hand=pairs[0][0], line=section.line
+            )
+        for k, (label, hand) in enumerate(pairs):
+            if section.index + k >= skip:
+                yield StreamedHand(section.index + k, label, section.line, hand)
 
 
 def loads(text: str, *, source: str | None = None) -> list[dict]:

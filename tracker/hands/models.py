@@ -54,8 +54,8 @@ class Hand(DealtAt, models.Model):
     """One hand of a tournament, as recorded, with the engine's reading once settled."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="hands")
-    number = models.PositiveSmallIntegerField()
-    level = models.PositiveSmallIntegerField()
+    number = models.PositiveIntegerField()
+    level = models.PositiveIntegerField()
     ante = models.PositiveIntegerField()
     bring_in = models.PositiveIntegerField()
     small_bet = models.PositiveIntegerField()
@@ -312,7 +312,7 @@ class DraftHand(DealtAt, models.Model):
     the hand as a full history through the recording service."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="drafts")
-    number = models.PositiveSmallIntegerField()  # the hand number it will be recorded as
+    number = models.PositiveIntegerField()  # the hand number it will be recorded as
     variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
     options = models.JSONField(default=dict)
     # The players dealt in, clockwise from the dealer's left, and their stacks then.
@@ -322,7 +322,7 @@ class DraftHand(DealtAt, models.Model):
     bring_in = models.PositiveIntegerField()
     small_bet = models.PositiveIntegerField()
     big_bet = models.PositiveIntegerField()
-    level = models.PositiveSmallIntegerField()
+    level = models.PositiveIntegerField()
     steps = models.JSONField(default=list)  # event_to_json() of each event, in order
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=12, choices=DraftStatus.choices, default=DraftStatus.OPEN)

@@ -1,9 +1,13 @@
 """Hand-history import jobs.
 
 An :class:`ImportJob` is one upload of PHH files into a tournament (through the
-API or ``manage.py import_phh``); each file is an :class:`ImportFile`, imported
-whole or not at all. Small uploads run at once, large ones on the worker; the
-counters on the job are the progress (``done`` of ``total`` hands read).
+API, the page or ``manage.py import_phh``); each file is an :class:`ImportFile`, its
+text stored as :class:`ImportChunk` rows while it waits (in the database, so the web
+process and the worker need share nothing but it), read a hand at a time and recorded
+in batches, each whole or not at all. Small uploads run at once, large ones on the
+worker; the counters on the job are the progress (``done`` of ``total`` hands read),
+committed with each batch; ``ImportFile.position`` is how far a file got, so a job
+resumed after its worker died goes on from there.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from django.db import models
 
 from tracker.core.models import Job, JobStatus
 
-__all__ = ["ImportFile", "ImportFileStatus", "ImportJob", "ImportStatus"]
+__all__ = ["ImportChunk", "ImportFile", "ImportFileStatus", "ImportJob", "ImportStatus"]
 
 
 # A job's status (tracker/core/models.py): DONE, every file was read (some may have failed:
@@ -75,14 +79,14 @@ class ImportJob(Job):
 
 
 class ImportFile(models.Model):
-    """One uploaded file of an import: imported whole (``done``) or not at all (``failed``)."""
+    """One uploaded file of an import: read to its end (``done``) or stopped by a fault
+    (``failed``: the batches before the fault stay imported, nothing of the batch at fault)."""
 
     job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="files")
     index = models.PositiveSmallIntegerField()  # its place in the upload (files[index])
     name = models.CharField(max_length=255)
-    # The file's text while it waits to be imported; emptied when the file is rejected (a
-    # rejected file keeps only its name, size and hash).
-    text = models.TextField(blank=True)
+    # The file's text is in its chunks while it waits to be imported; they are deleted when
+    # the file is done or rejected (a file keeps only its name, size and hash).
     sha256 = models.CharField(max_length=64)
     size = models.PositiveIntegerField(default=0)  # bytes as uploaded
     hands = models.PositiveIntegerField(default=0)
@@ -91,7 +95,11 @@ class ImportFile(models.Model):
     )
     imported = models.PositiveIntegerField(default=0)
     skipped = models.PositiveIntegerField(default=0)
-    # {"message", "code", "hand", "field", "action_index", "action"} when the file failed.
+    # Hands read and committed so far (imported or skipped): a resumed run starts after them.
+    position = models.PositiveIntegerField(default=0)
+    # {"message", "code", "hand", "line", "field", "action_index", "action"} when the file
+    # failed ("hand" is the hand's label, "line" the file's line of its table header or of
+    # the TOML fault).
     error = models.JSONField(null=True, blank=True)
 
     class Meta:
@@ -102,3 +110,33 @@ class ImportFile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.status})"
+
+    def pieces(self):
+        """The stored text, chunk by chunk in order, one chunk in memory at a time."""
+        ids = list(self.chunks.order_by("seq").values_list("pk", flat=True))
+        for pk in ids:
+            yield ImportChunk.objects.values_list("text", flat=True).get(pk=pk)
+
+    @property
+    def text(self) -> str:
+        """The whole stored text ("" once the file is done or rejected); for small files
+        and checks only: an import reads :meth:`pieces`."""
+        return "".join(self.pieces())
+
+
+class ImportChunk(models.Model):
+    """A piece of an uploaded file's text (at most ``CHUNK_CHARS`` characters, cut anywhere),
+    kept while the file waits to be imported."""
+
+    file = models.ForeignKey(ImportFile, on_delete=models.CASCADE, related_name="chunks")
+    seq = models.PositiveIntegerField()
+    text = models.TextField()
+
+    class Meta:
+        ordering = ["file", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["file", "seq"], name="import_chunk_seq_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.file_id}:{self.seq}"

@@ -33,8 +33,8 @@ class Tournament(models.Model):
     name = models.CharField(max_length=120)
     date = models.DateField(default=timezone.localdate)
     starting_chips = models.PositiveIntegerField(default=1000)
-    hands_per_level = models.PositiveSmallIntegerField(default=5)
-    hand_limit = models.PositiveSmallIntegerField(default=50)
+    hands_per_level = models.PositiveIntegerField(default=5)
+    hand_limit = models.PositiveIntegerField(default=50)
     # [[ante, bring_in, small_bet, big_bet], ...] per level.
     stakes_schedule = models.JSONField()
     # Empty: dealer's choice (each hand names its variant).
@@ -116,7 +116,7 @@ class FinalStanding(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="final_standings")
     place = models.PositiveSmallIntegerField()
     chips = models.PositiveIntegerField()
-    out_hand = models.PositiveSmallIntegerField(null=True, blank=True)
+    out_hand = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "place"]

@@ -43,9 +43,9 @@ from tracker.tournaments.selectors import (
 from tracker.tournaments.signals import final_standings_written
 
 # What the database stores: every chip count of a tournament (8 stacks together) fits a
-# 32-bit integer, and hand numbers a small one.
+# 32-bit integer, and so do hand numbers (a night imported from a long archive).
 MAX_CHIPS = 100_000_000
-MAX_HANDS = 10_000
+MAX_HANDS = 100_000
 # How the players take their seats: in the order given, or drawn at random on the server.
 SEATINGS = ("chosen", "random")
 

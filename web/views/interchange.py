@@ -73,7 +73,7 @@ def tournament_import(request, pk):
     except (UploadTooLarge, UploadRateExceeded) as exc:
         messages.error(request, exc.message)
         return redirect(tournament)
-    files = [(f.name, f.read()) for f in request.FILES.getlist("files")]
+    files = [(f.name, f) for f in request.FILES.getlist("files")]
     try:
         job = phh_import_start(tournament=tournament, by=request.user, files=files, source="page")
     except DomainError as exc:

@@ -16,7 +16,8 @@ from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 
-from tracker.audit.services import audit_record
+from tracker.audit.services import audit_record, audit_record_many
+from tracker.core.bulk import rows_copy
 from tracker.core.digest import canonical_json, sha256_hex
 from tracker.core.errors import Conflict
 from tracker.core.jobs import enqueue_on_commit
@@ -169,6 +170,28 @@ def _checked(
                 field="number",
             )
         raise DomainError(f"the next hand is {state.next_number}, not {number}", field="number")
+    return _checked_next(
+        tournament,
+        state,
+        entry_mode=entry_mode,
+        entry=entry,
+        variant=variant,
+        options=options,
+        table_result=table_result,
+    )
+
+
+def _checked_next(
+    tournament: Tournament,
+    state: TournamentState,
+    *,
+    entry_mode: str,
+    entry: Mapping[str, Any],
+    variant: str | None,
+    options: Mapping[str, Any] | None,
+    table_result: Mapping[str, Any] | None,
+) -> CheckedHand:
+    """The checks of a hand as the next hand of ``state`` (the tournament locked, not over)."""
     if entry_mode not in EntryMode.values:
         raise DomainError(
             f"{entry_mode!r} is not an entry mode ({', '.join(EntryMode.values)})",
@@ -234,48 +257,20 @@ def hand_record_with_state(
     """
     if not content_hash:
         content_hash = entry_digest(tournament_id=tournament.pk, asked=asked)
-    checked = _checked(
-        tournament=tournament,
-        by=by,
-        asked=asked,
-    )
-    entry_mode = asked.entry_mode
+    checked = _checked(tournament=tournament, by=by, asked=asked)
     tournament, state, spec, outcome = (
         checked.tournament,
         checked.state,
         checked.spec,
         checked.outcome,
     )
-    stakes, variant, options = spec.stakes, spec.variant, spec.options
+    hand = _new_hand(checked, by=by, content_hash=content_hash)
     # No savepoint of its own: a clash on the number aborts this whole transaction anyway
     # (hand_record is atomic, and a savepoint when a caller's transaction is open).
     try:
-        hand = Hand.objects.create(
-            tournament=tournament,
-            number=state.next_number,
-            level=stakes.level,
-            ante=stakes.ante,
-            bring_in=stakes.bring_in,
-            small_bet=stakes.small_bet,
-            big_bet=stakes.big_bet,
-            dealer_seat=state.next_dealer,
-            variant=variant,
-            options=options,
-            entry_mode=entry_mode,
-            entry=spec.entry,
-            table_result=spec.table_result,
-            positions=spec.players,
-            starting_stacks=checked.stacks,
-            projected_net_chips=outcome.net(),
-            content_hash=content_hash,
-            recorded_by=by if getattr(by, "is_authenticated", False) else None,
-        )
+        hand.save(force_insert=True)
     except IntegrityError:
-        raise Conflict(
-            f"hand {state.next_number} was recorded at the same time by someone else",
-            code="hand_exists",
-            field="number",
-        ) from None
+        raise _clash(state.next_number) from None
     # Each seat with its player, from the state's read of the seats.
     seats = _write_hand_seats(hand, outcome, seats={s.player_id: s for s in checked.seats})
     audit_record(
@@ -283,18 +278,55 @@ def hand_record_with_state(
         target=hand,
         league=tournament.league,
         actor=by,
-        data={
-            "tournament": tournament.pk,
-            "number": hand.number,
-            "variant": variant,
-            "options": options,
-            "entry_mode": entry_mode,
-            "players": spec.players,
-            "table_result": spec.table_result,
-        },
+        data=_audit_data(hand, spec),
     )
     _settlement_send(tournament)
     return RecordedHand(hand, seats, state.after(hand))
+
+
+def _new_hand(checked: CheckedHand, *, by, content_hash: str) -> Hand:
+    """The hand row of a checked hand, not saved yet."""
+    state, spec, stakes = checked.state, checked.spec, checked.spec.stakes
+    return Hand(
+        tournament=checked.tournament,
+        number=state.next_number,
+        level=stakes.level,
+        ante=stakes.ante,
+        bring_in=stakes.bring_in,
+        small_bet=stakes.small_bet,
+        big_bet=stakes.big_bet,
+        dealer_seat=state.next_dealer,
+        variant=spec.variant,
+        options=spec.options,
+        entry_mode=spec.entry_mode,
+        entry=spec.entry,
+        table_result=spec.table_result,
+        positions=spec.players,
+        starting_stacks=checked.stacks,
+        projected_net_chips=checked.outcome.net(),
+        content_hash=content_hash,
+        recorded_by=by if getattr(by, "is_authenticated", False) else None,
+    )
+
+
+def _clash(number: int) -> Conflict:
+    return Conflict(
+        f"hand {number} was recorded at the same time by someone else",
+        code="hand_exists",
+        field="number",
+    )
+
+
+def _audit_data(hand: Hand, spec: HandSpec) -> dict:
+    return {
+        "tournament": hand.tournament_id,
+        "number": hand.number,
+        "variant": spec.variant,
+        "options": spec.options,
+        "entry_mode": spec.entry_mode,
+        "players": spec.players,
+        "table_result": spec.table_result,
+    }
 
 
 def _settlement_send(tournament: Tournament) -> None:
@@ -341,6 +373,12 @@ def _refuse_nul(value: Any, path: str) -> None:
 
 
 def _write_hand_seats(hand: Hand, outcome: Outcome, seats: dict[int, Seat]) -> list[HandSeat]:
+    rows = _hand_seat_rows(hand, outcome, seats)
+    HandSeat.objects.bulk_create(rows)
+    return rows
+
+
+def _hand_seat_rows(hand: Hand, outcome: Outcome, seats: dict[int, Seat]) -> list[HandSeat]:
     shown = (
         outcome.result.showdown["players"]
         if outcome.result.showdown
@@ -365,7 +403,6 @@ def _write_hand_seats(hand: Hand, outcome: Outcome, seats: dict[int, Seat]) -> l
                 up=cards.get("up", []),
             )
         )
-    HandSeat.objects.bulk_create(rows)
     return rows
 
 
@@ -408,3 +445,79 @@ def hand_void(*, hand: Hand, reason: str, by) -> Hand:
     # Always sent (voiding is rare; an extra send settles nothing twice).
     enqueue_on_commit(SETTLE_TASK, hand.tournament_id)
     return hand
+
+
+# --------------------------------------------------------------------------
+# Recording many hands at once (the hand-history import)
+
+
+class HandBatch:
+    """The next hands of a tournament recorded together, inside the caller's transaction: the
+    same checks as :func:`hand_record`, hand after hand against the state of play each one
+    leaves (worked out in memory), then one bulk write of the hands, their seats and their
+    audit entries, and one settlement send.
+
+    ``HandBatch(tournament=t, by=user)`` locks the tournament and reads its state once;
+    :meth:`add` checks a hand (a DomainError or Conflict if it is refused: nothing of the
+    batch is written then, the caller's transaction rolls back) and :meth:`save` writes them.
+    """
+
+    def __init__(self, *, tournament: Tournament, by) -> None:
+        require(by, tournament.league, Capability.RECORD_HAND, "record hands")
+        self.tournament = (
+            Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
+        )
+        self.by = by
+        self.state = tournament_state(self.tournament)
+        self._rows: list[tuple[Hand, CheckedHand]] = []
+
+    def add(
+        self,
+        *,
+        entry_mode: str,
+        entry: Mapping[str, Any],
+        variant: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        table_result: Mapping[str, Any] | None = None,
+        content_hash: str,
+    ) -> CheckedHand:
+        """Check a hand as the next one after those added so far; it is written by :meth:`save`."""
+        _refuse_over(self.tournament, self.state)
+        checked = _checked_next(
+            self.tournament,
+            self.state,
+            entry_mode=entry_mode,
+            entry=entry,
+            variant=variant,
+            options=options,
+            table_result=table_result,
+        )
+        hand = _new_hand(checked, by=self.by, content_hash=content_hash)
+        self._rows.append((hand, checked))
+        self.state = self.state.after(hand)
+        return checked
+
+    def save(self) -> list[Hand]:
+        """Write the hands added (a few queries for the whole batch) and send settlement."""
+        if not self._rows:
+            return []
+        hands = [hand for hand, _ in self._rows]
+        try:
+            with transaction.atomic():
+                rows_copy(hands)
+        except IntegrityError:
+            raise _clash(hands[0].number) from None
+        seat_rows: list[HandSeat] = []
+        for hand, checked in self._rows:
+            seats = {s.player_id: s for s in checked.seats}
+            seat_rows += _hand_seat_rows(hand, checked.outcome, seats)
+        rows_copy(seat_rows)
+        audit_record_many(
+            action="hand.record",
+            entries=[(hand, _audit_data(hand, checked.spec)) for hand, checked in self._rows],
+            league=self.tournament.league,
+            actor=self.by,
+        )
+        _settlement_send(self.tournament)
+        self._rows = []
+        return hands

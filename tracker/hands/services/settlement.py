@@ -54,7 +54,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tracker.audit.services import system_actor
-from tracker.core.bulk import rows_insert, rows_update
+from tracker.core.bulk import rows_copy, rows_insert, rows_update
 from tracker.core.locks import SETTLEMENT, transaction_lock
 from tracker.core.totals import totals_kept
 from tracker.engine.errors import DomainError
@@ -250,7 +250,7 @@ def _write_settled(tournament: Tournament, settled: list[SettledHand]) -> None:
                 disputed=pot.disputed,
             )
             pots.append((done, row))
-    Pot.objects.bulk_create([row for _, row in pots])  # ids come back (PostgreSQL, SQLite)
+    rows_copy([row for _, row in pots])  # ids set: the award entries name their pot
     now = timezone.now()
     entries = [
         {

@@ -10,7 +10,7 @@ from tracker.tournaments.models import Tournament
 
 
 def _with_files(jobs: QuerySet[ImportJob]) -> QuerySet[ImportJob]:
-    files = ImportFile.objects.defer("text").order_by("index")
+    files = ImportFile.objects.order_by("index")
     return jobs.select_related("created_by").prefetch_related(Prefetch("files", queryset=files))
 
 

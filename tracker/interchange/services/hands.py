@@ -17,7 +17,7 @@ from tracker.engine.procedure import ENTRY_FIELDS, PHH_OPTIONAL, PHH_REQUIRED, P
 from tracker.engine.variants import SEVEN_CARD_STUD
 from tracker.hands.models import Hand
 from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
-from tracker.hands.services.recording import hand_record
+from tracker.hands.services.recording import HandBatch, hand_record
 from tracker.tournaments.models import Tournament
 from tracker.tournaments.selectors import tournament_state
 
@@ -47,6 +47,7 @@ class HandFault(DomainError):
         field: str | None = None,
         action_index: int | None = None,
         action: str | None = None,
+        line: int | None = None,
     ) -> None:
         parts = [source]
         if hand is not None:
@@ -66,12 +67,14 @@ class HandFault(DomainError):
         self.field = field
         self.action_index = action_index
         self.action = action
+        self.line = line  # the file's line of the hand's table (or of the TOML fault)
 
     def as_report(self) -> dict:
         return {
             "message": self.message,
             "code": self.code,
             "hand": self.hand,
+            "line": self.line,
             "field": self.field,
             "action_index": self.action_index,
             "action": self.action,
@@ -93,6 +96,59 @@ def phh_hand_record(
 ) -> Hand:
     """Record one PHH hand (a mapping as :func:`tracker.engine.phh.loads` gives) as the
     tournament's next hand. Raises :class:`HandFault` naming the file, hand and field."""
+    entry = phh_hand_entry(
+        tournament=tournament,
+        state=tournament_state(tournament),
+        hand=hand,
+        source=source,
+        label=label,
+    )
+    try:
+        recorded = hand_record(tournament=tournament, by=by, content_hash=digest, **entry)
+    except DomainError as exc:  # not NotFound nor PermissionDenied: no fault of the file
+        raise _located(exc, hand, source, label) from None
+    stated = hand.get("finishing_stacks")
+    if stated is not None:
+        outcome = hand_evaluate(HandSpec.of(recorded), list(recorded.starting_stacks))
+        phh_finish_check(outcome, hand, source=source, label=label)
+    return recorded
+
+
+def phh_hands_add(
+    batch: HandBatch,
+    *,
+    hand: Mapping[str, Any],
+    digest: str,
+    source: str,
+    label: str | int | None,
+    line: int | None = None,
+) -> None:
+    """Check one PHH hand as the next hand of an import ``batch`` and add it (written with
+    the batch). Raises :class:`HandFault` naming the file, hand, line and field."""
+    try:
+        entry = phh_hand_entry(
+            tournament=batch.tournament, state=batch.state, hand=hand, source=source, label=label
+        )
+        try:
+            checked = batch.add(content_hash=digest, **entry)
+        except DomainError as exc:
+            raise _located(exc, hand, source, label) from None
+        phh_finish_check(checked.outcome, hand, source=source, label=label)
+    except HandFault as fault:
+        fault.line = line
+        raise
+
+
+def phh_hand_entry(
+    *,
+    tournament: Tournament,
+    state,
+    hand: Mapping[str, Any],
+    source: str,
+    label: str | int | None,
+) -> dict[str, Any]:
+    """The PHH checks of a hand against the tournament's state of play (its stakes, stacks
+    and players), and the keyword arguments of the recording service for it."""
 
     def fault(message: str, field: str | None = None, code: str = "invalid_hand") -> HandFault:
         return HandFault(message, code=code, source=source, hand=label, field=field)
@@ -100,7 +156,6 @@ def phh_hand_record(
     _check_fields(hand, fault)
     if "_game" in hand:
         _check_game(hand["_game"], fault)
-    state = tournament_state(tournament)
     if state.over:
         why = (
             f"the {tournament.hand_limit}-hand limit is reached"
@@ -164,31 +219,27 @@ def phh_hand_record(
     options = hand.get("_options")
     if options is not None and not isinstance(options, Mapping):
         raise fault("must be a table of announcements", "_options")
-    table_result = _table_result(hand.get("_table_result"), seats, fault)
-    try:
-        recorded = hand_record(
-            tournament=tournament,
-            by=by,
-            entry_mode="full",
-            variant=hand.get("_variant") or SEVEN_CARD_STUD,
-            options=options,
-            entry=entry,
-            table_result=table_result,
-            content_hash=digest,
-        )
-    except DomainError as exc:  # not NotFound nor PermissionDenied: no fault of the file
-        raise _located(exc, hand, source, label) from None
+    return {
+        "entry_mode": "full",
+        "variant": hand.get("_variant") or SEVEN_CARD_STUD,
+        "options": options,
+        "entry": entry,
+        "table_result": _table_result(hand.get("_table_result"), seats, fault),
+    }
+
+
+def phh_finish_check(outcome, hand: Mapping[str, Any], *, source: str, label) -> None:
+    """Refuse a hand whose stated ``finishing_stacks`` are not those of the replay."""
     stated = hand.get("finishing_stacks")
-    if stated is not None:
-        outcome = hand_evaluate(HandSpec.of(recorded), stacks)
-        if list(stated) != outcome.result.finishing_stacks:
-            raise fault(
-                f"the file states finishing stacks {list(stated)}, the replay gives "
-                f"{outcome.result.finishing_stacks}",
-                "finishing_stacks",
-                "finishing_stacks_mismatch",
-            )
-    return recorded
+    if stated is not None and list(stated) != outcome.result.finishing_stacks:
+        raise HandFault(
+            f"the file states finishing stacks {list(stated)}, the replay gives "
+            f"{outcome.result.finishing_stacks}",
+            code="finishing_stacks_mismatch",
+            source=source,
+            hand=label,
+            field="finishing_stacks",
+        )
 
 
 def _check_game(value: Any, fault) -> None:

@@ -1,15 +1,24 @@
 """Import PHH hand histories (.phh / .phhs) into a tournament.
 
-Every hand goes through :func:`tracker.hands.services.recording.hand_record`, the same
-service as the API and the entry form, so the tournament rules apply: the
-hand's stakes must be those of the tournament's next hand, its starting
-stacks the projected stacks of the players dealt in (in position order: ``p1``
+Every hand is checked as :func:`tracker.hands.services.recording.hand_record` checks it (the
+import records through its :class:`~tracker.hands.services.recording.HandBatch`), so the
+tournament rules apply: the hand's stakes must be those of the tournament's next hand, its
+starting stacks the projected stacks of the players dealt in (in position order: ``p1``
 sits left of the dealer) and its ``players`` (if given) their names.
 
-* A file is imported whole or not at all: one transaction per file. The first
-  fault stops the file and is reported with the file name, the hand (its
-  ``.phhs`` label) and the field or action at fault, as the replay names them
-  (``night.phhs, hand 3, action 7 'p2 cbr 60': ...``).
+* Streamed: an upload is read in pieces and stored as chunks of text in the database
+  (:class:`~tracker.interchange.models.ImportChunk`), then read back a chunk and a hand
+  at a time (:func:`tracker.engine.phh.stream_hands`): memory holds one chunk and one
+  batch, whatever the file's size.
+* Recorded in batches of ``PHH_IMPORT_BATCH`` hands (500 by default), each in one
+  transaction with bulk writes, whole or not at all. The first fault stops the file and is
+  reported with the file name, the hand (its ``.phhs`` label), the line of its table, and
+  the field or action at fault, as the replay names them
+  (``night.phhs, hand 3, action 7 'p2 cbr 60': ...``); the batches before it stay
+  imported, nothing of the batch at fault does. A file of one batch or less is imported
+  whole or not at all.
+* Each batch commits the file's ``position`` (hands read) and the job's counters with its
+  hands, so a job resumed after its worker died goes on after the last batch committed.
 * Each hand is stored with ``content_hash``, the SHA-256 of its canonical JSON;
   a hand whose hash is already in the tournament is skipped, so importing the
   same file again adds nothing.
@@ -19,12 +28,15 @@ sits left of the dealer) and its ``players`` (if given) their names.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import logging
 import math
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
+from typing import IO
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -38,32 +50,49 @@ from tracker.core.ratelimit import too_many
 from tracker.engine import phh
 from tracker.engine.errors import DomainError, Refusal
 from tracker.hands.models import Hand
-from tracker.interchange.models import ImportFile, ImportFileStatus, ImportJob, ImportStatus
-from tracker.interchange.services.hands import HandFault, content_hash, phh_hand_record
+from tracker.hands.services.recording import HandBatch
+from tracker.interchange.models import (
+    ImportChunk,
+    ImportFile,
+    ImportFileStatus,
+    ImportJob,
+    ImportStatus,
+)
+from tracker.interchange.services.hands import HandFault, content_hash, phh_hands_add
 from tracker.tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
 
 MAX_FILES = 50
-MAX_FILE_BYTES = 2 * 1024 * 1024
+# A file is stored in chunks and read a hand at a time, so its size bounds the database's
+# share, not the memory: 64 MB is some 200,000 hands of a few hundred bytes. A text that is
+# not a .phhs of tables (a .phh: top-level fields) is read whole, so it has the old bound.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_DOCUMENT_BYTES = 2 * 1024 * 1024
+CHUNK_CHARS = 1024 * 1024  # characters per stored chunk
+READ_BYTES = 256 * 1024  # bytes read from an upload at a time
 # One upload (a request, files and form together) and each user's uploads per minute, on the
 # pages and the API alike (settings PHH_UPLOAD_MAX_BYTES, PHH_UPLOAD_BYTES_PER_MINUTE,
 # PHH_UPLOADS_PER_MINUTE).
-DEFAULT_UPLOAD_MAX_BYTES = 8 * 1024 * 1024
-DEFAULT_UPLOAD_BYTES_PER_MINUTE = 16 * 1024 * 1024
+DEFAULT_UPLOAD_MAX_BYTES = 64 * 1024 * 1024
+DEFAULT_UPLOAD_BYTES_PER_MINUTE = 128 * 1024 * 1024
 DEFAULT_UPLOADS_PER_MINUTE = 10
 # Each user's uploads of the last UPLOAD_WINDOW seconds: a log of (time, bytes), a sliding
 # minute (no calendar minute to straddle), in the fail-safe cache.
 UPLOAD_WINDOW = 60
 UPLOAD_LOG_KEY = "homegame:phh-uploads:{user}"
 DEFAULT_INLINE_MAX = 20
-PROGRESS_KEY = "homegame:phh-import:{}"
+DEFAULT_BATCH = 500  # hands per transaction (setting PHH_IMPORT_BATCH)
 
 Progress = Callable[[int, int], None]
 
 
 def inline_max() -> int:
     return int(getattr(settings, "PHH_IMPORT_INLINE_MAX", DEFAULT_INLINE_MAX))
+
+
+def batch_max() -> int:
+    return max(1, int(getattr(settings, "PHH_IMPORT_BATCH", DEFAULT_BATCH)))
 
 
 # --------------------------------------------------------------------------
@@ -170,73 +199,46 @@ def phh_upload_admit(*, tournament: Tournament, by, size: int) -> None:
 # Starting an import
 
 
+Upload = str | bytes | IO[bytes]
+
+
 def phh_import_start(
     *,
     tournament: Tournament,
     by,
-    files: Sequence[tuple[str, str | bytes]],
+    files: Sequence[tuple[str, Upload]],
     source: str = "api",
     inline: bool | None = None,
     progress: Progress | None = None,
 ) -> ImportJob:
-    """Store an upload of ``files`` (``(name, text)`` pairs) as an import job and run it:
-    at once when ``inline`` (default: at most ``PHH_IMPORT_INLINE_MAX`` hands), otherwise
-    on the worker once the transaction commits. Returns the job (the report when inline).
+    """Store an upload of ``files`` (``(name, data)`` pairs: text, bytes, or a binary file
+    object such as an uploaded file, read in pieces) as an import job and run it: at once
+    when ``inline`` (default: at most ``PHH_IMPORT_INLINE_MAX`` hands), otherwise on the
+    worker once the transaction commits. Returns the job (the report when inline).
 
-    Files that are not PHH fail here, each on its own; the others are still imported.
+    Each file is stored as chunks of text while its hand tables are counted (a ``.phh``,
+    read whole, is read here); a file that is not UTF-8 text, too large, or not PHH fails
+    here, each on its own; the others are still imported.
     """
     require(by, tournament.league, Capability.RECORD_HAND, "import hands")
     if not files:
         raise DomainError("upload at least one .phh or .phhs file", field="files")
     if len(files) > MAX_FILES:
         raise DomainError(f"upload at most {MAX_FILES} files at once", field="files")
-    rows = []
-    total = 0
-    for index, (name, data) in enumerate(files):
-        name = (name or f"file {index + 1}").replace("\x00", "")[:255]
-        row = ImportFile(index=index, name=name)
-        raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
-        row.sha256 = hashlib.sha256(raw).hexdigest()
-        row.size = len(raw)
-        try:
-            if len(raw) > MAX_FILE_BYTES:
-                raise HandFault(
-                    f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB",
-                    code="file_too_large",
-                    source=name,
-                    hand=None,
-                )
-            try:
-                row.text = raw.decode("utf-8-sig")
-            except UnicodeDecodeError:
-                raise HandFault(
-                    "not UTF-8 text", code="invalid_phh", source=name, hand=None
-                ) from None
-            if "\x00" in row.text:  # not text; and PostgreSQL cannot store it
-                row.text = ""
-                raise HandFault(
-                    "not a text file (it holds NUL characters)",
-                    code="invalid_phh",
-                    source=name,
-                    hand=None,
-                )
-            row.hands = len(_read(row.text, name))
-        except HandFault as fault:
-            row.status = ImportFileStatus.FAILED
-            row.error = fault.as_report()
-            row.text = ""  # a rejected file is not kept: its name, size and hash only
-        total += row.hands
-        rows.append(row)
     with transaction.atomic():
         job = ImportJob.objects.create(
             tournament=tournament,
             created_by=by if getattr(by, "is_authenticated", False) else None,
             source=source,
-            total=total,
         )
-        for row in rows:
-            row.job = job
-        ImportFile.objects.bulk_create(rows)
+        total = 0
+        for index, (name, data) in enumerate(files):
+            name = (name or f"file {index + 1}").replace("\x00", "")[:255]
+            row = ImportFile.objects.create(job=job, index=index, name=name, sha256="")
+            _store(row, data)
+            total += row.hands
+        job.total = total
+        job.save(update_fields=["total"])
         if inline is None:
             inline = total <= inline_max()
         if not inline:
@@ -247,13 +249,131 @@ def phh_import_start(
     return job
 
 
-def _read(text: str, name: str) -> list[tuple[str | int, dict]]:
+def _pieces(data: Upload) -> Iterator[bytes]:
+    """The bytes of an upload, a piece at a time."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        view = memoryview(data)
+        for k in range(0, len(view), READ_BYTES):
+            yield bytes(view[k : k + READ_BYTES])
+        return
+    if hasattr(data, "seek"):
+        data.seek(0)
+    if hasattr(data, "chunks"):  # Django's uploaded files
+        yield from data.chunks(READ_BYTES)
+        return
+    while piece := data.read(READ_BYTES):
+        yield piece
+
+
+def _store(row: ImportFile, data: Upload) -> None:
+    """Store one file's text as chunks and count its hands (``row.hands``); a file that
+    cannot be imported is marked failed and keeps its name, size and hash only."""
+    digest = hashlib.sha256()
+    size = 0
+    too_large = False
+    pieces = _pieces(data)
+
+    def texts() -> Iterator[str]:
+        nonlocal size, too_large
+        decoder = codecs.getincrementaldecoder("utf-8-sig")()
+        held = ""  # decoded, not stored yet: less than a chunk and a piece
+        seq = 0
+
+        def store(final: bool = False) -> None:
+            nonlocal held, seq
+            while len(held) >= CHUNK_CHARS or (final and held):
+                ImportChunk.objects.create(file=row, seq=seq, text=held[:CHUNK_CHARS])
+                held, seq = held[CHUNK_CHARS:], seq + 1
+
+        for raw in pieces:
+            digest.update(raw)
+            size += len(raw)
+            if size > MAX_FILE_BYTES:
+                too_large = True
+                break
+            try:
+                text = decoder.decode(raw)
+            except UnicodeDecodeError:
+                raise _fault(row, "not UTF-8 text") from None
+            if "\x00" in text:  # not text; and PostgreSQL cannot store it
+                raise _fault(row, "not a text file (it holds NUL characters)")
+            held += text
+            store()
+            yield text
+        if too_large:
+            return
+        try:
+            tail = decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            raise _fault(row, "not UTF-8 text") from None
+        held += tail
+        store(final=True)
+        yield tail
+
     try:
-        return phh.iter_hands(text, source=name)
-    except DomainError as exc:
-        raise HandFault(
-            exc.message, code=exc.code, source=name, hand=None, field=next(iter(exc.fields), None)
-        ) from None
+        try:
+            hands = 0
+            for section in phh.iter_sections(texts(), source=row.name):
+                if section.key is None:  # a .phh (top-level fields): read whole, here
+                    if len(section.text) > MAX_DOCUMENT_BYTES:
+                        raise HandFault(
+                            "a text of top-level PHH fields is at most "
+                            f"{MAX_DOCUMENT_BYTES // (1024 * 1024)} MB (a .phhs of hand "
+                            f"tables, [1], [2], ..., up to {MAX_FILE_BYTES // (1024 * 1024)} MB)",
+                            code="file_too_large",
+                            source=row.name,
+                            hand=None,
+                        )
+                    hands += len(phh.iter_hands(section.text, source=row.name))
+                else:
+                    hands += 1
+        except phh.PHHError as exc:
+            if not too_large:
+                raise _located(exc, row.name) from None
+        if too_large:
+            raise HandFault(
+                f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB",
+                code="file_too_large",
+                source=row.name,
+                hand=None,
+            )
+        row.hands = hands
+    except HandFault as fault:
+        row.status = ImportFileStatus.FAILED
+        row.error = fault.as_report()
+        row.hands = 0
+        row.chunks.all().delete()  # a rejected file is not kept: its name, size and hash only
+    for raw in pieces:  # what was not read (a file refused part-way), for its size and hash
+        digest.update(raw)
+        size += len(raw)
+    row.sha256, row.size = digest.hexdigest(), size
+    row.save(update_fields=["sha256", "size", "hands", "status", "error"])
+
+
+def _fault(row: ImportFile, message: str) -> HandFault:
+    return HandFault(message, code="invalid_phh", source=row.name, hand=None)
+
+
+def _located(exc: DomainError, name: str) -> HandFault:
+    """A reading fault (not PHH, bad TOML) as a file's fault, with the hand and line."""
+    return HandFault(
+        exc.message,
+        code=exc.code,
+        source=name,
+        hand=getattr(exc, "hand", None),
+        field=next(iter(exc.fields), None),
+        line=getattr(exc, "line", None),
+    )
+
+
+def _hands(f: ImportFile, skip: int) -> Iterator[phh.StreamedHand]:
+    """The hands of a stored file after the first ``skip``, a chunk at a time."""
+    try:
+        yield from phh.stream_hands(f.pieces(), source=f.name, skip=skip)
+    except phh.PHHError as exc:
+        raise _located(exc, f.name) from None
 
 
 # --------------------------------------------------------------------------
@@ -261,10 +381,15 @@ def _read(text: str, name: str) -> list[tuple[str | int, dict]]:
 
 
 def phh_import_run(*, job_id: int, progress: Progress | None = None) -> dict:
-    """Run an import job: each pending file in its own transaction, in upload order.
+    """Run an import job: each pending file in upload order, in batches of
+    ``PHH_IMPORT_BATCH`` hands, each batch in its own transaction (its hands, the file's
+    ``position`` and the job's counters, the progress, commit together).
 
-    Idempotent: a finished job is not run again, and a file already imported (or failed)
-    is not read again, so a task delivered twice, or again after its worker died, is safe.
+    Idempotent: a finished job is not run again, a file already imported (or failed) is not
+    read again, and a file part-read goes on after its ``position``; so a task delivered
+    twice, or again after its worker died, records no hand twice (and a hand already in the
+    tournament is skipped by its hash in any case). ``progress(done, total)`` is called after
+    each hand read, inside its batch's transaction.
     """
     with transaction.atomic():
         job = ImportJob.objects.select_for_update().get(pk=job_id)
@@ -274,15 +399,13 @@ def phh_import_run(*, job_id: int, progress: Progress | None = None) -> dict:
         job.started_at = job.started_at or timezone.now()
         job.heartbeat_at = timezone.now()
         job.save(update_fields=["status", "started_at", "heartbeat_at"])
-    key = PROGRESS_KEY.format(job_id)
-    done_before = job.done
+    delay = _fault_delay()
 
-    def tick(done_in_file: int) -> None:
-        done = done_before + done_in_file
-        cache.set(key, done, timeout=3600)
+    def tick(done: int) -> None:
         if progress is not None:
             progress(done, job.total)
-        _fault_delay()
+        if delay:
+            time.sleep(delay)
 
     try:
         for file_id in (
@@ -291,9 +414,6 @@ def phh_import_run(*, job_id: int, progress: Progress | None = None) -> dict:
             .values_list("id", flat=True)
         ):
             _run_file(job, file_id, tick)
-            ImportJob.objects.filter(pk=job_id).update(heartbeat_at=timezone.now())
-            done_before = ImportJob.objects.values_list("done", flat=True).get(pk=job_id)
-            tick(0)
     except Refusal as exc:  # e.g. the user lost the role to record hands meanwhile
         _finish(job_id, error=exc.message)
         raise
@@ -301,24 +421,21 @@ def phh_import_run(*, job_id: int, progress: Progress | None = None) -> dict:
         if not isinstance(exc, TRANSIENT):  # a transient error is retried by the task
             _finish(job_id, error=f"the import stopped: {type(exc).__name__}")
         raise
-    finally:
-        cache.delete(key)
     job = _finish(job_id)
     if progress is not None:
         progress(job.done, job.total)
     return _result(job)
 
 
-def _fault_delay() -> None:
+def _fault_delay() -> float:
     """Test hook: a pause after each hand read, so a test can kill the worker mid-import."""
-    delay = float(os.environ.get("HOMEGAME_IMPORT_FAULT_DELAY", "0") or 0)
-    if delay:
-        time.sleep(delay)
+    return float(os.environ.get("HOMEGAME_IMPORT_FAULT_DELAY", "0") or 0)
 
 
 def _busy(job: ImportJob) -> bool:
-    """A live worker holds the lock on the file it is importing (one transaction per file),
-    however long the file takes; a dead worker's lock went with its connection."""
+    """A live worker holds the lock on the file it is importing while it records a batch; a
+    dead worker's lock went with its connection. (Between two batches the lock is free for
+    a moment, but the job's heartbeat, sent with each batch, is fresh then.)"""
     if not connection.features.has_select_for_update_skip_locked:
         return False
     pending = ImportFile.objects.filter(job=job, status=ImportFileStatus.PENDING)
@@ -367,52 +484,86 @@ def _result(job: ImportJob) -> dict:
 
 
 def live_done(job: ImportJob) -> int:
-    """Hands read so far, counting the file being imported (not yet committed)."""
-    if not job.is_active:
-        return job.done
-    cached = cache.get(PROGRESS_KEY.format(job.pk))
-    return max(job.done, cached or 0)
+    """Hands read so far: the job's counter, committed with each batch."""
+    return job.done
 
 
 def _run_file(job: ImportJob, file_id: int, tick: Callable[[int], None]) -> None:
-    try:
-        with transaction.atomic():
-            f = ImportFile.objects.select_for_update().get(pk=file_id)
-            if f.status != ImportFileStatus.PENDING:
-                return  # another delivery of the task did this file
-            tournament = Tournament.objects.select_related("league").get(pk=job.tournament_id)
-            imported, skipped = _import_file(tournament, job.created_by, f, tick)
-            f.status = ImportFileStatus.DONE
-            f.imported, f.skipped = imported, skipped
-            f.save(update_fields=["status", "imported", "skipped"])
-            ImportJob.objects.filter(pk=job.pk).update(
-                done=F("done") + f.hands,
-                imported=F("imported") + imported,
-                skipped=F("skipped") + skipped,
-            )
-    except HandFault as fault:
-        with transaction.atomic():
-            f = ImportFile.objects.select_for_update().get(pk=file_id)
-            if f.status != ImportFileStatus.PENDING:
-                return
-            f.status = ImportFileStatus.FAILED
-            f.error = fault.as_report()
-            f.text = ""  # a rejected file is not kept: its name, size and hash only
-            f.save(update_fields=["status", "error", "text"])
-            ImportJob.objects.filter(pk=job.pk).update(done=F("done") + f.hands)
+    """Import one file, a batch per transaction, from where it got to."""
+    size = batch_max()
+    hands: Iterator[phh.StreamedHand] | None = None
+    at = -1  # the position the stream ``hands`` stands at
+    while True:
+        try:
+            with transaction.atomic():
+                f = ImportFile.objects.select_for_update().get(pk=file_id)
+                if f.status != ImportFileStatus.PENDING:
+                    return  # another delivery of the task did this file
+                if hands is None or at != f.position:  # (re)start after the hands committed
+                    hands, at = _hands(f, f.position), f.position
+                done_before = ImportJob.objects.values_list("done", flat=True).get(pk=job.pk)
+                items = list(islice(hands, size))
+                if not items:
+                    f.status = ImportFileStatus.DONE
+                    f.save(update_fields=["status"])
+                    f.chunks.all().delete()  # imported: the text is not kept
+                    return
+                imported, skipped = _import_batch(job, f, items, done_before, tick)
+                at = f.position + len(items)
+                ImportFile.objects.filter(pk=f.pk).update(
+                    position=at,
+                    imported=F("imported") + imported,
+                    skipped=F("skipped") + skipped,
+                )
+                ImportJob.objects.filter(pk=job.pk).update(
+                    done=F("done") + len(items),
+                    imported=F("imported") + imported,
+                    skipped=F("skipped") + skipped,
+                    heartbeat_at=timezone.now(),
+                )
+        except HandFault as fault:
+            with transaction.atomic():
+                f = ImportFile.objects.select_for_update().get(pk=file_id)
+                if f.status != ImportFileStatus.PENDING:
+                    return
+                f.status = ImportFileStatus.FAILED
+                f.error = fault.as_report()
+                f.save(update_fields=["status", "error"])
+                f.chunks.all().delete()  # a rejected file is not kept: its name, size and hash
+                # The hands not read count as done: the progress reaches the total.
+                ImportJob.objects.filter(pk=job.pk).update(
+                    done=F("done") + max(0, f.hands - f.position), heartbeat_at=timezone.now()
+                )
+            return
 
 
-def _import_file(tournament: Tournament, by, f: ImportFile, tick) -> tuple[int, int]:
-    """Record every new hand of one file (inside the caller's transaction)."""
+def _import_batch(
+    job: ImportJob, f: ImportFile, items: list[phh.StreamedHand], done_before: int, tick
+) -> tuple[int, int]:
+    """Record the new hands of one batch (inside the caller's transaction): one read of the
+    hashes already in the tournament, the checks hand by hand, one bulk write."""
+    batch = HandBatch(tournament=job.tournament, by=job.created_by)
+    digests = [content_hash(item.hand) for item in items]
+    seen = set(
+        Hand.objects.filter(tournament_id=job.tournament_id, content_hash__in=digests)
+        .values_list("content_hash", flat=True)
+        .iterator()
+    )
     imported = skipped = 0
-    for k, (label, hand) in enumerate(_read(f.text, f.name)):
-        digest = content_hash(hand)
-        if Hand.objects.filter(tournament=tournament, content_hash=digest).exists():
+    for k, (item, digest) in enumerate(zip(items, digests, strict=True)):
+        if digest in seen:
             skipped += 1
         else:
-            phh_hand_record(
-                tournament=tournament, by=by, hand=hand, digest=digest, source=f.name, label=label
+            phh_hands_add(
+                batch,
+                hand=item.hand,
+                digest=digest,
+                source=f.name,
+                label=item.label,
+                line=item.line,
             )
+            seen.add(digest)
             imported += 1
-        tick(k + 1)
+        tick(done_before + k + 1)
+    batch.save()
     return imported, skipped

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -42,28 +43,29 @@ class Command(BaseCommand):
         if tournament is None:
             raise CommandError(f"no tournament {options['tournament']}")
         user = self._user(tournament, options.get("user"))
-        files = []
-        for name in options["files"]:
-            try:
-                files.append((Path(name).name, Path(name).read_bytes()))
-            except OSError as exc:
-                raise CommandError(f"cannot read {name}: {exc.strerror}") from exc
         progress = None if options["no_progress"] else self._bar
         self.stderr.style_func = None  # the bar is plain text
-        try:
-            job = phh_import_start(
-                tournament=tournament,
-                by=user,
-                files=files,
-                source="command",
-                inline=True,
-                progress=progress,
-            )
-        except Refusal as exc:
-            raise CommandError(exc.message) from exc
-        finally:
-            if progress is not None:
-                self.stderr.write("")
+        with ExitStack() as opened:
+            files = []
+            for name in options["files"]:
+                try:  # read in pieces by the import, not here
+                    files.append((Path(name).name, opened.enter_context(Path(name).open("rb"))))
+                except OSError as exc:
+                    raise CommandError(f"cannot read {name}: {exc.strerror}") from exc
+            try:
+                job = phh_import_start(
+                    tournament=tournament,
+                    by=user,
+                    files=files,
+                    source="command",
+                    inline=True,
+                    progress=progress,
+                )
+            except Refusal as exc:
+                raise CommandError(exc.message) from exc
+            finally:
+                if progress is not None:
+                    self.stderr.write("")
         for f in job.file_list():
             if f.error:
                 self.stdout.write(f"{f.name}: not imported: {f.error['message']}")

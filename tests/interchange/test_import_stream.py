@@ -1,0 +1,144 @@
+"""A long file is stored in chunks, read a hand at a time and recorded in batches: each batch
+whole or not at all, a fault located by hand and line, a resumed job records no hand twice
+(both databases)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import OperationalError
+
+from tests.factories import make_league, make_tournament
+from tests.interchange.histories import FOLD, SHOWDOWN, night
+from tracker.engine import phh
+from tracker.hands.models import Hand
+from tracker.interchange.models import ImportChunk, ImportFile, ImportStatus
+from tracker.interchange.services import imports
+from tracker.interchange.services.imports import phh_import_run, phh_import_start
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night_table(settings, monkeypatch, django_capture_on_commit_callbacks):
+    """A tournament at level 1 throughout, batches of 2 hands, chunks of 300 characters."""
+    settings.PHH_IMPORT_BATCH = 2
+    monkeypatch.setattr(imports, "CHUNK_CHARS", 300)
+    league, admin = make_league()
+    tournament, _ = make_tournament(league=league, by=admin, hands_per_level=50)
+    return admin, tournament
+
+
+def line_of(text: str, label: int) -> int:
+    return text.splitlines().index(f"[{label}]") + 1
+
+
+def test_a_file_in_several_batches_and_chunks_is_imported_in_order(night_table):
+    admin, tournament = night_table
+    hands = night([FOLD, SHOWDOWN, FOLD, SHOWDOWN, FOLD])
+    text = phh.dumps(hands)
+    job = phh_import_start(
+        tournament=tournament, by=admin, files=[("long.phhs", text.encode())], inline=False
+    )
+    (f,) = job.file_list()
+    assert (job.total, f.hands) == (5, 5)
+    assert ImportChunk.objects.filter(file=f).count() == -(-len(text) // 300)  # stored in pieces
+    assert f.text == text
+    seen = []
+    phh_import_run(job_id=job.pk, progress=lambda done, total: seen.append((done, total)))
+    job.refresh_from_db()
+    f.refresh_from_db()
+    assert (job.status, job.done, job.imported, job.skipped) == (ImportStatus.DONE, 5, 5, 0)
+    assert (f.status, f.position, f.imported) == ("done", 5, 5)
+    assert [d for d, _ in seen] == [1, 2, 3, 4, 5, 5] and seen[-1] == (5, 5)
+    assert not ImportChunk.objects.filter(file=f).exists()  # the text is not kept
+    recorded = Hand.objects.filter(tournament=tournament).order_by("number")
+    assert [h.starting_stacks for h in recorded] == [h["starting_stacks"] for h in hands]
+
+
+def test_a_toml_fault_mid_file_names_hand_and_line_and_keeps_no_hand_of_its_batch(night_table):
+    admin, tournament = night_table
+    text = phh.dumps(night([FOLD] * 5))
+    lines = text.splitlines()
+    bad = line_of(text, 4) + 2  # a line inside hand 4's table
+    lines[bad - 1] = "bring_in = "
+    job = phh_import_start(tournament=tournament, by=admin, files=[("n.phhs", "\n".join(lines))])
+    (error,) = job.errors
+    assert error["hand"] == 4 and error["line"] == bad, error
+    assert error["message"].startswith("n.phhs, hand 4: not valid TOML")
+    assert f"at line {bad}, column" in error["message"]
+    # Batches of two: hands 1 and 2 stay, nothing of the batch of hands 3 and 4.
+    assert list(Hand.objects.filter(tournament=tournament).values_list("number", flat=True)) == [
+        1,
+        2,
+    ]
+    assert (job.status, job.imported, job.done, job.total) == (ImportStatus.DONE, 2, 5, 5)
+    f = ImportFile.objects.get(job=job)
+    assert (f.status, f.position, f.imported) == ("failed", 2, 2)
+    assert not ImportChunk.objects.filter(file=f).exists()
+
+
+def test_a_hand_refused_mid_file_names_hand_line_and_action(night_table):
+    admin, tournament = night_table
+    hands = night([FOLD] * 5)
+    hands[2]["actions"][4] = "p3 cbr 60"  # hand 3: not p3's turn
+    text = phh.dumps(hands)
+    job = phh_import_start(tournament=tournament, by=admin, files=[("n.phhs", text)])
+    (error,) = job.errors
+    assert (error["hand"], error["line"], error["action_index"]) == (3, line_of(text, 3), 4)
+    assert error["message"].startswith("n.phhs, hand 3, action 4 'p3 cbr 60': ")
+    assert Hand.objects.filter(tournament=tournament).count() == 2  # the first batch only
+
+
+def test_a_job_resumed_after_a_crash_mid_batch_records_no_hand_twice(night_table):
+    admin, tournament = night_table
+    hands = night([FOLD, SHOWDOWN] * 3)
+    job = phh_import_start(
+        tournament=tournament, by=admin, files=[("n.phhs", phh.dumps(hands))], inline=False
+    )
+
+    def worker_killed(done, total):
+        if done == 5:  # inside the third batch's transaction
+            raise OperationalError("server closed the connection unexpectedly")
+
+    with pytest.raises(OperationalError):
+        phh_import_run(job_id=job.pk, progress=worker_killed)
+    job.refresh_from_db()
+    f = ImportFile.objects.get(job=job)
+    assert (job.status, job.done, job.imported, f.position) == (ImportStatus.RUNNING, 4, 4, 4)
+    assert Hand.objects.filter(tournament=tournament).count() == 4
+    seen = []
+    phh_import_run(job_id=job.pk, progress=lambda done, total: seen.append(done))
+    assert seen[0] == 5  # it goes on after the last batch committed
+    job.refresh_from_db()
+    assert (job.status, job.done, job.imported, job.skipped) == (ImportStatus.DONE, 6, 6, 0)
+    recorded = list(Hand.objects.filter(tournament=tournament).order_by("number"))
+    assert [h.number for h in recorded] == [1, 2, 3, 4, 5, 6]
+    assert len({h.content_hash for h in recorded}) == 6
+
+
+def test_a_position_lost_with_its_hands_committed_skips_them_by_hash(night_table):
+    admin, tournament = night_table
+    hands = night([FOLD, SHOWDOWN, FOLD])
+    job = phh_import_start(
+        tournament=tournament, by=admin, files=[("n.phhs", phh.dumps(hands))], inline=False
+    )
+    phh_import_run(job_id=job.pk)
+    # The same file again, as a new job: every hand is already in the tournament.
+    again = phh_import_start(tournament=tournament, by=admin, files=[("n.phhs", phh.dumps(hands))])
+    assert (again.imported, again.skipped) == (0, 3)
+    assert Hand.objects.filter(tournament=tournament).count() == 3
+
+
+def test_a_file_larger_than_the_bound_fails_alone(night_table, monkeypatch):
+    admin, tournament = night_table
+    monkeypatch.setattr(imports, "MAX_FILE_BYTES", 1000)
+    big = phh.dumps(night([FOLD] * 5))
+    job = phh_import_start(
+        tournament=tournament,
+        by=admin,
+        files=[("big.phhs", big), ("one.phh", phh.dumps(night([FOLD])[0]))],
+    )
+    big_file, one = job.file_list()
+    assert big_file.error["code"] == "file_too_large" and big_file.size == len(big.encode())
+    assert not ImportChunk.objects.filter(file=big_file).exists()
+    assert one.status == "done" and job.imported == 1
