@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
     "extra, field",
     [
         ({"hand_limit": 33721712010}, "hand_limit"),
-        ({"hands_per_level": 40000}, "hands_per_level"),
+        ({"hands_per_level": 3_000_000_000}, "hands_per_level"),
         ({"starting_chips": 3_000_000_000}, "starting_chips"),
         ({"stakes_schedule": [[4, 10, 2 * 10**9, 4 * 10**9]]}, "stakes_schedule[0]"),
     ],
