@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 from api.errors import TooMany
 from api.serializers.phh import ImportJobSerializer, ImportUploadSerializer
 from api.views.core import WriteThrottled
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 from tracker.hands.models import Hand
 from tracker.interchange.models import ImportStatus
 from tracker.interchange.selectors.export import (
@@ -155,7 +155,7 @@ class TournamentImportsView(WriteThrottled, APIView):
                 else f"{len(errors)} files failed and nothing was imported: "
                 + "; ".join(e["message"] for e in errors)
             )
-            raise DomainError(message, code="import_failed", fields=fields)
+            raise DomainError(message, code=Code.IMPORT_FAILED, fields=fields)
         code = status.HTTP_202_ACCEPTED if job.is_active else status.HTTP_201_CREATED
         return Response(ImportJobSerializer(job).data, status=code)
 

@@ -32,6 +32,7 @@ from api.serializers.rulings import (
 from api.views.core import WriteThrottled, authorize_first, body_hand_league
 from tracker.audit.models import AuditEntry
 from tracker.core.permissions import Capability, require
+from tracker.engine.errors import Code
 from tracker.hands.models import Evaluation, EvaluationSource, Pot
 from tracker.leagues.models import League
 from tracker.leagues.selectors.visibility import leagues_visible_to, visible_league
@@ -272,7 +273,7 @@ class UtcDateTimeField(IsoDateTimeField):
         try:
             return value.astimezone(dt.UTC)
         except (OverflowError, ValueError):
-            raise forms.ValidationError("out of range", code="invalid") from None
+            raise forms.ValidationError("out of range", code=Code.INVALID) from None
 
 
 class UtcDateTimeFilter(django_filters.IsoDateTimeFilter):

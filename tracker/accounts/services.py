@@ -35,7 +35,7 @@ from tracker.core.cache import failsafe_cache
 from tracker.core.errors import Conflict, NotFound
 from tracker.core.jobs import enqueue_on_commit
 from tracker.core.ratelimit import allowance_take, email_key
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 
 # The label of the token that POST /api/v1/auth/token/ issues (one at a time: a new one
 # revokes the previous one).
@@ -88,18 +88,18 @@ def user_signup(*, username: str, password: str, email: str = "", base_url: str 
             problems["email"] = list(exc.messages)
     if problems:
         if taken and list(problems) == ["username"] and len(problems["username"]) == 1:
-            raise Conflict(TAKEN, code="duplicate", field="username")
+            raise Conflict(TAKEN, code=Code.DUPLICATE, field="username")
         first = next(iter(problems.values()))[0]
-        raise DomainError(first, code="invalid_signup", fields=problems)
+        raise DomainError(first, code=Code.INVALID_SIGNUP, fields=problems)
     try:
         with transaction.atomic():
             user = User.objects.create_user(username=username, password=password)
     except IntegrityError:  # the same username, committed since the check
-        raise Conflict(TAKEN, code="duplicate", field="username") from None
+        raise Conflict(TAKEN, code=Code.DUPLICATE, field="username") from None
     # The claim is written with the user (tracker/accounts/signals.py); it is empty when a
     # sign-up that raced this one committed the name (or a look-alike) first.
     if AccountName.objects.get(user=user).canonical is None:
-        raise Conflict(TAKEN, code="duplicate", field="username")
+        raise Conflict(TAKEN, code=Code.DUPLICATE, field="username")
     audit_record(action="user.signup", target=user, actor=user, data={"username": username})
     if email:
         pending = _email_pending(user=user, address=email)
@@ -139,7 +139,7 @@ def _email_pending(*, user, address: str) -> EmailAddress:
     try:
         get_user_model()._meta.get_field("email").clean(address, None)
     except ValidationError as exc:
-        raise DomainError(exc.messages[0], code="invalid_email", field="email") from None
+        raise DomainError(exc.messages[0], code=Code.INVALID_EMAIL, field="email") from None
     canonical = canonical_email(address)
     # One at a time per account (a double submit of the profile form): the user row is locked.
     get_user_model().objects.select_for_update().filter(pk=user.pk).first()
@@ -147,7 +147,9 @@ def _email_pending(*, user, address: str) -> EmailAddress:
     if EmailAddress.objects.filter(
         user=user, canonical=canonical, verified_at__isnull=False
     ).exists():
-        raise DomainError("that is already your verified address", code="unchanged", field="email")
+        raise DomainError(
+            "that is already your verified address", code=Code.UNCHANGED, field="email"
+        )
     waiting.delete()  # one address waiting per account: its earlier links stop working
     return EmailAddress.objects.create(user=user, address=address, canonical=canonical)
 
@@ -190,11 +192,11 @@ def email_verification_resend(*, user, base_url: str) -> EmailAddress:
     if email is None:
         raise NotFound("No address is waiting for verification.")
     if _verified_elsewhere(email):
-        raise Conflict(VERIFIED_ELSEWHERE, code="verified_elsewhere", field="email")
+        raise Conflict(VERIFIED_ELSEWHERE, code=Code.VERIFIED_ELSEWHERE, field="email")
     if not _verification_mail_ask(email, base_url=base_url):
         raise DomainError(
             "enough verification mails for now: try again in an hour, or check your spam folder",
-            code="throttled",
+            code=Code.THROTTLED,
             field="email",
         )
     return email
@@ -332,11 +334,11 @@ def email_for_token(token: str) -> EmailAddress:
         data = signer.unsign_object(token, max_age=settings.EMAIL_VERIFY_MAX_AGE_SECONDS)
     except signing.SignatureExpired:
         raise DomainError(
-            "this link has expired: send a new one from your profile", code="link_expired"
+            "this link has expired: send a new one from your profile", code=Code.LINK_EXPIRED
         ) from None
     except signing.BadSignature:
         raise DomainError(
-            "this link is not a valid verification link", code="link_invalid"
+            "this link is not a valid verification link", code=Code.LINK_INVALID
         ) from None
     email = (
         EmailAddress.objects.select_related("user")
@@ -345,7 +347,7 @@ def email_for_token(token: str) -> EmailAddress:
     )
     if email is None:
         raise DomainError(
-            "this link is no longer valid: another address replaced it", code="link_replaced"
+            "this link is no longer valid: another address replaced it", code=Code.LINK_REPLACED
         )
     return email
 
@@ -361,14 +363,14 @@ def email_verify(*, token: str) -> EmailAddress:
     if email.verified_at is not None:
         return email
     if _verified_elsewhere(email):
-        raise Conflict(VERIFIED_ELSEWHERE, code="verified_elsewhere", field="email")
+        raise Conflict(VERIFIED_ELSEWHERE, code=Code.VERIFIED_ELSEWHERE, field="email")
     EmailAddress.objects.filter(user_id=email.user_id, verified_at__isnull=False).delete()
     email.verified_at = timezone.now()
     try:
         with transaction.atomic():
             email.save(update_fields=["verified_at"])
     except IntegrityError:  # another account verified it since the check
-        raise Conflict(VERIFIED_ELSEWHERE, code="verified_elsewhere", field="email") from None
+        raise Conflict(VERIFIED_ELSEWHERE, code=Code.VERIFIED_ELSEWHERE, field="email") from None
     get_user_model().objects.filter(pk=email.user_id).update(email=email.address)
     audit_record(
         action="email.verify", target=email.user, actor=email.user, data={"email_id": email.pk}

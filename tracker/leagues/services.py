@@ -15,7 +15,7 @@ from tracker.audit.services import audit_record
 from tracker.core.errors import Conflict, NotFound, PermissionDenied
 from tracker.core.permissions import Capability, require
 from tracker.engine.announcements import VARIANTS, normalize_announcements
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 from tracker.engine.points import normalize_formula
 from tracker.engine.tournament import MAX_SEATS as MAX_PLAYERS
 from tracker.leagues.models import (
@@ -44,7 +44,7 @@ def house_rules_check(house_rules: object) -> dict:
         if variant not in VARIANTS:
             raise DomainError(
                 f"{variant!r} is not a variant (one of {', '.join(VARIANTS)})",
-                code="invalid_variant",
+                code=Code.INVALID_VARIANT,
                 field=f"house_rules.{variant}",
             )
         normalize_announcements(variant, options, field=f"house_rules.{variant}")
@@ -73,7 +73,7 @@ def league_create(
     if not slug:
         raise DomainError("the name gives no usable slug; give one", field="slug")
     if League.objects.filter(slug=slug).exists():
-        raise Conflict(f"a league with slug {slug!r} exists", code="duplicate", field="slug")
+        raise Conflict(f"a league with slug {slug!r} exists", code=Code.DUPLICATE, field="slug")
     if season_length not in dict(SEASON_LENGTHS):
         lengths = ", ".join(dict(SEASON_LENGTHS))
         raise DomainError(
@@ -125,7 +125,7 @@ def player_create(*, league: League, name: str, user=None, by) -> Player:
         raise DomainError("a player needs a name", field="name")
     if Player.objects.filter(league=league, name__iexact=name).exists():
         raise Conflict(
-            f"{name!r} is already a player in {league.name}", code="duplicate", field="name"
+            f"{name!r} is already a player in {league.name}", code=Code.DUPLICATE, field="name"
         )
     player = Player.objects.create(league=league, name=name, user=user)
     audit_record(
@@ -156,7 +156,7 @@ def _require_in_league(league: League, user) -> None:
     """Refuse ``user`` (None: an account that could not be named) unless it is related to
     ``league`` (``league_accounts``): roles are given only with consent, through invites."""
     if user is None or not league_accounts(league).filter(pk=user.pk).exists():
-        raise DomainError(NOT_IN_LEAGUE, code="not_in_league", field="username")
+        raise DomainError(NOT_IN_LEAGUE, code=Code.NOT_IN_LEAGUE, field="username")
 
 
 def _admins_left(league: League, *, without) -> bool:
@@ -202,7 +202,7 @@ def role_revoke(*, league: League, user, role: str, by) -> None:
         raise Conflict(
             f"{user.get_username()} is the last admin of {league.name}: "
             "make someone else admin first",
-            code="last_admin",
+            code=Code.LAST_ADMIN,
             field="role",
         )
     membership.delete()
@@ -254,12 +254,12 @@ def player_link(*, league: League, player: Player, username: str | None, by) -> 
         # name, existing or not, gets the same answer, naming no one.
         user = league_account(league, username=username)
         if user is None:
-            raise DomainError(NOT_LINKABLE, code="not_in_league", field="username")
+            raise DomainError(NOT_LINKABLE, code=Code.NOT_IN_LEAGUE, field="username")
         other = Player.objects.filter(league=league, user=user).exclude(pk=player.pk).first()
         if other is not None:
             raise Conflict(
                 f"{user.get_username()} is already the player {other.name}",
-                code="duplicate",
+                code=Code.DUPLICATE,
                 field="username",
             )
     previous = player.user.get_username() if player.user_id else None
@@ -307,7 +307,9 @@ def invite_create(
         raise DomainError(f"{role!r} is not a role (one of {', '.join(Role.values)})", field="role")
     if not isinstance(days, int) or not 1 <= days <= INVITE_DAYS_MAX:
         raise DomainError(
-            f"an invite lasts from 1 to {INVITE_DAYS_MAX} days", field="days", code="invalid_days"
+            f"an invite lasts from 1 to {INVITE_DAYS_MAX} days",
+            field="days",
+            code=Code.INVALID_DAYS,
         )
     mail_user = None
     mail_to = (mail_to or "").strip()
@@ -320,7 +322,7 @@ def invite_create(
                 f"cannot mail an invite to {mail_to!r}: no account of that name with a "
                 "verified e-mail address; send them the link yourself",
                 field="mail_to",
-                code="no_verified_address",
+                code=Code.NO_VERIFIED_ADDRESS,
             )
     token = _new_invite_token()
     invite = Invite.objects.create(
@@ -421,7 +423,7 @@ def time_zone_check(name: object) -> str:
     """``name`` if it is an IANA time zone name zoneinfo knows (``Europe/Paris``, ``UTC``),
     else a DomainError naming the field."""
     if not isinstance(name, str) or not name.strip():
-        raise DomainError("choose a time zone", field="time_zone", code="invalid_time_zone")
+        raise DomainError("choose a time zone", field="time_zone", code=Code.INVALID_TIME_ZONE)
     name = name.strip()
     try:
         ZoneInfo(name)
@@ -429,13 +431,13 @@ def time_zone_check(name: object) -> str:
         raise DomainError(
             f"{name[:64]!r} is not a time zone (an IANA name such as Europe/Paris)",
             field="time_zone",
-            code="invalid_time_zone",
+            code=Code.INVALID_TIME_ZONE,
         ) from None
     if name not in available_timezones() and name != "UTC":
         raise DomainError(
             f"{name[:64]!r} is not a time zone (an IANA name such as Europe/Paris)",
             field="time_zone",
-            code="invalid_time_zone",
+            code=Code.INVALID_TIME_ZONE,
         )
     return name
 

@@ -34,7 +34,7 @@ from django.utils import timezone
 from tracker.accounts.selectors import verified_email_of
 from tracker.accounts.services import user_mail_send
 from tracker.core.jobs import enqueue_on_commit, send
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 from tracker.mail.models import MailKind, MailOptOut, OutboxMessage, OutboxStatus
 from tracker.mail.selectors import mail_wanted, outbox_due_ids
 
@@ -61,11 +61,13 @@ def unsubscribe_read(token: str) -> tuple[int, str]:
         data = signing.Signer(salt=UNSUBSCRIBE_SALT).unsign_object(token)
     except signing.BadSignature:
         raise DomainError(
-            "this unsubscribe link is not valid", code="link_invalid", field="token"
+            "this unsubscribe link is not valid", code=Code.LINK_INVALID, field="token"
         ) from None
     kind = data.get("k")
     if kind not in MailKind.values or not isinstance(data.get("u"), int):
-        raise DomainError("this unsubscribe link is not valid", code="link_invalid", field="token")
+        raise DomainError(
+            "this unsubscribe link is not valid", code=Code.LINK_INVALID, field="token"
+        )
     return data["u"], kind
 
 
@@ -199,7 +201,7 @@ def mail_kinds_set(*, user, kinds_on) -> frozenset[str]:
     unknown = kinds_on - set(MailKind.values)
     if unknown:
         raise DomainError(
-            f"{', '.join(sorted(unknown))} is not a kind of mail", field="kinds", code="invalid"
+            f"{', '.join(sorted(unknown))} is not a kind of mail", field="kinds", code=Code.INVALID
         )
     MailOptOut.objects.filter(user=user, kind__in=kinds_on).delete()
     for kind in set(MailKind.values) - kinds_on:
@@ -213,6 +215,8 @@ def mail_unsubscribe(*, token: str) -> tuple[int, str]:
     the authority). Doing it twice changes nothing. Returns (user id, kind)."""
     user_id, kind = unsubscribe_read(token)
     if not get_user_model().objects.filter(pk=user_id).exists():
-        raise DomainError("this unsubscribe link is not valid", code="link_invalid", field="token")
+        raise DomainError(
+            "this unsubscribe link is not valid", code=Code.LINK_INVALID, field="token"
+        )
     MailOptOut.objects.get_or_create(user_id=user_id, kind=kind)
     return user_id, kind

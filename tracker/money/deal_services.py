@@ -16,7 +16,7 @@ from django.utils import timezone
 from tracker.audit.services import audit_record
 from tracker.core.permissions import Capability, require
 from tracker.engine import deals as engine
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 from tracker.money.deal_selectors import deal_offer
 from tracker.money.models import Deal, DealOption
 from tracker.tournaments.models import Tournament, TournamentStatus
@@ -29,7 +29,7 @@ def _custom_amounts(players: list[int], amounts: object) -> list[int]:
     if not isinstance(amounts, Mapping):
         raise DomainError(
             "amounts: an object of player id -> amount for every player still in",
-            code="invalid_deal",
+            code=Code.INVALID_DEAL,
             field="amounts",
         )
     by_player: dict[int, object] = {}
@@ -38,12 +38,12 @@ def _custom_amounts(players: list[int], amounts: object) -> list[int]:
             pid = int(key)
         except (TypeError, ValueError):
             raise DomainError(
-                f"amounts: {key!r} is not a player id", code="invalid_deal", field="amounts"
+                f"amounts: {key!r} is not a player id", code=Code.INVALID_DEAL, field="amounts"
             ) from None
         if pid not in players:
             raise DomainError(
                 f"player {pid} is not still in: only the players still in share a deal",
-                code="not_still_in",
+                code=Code.NOT_STILL_IN,
                 field=f"amounts.{pid}",
             )
         by_player[pid] = value
@@ -51,7 +51,7 @@ def _custom_amounts(players: list[int], amounts: object) -> list[int]:
     if missing:
         raise DomainError(
             f"amounts: one for every player still in (none for {', '.join(map(str, missing))})",
-            code="invalid_deal",
+            code=Code.INVALID_DEAL,
             fields={f"amounts.{pid}": ["an amount for this player"] for pid in missing},
         )
     return [by_player[pid] for pid in players]  # type: ignore[misc]
@@ -86,7 +86,7 @@ def deal_record(
     if option not in DealOption.values:
         raise DomainError(
             f"option is one of {', '.join(DealOption.values)}, not {option!r}",
-            code="invalid_deal",
+            code=Code.INVALID_DEAL,
             field="option",
         )
     players = [p.player_id for p in offer.players]
@@ -95,21 +95,21 @@ def deal_record(
     ):
         raise DomainError(
             "agreed_by: the list of the player ids who agreed",
-            code="invalid_deal",
+            code=Code.INVALID_DEAL,
             field="agreed_by",
         )
     outside = [pid for pid in agreed_by if pid not in players]
     if outside:
         raise DomainError(
             f"player {outside[0]} is not still in: only the players still in agree to a deal",
-            code="not_still_in",
+            code=Code.NOT_STILL_IN,
             field="agreed_by",
         )
     missing = [p.name for p in offer.players if p.player_id not in agreed_by]
     if missing:
         raise DomainError(
             f"every player still in must agree to a deal ({', '.join(missing)} did not)",
-            code="deal_needs_everyone",
+            code=Code.DEAL_NEEDS_EVERYONE,
             field="agreed_by",
         )
     if option == DealOption.CUSTOM:
@@ -128,7 +128,7 @@ def deal_record(
         if split is None:  # ICM for more players than it is computed for
             raise DomainError(
                 f"no {option} deal for {len(players)} players",
-                code="invalid_deal",
+                code=Code.INVALID_DEAL,
                 field="option",
             )
     deal = Deal.objects.create(

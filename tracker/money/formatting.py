@@ -17,7 +17,7 @@ from functools import lru_cache
 from babel import Locale, UnknownLocaleError
 from babel.numbers import format_currency, get_currency_precision, list_currencies
 
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 
 
 @lru_cache(maxsize=1)
@@ -36,7 +36,7 @@ def currency_check(code: object, *, field: str = "currency") -> str:
     if text not in _currencies():
         raise DomainError(
             f"{code!r} is not an ISO 4217 currency code (e.g. USD, EUR, GBP)",
-            code="invalid_currency",
+            code=Code.INVALID_CURRENCY,
             field=field,
         )
     return text
@@ -49,7 +49,7 @@ def locale_check(name: object, *, field: str = "locale") -> str:
     except (UnknownLocaleError, ValueError, TypeError):
         raise DomainError(
             f"{name!r} is not a known locale (e.g. en_US, en_GB, de_DE, fr_FR)",
-            code="invalid_locale",
+            code=Code.INVALID_LOCALE,
             field=field,
         ) from None
 

@@ -10,7 +10,7 @@ from django.db import transaction
 from tracker.audit.services import audit_record
 from tracker.core.errors import PermissionDenied
 from tracker.core.permissions import Capability, require
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 from tracker.leagues.models import League, Player
 from tracker.money.ledger_selectors import league_ledger, night_posted
 from tracker.money.models import LedgerKind, MoneyLedgerEntry, SettleTransfer
@@ -133,13 +133,13 @@ def _party(league: League, value: object, *, field: str) -> tuple[int | None, st
         pid = int(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise DomainError(
-            f"{value!r} is neither a player id nor {HOUSE!r}", code="invalid_party", field=field
+            f"{value!r} is neither a player id nor {HOUSE!r}", code=Code.INVALID_PARTY, field=field
         ) from None
     if not 0 < pid <= MAX_ID:
-        raise DomainError(f"no player {pid} in the league", code="unknown_player", field=field)
+        raise DomainError(f"no player {pid} in the league", code=Code.UNKNOWN_PLAYER, field=field)
     name = league.players.filter(pk=pid).values_list("name", flat=True).first()
     if name is None:
-        raise DomainError(f"no player {pid} in the league", code="unknown_player", field=field)
+        raise DomainError(f"no player {pid} in the league", code=Code.UNKNOWN_PLAYER, field=field)
     return pid, name
 
 
@@ -174,7 +174,7 @@ def ledger_payment_record(
         raise DomainError(
             f"the amount must be a positive whole number of minor units up to {MAX_AMOUNT}, "
             f"not {amount!r}",
-            code="invalid_amount",
+            code=Code.INVALID_AMOUNT,
             field="amount",
         )
     ledger = league_ledger(league)
@@ -183,7 +183,7 @@ def ledger_payment_record(
         raise DomainError(
             f"{payer_name} paying {payee_name} {ledger.fmt(amount)} "
             "is not a transfer of the league's settle-up as it stands (read it again)",
-            code="not_in_settle_up",
+            code=Code.NOT_IN_SETTLE_UP,
         )
     amounts: dict[int | None, int] = {payer_id: amount, payee_id: -amount}
     rows = _write(
@@ -223,7 +223,7 @@ def ledger_correction_add(
     if pid is None:
         raise DomainError(
             "a correction is to a player's balance (the house takes the other side)",
-            code="invalid_party",
+            code=Code.INVALID_PARTY,
             field="player",
         )
     if (
@@ -235,16 +235,16 @@ def ledger_correction_add(
         raise DomainError(
             f"the amount must be a whole number of minor units other than 0, at most "
             f"{MAX_AMOUNT} either way, not {amount!r}",
-            code="invalid_amount",
+            code=Code.INVALID_AMOUNT,
             field="amount",
         )
     text = reason.strip() if isinstance(reason, str) else ""
     if not text:
-        raise DomainError("a correction needs a reason", code="reason_required", field="reason")
+        raise DomainError("a correction needs a reason", code=Code.REASON_REQUIRED, field="reason")
     if len(text) > MAX_REASON:
         raise DomainError(
             f"the reason is {len(text)} characters long, at most {MAX_REASON}",
-            code="reason_too_long",
+            code=Code.REASON_TOO_LONG,
             field="reason",
         )
     currency = league_money(league).currency

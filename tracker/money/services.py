@@ -13,7 +13,7 @@ from tracker.audit.services import audit_record
 from tracker.core.errors import PermissionDenied
 from tracker.core.permissions import Capability, require
 from tracker.engine import money as engine
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 from tracker.leagues.models import League
 from tracker.money.formatting import currency_check, locale_check, minor_digits
 from tracker.money.models import RULE_FIELDS, EntryKind, LeagueMoney, MoneyEntry, NightMoney
@@ -180,7 +180,7 @@ def entry_record(*, tournament: Tournament, player_id: int, kind: str, by) -> Mo
         raise DomainError(f"no player {player_id} is seated at this night", field="player")
     state = tournament_state(tournament)
     if tournament.status == TournamentStatus.FINISHED or state.over:
-        raise DomainError("the night is over", code="night_over", field="kind")
+        raise DomainError("the night is over", code=Code.NIGHT_OVER, field="kind")
     money = night_money(tournament)
     rules = money.rules
     taken = list(
@@ -249,13 +249,13 @@ def entry_undo(*, entry: MoneyEntry, by) -> MoneyEntry:
     require(by, tournament.league, Capability.RECORD_MONEY, "undo buy-ins, rebuys and add-ons")
     entry = MoneyEntry.objects.select_for_update().get(pk=entry.pk)
     if entry.undone_at is not None:
-        raise DomainError("this entry is undone already", code="entry_undone")
+        raise DomainError("this entry is undone already", code=Code.ENTRY_UNDONE)
     state = tournament_state(tournament)
     if state.next_number != entry.at_hand:
         raise DomainError(
             f"hand {entry.at_hand} has been recorded since: the {entry.get_kind_display().lower()} "
             "stands (an entry is undone only until the next hand is recorded)",
-            code="entry_final",
+            code=Code.ENTRY_FINAL,
         )
     if entry.chips:
         entry.reversal = LedgerEntry.objects.create(

@@ -9,7 +9,7 @@ from django.utils import timezone
 from tracker.audit.services import audit_record
 from tracker.core.errors import NotFound, PermissionDenied
 from tracker.core.permissions import Capability, require
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 from tracker.money.ledger_services import ledger_night_post, ledger_transfer_post
 from tracker.money.models import SettleTransfer
 from tracker.money.results import HOUSE, night_results
@@ -28,7 +28,9 @@ def night_transfers_create(*, tournament: Tournament, by) -> list[SettleTransfer
     if rows:
         return rows
     if tournament.status != TournamentStatus.FINISHED:
-        raise DomainError("the night is not over: its results are not final", code="night_not_over")
+        raise DomainError(
+            "the night is not over: its results are not final", code=Code.NIGHT_NOT_OVER
+        )
     results = night_results(tournament)
     rows = SettleTransfer.objects.bulk_create(
         [

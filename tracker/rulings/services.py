@@ -34,7 +34,7 @@ from tracker.core.locks import SETTLEMENT, transaction_lock
 from tracker.core.permissions import Capability, require
 from tracker.core.totals import totals_kept
 from tracker.core.typed import ChipsByPlayer
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 from tracker.hands.models import SETTLED, Dispute, DisputeSource, Hand, HandSeat, HandStatus, Pot
 from tracker.leagues.models import League, Player
 from tracker.leagues.services import house_rules_check
@@ -50,7 +50,7 @@ REASON_MAX = 2000
 
 def _reason(reason: object) -> str:
     if not isinstance(reason, str) or not reason.strip():
-        raise DomainError("give a reason", code="reason_required", field="reason")
+        raise DomainError("give a reason", code=Code.REASON_REQUIRED, field="reason")
     reason = reason.strip()
     if len(reason) > REASON_MAX:
         raise DomainError(f"at most {REASON_MAX} characters", field="reason")
@@ -74,7 +74,7 @@ def _lock(pot: Pot) -> tuple[Tournament, Pot, Hand]:
     if hand.status not in SETTLED:
         raise Conflict(
             f"hand {hand.number} is not settled ({hand.status}): there is nothing to rule on yet",
-            code="not_settled",
+            code=Code.NOT_SETTLED,
         )
     return tournament, pot, hand
 
@@ -158,7 +158,7 @@ def dispute_raise(*, pot: Pot, by, reason: str, base_url: str = "") -> Dispute:
     ):
         raise Conflict(
             "you have already disputed this pot; the authority has not ruled yet",
-            code="already_disputed",
+            code=Code.ALREADY_DISPUTED,
         )
     dispute = Dispute.objects.create(
         pot=pot,
@@ -198,7 +198,7 @@ def _explicit_award(pot: Pot, award: object) -> ChipsByPlayer:
     if not isinstance(award, Mapping) or not award:
         raise DomainError(
             'give the chips each player gets: {"<player id>": chips, ...}',
-            code="award_required",
+            code=Code.AWARD_REQUIRED,
             field="award",
         )
     eligible = set(pot.eligible)
@@ -212,7 +212,7 @@ def _explicit_award(pot: Pot, award: object) -> ChipsByPlayer:
         if pid not in eligible:
             raise DomainError(
                 f"player {pid} cannot win this pot (eligible: {sorted(eligible)})",
-                code="not_eligible",
+                code=Code.NOT_ELIGIBLE,
                 field=path,
             )
         if pid in chips_of:
@@ -224,7 +224,7 @@ def _explicit_award(pot: Pot, award: object) -> ChipsByPlayer:
     if total != pot.amount:
         raise DomainError(
             f"the award must add up to the pot's {pot.amount} chips, not {total}",
-            code="award_total",
+            code=Code.AWARD_TOTAL,
             field="award",
         )
     return ChipsByPlayer(chips_of).normal()
@@ -261,7 +261,7 @@ def ruling_make(
             raise DomainError("an award goes with result 'award' only", field="award")
         if pot.table_award is None:
             raise DomainError(
-                "the table gave no result for this pot", code="no_table_result", field="result"
+                "the table gave no result for this pot", code=Code.NO_TABLE_RESULT, field="result"
             )
         new = pot.table_chips.normal()
     else:
@@ -389,7 +389,7 @@ def _refuse_below_zero(tournament: Tournament, problems: Mapping[int, list[str]]
     raise DomainError(
         f"this ruling leaves {who} below zero chips at the end of the night; rule on or void "
         f"the later hands first (hands {later})",
-        code="below_zero",
+        code=Code.BELOW_ZERO,
         field="award",
     )
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 from tracker.audit.services import audit_record
 from tracker.core.errors import Conflict, NotFound, PermissionDenied
 from tracker.core.permissions import Capability, can, require, require_view
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 from tracker.engine.schedule import ANSWERS, promoted, seat_limit
 from tracker.engine.variants import VARIANT_RULES
 from tracker.leagues.models import League, Player
@@ -54,19 +54,23 @@ def rsvp_link_read(token: str) -> tuple[ScheduledNight, Player, str]:
         )
     except signing.SignatureExpired:
         raise DomainError(
-            "this link has expired: answer on the night's page", code="link_expired", field="token"
+            "this link has expired: answer on the night's page",
+            code=Code.LINK_EXPIRED,
+            field="token",
         ) from None
     except signing.BadSignature:
         raise DomainError(
-            "this link is not a valid answer link", code="link_invalid", field="token"
+            "this link is not a valid answer link", code=Code.LINK_INVALID, field="token"
         ) from None
     night = ScheduledNight.objects.select_related("league").filter(pk=data.get("n")).first()
     player = Player.objects.filter(pk=data.get("p"), league_id=getattr(night, "league_id", None))
     player = player.first()
     if night is None or player is None or data.get("a") not in ANSWERS:
-        raise DomainError("this link names no night of yours", code="link_invalid", field="token")
+        raise DomainError(
+            "this link names no night of yours", code=Code.LINK_INVALID, field="token"
+        )
     if night.cancelled:
-        raise Conflict("this night is cancelled: answers are closed", code="night_cancelled")
+        raise Conflict("this night is cancelled: answers are closed", code=Code.NIGHT_CANCELLED)
     return night, player, data["a"]
 
 
@@ -142,7 +146,7 @@ def _checked(*, starts_at, place: str, seats, variant: str, note: str, now) -> d
         problems["note"] = [f"at most {NOTE_MAX} characters"]
     if problems:
         first = next(iter(problems.values()))[0]
-        raise DomainError(first, code="invalid_night", fields=problems)
+        raise DomainError(first, code=Code.INVALID_NIGHT, fields=problems)
     return {"place": place, "variant": variant, "note": note}
 
 
@@ -220,9 +224,9 @@ def _locked_open(night: ScheduledNight, *, by, doing: str) -> ScheduledNight:
     require(by, night.league, Capability.SCHEDULE_NIGHT, doing)
     night = ScheduledNight.objects.select_for_update().select_related("league").get(pk=night.pk)
     if night.cancelled:
-        raise Conflict("this night is cancelled", code="night_cancelled")
+        raise Conflict("this night is cancelled", code=Code.NIGHT_CANCELLED)
     if night.starts_at <= timezone.now() or night.started_at is not None:
-        raise Conflict("this night has started: it can no longer change", code="night_started")
+        raise Conflict("this night has started: it can no longer change", code=Code.NIGHT_STARTED)
     return night
 
 
@@ -260,7 +264,7 @@ def night_edit(
     if seats < seated:
         raise DomainError(
             f"{seated} players have a seat already: at least {seated} seats",
-            code="invalid_night",
+            code=Code.INVALID_NIGHT,
             fields={"seats": [f"{seated} players have a seat already: at least {seated} seats"]},
         )
     new = {"starts_at": starts_at, "place": clean["place"], "seats": seats, "note": clean["note"]}
@@ -311,7 +315,7 @@ def night_cancel(*, night: ScheduledNight, by, reason: str = "") -> ScheduledNig
     night = _locked_open(night, by=by, doing="cancel a night")
     reason = (reason or "").strip()
     if len(reason) > 500:
-        raise DomainError("at most 500 characters", field="reason", code="invalid")
+        raise DomainError("at most 500 characters", field="reason", code=Code.INVALID)
     night.cancelled_at = night.updated_at = timezone.now()
     night.cancel_reason = reason
     night.sequence += 1
@@ -344,14 +348,14 @@ def _answer(night: ScheduledNight, player: Player, answer: str, *, actor, via: s
     waitlist in order, each promoted player told by e-mail."""
     if answer not in ANSWERS:
         raise DomainError(
-            f"{answer!r} is not an answer (yes, no or maybe)", field="answer", code="invalid"
+            f"{answer!r} is not an answer (yes, no or maybe)", field="answer", code=Code.INVALID
         )
     night = ScheduledNight.objects.select_for_update().select_related("league").get(pk=night.pk)
     now = timezone.now()
     if night.cancelled:
-        raise Conflict("this night is cancelled: answers are closed", code="night_cancelled")
+        raise Conflict("this night is cancelled: answers are closed", code=Code.NIGHT_CANCELLED)
     if night.starts_at <= now or night.started_at is not None:
-        raise Conflict("this night has started: answers are closed", code="night_started")
+        raise Conflict("this night has started: answers are closed", code=Code.NIGHT_STARTED)
     rsvp = Rsvp.objects.filter(night=night, player=player).first() or Rsvp(
         night=night, player=player
     )
@@ -490,11 +494,11 @@ def _door(night: ScheduledNight, by, action: str) -> ScheduledNight:
     require(by, night.league, Capability.CHECK_IN, action)
     night = ScheduledNight.objects.select_for_update().select_related("league").get(pk=night.pk)
     if night.cancelled:
-        raise Conflict("this night is cancelled: check-in is closed", code="night_cancelled")
+        raise Conflict("this night is cancelled: check-in is closed", code=Code.NIGHT_CANCELLED)
     if night.started_at is not None:
         raise Conflict(
             "this night has started: check-in is closed (its tournament holds the seats)",
-            code="night_started",
+            code=Code.NIGHT_STARTED,
         )
     return night
 
@@ -506,7 +510,7 @@ def _roster_player(night: ScheduledNight, player_id) -> Player:
     if player is None:
         raise DomainError(
             f"no player {player_id} on {night.league.name}'s roster",
-            code="not_on_roster",
+            code=Code.NOT_ON_ROSTER,
             field="player",
         )
     return player
@@ -540,7 +544,7 @@ def night_check_in(*, night: ScheduledNight, player_id: int, by, buy_in: bool = 
         raise DomainError(
             f"all {limit} seats are taken: {player.name} can sit in only if someone is "
             "checked out first",
-            code="seats_full",
+            code=Code.SEATS_FULL,
             field="player",
         )
     row = CheckIn.objects.create(
@@ -571,7 +575,9 @@ def night_check_out(*, night: ScheduledNight, player_id: int, by) -> None:
     player = _roster_player(night, player_id)
     deleted, _ = CheckIn.objects.filter(night=night, player=player).delete()
     if not deleted:
-        raise DomainError(f"{player.name} is not checked in", code="not_checked_in", field="player")
+        raise DomainError(
+            f"{player.name} is not checked in", code=Code.NOT_CHECKED_IN, field="player"
+        )
     audit_record(
         action="night.check_out",
         target=night,
@@ -603,7 +609,7 @@ def night_start(*, night: ScheduledNight, by, rng: random.Random | None = None) 
     if len(here) < 2:
         raise DomainError(
             f"a night needs at least 2 players checked in ({len(here)} so far)",
-            code="too_few_players",
+            code=Code.TOO_FEW_PLAYERS,
             field="players",
         )
     local = night.starts_at.astimezone(zoneinfo.ZoneInfo(night.league.time_zone))

@@ -12,6 +12,7 @@ from tracker.accounts.names import canonical_username
 from tracker.accounts.services import password_reset_ask
 from tracker.accounts.signin import sign_in_failed, sign_in_succeeded, sign_in_wait
 from tracker.core.ratelimit import too_many
+from tracker.engine.errors import Code
 
 
 class SignInLimits:
@@ -27,7 +28,7 @@ class SignInLimits:
         wait = sign_in_wait(self.request, username)
         if wait:
             self.locked = True
-            raise ValidationError(too_many("Too many failed sign-ins", wait), code="locked")
+            raise ValidationError(too_many("Too many failed sign-ins", wait), code=Code.LOCKED)
         try:
             cleaned = super().clean()
         except ValidationError:

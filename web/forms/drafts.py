@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 
 # DraftHand.version is a PositiveIntegerField: 0 to 2**31 - 1 on every database.
 VERSION_MAX = 2**31 - 1
@@ -25,5 +25,5 @@ def posted_version(data) -> int:
     """The posted ``version``; a DomainError on the field ``version`` if it is out of range."""
     form = DraftVersionForm(data)
     if not form.is_valid():
-        raise DomainError(VERSION_RULE, code="invalid_version", field="version")
+        raise DomainError(VERSION_RULE, code=Code.INVALID_VERSION, field="version")
     return form.cleaned_data["version"] or 0

@@ -8,7 +8,7 @@ import json
 import uuid
 from typing import Any
 
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 from tracker.hands.services.outbox import OutboxChange
 from web.forms.drafts import VERSION_MAX
 
@@ -20,9 +20,9 @@ def json_body(body: bytes) -> dict[str, Any]:
     try:
         data = json.loads(body or b"null")
     except (ValueError, UnicodeDecodeError):
-        raise DomainError("the body is not JSON", code="invalid_json") from None
+        raise DomainError("the body is not JSON", code=Code.INVALID_JSON) from None
     if not isinstance(data, dict):
-        raise DomainError("the body is a JSON object", code="invalid_json")
+        raise DomainError("the body is a JSON object", code=Code.INVALID_JSON)
     return data
 
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tracker.core.errors import Conflict, NotFound, PermissionDenied, Refusal
 from tracker.core.permissions import Capability, require, roles_remembered
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 from tracker.games.selectors import league_games
 from tracker.hands.models import DraftStatus
 from tracker.hands.selectors.live import draft_state, open_draft
@@ -172,7 +172,7 @@ def _answer(request, tournament, out: OutboxResult) -> JsonResponse:
         exc = Conflict(
             f"hand {first.draft.number} changed on another screen while {len(first.pending)} "
             "of your steps waited: keep yours or theirs",
-            code="draft_conflict",
+            code=Code.DRAFT_CONFLICT,
             field="changes",
         )
         return _error(exc, **body)
@@ -183,7 +183,7 @@ def _outbox_view(view):
     @wraps(view)
     def wrapper(request, pk):
         if not request.user.is_authenticated:
-            exc = PermissionDenied("sign in to record hands", code="not_authenticated")
+            exc = PermissionDenied("sign in to record hands", code=Code.NOT_AUTHENTICATED)
             return JsonResponse({"error": exc.as_dict()}, status=403)
         try:
             # The roles are read once: for authorizing first and in the services.

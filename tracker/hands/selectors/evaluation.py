@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tracker.core.paths import FieldPath
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 from tracker.engine.pots import award_pot, split_amount
 from tracker.engine.procedure import (
     ENTRY_FIELDS,
@@ -123,7 +123,7 @@ def _quick_arguments(spec: HandSpec) -> dict[str, Any]:
         if pid not in spec.players:
             raise DomainError(
                 f"player {pid!r} is not dealt into this hand (dealt in: {spec.players})",
-                code="not_dealt_in",
+                code=Code.NOT_DEALT_IN,
                 field=f"{path}.player",
             )
         if pid in by_player:
@@ -182,7 +182,7 @@ def _run_engine(spec: HandSpec, stacks: Sequence[int]) -> HandResult:
     if any(s <= 0 for s in stacks):
         out = [pid for pid, s in zip(spec.players, stacks, strict=True) if s <= 0]
         raise DomainError(
-            f"player(s) {out} have no chips and cannot be dealt in", code="player_out"
+            f"player(s) {out} have no chips and cannot be dealt in", code=Code.PLAYER_OUT
         )
     if spec.entry_mode == EntryMode.QUICK:
         args = _quick_arguments(spec)
@@ -247,7 +247,7 @@ def _table_awards(spec: HandSpec, result: HandResult) -> list[dict[int, int] | N
         if not isinstance(e, Mapping) or not ({"winners", "high", "low"} & set(e)):
             raise DomainError(
                 'name the winners: {"winners": [players]} or {"high": [...], "low": [...]}',
-                code="table_result",
+                code=Code.TABLE_RESULT,
                 field=path,
             )
         eligible = {spec.players[i] for i in pot.eligible}
@@ -269,7 +269,7 @@ def _table_entries(table: Mapping, per_pot: object, n_pots: int) -> list[tuple[s
     if not isinstance(per_pot, list) or len(per_pot) != n_pots:
         raise DomainError(
             f"give one entry per pot: this hand has {n_pots} pot(s)",
-            code="table_result",
+            code=Code.TABLE_RESULT,
             field="table_result.pots",
         )
     return [(f"table_result.pots[{k}]", e) for k, e in enumerate(per_pot)]
@@ -317,7 +317,7 @@ def _pot_pairs(
             return award_pot(pot.amount, game, high, low, pot.eligible)
     raise DomainError(
         f"no winner named for pot {k} is eligible for it; give per-pot winners",
-        code="table_result",
+        code=Code.TABLE_RESULT,
         field=path,
     )
 

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from tracker.core.errors import Conflict
 from tracker.core.permissions import Capability, require
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 from tracker.engine.events import TableEvent
 from tracker.engine.live import check_around
 from tracker.engine.phh import history_entry
@@ -146,18 +146,18 @@ def draft_start_checked(
             raise DomainError(
                 f"hand {number} was started on this phone, but hand {open_draft.number} is "
                 "open on another screen: record or discard it there first",
-                code="start_refused",
+                code=Code.START_REFUSED,
                 field="hand.number",
             )
         try:
             state = next_hand_state(tournament)
         except Conflict as exc:
-            raise DomainError(exc.message, code="start_refused", field="hand.number") from None
+            raise DomainError(exc.message, code=Code.START_REFUSED, field="hand.number") from None
         if number != state.next_number:
             raise DomainError(
                 f"hand {number} was started on this phone, but the night's next hand is "
                 f"{state.next_number}",
-                code="start_refused",
+                code=Code.START_REFUSED,
                 field="hand.number",
             )
         same = draft_start(
@@ -170,7 +170,7 @@ def draft_start_checked(
     if found:
         raise DomainError(
             f"hand {number} as this phone started it does not hold: " + "; ".join(found),
-            code="start_refused",
+            code=Code.START_REFUSED,
             field="hand",
         )
     DraftChange.objects.create(draft=same, client_id=client_id, op="start", base=0, version=0)
@@ -183,7 +183,7 @@ def _locked(draft: DraftHand, by, version: int) -> DraftHand:
     if draft.status != DraftStatus.OPEN:
         raise Conflict(
             f"hand {draft.number} was {draft.get_status_display().lower()} already",
-            code="draft_closed",
+            code=Code.DRAFT_CLOSED,
         )
     if version != draft.version:
         since = (
@@ -194,7 +194,7 @@ def _locked(draft: DraftHand, by, version: int) -> DraftHand:
         raise Conflict(
             f"hand {draft.number} changed on another screen ({since}): reload to see it, "
             "then go on",
-            code="stale_draft",
+            code=Code.STALE_DRAFT,
             field="version",
         )
     return draft
@@ -314,7 +314,7 @@ def draft_finish(
         raise Conflict(
             f"the stacks changed since hand {draft.number} was started (a ruling or a void "
             "on an earlier hand): discard this draft and log the hand again",
-            code="stale_draft",
+            code=Code.STALE_DRAFT,
         )
     _history(draft, "finish", client_id)
     draft.status = DraftStatus.RECORDED

@@ -42,7 +42,7 @@ from django.utils import timezone
 
 from tracker.core.errors import Conflict, NotFound
 from tracker.core.permissions import Capability, require
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 from tracker.engine.events import TableEvent, event_from_json
 from tracker.hands.models import DraftChange, DraftHand, DraftStatus, Hand
 from tracker.hands.selectors.live import DraftState, draft_state
@@ -234,7 +234,7 @@ def _kept(change: OutboxChange, tournament: Tournament) -> ChangeResult | None:
         raise Conflict(
             f"client id {change.client_id} belongs to another night's hand: "
             "each change needs a new one",
-            code="client_id_reused",
+            code=Code.CLIENT_ID_REUSED,
             field="id",
         )
     status: Status = "dropped" if prior.outcome == DraftChange.Outcome.DROPPED else "already"
@@ -303,7 +303,7 @@ def _settle(
                         change.client_id,
                         "refused",
                         error=DomainError(
-                            f"not recorded: {error.message}", code="start_refused", field="start"
+                            f"not recorded: {error.message}", code=Code.START_REFUSED, field="start"
                         ),
                     )
                 )
@@ -400,7 +400,7 @@ def _steps_at(draft: DraftHand, version: int) -> list[dict]:
         raise Conflict(
             f"hand {draft.number} as it stood at version {version} is not kept: "
             "keep the other screen's version and log your steps again",
-            code="version_not_kept",
+            code=Code.VERSION_NOT_KEPT,
             field="base",
         )
     return list(change.steps_before)
@@ -432,7 +432,7 @@ def outbox_resolve(
     if locked.version != server_version:
         raise Conflict(
             f"hand {locked.number} changed again on another screen: choose again",
-            code="stale_draft",
+            code=Code.STALE_DRAFT,
             field="server_version",
         )
     ordered, started = _order(changes, tournament)
@@ -460,7 +460,7 @@ def outbox_resolve(
         raise Conflict(
             f"hand {locked.number} was {locked.get_status_display().lower()} on the other "
             "screen: keep its version",
-            code="draft_closed",
+            code=Code.DRAFT_CLOSED,
             field="keep",
         )
     if not fresh:

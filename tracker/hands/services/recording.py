@@ -24,7 +24,7 @@ from tracker.core.jobs import enqueue_on_commit
 from tracker.core.permissions import Capability, require
 from tracker.core.totals import totals_kept
 from tracker.engine.announcements import check_variant, max_players, normalize_announcements
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 from tracker.engine.variants import Street
 from tracker.hands.models import (
     EntryMode,
@@ -97,7 +97,7 @@ def variant_resolve(
 def next_hand_state(tournament: Tournament) -> TournamentState:
     """The state of play, if the tournament can deal another hand (a Conflict if not)."""
     if tournament.status == TournamentStatus.FINISHED:
-        raise Conflict(f"{tournament.name} is over: no more hands", code="tournament_over")
+        raise Conflict(f"{tournament.name} is over: no more hands", code=Code.TOURNAMENT_OVER)
     state = tournament_state(tournament)
     _refuse_over(tournament, state)
     return state
@@ -105,7 +105,7 @@ def next_hand_state(tournament: Tournament) -> TournamentState:
 
 def _refuse_over(tournament: Tournament, state: TournamentState) -> None:
     if tournament.status == TournamentStatus.FINISHED:
-        raise Conflict(f"{tournament.name} is over: no more hands", code="tournament_over")
+        raise Conflict(f"{tournament.name} is over: no more hands", code=Code.TOURNAMENT_OVER)
     if state.over:
         why = (
             f"the {tournament.hand_limit}-hand limit is reached"
@@ -114,7 +114,7 @@ def _refuse_over(tournament: Tournament, state: TournamentState) -> None:
         )
         raise Conflict(
             f"{tournament.name} is over ({why}): hand {state.next_number} cannot be dealt",
-            code="tournament_over",
+            code=Code.TOURNAMENT_OVER,
         )
 
 
@@ -129,7 +129,7 @@ def next_hand_deal(
         raise DomainError(
             f"{variant} is dealt to at most {max_players(variant)} players, "
             f"and {len(seats)} are still in",
-            code="player_count",
+            code=Code.PLAYER_COUNT,
             field="variant",
         )
     return variant, options, seats
@@ -166,7 +166,7 @@ def _checked(
         if number < state.next_number:
             raise Conflict(
                 f"hand {number} is already recorded; the next hand is {state.next_number}",
-                code="hand_exists",
+                code=Code.HAND_EXISTS,
                 field="number",
             )
         raise DomainError(f"the next hand is {state.next_number}, not {number}", field="number")
@@ -312,7 +312,7 @@ def _new_hand(checked: CheckedHand, *, by, content_hash: str) -> Hand:
 def _clash(number: int) -> Conflict:
     return Conflict(
         f"hand {number} was recorded at the same time by someone else",
-        code="hand_exists",
+        code=Code.HAND_EXISTS,
         field="number",
     )
 
@@ -421,7 +421,7 @@ def hand_void(*, hand: Hand, reason: str, by) -> Hand:
     if hand.status != HandStatus.INVALID:
         raise Conflict(
             f"only an invalid hand can be voided; hand {hand.number} is {hand.status}",
-            code="not_invalid",
+            code=Code.NOT_INVALID,
         )
     previous = hand.status_reason
     with totals_kept(hands=[hand.pk]):  # no change: an invalid hand never counted

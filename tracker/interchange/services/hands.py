@@ -11,7 +11,7 @@ from typing import Any
 
 from tracker.core.digest import canonical_json, sha256_hex
 from tracker.core.paths import FieldPath
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 from tracker.engine.phh import PHHError, game_from_phh
 from tracker.engine.procedure import ENTRY_FIELDS, PHH_OPTIONAL, PHH_REQUIRED, PHH_VARIANT
 from tracker.engine.variants import SEVEN_CARD_STUD
@@ -164,7 +164,7 @@ def phh_hand_entry(
         )
         raise fault(
             f"{tournament.name} is over ({why}): hand {state.next_number} cannot be dealt",
-            code="tournament_over",
+            code=Code.TOURNAMENT_OVER,
         )
     seats = state.next_positions()
     names = [s.player.name for s in seats]
@@ -235,7 +235,7 @@ def phh_finish_check(outcome, hand: Mapping[str, Any], *, source: str, label) ->
         raise HandFault(
             f"the file states finishing stacks {list(stated)}, the replay gives "
             f"{outcome.result.finishing_stacks}",
-            code="finishing_stacks_mismatch",
+            code=Code.FINISHING_STACKS,
             source=source,
             hand=label,
             field="finishing_stacks",

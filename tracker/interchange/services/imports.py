@@ -48,7 +48,7 @@ from tracker.core.jobs import TRANSIENT, enqueue_on_commit, stale_jobs_restart
 from tracker.core.permissions import Capability, require
 from tracker.core.ratelimit import too_many
 from tracker.engine import phh
-from tracker.engine.errors import DomainError, Refusal
+from tracker.engine.errors import Code, DomainError, Refusal
 from tracker.hands.models import Hand
 from tracker.hands.services.recording import HandBatch
 from tracker.interchange.models import (
@@ -322,7 +322,7 @@ def _store(row: ImportFile, data: Upload) -> None:
                             "a text of top-level PHH fields is at most "
                             f"{MAX_DOCUMENT_BYTES // (1024 * 1024)} MB (a .phhs of hand "
                             f"tables, [1], [2], ..., up to {MAX_FILE_BYTES // (1024 * 1024)} MB)",
-                            code="file_too_large",
+                            code=Code.FILE_TOO_LARGE,
                             source=row.name,
                             hand=None,
                         )
@@ -335,7 +335,7 @@ def _store(row: ImportFile, data: Upload) -> None:
         if too_large:
             raise HandFault(
                 f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB",
-                code="file_too_large",
+                code=Code.FILE_TOO_LARGE,
                 source=row.name,
                 hand=None,
             )
@@ -353,7 +353,7 @@ def _store(row: ImportFile, data: Upload) -> None:
 
 
 def _fault(row: ImportFile, message: str) -> HandFault:
-    return HandFault(message, code="invalid_phh", source=row.name, hand=None)
+    return HandFault(message, code=Code.INVALID_PHH, source=row.name, hand=None)
 
 
 def _located(exc: DomainError, name: str) -> HandFault:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 
-from tracker.engine.errors import DomainError
+from tracker.engine.errors import Code, DomainError
 from tracker.leagues.models import League
 from tracker.leagues.seasons import Season, season_from_key, season_of, seasons_between
 from tracker.tournaments.models import Tournament
@@ -45,7 +45,7 @@ def league_season(
     try:
         return season_from_key(league.season_length, key)
     except ValueError as exc:
-        raise DomainError(str(exc), code="invalid_season", field="season") from None
+        raise DomainError(str(exc), code=Code.INVALID_SEASON, field="season") from None
 
 
 def league_seasons(league: League, today: dt.date | None = None) -> list[Season]:
