@@ -10,7 +10,9 @@ from django.urls import reverse
 
 from tests.factories import make_user
 from tests.support.hands import phh_hand
+from tests.support.nights import all_in_night
 from tests.support.pages import form_data, html, text
+from tests.support.recording import record, record_showdown
 from tests.web.conftest import KLO_ACTIONS, make_game, record_sample_hands, walk_entry
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand, HandStatus
@@ -680,18 +682,9 @@ def test_walk_follows_an_all_in_runout_and_returns_uncalled_chips():
 
 
 def test_a_player_who_busts_shows_as_out(client, settle):
-    from tests.factories import make_league, make_tournament
-    from tests.web.conftest import ACES, KINGS, showdown_entry
-
-    league, admin = make_league(slug="bust")
-    t, _ = make_tournament(
-        league=league, by=admin, names=("Ann", "Bob", "Cat"), starting_chips=24,
-        default_variant="seven_card_stud",
-    )  # fmt: skip
+    admin, t = all_in_night(slug="bust")
     with settle():
-        hand_record(
-            tournament=t, by=admin, entry_mode="quick", entry=showdown_entry(t, [ACES, KINGS], 24)
-        )
+        record_showdown(t, admin)
     page = text(client.get(reverse("tournament", kwargs={"pk": t.pk})))
     assert "out in hand 1" in page
 
@@ -702,13 +695,7 @@ def test_a_hand_recorded_meanwhile_keeps_the_form_and_moves_on(client, game, set
     seats = [{"put_in": 14}, {"put_in": 4, "folded": "third"}, {"put_in": 4, "folded": "third"}]
     data = form_data(t, seats, variant="seven_card_stud")
     with settle():  # another scorekeeper is quicker
-        hand_record(
-            tournament=t,
-            by=game.admin,
-            entry_mode="quick",
-            entry=walk_entry(t),
-            variant="seven_card_stud",
-        )
+        record(t, game.admin, walk_entry(t), variant="seven_card_stud")
     response = client.post(reverse("hand-new", kwargs={"pk": t.pk}), data)
     assert response.status_code == 200
     form = response.context["form"]
