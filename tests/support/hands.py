@@ -43,6 +43,24 @@ ODD_CHIP_STREETS = [
 ]  # fmt: skip
 
 
+def heads_up(p1: str, p2: str, *streets: str) -> list[str]:
+    """The PHH actions of a heads-up stud hand, street by street: on each, p1 and then p2
+    are dealt their next cards (``p1`` and ``p2``: each player's cards, third street's three
+    together, the streets apart by spaces), then the street's betting (``streets``: one a
+    street, its actions apart by commas).
+
+    >>> heads_up("AsKs2c 3d", "QhQd3c 4d", "p1 pb, p2 cc", "p2 cbr 20, p1 f")
+    ['d dh p1 AsKs2c', 'd dh p2 QhQd3c', 'p1 pb', 'p2 cc', 'd dh p1 3d', 'd dh p2 4d', \
+'p2 cbr 20', 'p1 f']
+    """
+    dealt = zip(p1.split(), p2.split(), streets, strict=True)
+    return [
+        step
+        for one, two, betting in dealt
+        for step in (f"d dh p1 {one}", f"d dh p2 {two}", *betting.split(", "))
+    ]
+
+
 def phh_stakes(stakes: Stakes = STAKES) -> dict:
     """The PHH fields of ``stakes`` (a fixed-limit seven-card stud hand)."""
     return {

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import make_user
-from tests.support.hands import phh_hand
+from tests.support.hands import heads_up, phh_hand
 from tests.support.nights import all_in_night
 from tests.support.pages import form_data, html, text
 from tests.support.recording import record, record_showdown
@@ -629,13 +629,10 @@ def _walk_contributions(variant, options, actions, stacks, **entry):
 
 
 def test_walk_counts_low_hold_buys_and_the_seventh_card_face():
-    low_hold = [
-        "d dh p1 4s9d4h", "d dh p2 KcKdKs", "p1 pb", "p2 cc",
-        "d dh p1 4c", "d dh p2 Kh", "p2 cc", "p1 cc",
-        "d dh p1 Ah", "d dh p2 Qs", "p2 cc", "p1 cc",
-        "d dh p1 Ad", "d dh p2 Qd", "p1 cc", "p2 cc",
-        "d dh p1 2c", "d dh p2 Jc", "p1 cbr 40", "p2 cc",
-    ]  # fmt: skip
+    low_hold = heads_up(
+        "4s9d4h 4c Ah Ad 2c", "KcKdKs Kh Qs Qd Jc",
+        "p1 pb, p2 cc", "p2 cc, p1 cc", "p2 cc, p1 cc", "p1 cc, p2 cc", "p1 cbr 40, p2 cc",
+    )  # fmt: skip
     walked, engine, views = _walk_contributions(
         "low_hold",
         {"same_rank_wild": "all", "buy_version": "contributed"},
@@ -649,13 +646,10 @@ def test_walk_counts_low_hold_buys_and_the_seventh_card_face():
     assert seventh.seats[0].cards[-1].up and not seventh.seats[1].cards[-1].up
     assert any("pays 40" in a for a in seventh.actions)
 
-    kings = [
-        "d dh p1 Kd4c9c", "d dh p2 QsQhTc", "p1 pb", "p2 cc",
-        "d dh p1 7d", "d dh p2 8d", "p2 cc", "p1 cc",
-        "d dh p1 5h", "d dh p2 6h", "p2 cc", "p1 cc",
-        "d dh p1 3s", "d dh p2 2s", "p2 cc", "p1 cc",
-        "d dh p1 9d", "d dh p2 Ac", "p1 cc", "p2 cc",
-    ]  # fmt: skip
+    kings = heads_up(
+        "Kd4c9c 7d 5h 3s 9d", "QsQhTc 8d 6h 2s Ac",
+        "p1 pb, p2 cc", "p2 cc, p1 cc", "p2 cc, p1 cc", "p2 cc, p1 cc", "p1 cc, p2 cc",
+    )  # fmt: skip
     walked, engine, views = _walk_contributions(
         "kings_and_little_ones", {}, kings, (1000, 1000), seventh_card=["up", None]
     )
