@@ -1,5 +1,6 @@
-"""Hands for the engine and statistics tests: the level-1 stakes of RULES.md, a full hand
-history in PHH fields, and the per-seat facts of a replayed history.
+"""Hands for the engine and statistics tests: the level-1 stakes of RULES.md, heads-up
+histories street by street, a full hand history in PHH fields, what a settled hand pays,
+and the per-seat facts of a replayed history.
 
 >>> STAKES
 Stakes(ante=4, bring_in=10, small_bet=20, big_bet=40)
@@ -59,6 +60,13 @@ def heads_up(p1: str, p2: str, *streets: str) -> list[str]:
         for one, two, betting in dealt
         for step in (f"d dh p1 {one}", f"d dh p2 {two}", *betting.split(", "))
     ]
+
+
+def payout(result) -> tuple:
+    """What a settled hand (a replay's or a quick entry's result) gives back and pays: the
+    uncalled chips returned to each seat, the pots (amount, and the seats that may win
+    it) and the finishing stacks."""
+    return result.returned, [p.to_dict() for p in result.pots], result.finishing_stacks
 
 
 def phh_stakes(stakes: Stakes = STAKES) -> dict:
