@@ -6,12 +6,13 @@ dealt a card on. Full histories and quick entries give the same facts."""
 
 from __future__ import annotations
 
-from tests.support.hands import FIVE, STAKES, full_facts, phh_hand
+from tests.support.hands import FIVE, STAKES, full_facts, heads_up, phh_hand
 from tracker.engine.facts import hand_facts
 from tracker.engine.procedure import replay_hand, settle_quick
 from tracker.engine.showdown import evaluate_showdown
 
 SAW = (4, 5, 6, 7)
+CALLS = "p2 cc, p1 cc"  # a street checked through, p2 first
 # Three players check every street to the showdown (who shows is each test's).
 CHECKED_THREE = [
     "d dh p1 AhKh2c", "d dh p2 AsKs9d", "d dh p3 QhQd8c", "p1 pb", "p2 cc", "p3 cc",
@@ -60,14 +61,8 @@ def test_the_same_hand_as_a_quick_entry_gives_the_same_showdowns_and_streets():
 
 
 def test_heads_up_showdown_where_one_player_mucks():
-    actions = [
-        "d dh p1 AhKh2c", "d dh p2 AsKs9d", "p1 pb", "p2 cc",
-        "d dh p1 3d", "d dh p2 4d", "p2 cc", "p1 cc",
-        "d dh p1 7d", "d dh p2 8d", "p2 cc", "p1 cc",
-        "d dh p1 Tc", "d dh p2 Jc", "p2 cc", "p1 cc",
-        "d dh p1 2d", "d dh p2 3c", "p2 cc", "p1 cc",
-        "p1 sm", "p2 sm AsKs3c",
-    ]  # fmt: skip
+    checked = heads_up("AhKh2c 3d 7d Tc 2d", "AsKs9d 4d 8d Jc 3c", "p1 pb, p2 cc", *[CALLS] * 4)
+    actions = checked + ["p1 sm", "p2 sm AsKs3c"]
     (ann, bob), reading = full_facts(actions, [1000, 1000])
     assert reading["winnings"] == [0, 28]
     assert (ann["sd"], bob["sd"]) == (1, 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.hands import ODD_CHIP_STREETS, phh_hand
+from tests.support.hands import ODD_CHIP_STREETS, payout, phh_hand
 from tracker.engine.procedure import ProcedureError, replay_hand
 
 
@@ -342,14 +342,13 @@ def test_side_pots_and_folded_chips():
     ]
     result = replay_hand(phh_hand(actions, (1000, 1000, 44)))
     assert result.contributions == [64, 64, 44]
-    assert result.returned == [40, 0, 0]
-    assert [p.to_dict() for p in result.pots] == [
-        {"amount": 132, "eligible": [0, 2]},
-        {"amount": 40, "eligible": [0]},
-    ]
     # p1: aces up (A-A-T-T-9... two pair aces and tens with 5s? AA 55 TT -> aces up); p3: queens
     # and jacks and sevens -> Q-Q-J-J. p1 wins both pots.
-    assert result.finishing_stacks == [1108, 936, 0]
+    assert payout(result) == (
+        [40, 0, 0],
+        [{"amount": 132, "eligible": [0, 2]}, {"amount": 40, "eligible": [0]}],
+        [1108, 936, 0],
+    )
 
 
 def test_odd_chips_go_to_the_first_winner_clockwise_from_the_dealer():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.hands import STAKES, phh_hand
+from tests.support.hands import STAKES, payout, phh_hand
 from tracker.engine.errors import DomainError
 from tracker.engine.procedure import replay_hand, settle_quick
 from tracker.engine.stakes import Stakes
@@ -52,12 +52,11 @@ def test_side_pots_and_uncalled_chips():
         shown=[STRAIGHT, None, KINGS],
     )
     # p1's 40 beyond p2's 70 was not called: it goes back.
-    assert result.returned == [40, 0, 0]
-    assert [p.to_dict() for p in result.pots] == [
-        {"amount": 90, "eligible": [0, 2]},
-        {"amount": 80, "eligible": [0]},
-    ]
-    assert result.finishing_stacks == [1100, 930, 0]
+    assert payout(result) == (
+        [40, 0, 0],
+        [{"amount": 90, "eligible": [0, 2]}, {"amount": 80, "eligible": [0]}],
+        [1100, 930, 0],
+    )
 
 
 def test_won_without_a_showdown():

@@ -6,16 +6,9 @@ import pytest
 from django.db.models import Sum
 
 from api.errors import http_status
-from tests.factories import (
-    ACES,
-    KINGS,
-    add_member,
-    fold_seats,
-    make_league,
-    make_tournament,
-    showdown_entry,
-)
-from tests.support.recording import record
+from tests.factories import add_member, fold_seats, make_league, make_tournament
+from tests.support.nights import all_in_night
+from tests.support.recording import aces_against_kings, record, record_showdown
 from tracker.core.errors import Conflict, PermissionDenied
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand, HandStatus, Pot
@@ -54,7 +47,7 @@ def test_tournament_seats_two_to_eight(count):
 def test_a_showdown_is_verified_and_paid(night, settle):
     _, admin, tournament, _ = night
     with settle():
-        hand = record(tournament, admin, showdown_entry(tournament, [ACES, KINGS], 24))
+        hand = record_showdown(tournament, admin)
     hand.refresh_from_db()
     assert hand.status == HandStatus.VERIFIED
     assert hand.engine_version
@@ -71,12 +64,7 @@ def test_table_result_that_differs_is_disputed_and_stands(night, settle):
     state = tournament_state(tournament)
     kings_player = state.next_positions()[1].player_id
     with settle():
-        hand = record(
-            tournament,
-            admin,
-            showdown_entry(tournament, [ACES, KINGS], 24),
-            table_result={"winners": [kings_player]},
-        )
+        hand = record_showdown(tournament, admin, table_result={"winners": [kings_player]})
     hand.refresh_from_db()
     assert hand.status == HandStatus.DISPUTED
     pot = hand.pots.get()
@@ -90,12 +78,7 @@ def test_table_result_that_agrees_is_verified(night, settle):
     _, admin, tournament, _ = night
     aces_player = tournament_state(tournament).next_positions()[0].player_id
     with settle():
-        hand = record(
-            tournament,
-            admin,
-            showdown_entry(tournament, [ACES, KINGS], 24),
-            table_result={"winners": [aces_player]},
-        )
+        hand = record_showdown(tournament, admin, table_result={"winners": [aces_player]})
     hand.refresh_from_db()
     assert hand.status == HandStatus.VERIFIED
 
@@ -135,19 +118,12 @@ def test_hand_fifty_one_is_refused(settle):
 
 
 def test_a_player_who_busts_is_out_skipped_and_ranked(settle):
-    league, admin = make_league()
-    tournament, players = make_tournament(
-        league=league,
-        by=admin,
-        default_variant="seven_card_stud",
-        starting_chips=24,
-        names=("Ann", "Bob", "Cat"),
-    )
+    admin, tournament = all_in_night()
     state = tournament_state(tournament)
     ann, bob, cat = (s.player_id for s in state.next_positions())
     # Ann and Bob go all in (24 each); Ann's aces beat Bob's kings; Cat folds her ante.
     with settle():
-        record(tournament, admin, showdown_entry(tournament, [ACES, KINGS], 24))
+        record_showdown(tournament, admin)
     stacks = tournament_stacks(tournament)
     assert stacks[bob] == 0
     state = tournament_state(tournament)
@@ -165,16 +141,9 @@ def test_a_player_who_busts_is_out_skipped_and_ranked(settle):
 
 
 def test_no_hand_after_one_player_holds_every_chip(settle):
-    league, admin = make_league()
-    tournament, _ = make_tournament(
-        league=league,
-        by=admin,
-        default_variant="seven_card_stud",
-        starting_chips=24,
-        names=("Ann", "Bob"),
-    )
+    admin, tournament = all_in_night(("Ann", "Bob"))
     with settle():
-        record(tournament, admin, showdown_entry(tournament, [ACES, KINGS], 24))
+        record_showdown(tournament, admin)
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED
     with pytest.raises(Conflict, match="over"):
@@ -183,7 +152,7 @@ def test_no_hand_after_one_player_holds_every_chip(settle):
 
 def test_bad_input_names_the_field_and_stores_nothing(night):
     _, admin, tournament, _ = night
-    entry = showdown_entry(tournament, [ACES, KINGS], 24)
+    entry = aces_against_kings(tournament)
     entry["seats"][1]["down"][0] = "Zz"
     with pytest.raises(DomainError) as err:
         record(tournament, admin, entry)
@@ -192,7 +161,7 @@ def test_bad_input_names_the_field_and_stores_nothing(night):
     with pytest.raises(DomainError) as err:
         record(tournament, admin, entry)
     assert err.value.code == "duplicate_card"
-    entry = showdown_entry(tournament, [ACES, KINGS], 24)
+    entry = aces_against_kings(tournament)
     entry["seats"][0]["put_in"] = 2000
     with pytest.raises(DomainError) as err:
         record(tournament, admin, entry)
@@ -269,7 +238,7 @@ def test_reevaluation_changes_nothing_where_the_engine_agrees(night, settle):
 
     league, admin, tournament, _ = night
     with settle():
-        hand = record(tournament, admin, showdown_entry(tournament, [ACES, KINGS], 24))
+        hand = record_showdown(tournament, admin)
     ledger_before = list(LedgerEntry.objects.values_list("id", "amount"))
     with settle():
         job = reevaluation_start(league=league, tournament=tournament, by=admin)
@@ -361,7 +330,7 @@ def test_finished_tournaments_feed_league_standings(settle):
             name=f"Night {k}",
         )
         with settle():
-            record(tournament, admin, showdown_entry(tournament, [ACES, KINGS], 24))
+            record_showdown(tournament, admin)
     assert FinalStanding.objects.count() == 4
     rows = league_standings(league)
     assert [r.events for r in rows] == [1, 1, 1, 1]

@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_league
 from tests.stats.seed import play
+from tests.support.nights import night_played
 from tracker.hands.selectors import facts as facts_module
 from tracker.leagues.services import player_create
 from tracker.tournaments.services import tournament_create
@@ -61,11 +62,9 @@ def test_the_pages_take_the_same_queries_at_5_hands_and_at_50(
     urls = pages(league, players[0], first)
     small = read(client, urls)
     for k, day in enumerate((dt.date(2026, 2, 6), dt.date(2026, 3, 6), dt.date(2026, 3, 20))):
-        t = tournament_create(
-            league=league, name=f"N{k}", player_ids=ids, by=admin, date=day, starting_chips=5000
+        night_played(
+            league, admin, players, name=f"N{k}", date=day, rng=rng, hands=15, starting_chips=5000
         )
-        with django_capture_on_commit_callbacks(execute=True):
-            play(t, admin, rng, hands=15)
     from tracker.hands.models import HandSeat
 
     assert HandSeat.objects.filter(player=players[0]).count() >= 50
@@ -86,25 +85,23 @@ def test_the_pages_take_the_same_queries_at_5_hands_and_at_50(
             assert not seat_reads, label
 
 
-def test_a_long_history_charts_month_by_month(
-    client, monkeypatch, django_capture_on_commit_callbacks
-):
+def test_a_long_history_charts_month_by_month(client, monkeypatch):
     monkeypatch.setattr(facts_module, "EQUITY_SAMPLES", 200)
     monkeypatch.setattr(stats_pages, "CHART_HANDS", 10)
     league, admin = make_league(slug="months")
     players = [player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob")]
     rng = random.Random(3)
     for month in (1, 2, 3):
-        t = tournament_create(
-            league=league,
+        night_played(
+            league,
+            admin,
+            players,
             name=f"M{month}",
-            player_ids=[p.pk for p in players],
-            by=admin,
             date=dt.date(2026, month, 5),
+            rng=rng,
+            hands=6,
             starting_chips=5000,
         )
-        with django_capture_on_commit_callbacks(execute=True):
-            play(t, admin, rng, hands=6)
     html = client.get(f"/players/{players[0].pk}/stats/").content.decode()
     assert 'data-testid="chips-chart"' in html and "Chips won, by month" in html
     assert "months played" in html

@@ -15,7 +15,7 @@ from django.core.management import call_command
 from tests.factories import add_member, make_league, random_nights
 from tests.stats.seed import play
 from tests.support.definitions import stats_table
-from tests.support.nights import invalid_then_void, random_league
+from tests.support.nights import invalid_then_void, night_played, random_league
 from tests.support.recording import record
 from tracker.engine.hands import CATEGORIES
 from tracker.hands.models import Hand, HandSeat, Pot
@@ -207,7 +207,7 @@ def test_the_migrated_tables_start_empty_and_settlement_fills_them(
     assert sum(TournamentTally.objects.values_list("hands", flat=True)) == HandSeat.objects.count()
 
 
-def test_the_migration_sums_the_hands_settled_before_it(django_capture_on_commit_callbacks):
+def test_the_migration_sums_the_hands_settled_before_it():
     import importlib
 
     from django.apps import apps
@@ -215,15 +215,8 @@ def test_the_migration_sums_the_hands_settled_before_it(django_capture_on_commit
     league, admin = make_league(slug="before")
     players = [player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob", "Cat")]
     for month in (1, 2):
-        t = tournament_create(
-            league=league,
-            name=f"N{month}",
-            player_ids=[p.pk for p in players],
-            by=admin,
-            date=dt.date(2025, month, 3),
-        )
-        with django_capture_on_commit_callbacks(execute=True):
-            play(t, admin, random.Random(month), hands=4)
+        date, rng = dt.date(2025, month, 3), random.Random(month)
+        night_played(league, admin, players, name=f"N{month}", date=date, rng=rng, hands=4)
     months, tournaments = snapshot(MonthTally), snapshot(TournamentTally)
     MonthTally.objects.all().delete()
     TournamentTally.objects.all().delete()
@@ -233,18 +226,14 @@ def test_the_migration_sums_the_hands_settled_before_it(django_capture_on_commit
     assert_same(tournaments, snapshot(TournamentTally))
 
 
-def test_league_statistics_by_season(client, django_capture_on_commit_callbacks):
+def test_league_statistics_by_season(client):
     from tracker.leagues.models import League
 
     league, admin = make_league(slug="seasons")
     League.objects.filter(pk=league.pk).update(season_length="quarter")
     players = [player_create(league=league, name=n, by=admin) for n in ("Ann", "Bob")]
     for k, day in enumerate((dt.date(2026, 1, 9), dt.date(2026, 3, 31), dt.date(2026, 4, 1))):
-        t = tournament_create(
-            league=league, name=f"N{k}", player_ids=[p.pk for p in players], by=admin, date=day
-        )
-        with django_capture_on_commit_callbacks(execute=True):
-            play(t, admin, random.Random(k), hands=3)
+        night_played(league, admin, players, name=f"N{k}", date=day, rng=random.Random(k), hands=3)
     html = client.get("/leagues/seasons/stats/").content.decode()
     assert 'data-testid="seasons"' in html and "Jan–Mar 2026" in html and "Apr–Jun 2026" in html
     first = sel.settled_seats(league=league).filter(

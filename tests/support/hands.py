@@ -1,5 +1,6 @@
-"""Hands for the engine and statistics tests: the level-1 stakes of RULES.md, a full hand
-history in PHH fields, and the per-seat facts of a replayed history.
+"""Hands for the engine and statistics tests: the level-1 stakes of RULES.md, heads-up
+histories street by street, a full hand history in PHH fields, what a settled hand pays,
+and the per-seat facts of a replayed history.
 
 >>> STAKES
 Stakes(ante=4, bring_in=10, small_bet=20, big_bet=40)
@@ -41,6 +42,31 @@ ODD_CHIP_STREETS = [
     "d dh p1 Kh", "d dh p3 6d", "p1 cc", "p3 cc",
     "d dh p1 3c", "d dh p3 4s", "p1 cc", "p3 cc",
 ]  # fmt: skip
+
+
+def heads_up(p1: str, p2: str, *streets: str) -> list[str]:
+    """The PHH actions of a heads-up stud hand, street by street: on each, p1 and then p2
+    are dealt their next cards (``p1`` and ``p2``: each player's cards, third street's three
+    together, the streets apart by spaces), then the street's betting (``streets``: one a
+    street, its actions apart by commas).
+
+    >>> heads_up("AsKs2c 3d", "QhQd3c 4d", "p1 pb, p2 cc", "p2 cbr 20, p1 f")
+    ['d dh p1 AsKs2c', 'd dh p2 QhQd3c', 'p1 pb', 'p2 cc', 'd dh p1 3d', 'd dh p2 4d', \
+'p2 cbr 20', 'p1 f']
+    """
+    dealt = zip(p1.split(), p2.split(), streets, strict=True)
+    return [
+        step
+        for one, two, betting in dealt
+        for step in (f"d dh p1 {one}", f"d dh p2 {two}", *betting.split(", "))
+    ]
+
+
+def payout(result) -> tuple:
+    """What a settled hand (a replay's or a quick entry's result) gives back and pays: the
+    uncalled chips returned to each seat, the pots (amount, and the seats that may win
+    it) and the finishing stacks."""
+    return result.returned, [p.to_dict() for p in result.pots], result.finishing_stacks
 
 
 def phh_stakes(stakes: Stakes = STAKES) -> dict:

@@ -1,11 +1,15 @@
-"""Nights for the standings and statistics tests: a finished night with given places, and
-a hand made invalid then voided."""
+"""Nights for the standings and statistics tests: a finished night with given places, a
+night of random hands played and settled, a hand made invalid then voided, and a night on
+stacks that one showdown can bust."""
 
 from __future__ import annotations
 
 import random
 
-from tests.factories import add_member, fold_entry, make_league
+from django.test import TestCase
+
+from tests.factories import add_member, fold_entry, make_league, make_tournament
+from tests.stats.seed import play
 from tests.support.recording import record
 from tracker.hands.models import Hand, HandStatus
 from tracker.hands.selectors import facts as facts_module
@@ -40,6 +44,24 @@ def finished_night(league, name, date, order, counts=True):
         ]
     )
     standings_tallies_apply(tournament_ids=[t.pk], before={})  # as final_standings_write does
+    return t
+
+
+def night_played(league, by, players, *, name, date, rng, hands, **fields):
+    """A night of ``players`` in ``league`` on ``date`` (``fields``: more arguments of
+    ``tournament_create``) and up to ``hands`` random hands in it (tests/stats/seed.py's
+    ``play`` with ``rng``), recorded by ``by`` and settled by their on-commit callbacks, run
+    once the hands are recorded. Returns the night."""
+    t = tournament_create(
+        league=league,
+        name=name,
+        player_ids=[p.pk for p in players],
+        by=by,
+        date=date,
+        **fields,
+    )
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        play(t, by, rng, hands=hands)
     return t
 
 
@@ -81,3 +103,18 @@ def random_league(monkeypatch, slug: str, seed: int, *, quarters: bool = False):
         league.save()
     rob = add_member(league, f"rob{seed}", "authority")
     return rng, league, admin, rob
+
+
+def all_in_night(names=("Ann", "Bob", "Cat"), **league):
+    """A new league (``league``: as ``make_league`` takes it) and a seven-card stud night
+    of ``names`` on 24 chips each, so that ``record_showdown`` puts the second player by
+    position out. Returns the league's admin and the night."""
+    league, admin = make_league(**league)
+    tournament, _ = make_tournament(
+        league=league,
+        by=admin,
+        default_variant="seven_card_stud",
+        starting_chips=24,
+        names=names,
+    )
+    return admin, tournament

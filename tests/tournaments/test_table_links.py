@@ -9,16 +9,8 @@ import pytest
 from django.core import signing
 from django.utils import timezone
 
-from tests.factories import (
-    ACES,
-    KINGS,
-    add_member,
-    fold_entry,
-    make_league,
-    make_tournament,
-    showdown_entry,
-)
-from tests.support.recording import record
+from tests.factories import add_member, fold_entry, make_league, make_tournament
+from tests.support.recording import record, record_disputed
 from tracker.audit.models import AuditEntry
 from tracker.core.errors import NotFound, PermissionDenied
 from tracker.hands.models import Pot
@@ -31,7 +23,6 @@ from tracker.tournaments.selectors import (
     table_link_open,
     table_link_token,
     table_screen_version,
-    tournament_state,
 )
 from tracker.tournaments.services import table_link_create, table_link_revoke
 
@@ -138,13 +129,7 @@ def test_the_version_changes_with_everything_the_screen_shows(
         seen.append(now)
 
     # A hand recorded (not settled yet: the worker has not run).
-    hand = record(
-        t,
-        t.admin,
-        showdown_entry(t, [ACES, KINGS], 24),
-        variant="seven_card_stud",
-        table_result={"winners": [tournament_state(t).next_positions()[1].player_id]},
-    )
+    hand = record_disputed(t, t.admin, variant="seven_card_stud")
     changed()
     # Settled: the engine disagrees with the table, the pot is disputed.
     tournament_settle(tournament_id=t.pk)

@@ -13,17 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.factories import (  # noqa: F401
-    ACES,
-    KINGS,
-    add_member,
-    fold_entry,
-    make_league,
-    make_tournament,
-    showdown_entry,
-)
-from tests.support.recording import record
-from tracker.tournaments.selectors import tournament_state
+from tests.factories import ACES, KINGS, add_member, fold_entry, make_league, make_tournament  # noqa: F401 (the browser tests take them from here)
+from tests.support.recording import record, record_disputed, record_showdown
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -125,17 +116,8 @@ def record_sample_hands(game: Game) -> dict:
     t, admin = game.tournament, game.admin
     hands = {}
     hands["walk"] = record(t, admin, walk_entry(t), variant="seven_card_stud")
-    hands["showdown"] = record(
-        t, admin, showdown_entry(t, [ACES, KINGS], 24), variant="seven_card_stud"
-    )
-    loser = tournament_state(t).next_positions()[1].player_id
-    hands["disputed"] = record(
-        t,
-        admin,
-        showdown_entry(t, [ACES, KINGS], 24),
-        variant="seven_card_stud",
-        table_result={"winners": [loser]},
-    )
+    hands["showdown"] = record_showdown(t, admin, variant="seven_card_stud")
+    hands["disputed"] = record_disputed(t, admin, variant="seven_card_stud")
     hands["full"] = record(
         t, admin, {"actions": KLO_ACTIONS}, mode="full", variant="kings_and_little_ones"
     )

@@ -9,8 +9,10 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import make_user
-from tests.support.hands import phh_hand
+from tests.support.hands import heads_up, phh_hand
+from tests.support.nights import all_in_night
 from tests.support.pages import form_data, html, text
+from tests.support.recording import record, record_showdown
 from tests.web.conftest import KLO_ACTIONS, make_game, record_sample_hands, walk_entry
 from tracker.engine.errors import DomainError
 from tracker.hands.models import Hand, HandStatus
@@ -627,13 +629,10 @@ def _walk_contributions(variant, options, actions, stacks, **entry):
 
 
 def test_walk_counts_low_hold_buys_and_the_seventh_card_face():
-    low_hold = [
-        "d dh p1 4s9d4h", "d dh p2 KcKdKs", "p1 pb", "p2 cc",
-        "d dh p1 4c", "d dh p2 Kh", "p2 cc", "p1 cc",
-        "d dh p1 Ah", "d dh p2 Qs", "p2 cc", "p1 cc",
-        "d dh p1 Ad", "d dh p2 Qd", "p1 cc", "p2 cc",
-        "d dh p1 2c", "d dh p2 Jc", "p1 cbr 40", "p2 cc",
-    ]  # fmt: skip
+    low_hold = heads_up(
+        "4s9d4h 4c Ah Ad 2c", "KcKdKs Kh Qs Qd Jc",
+        "p1 pb, p2 cc", "p2 cc, p1 cc", "p2 cc, p1 cc", "p1 cc, p2 cc", "p1 cbr 40, p2 cc",
+    )  # fmt: skip
     walked, engine, views = _walk_contributions(
         "low_hold",
         {"same_rank_wild": "all", "buy_version": "contributed"},
@@ -647,13 +646,10 @@ def test_walk_counts_low_hold_buys_and_the_seventh_card_face():
     assert seventh.seats[0].cards[-1].up and not seventh.seats[1].cards[-1].up
     assert any("pays 40" in a for a in seventh.actions)
 
-    kings = [
-        "d dh p1 Kd4c9c", "d dh p2 QsQhTc", "p1 pb", "p2 cc",
-        "d dh p1 7d", "d dh p2 8d", "p2 cc", "p1 cc",
-        "d dh p1 5h", "d dh p2 6h", "p2 cc", "p1 cc",
-        "d dh p1 3s", "d dh p2 2s", "p2 cc", "p1 cc",
-        "d dh p1 9d", "d dh p2 Ac", "p1 cc", "p2 cc",
-    ]  # fmt: skip
+    kings = heads_up(
+        "Kd4c9c 7d 5h 3s 9d", "QsQhTc 8d 6h 2s Ac",
+        "p1 pb, p2 cc", "p2 cc, p1 cc", "p2 cc, p1 cc", "p2 cc, p1 cc", "p1 cc, p2 cc",
+    )  # fmt: skip
     walked, engine, views = _walk_contributions(
         "kings_and_little_ones", {}, kings, (1000, 1000), seventh_card=["up", None]
     )
@@ -680,18 +676,9 @@ def test_walk_follows_an_all_in_runout_and_returns_uncalled_chips():
 
 
 def test_a_player_who_busts_shows_as_out(client, settle):
-    from tests.factories import make_league, make_tournament
-    from tests.web.conftest import ACES, KINGS, showdown_entry
-
-    league, admin = make_league(slug="bust")
-    t, _ = make_tournament(
-        league=league, by=admin, names=("Ann", "Bob", "Cat"), starting_chips=24,
-        default_variant="seven_card_stud",
-    )  # fmt: skip
+    admin, t = all_in_night(slug="bust")
     with settle():
-        hand_record(
-            tournament=t, by=admin, entry_mode="quick", entry=showdown_entry(t, [ACES, KINGS], 24)
-        )
+        record_showdown(t, admin)
     page = text(client.get(reverse("tournament", kwargs={"pk": t.pk})))
     assert "out in hand 1" in page
 
@@ -702,13 +689,7 @@ def test_a_hand_recorded_meanwhile_keeps_the_form_and_moves_on(client, game, set
     seats = [{"put_in": 14}, {"put_in": 4, "folded": "third"}, {"put_in": 4, "folded": "third"}]
     data = form_data(t, seats, variant="seven_card_stud")
     with settle():  # another scorekeeper is quicker
-        hand_record(
-            tournament=t,
-            by=game.admin,
-            entry_mode="quick",
-            entry=walk_entry(t),
-            variant="seven_card_stud",
-        )
+        record(t, game.admin, walk_entry(t), variant="seven_card_stud")
     response = client.post(reverse("hand-new", kwargs={"pk": t.pk}), data)
     assert response.status_code == 200
     form = response.context["form"]
