@@ -1,4 +1,4 @@
-"""The examples in the engine's docstrings are tests too."""
+"""The examples in the engine's docstrings, and in the tests' shared helpers, are tests too."""
 
 import doctest
 import importlib
@@ -6,9 +6,13 @@ import pkgutil
 
 import pytest
 
+import tests.support
 import tracker.engine
 
-MODULES = sorted(f"tracker.engine.{m.name}" for m in pkgutil.iter_modules(tracker.engine.__path__))
+MODULES = sorted(
+    [f"tracker.engine.{m.name}" for m in pkgutil.iter_modules(tracker.engine.__path__)]
+    + [f"tests.support.{m.name}" for m in pkgutil.iter_modules(tests.support.__path__)]
+)
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -3,7 +3,7 @@ histories street by street, a full hand history in PHH fields, what a settled ha
 and the per-seat facts of a replayed history.
 
 >>> STAKES
-Stakes(ante=4, bring_in=10, small_bet=20, big_bet=40)
+Stakes(ante=4, bring_in=10, small_bet=20, big_bet=40, level=None)
 >>> phh_hand(["d dh p1 AsKs2c", "d dh p2 QhQd3c", "p1 pb", "p2 f"])["antes"]
 4
 >>> phh_hand([], (100, 100), variant="low_hold")["_variant"]
