@@ -436,7 +436,7 @@
   function catchUp(left) {
     var setup = jsonOf("phone-setup");
     var steps = jsonOf("phone-steps");
-    if (!setup || !steps) { localSteps = null; return Promise.resolve(); }
+    if (!setup || !steps) { localSteps = null; return Promise.resolve(false); }
     var stale = false;
     var known = lastKnown();  // the server's last answer, newer than a page from the cache
     if (known && known.draft === Number(root.getAttribute("data-draft")) &&
@@ -454,17 +454,19 @@
     }
     var waiting = mineOf(left);
     var starts = left.filter(function (item) { return item.change.op === "start" && item.change.id !== draftKey(); });
-    if (!waiting.length && !stale && !starts.length) { localSteps = JSON.parse(steps); remember(); return Promise.resolve(); }
+    if (!waiting.length && !stale && !starts.length) { localSteps = JSON.parse(steps); remember(); return Promise.resolve(false); }
     localSteps = null;  // until the replay answers; a tap waits for it (replaying)
     var done = engine.replay(setup, steps, JSON.stringify(waiting)).then(function (text) {
       var answer = JSON.parse(text);
       localSteps = answer.steps;
-      if (starts.length) return resume(starts[starts.length - 1].change, left);
+      if (starts.length) return resume(starts[starts.length - 1].change, left).then(function () { return true; });
       paint(answer.screen, setup);
       if (waiting.some(function (c) { return c.op === "finish"; })) recordedHere();
+      return true;
     }).catch(function (error) {  // the server's drawing stands
       if (window.console) window.console.warn("the waiting steps do not replay here:", error.message);
       if (lastHtml) root.innerHTML = lastHtml;
+      return true;
     });
     replaying = done;
     return done;
@@ -771,8 +773,14 @@
   });
   root.setAttribute("data-sync", "idle");
   flush();
+  // The engine is ready (seconds after the page): the screen is drawn again only when the
+  // steps waiting in the outbox change it, so cards being picked meanwhile stay as they are.
   loadEngine().then(function (ready) {
-    if (ready && !leaving) return pending().then(function (left) { rendered(left); });
+    if (!ready || leaving) return;
+    return pending().then(function (left) {
+      if (!mineOf(left).length) remember();
+      return catchUp(left).then(function (drew) { if (drew) shown(); });
+    });
   });
 
   /* --- the installable app: the service worker, at the site's root (web/views/app.py) -- */
