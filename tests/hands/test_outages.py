@@ -57,13 +57,15 @@ def test_the_broker_stopped_during_a_record_answers_201_and_the_hand_settles_lat
     api.force_authenticate(admin)
     stack.redis_stop()
     body = {"tournament": tournament.pk, "entry_mode": "quick", "entry": fold_entry(tournament)}
-    r = api.post("/api/v1/hands/", body, format="json")
+    r = api.post("/api/v1/hands/", body, format="json", HTTP_IDEMPOTENCY_KEY="outage-1")
     assert r.status_code == 201, r.content
     hand = Hand.objects.get(pk=r.json()["id"])
     assert hand.status == HandStatus.RECORDED
-    # The client retries without a key (it may not have trusted the answer): still one hand.
-    again = api.post("/api/v1/hands/", body, format="json")
-    assert again.status_code == 200 and again.json()["id"] == hand.pk
+    # The client retries with its key (it may not have trusted the answer): the first answer
+    # again (the keys are kept in the database, not the broker), still one hand.
+    again = api.post("/api/v1/hands/", body, format="json", HTTP_IDEMPOTENCY_KEY="outage-1")
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    assert again.json()["id"] == hand.pk and Hand.objects.filter(tournament=tournament).count() == 1
     stack.redis_start()  # empty: the task sent before the outage is gone with it
     took = wait_for(lambda: settled(tournament, 1), DEADLINE, "the sweep to settle the hand")
     print(f"settled {took:.0f}s after the broker returned")
