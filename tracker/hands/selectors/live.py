@@ -19,6 +19,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from tracker.core.errors import NotFound
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS, normalize_announcements
 from tracker.engine.events import TableEvent, event_from_json
 from tracker.engine.frames import FramesObserver, StreetFrame
@@ -221,3 +222,18 @@ def draft_night(draft: DraftHand) -> dict[str, Any]:
         "options": options,
         "games": [] if variant else night_games(tournament),
     }
+
+
+def tournament_draft_night(tournament: Tournament, pk: object) -> dict[str, Any]:
+    """:func:`draft_night` of the tournament's draft ``pk`` (the phone's page asks it again
+    when the network is back, so its next hand is dealt from the stacks the server has)."""
+    draft = None
+    if isinstance(pk, str) and pk.isdigit():
+        draft = (
+            DraftHand.objects.select_related("tournament__league")
+            .filter(tournament=tournament, pk=int(pk))
+            .first()
+        )
+    if draft is None:
+        raise NotFound(f"{tournament.name} has no live hand {pk}", field="draft")
+    return draft_night(draft)
