@@ -13,9 +13,12 @@
  * phone, the next buttons are drawn at once, and the tap's events go to the outbox, so a
  * hand is logged with the network gone; the server applies them again and checks them.
  * A hand recorded on the phone offline is followed by the next one, dealt there by the same
- * engine (phone_next_hand: stacks, dealer, seats, stakes) and started with a client id of
+ * engine (phone_next_hand: stacks, dealer, seats, stakes; on a dealer's choice night the
+ * game chosen among the night's, checked by the engine) and started with a client id of
  * its own (op "start"): its changes name that start until the server, which deals the
- * hand itself and refuses a start that does not hold, answers with its draft.
+ * hand itself and refuses a start that does not hold, answers with its draft. With the
+ * network there, the night is asked again first (/live/night/: the stacks after a rebuy
+ * or an add-on recorded on another screen).
  * Without this file the forms post as they always did. */
 (function () {
   "use strict";
