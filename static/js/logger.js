@@ -634,7 +634,11 @@
         return '<option value="' + esc(g.variant) + '"' + (g.variant === setup.variant ? " selected" : "") + ">" +
           esc(g.title) + "</option>";
       }).join("") + "</select>" +
-      '<p class="muted small">Its announcements: the league\'s house rules for it.</p></div>';
+      '<p class="muted small" data-testid="next-game-announcements">' + esc(gameWords(night, setup.variant)) + "</p></div>";
+  }
+  function gameWords(night, variant) {
+    var game = (night.games || []).filter(function (g) { return g.variant === variant; })[0];
+    return game ? "Announcements (the league's house rules): " + game.announcements : "";
   }
 
   /* --- drawing the engine's screen (the same parts as templates/tracker/_live_draft.html) */
@@ -785,6 +789,11 @@
     taps = taps.then(run, run);  // one tap after the other, in the order made
   });
   var taps = Promise.resolve();
+  root.addEventListener("change", function (e) {
+    if (!e.target || e.target.id !== "next-game") return;
+    var words = root.querySelector("[data-testid=next-game-announcements]");
+    if (words) words.textContent = gameWords(JSON.parse(jsonOf("phone-night") || "{}"), e.target.value);
+  });
   root.addEventListener("click", function (e) {
     var button = e.target && e.target.closest ? e.target.closest("[data-start-next]") : null;
     if (!button) return;

@@ -344,6 +344,7 @@ def test_a_dealers_choice_hand_started_offline_is_the_game_chosen_there(night):
     assert [g["variant"] for g in games] == [
         "seven_card_stud", "kings_and_little_ones", "low_hole", "low_hold",
     ]  # fmt: skip
+    assert games[3]["announcements"].endswith("buy version: contributed; buy price: one big bet")
     chosen = {"variant": "low_hold", "options": {"buy_version": "buderick"}}
     start = phone_next(draft, first, chosen=chosen)
     assert start.hand["variant"] == "low_hold" and start.hand["title"] == "Hand 2 · Low Hold"

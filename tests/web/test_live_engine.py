@@ -130,6 +130,10 @@ def test_a_whole_hand_logged_offline_on_the_phones_engine_is_recorded_once(site,
     problems = describe("the next hand's game, offline", axe_violations(page))
     assert not problems, "\n".join(problems)
     choice.select_option("low_hold")
+    words = page.inner_text("[data-testid=next-game-announcements]")
+    assert "buy version: contributed; buy price: one big bet" in words
+    page.evaluate("window.scrollTo(0, 0)")  # the prompt sticks at the top once scrolled
+    shots(page, "phone-live-next-game-offline")
     page.locator("#next button:text-is('Start hand 2')").click()
     page.wait_for_selector(".live-head h1:text-is('Hand 2 · Low Hold')")
     figures["offline_start_next_hand_ms"] = draw_ms(page)

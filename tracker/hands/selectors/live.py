@@ -27,6 +27,7 @@ from tracker.engine.live import live_hand
 from tracker.engine.screen import TableNow
 from tracker.engine.stud import NextEvent, StudHand
 from tracker.hands.models import DraftHand, DraftStatus
+from tracker.hands.selectors.wording import announcement_text
 from tracker.leagues.models import Player
 from tracker.tournaments.models import LedgerEntry, LedgerKind, Tournament
 from tracker.tournaments.selectors import tournament_state
@@ -170,16 +171,19 @@ BOUGHT = (LedgerKind.REBUY, LedgerKind.ADDON)
 
 def night_games(tournament: Tournament) -> list[dict[str, Any]]:
     """The games a dealer's choice night offers its hands (the live start form's): each
-    variant with its title and its announcements, the league's house rules."""
+    variant with its title and its announcements, the league's house rules (and in words)."""
     house = tournament.league.house_rules or {}
-    return [
-        {
-            "variant": v,
-            "title": VARIANT_TITLES[v],
-            "options": normalize_announcements(v, dict(house.get(v, {}))),
-        }
-        for v in VARIANTS
-    ]
+    games = []
+    for v in VARIANTS:
+        options = normalize_announcements(v, dict(house.get(v, {})))
+        words = "; ".join(
+            f"{name.replace('_', ' ')}: {announcement_text(name, value)}"
+            for name, value in options.items()
+        )
+        games.append(
+            {"variant": v, "title": VARIANT_TITLES[v], "options": options, "announcements": words}
+        )
+    return games
 
 
 def draft_night(draft: DraftHand) -> dict[str, Any]:
