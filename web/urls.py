@@ -121,6 +121,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/live/", live.live_hand, name="live-hand"),
     path("tournaments/<int:pk>/live/outbox/", live.live_outbox, name="live-outbox"),
     path("tournaments/<int:pk>/live/resolve/", live.live_resolve, name="live-resolve"),
+    path("tournaments/<int:pk>/live/night/", live.live_night, name="live-night"),
     path("hands/<int:pk>/", hands.hand, name="hand"),
     path("hands/<int:pk>/void/", hands.hand_void_page, name="hand-void"),
     path("calculator/", calculator.calculator, name="calculator"),

@@ -13,9 +13,12 @@
  * phone, the next buttons are drawn at once, and the tap's events go to the outbox, so a
  * hand is logged with the network gone; the server applies them again and checks them.
  * A hand recorded on the phone offline is followed by the next one, dealt there by the same
- * engine (phone_next_hand: stacks, dealer, seats, stakes) and started with a client id of
+ * engine (phone_next_hand: stacks, dealer, seats, stakes; on a dealer's choice night the
+ * game chosen among the night's, checked by the engine) and started with a client id of
  * its own (op "start"): its changes name that start until the server, which deals the
- * hand itself and refuses a start that does not hold, answers with its draft.
+ * hand itself and refuses a start that does not hold, answers with its draft. With the
+ * network there, the night is asked again first (/live/night/: the stacks after a rebuy
+ * or an add-on recorded on another screen).
  * Without this file the forms post as they always did. */
 (function () {
   "use strict";
@@ -29,6 +32,7 @@
   var banner = document.querySelector("[data-outbox-banner]");
   var url = root.getAttribute("data-outbox-url");
   var resolveUrl = root.getAttribute("data-resolve-url");
+  var nightUrl = root.getAttribute("data-night-url");
   var liveUrl = window.location.pathname;
   var sending = false;
   var again = false;  // a tap came while a batch was on its way: send once more after it
@@ -413,7 +417,7 @@
     return ask({ fn: "load", pyodide: base, engine: zip }).then(function () {
       engine = {
         step: function (a, b, c) { return ask({ fn: "step", args: [a, b, c] }); },
-        next: function (a, b, c) { return ask({ fn: "next", args: [a, b, c] }); },
+        next: function (a, b, c, d) { return ask({ fn: "next", args: [a, b, c, d] }); },
         replay: function (a, b, c) { return ask({ fn: "replay", args: [a, b, c] }); },
       };
       root.setAttribute("data-engine-ms", String(Math.round(performance.now() - started)));
@@ -496,15 +500,39 @@
     localSteps = stepsNow;
     if (screenNow) paint(screenNow, JSON.stringify(hand));
   }
+  /* The night as the server has it now (the stacks after a rebuy or an add-on recorded on
+   * another screen), when the network is there and the server knows the hand on the page:
+   * the next hand is dealt from it. Offline, or refused, the page's night stays. */
+  function refreshNight() {
+    var key = draftKey();
+    if (!nightUrl || !navigator.onLine || typeof key !== "number") return Promise.resolve();
+    return fetch(nightUrl + "?draft=" + key, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (text) {
+        var el = document.getElementById("phone-night");
+        if (text && el) el.textContent = text;
+      }, function () { /* offline after all: the page's night */ });
+  }
+  /* The game the start form offers for the next hand on a dealer's choice night (the
+   * night's games, their announcements the house rules): the engine checks the choice. */
+  function chosenGame() {
+    var select = document.getElementById("next-game");
+    return select ? { variant: select.value, options: null } : null;
+  }
   /* "Start hand N+1" on the phone: the engine deals it from this hand's result. */
   function startNext() {
     var started = performance.now();
+    var chosen = chosenGame();
+    return refreshNight().then(function () { return dealNext(started, chosen); });
+  }
+  function dealNext(started, chosen) {
     var night = jsonOf("phone-night");
     var setup = jsonOf("phone-setup");
     if (!engine || !night || !setup || localSteps === null) return Promise.resolve();
-    return engine.next(night, setup, JSON.stringify(localSteps)).then(function (text) {
+    return engine.next(night, setup, JSON.stringify(localSteps), JSON.stringify(chosen)).then(function (text) {
       var answer = JSON.parse(text);
       if (answer.over) { refuse(answer.over); return; }
+      if (answer.error) { refuse(answer.error.message); startAgain(); return; }
       var change = { id: uuid(), draft: null, base: 0, op: "start", hand: answer.setup, form: {} };
       return add({ url: url, change: change }).then(function () {
         enter(change.id, answer.setup, [], answer.screen);
@@ -512,7 +540,11 @@
         shown();
         flush();
       });
-    }, function (error) { refuse(error.message); });
+    }, function (error) { refuse(error.message); startAgain(); });
+  }
+  function startAgain() {
+    var button = root.querySelector("[data-start-next]");
+    if (button) button.disabled = false;
   }
   /* The server's last answer for this logger (its draft, version and steps), kept so that
    * a reload offline starts from it rather than from the page the worker cached. */
@@ -583,14 +615,32 @@
     var next = document.getElementById("next");
     if (!next) return;
     var setup = JSON.parse(jsonOf("phone-setup") || "{}");
+    var night = engine ? JSON.parse(jsonOf("phone-night") || "null") : null;
+    var following = Number(setup.number) + 1;
     next.innerHTML = '<h2 id="prompt" class="live-prompt" data-testid="live-prompt">Hand ' +
       esc(setup.number) + (navigator.onLine ? " is being recorded"
         : " is recorded on this phone: it is sent when the network is back") + "</h2>" +
-      (engine && jsonOf("phone-night")
-        ? '<div class="live-buttons"><button type="button" class="button primary big" data-start-next>Start hand ' +
-          esc(Number(setup.number) + 1) + "</button></div>"
+      (night
+        ? gameChoice(night, setup, following) + '<div class="live-buttons">' +
+          '<button type="button" class="button primary big" data-start-next>Start hand ' +
+          esc(following) + "</button></div>"
         : "");
     root.querySelectorAll(".live-tools button").forEach(function (b) { b.disabled = true; });
+  }
+
+  /* The start form's choice of game on a dealer's choice night (the night's games). */
+  function gameChoice(night, setup, number) {
+    if (night.variant || !night.games || !night.games.length) return "";
+    return '<div class="live-next-game"><label for="next-game">Game of hand ' + esc(number) + "</label>" +
+      '<select id="next-game" name="variant" data-testid="next-game">' + night.games.map(function (g) {
+        return '<option value="' + esc(g.variant) + '"' + (g.variant === setup.variant ? " selected" : "") + ">" +
+          esc(g.title) + "</option>";
+      }).join("") + "</select>" +
+      '<p class="muted small" data-testid="next-game-announcements">' + esc(gameWords(night, setup.variant)) + "</p></div>";
+  }
+  function gameWords(night, variant) {
+    var game = (night.games || []).filter(function (g) { return g.variant === variant; })[0];
+    return game ? "Announcements (the league's house rules): " + game.announcements : "";
   }
 
   /* --- drawing the engine's screen (the same parts as templates/tracker/_live_draft.html) */
@@ -741,6 +791,11 @@
     taps = taps.then(run, run);  // one tap after the other, in the order made
   });
   var taps = Promise.resolve();
+  root.addEventListener("change", function (e) {
+    if (!e.target || e.target.id !== "next-game") return;
+    var words = root.querySelector("[data-testid=next-game-announcements]");
+    if (words) words.textContent = gameWords(JSON.parse(jsonOf("phone-night") || "{}"), e.target.value);
+  });
   root.addEventListener("click", function (e) {
     var button = e.target && e.target.closest ? e.target.closest("[data-start-next]") : null;
     if (!button) return;
@@ -767,7 +822,10 @@
     });
   }
 
-  window.addEventListener("online", flush);
+  window.addEventListener("online", function () {
+    flush();
+    if (document.querySelector("[data-start-next]")) refreshNight();  // before the next hand
+  });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") flush();
   });

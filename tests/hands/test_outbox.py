@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from tests.factories import add_member
+from tests.factories import add_member, make_tournament
 from tracker.core.errors import Conflict, PermissionDenied
 from tracker.engine.events import EVENT_TYPES, event_from_json
 from tracker.engine.screen import phone_next_hand, phone_replay
@@ -16,6 +16,8 @@ from tracker.hands.models import DraftChange, DraftHand, DraftStatus, Hand
 from tracker.hands.selectors.live import draft_night, draft_state
 from tracker.hands.services.live import draft_start, draft_step
 from tracker.hands.services.outbox import OutboxChange, outbox_apply, outbox_resolve
+from tracker.leagues.services import player_create
+from tracker.money.services import entry_record, night_create
 
 pytestmark = pytest.mark.django_db
 
@@ -60,14 +62,16 @@ def phone_setup(draft):
     }  # fmt: skip
 
 
-def phone_next(draft, outbox, **changed):
+def phone_next(draft, outbox, *, night=None, chosen=None, **changed):
     """The start of the next hand as the phone's engine deals it, offline, once the
-    ``outbox`` of ``draft``'s hand is logged there (nothing of it sent yet)."""
+    ``outbox`` of ``draft``'s hand is logged there (nothing of it sent yet): from the
+    ``night`` the page carries (the draft's now unless given), with the game ``chosen``."""
     setup = phone_setup(draft)
     waiting = [{"op": c.op, "events": list(c.events)} for c in outbox]
     steps = json.loads(phone_replay(json.dumps(setup), "[]", json.dumps(waiting)))["steps"]
-    answer = json.loads(phone_next_hand(json.dumps(draft_night(draft)), json.dumps(setup),
-                                        json.dumps(steps)))  # fmt: skip
+    night = draft_night(draft) if night is None else night
+    answer = json.loads(phone_next_hand(json.dumps(night), json.dumps(setup), json.dumps(steps),
+                                        json.dumps(chosen)))  # fmt: skip
     hand = {**answer["setup"], **changed}
     return OutboxChange(client_id=uuid.uuid4(), draft=None, base=0, op="start", hand=hand)
 
@@ -264,13 +268,17 @@ def test_a_start_the_server_does_not_deal_is_refused_with_what_differs(night):
     _, admin, tournament, _ = night
     draft = draft_start(tournament=tournament, by=admin)
     first = phone_hand(draft)
-    start = phone_next(draft, first, stacks=[1000, 1000, 1000])
+    dealt = phone_next(draft, first).hand["stacks"]  # Cat, Ann, Bob: 1018/996/986
+    start = phone_next(draft, first, stacks=[dealt[0] - 500, *dealt[1:]])
     second = phone_hand(draft, start=start.client_id)
     result = outbox_apply(tournament=tournament, by=admin, changes=[*first, start, *second])
     assert statuses(result) == ["applied"] * 6 + ["refused"] * 7
     refused = result.results[6].error
-    assert refused.code == "start_refused" and "the stacks are" in refused.message
-    assert "(this phone: 1000/1000/1000)" in refused.message
+    assert refused.code == "start_refused" and refused.fields == {"hand": [refused.message]}
+    assert refused.message.endswith("; reload to continue")
+    # Each stack that differs, the server's and the phone's, and no more.
+    assert "does not hold: Cat's stack is 1,018 here, 518 on the phone; reload" in refused.message
+    assert "Ann's" not in refused.message and "was recorded" not in refused.message
     assert {r.error.code for r in result.results[7:]} == {"start_refused"}
     assert Hand.objects.count() == 1 and DraftHand.objects.count() == 1
 
@@ -325,3 +333,99 @@ def test_a_start_of_a_hand_the_night_is_not_at_is_refused(night):
     result = outbox_apply(tournament=tournament, by=admin, changes=[start, *second])
     assert statuses(result) == ["refused"] * 7
     assert "hand 1 is open on another screen" in result.results[0].error.message
+
+
+def test_a_dealers_choice_hand_started_offline_is_the_game_chosen_there(night):
+    league, admin, _, players = night
+    tournament = make_tournament(league=league, by=admin, names=("Dee", "Eve", "Fay"))[0]
+    draft = draft_start(tournament=tournament, by=admin, variant="seven_card_stud")
+    first = phone_hand(draft)
+    games = draft_night(draft)["games"]
+    assert [g["variant"] for g in games] == [
+        "seven_card_stud", "kings_and_little_ones", "low_hole", "low_hold",
+    ]  # fmt: skip
+    assert games[3]["announcements"].endswith("buy version: contributed; buy price: one big bet")
+    chosen = {"variant": "low_hold", "options": {"buy_version": "buderick"}}
+    start = phone_next(draft, first, chosen=chosen)
+    assert start.hand["variant"] == "low_hold" and start.hand["title"] == "Hand 2 · Low Hold"
+    assert start.hand["options"]["buy_version"] == "buderick"
+    result = outbox_apply(tournament=tournament, by=admin, changes=[*first, start])
+    assert statuses(result) == ["applied"] * 7
+    later = DraftHand.objects.get(tournament=tournament, number=2)
+    assert later.variant == "low_hold" and later.options == start.hand["options"]
+
+
+def test_the_phones_engine_offers_only_the_nights_games(night):
+    league, admin, _, _ = night
+    tournament = make_tournament(league=league, by=admin, names=("Dee", "Eve", "Fay"))[0]
+    draft = draft_start(tournament=tournament, by=admin, variant="seven_card_stud")
+    setup = json.dumps(phone_setup(draft))
+    waiting = [{"op": c.op, "events": list(c.events)} for c in phone_hand(draft)]
+    steps = json.loads(phone_replay(setup, "[]", json.dumps(waiting)))["steps"]
+    night_json = json.dumps(draft_night(draft))
+    for chosen, field in (
+        ({"variant": "razz"}, "variant"),
+        ({"variant": "low_hold", "options": {"buy_price": -5}}, "options.buy_price"),
+    ):
+        answer = json.loads(phone_next_hand(night_json, setup, json.dumps(steps),
+                                            json.dumps(chosen)))  # fmt: skip
+        assert "setup" not in answer and answer["error"]["field"] == field
+    same = json.loads(phone_next_hand(night_json, setup, json.dumps(steps)))["setup"]
+    assert same["variant"] == "seven_card_stud"  # none chosen: the same game again
+
+
+def test_a_start_with_a_game_the_night_does_not_offer_is_refused_with_the_field(night):
+    league, admin, _, _ = night
+    tournament = make_tournament(league=league, by=admin, names=("Dee", "Eve", "Fay"))[0]
+    draft = draft_start(tournament=tournament, by=admin, variant="seven_card_stud")
+    first = phone_hand(draft)
+    for hand, field in (
+        ({"variant": "razz"}, "hand.variant"),
+        ({"variant": "low_hold", "options": {"buy_price": -5}}, "hand.options.buy_price"),
+    ):
+        start = phone_next(draft, first, **hand)
+        result = outbox_apply(tournament=tournament, by=admin, changes=[*first, start])
+        refused = result.results[-1]
+        assert refused.status == "refused" and refused.error.code == "start_refused"
+        assert list(refused.error.fields) == [field] and "does not offer" in refused.error.message
+    assert DraftHand.objects.filter(tournament=tournament).count() == 1
+
+
+def test_a_rebuy_recorded_while_the_phone_was_offline_is_named_and_a_fresh_night_starts_right(
+    night, django_capture_on_commit_callbacks
+):
+    league, admin, _, _ = night
+    ids = [player_create(league=league, name=n, by=admin).pk for n in ("Dee", "Eve", "Fay")]
+    tournament = night_create(
+        league=league, by=admin, name="Rebuy night", player_ids=ids,
+        default_variant="seven_card_stud",
+        money={"buy_in": 2000, "rebuy_price": 2000, "rebuy_chips": 1000,
+               "rebuy_until_hand": 6, "rebuy_max": 2, "rebuy_when": "any"},
+    )  # fmt: skip
+    draft = draft_start(tournament=tournament, by=admin)
+    offline = draft_night(draft)  # the night as the phone's page carries it
+    first = phone_hand(draft)
+    start = phone_next(draft, first, night=offline)
+    with django_capture_on_commit_callbacks(execute=True):
+        outbox_apply(tournament=tournament, by=admin, changes=first)  # hand 1, recorded
+    dee = draft.positions[0]
+    names = dict(zip(ids, ("Dee", "Eve", "Fay"), strict=True))
+    entry_record(tournament=tournament, player_id=dee, kind="rebuy", by=admin)  # elsewhere
+    result = outbox_apply(tournament=tournament, by=admin, changes=[start])
+    refused = result.results[0].error
+    seat = start.hand["positions"].index(dee)
+    phone = start.hand["stacks"][seat]
+    assert refused.message.endswith(
+        f"{names[dee]}'s stack is {phone + 1000:,} here, {phone:,} on the phone: "
+        "a rebuy was recorded; reload to continue"
+    )
+    assert not DraftHand.objects.filter(tournament=tournament, number=2).exists()
+    # Back online before starting: the night as the server has it now deals it right.
+    fresh = draft_night(DraftHand.objects.get(pk=draft.pk))
+    assert fresh["bought"] == {str(dee): 1000}
+    again = phone_next(draft, first, night=fresh)
+    assert again.hand["stacks"][seat] == phone + 1000
+    result = outbox_apply(tournament=tournament, by=admin, changes=[again])
+    assert statuses(result) == ["applied"]
+    later = DraftHand.objects.get(tournament=tournament, number=2)
+    assert later.starting_stacks == again.hand["stacks"]

@@ -277,10 +277,11 @@ def live_settle(page) -> None:
     page.wait_for_function(OUTBOX_IDLE)
 
 
-def live_start(page, site, slug: str) -> tuple[Game, str]:
-    """A night of three (stud) whose scorekeeper, logged in on ``page``, starts hand 1 in
-    the live logger: the game and the logger's address."""
-    game = make_game(slug=slug, variant="seven_card_stud")
+def live_start(page, site, slug: str, variant: str = "seven_card_stud") -> tuple[Game, str]:
+    """A night of three (stud, or the ``variant`` given: "" for dealer's choice, whose
+    start form offers Seven-Card Stud first) whose scorekeeper, logged in on ``page``,
+    starts hand 1 in the live logger: the game and the logger's address."""
+    game = make_game(slug=slug, variant=variant)
     log_in(page, site, game.keeper.username)
     live = f"{site}/tournaments/{game.tournament.pk}/live/"
     page.goto(live)

@@ -2,7 +2,8 @@
 (static/vendor/pyodide/) loads tracker/engine/ from /engine-<digest>.zip, so with the
 network cut (``context.set_offline``) each tap draws the next buttons at once, with no
 reload and no round trip: a whole hand is logged and recorded offline and the next hand
-started and logged there (dealt by the phone's engine), a reload offline opens the logger
+started and logged there (dealt by the phone's engine, in the game the start form offers on
+a dealer's choice night), a reload offline opens the logger
 from the service worker's cache with the outbox intact and the hand where the phone left
 it, and back online each hand is recorded exactly once, settles, replays and counts in the
 statistics. A second phone, online without JavaScript, moves a hand while the first is
@@ -15,6 +16,7 @@ the time from a tap to the next button with a slow 3G profile (Chrome's DevTools
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -70,7 +72,7 @@ def draw_ms(page) -> int:
 def test_a_whole_hand_logged_offline_on_the_phones_engine_is_recorded_once(site, phone, shots):
     figures: dict[str, object] = {}
     page = phone
-    game, live = live_start(page, site, "engine")
+    game, live = live_start(page, site, "engine", variant="")  # dealer's choice: stud first
     page.wait_for_function(ENGINE_READY, timeout=120_000)
     # The page's own files as Resource Timing counts them, and what the engine's worker
     # fetches (its requests are not in the page's timeline): Pyodide's files and the zip.
@@ -117,9 +119,23 @@ def test_a_whole_hand_logged_offline_on_the_phones_engine_is_recorded_once(site,
     assert not DraftChange.objects.filter(client_id__isnull=False).exists()
 
     # The next hand, still offline: dealt by the phone's engine from hand 1's result (Bob
-    # brought in and took the antes; Bob deals, so Cat is dealt first), then logged there.
+    # brought in and took the antes; Bob deals, so Cat is dealt first), in the game chosen
+    # among the night's (the start form's choice; this hand's game is offered first), then
+    # logged there.
+    choice = page.locator("[data-testid=next-game]")
+    assert choice.locator("option").all_inner_texts() == [
+        "Seven-Card Stud", "Kings and Little Ones", "Low Hole", "Low Hold",
+    ]  # fmt: skip
+    assert choice.input_value() == "seven_card_stud"
+    problems = describe("the next hand's game, offline", axe_violations(page))
+    assert not problems, "\n".join(problems)
+    choice.select_option("low_hold")
+    words = page.inner_text("[data-testid=next-game-announcements]")
+    assert "buy version: contributed; buy price: one big bet" in words
+    page.evaluate("window.scrollTo(0, 0)")  # the prompt sticks at the top once scrolled
+    shots(page, "phone-live-next-game-offline")
     page.locator("#next button:text-is('Start hand 2')").click()
-    page.wait_for_selector(".live-head h1:has-text('Hand 2')")
+    page.wait_for_selector(".live-head h1:text-is('Hand 2 · Low Hold')")
     figures["offline_start_next_hand_ms"] = draw_ms(page)
     stacks = [
         s.split()[0] for s in page.locator(".live-seats .seat-chips .muted").all_inner_texts()
@@ -149,6 +165,7 @@ def test_a_whole_hand_logged_offline_on_the_phones_engine_is_recorded_once(site,
     page.wait_for_function(OUTBOX_IDLE)
     assert Hand.objects.get().number == 1  # once
     second = DraftHand.objects.get(number=2)
+    assert second.variant == "low_hold"  # the game chosen on the phone, checked there
     assert second.positions == [p.pk for p in (game.players[2], game.players[0], game.players[1])]
     assert second.starting_stacks == [996, 996, 1008] and second.version == 2
     assert page.locator(".live-head h1").inner_text().startswith("Hand 2")
@@ -276,7 +293,9 @@ def test_a_hand_moved_on_another_phone_while_this_one_was_offline_asks_which_to_
     refused = page.wait_for_selector("[data-testid=start-refused]", timeout=30_000)
     page.wait_for_function(OUTBOX_IDLE)
     assert "Hand 2 (started on this phone) was not recorded" in refused.inner_text()
-    assert "the stacks are" in refused.inner_text()
+    # Each stack that differs, the server's and the phone's, and what to do.
+    assert re.search(r"\w+'s stack is [\d,]+ here, [\d,]+ on the phone", refused.inner_text())
+    assert "reload to continue" in refused.inner_text()
     assert banner(page).startswith("not saved: hand 2")
     assert not page.locator("[data-testid=live-conflict]").count()
     shots(page, "phone-live-start-refused")

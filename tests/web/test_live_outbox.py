@@ -267,3 +267,24 @@ def test_a_start_without_its_hand_is_refused_naming_it(table):
     answer = send(client, tournament, {"changes": [orphan]})
     assert answer.status_code == 400
     assert "changes[0].draft" in answer.json()["error"]["fields"]
+
+
+def test_the_night_asked_again_is_the_servers_and_only_for_its_scorekeepers(table):
+    tournament, admin, client, draft = table
+    address = reverse("live-night", kwargs={"pk": tournament.pk})
+    page = client.get(reverse("live-hand", kwargs={"pk": tournament.pk})).content.decode()
+    answer = client.get(address, {"draft": draft.pk})
+    assert answer.status_code == 200 and answer.json() == json_script(page, "phone-night")
+    assert answer.json()["number"] == 1 and answer.json()["bought"] == {}
+    missing = client.get(address, {"draft": "nine"})
+    assert missing.status_code == 404 and missing.json()["error"]["fields"] == {
+        "draft": [missing.json()["error"]["message"]]
+    }
+    keeper = Client()  # no CSRF check: a POST is refused as a POST
+    keeper.force_login(admin)
+    assert keeper.post(address, {"draft": draft.pk}).status_code == 405
+    member = add_member(tournament.league, "night-member", "member")
+    other = Client()
+    other.force_login(member)
+    assert other.get(address, {"draft": draft.pk}).status_code == 403
+    assert Client().get(address, {"draft": draft.pk}).status_code == 403

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .announcements import VARIANT_TITLES, has_high, has_low
+from .announcements import VARIANT_TITLES, has_high, has_low, max_players, normalize_announcements
 from .cards import card_symbol, parse_card
 from .errors import DomainError
 from .events import (
@@ -58,6 +58,7 @@ __all__ = [
     "change_steps",
     "events_from_form",
     "hand_title",
+    "night_game",
     "phone_next_hand",
     "phone_replay",
     "phone_screen",
@@ -655,7 +656,52 @@ def stakes_line(level: int, stakes: Mapping[str, int]) -> str:
     )
 
 
-def phone_next_hand(night_json: str, setup_json: str, steps_json: str) -> str:
+def night_game(
+    night: Mapping[str, Any],
+    chosen: Mapping[str, Any] | None,
+    *,
+    same: Mapping[str, Any],
+    players: int,
+) -> tuple[str, dict[str, Any]]:
+    """The next hand's game and announcements: the night's game; on a dealer's choice night
+    (``variant`` ``None``) the game ``chosen`` among the night's ``games`` (each ``variant``
+    with its announcements, the house rules), its announcements over the game's, or the game
+    of this hand (``same``) again if none is chosen. Refuses a game the night does not offer
+    (field ``variant``), a bad announcement (``options.<name>``), or a game dealt to fewer
+    players than are still in.
+
+    >>> night = {"variant": None, "games": [{"variant": "low_hold", "options": {"buy_price": 20}}]}
+    >>> night_game(night, {"variant": "low_hold"}, same={}, players=3)[1]["buy_price"]
+    20
+    >>> night_game(night, {"variant": "razz"}, same={}, players=3)
+    Traceback (most recent call last):
+    ...
+    tracker.engine.errors.DomainError: 'razz' is not a game of this night (low_hold)
+    """
+    if night.get("variant"):
+        return night["variant"], dict(night.get("options") or {})
+    if not chosen or not chosen.get("variant"):
+        return same["variant"], dict(same.get("options") or {})
+    games = {g["variant"]: g for g in night.get("games") or ()}
+    variant = chosen["variant"]
+    if variant not in games:
+        raise DomainError(
+            f"{variant!r} is not a game of this night ({', '.join(games)})", field="variant"
+        )
+    options = {**(games[variant].get("options") or {}), **(chosen.get("options") or {})}
+    options = normalize_announcements(variant, options)
+    if players > max_players(variant):
+        raise DomainError(
+            f"{VARIANT_TITLES[variant]} is dealt to at most {max_players(variant)} players, "
+            f"and {players} are still in",
+            field="variant",
+        )
+    return variant, options
+
+
+def phone_next_hand(
+    night_json: str, setup_json: str, steps_json: str, chosen_json: str = "null"
+) -> str:
     """The night's next hand, dealt on the phone once the hand on its screen is over (JSON
     in and out): what the server's state of play would deal, by the same rules
     (:func:`tracker.engine.tournament.next_hand`) from the stacks this hand leaves.
@@ -663,10 +709,14 @@ def phone_next_hand(night_json: str, setup_json: str, steps_json: str) -> str:
     ``night`` holds the seats in clockwise order (``seat``, ``player``, ``name``), the
     stacks of the players not in this hand (``others``, by player id), ``first_dealer``,
     ``schedule``, ``hands_per_level``, ``hand_limit`` and the night's ``variant`` and
-    ``options`` (``null`` on a dealer's choice night: the same game again). ``setup`` is
-    this hand's (with ``number``, ``positions``: player ids, the dealer last, and ``level``).
-    The answer is the next hand's ``setup`` (``title`` and ``stakes_line`` too) and its
-    ``screen``, or ``over`` saying why the night deals no more hands.
+    ``options`` (``null`` on a dealer's choice night, with its ``games``: ``chosen``, the
+    start form's ``variant`` and ``options``, picks one, :func:`night_game`; none chosen,
+    the same game again), and the chips bought since this hand started (``bought``, by
+    player id, for hand ``number``). ``setup`` is this hand's (with ``number``,
+    ``positions``: player ids, the dealer last, and ``level``). The answer is the next
+    hand's ``setup`` (``title`` and ``stakes_line`` too) and its ``screen``, ``over`` saying
+    why the night deals no more hands, or ``error`` (``message``, ``field``) for a game the
+    night does not offer.
 
     >>> night = json.dumps({"seats": [{"seat": 0, "player": 7, "name": "A"},
     ...     {"seat": 1, "player": 8, "name": "B"}], "others": {}, "first_dealer": 0,
@@ -692,6 +742,9 @@ def phone_next_hand(night_json: str, setup_json: str, steps_json: str) -> str:
     finishing = now.hand.settle().finishing_stacks
     by_player = {int(pid): chips for pid, chips in (night.get("others") or {}).items()}
     by_player.update(zip(data["positions"], finishing, strict=True))
+    if night.get("number") == data["number"]:  # bought since this hand started
+        for pid, chips in (night.get("bought") or {}).items():
+            by_player[int(pid)] = by_player.get(int(pid), 0) + chips
     seats = night["seats"]
     seat_of = {s["player"]: s["seat"] for s in seats}
     upcoming = next_hand(
@@ -709,8 +762,13 @@ def phone_next_hand(night_json: str, setup_json: str, steps_json: str) -> str:
                                    f"{upcoming.over}"})  # fmt: skip
     player_at = {s["seat"]: s for s in seats}
     dealt = [player_at[n] for n in upcoming.seats]
-    variant = night.get("variant") or data["variant"]
-    options = night.get("options") if night.get("variant") else data.get("options")
+    try:
+        variant, options = night_game(
+            night, json.loads(chosen_json), same=data, players=len(upcoming.seats)
+        )
+    except DomainError as exc:
+        field = next(iter(exc.fields), None)
+        return json.dumps({"error": {"message": exc.message, "field": field}})
     level = upcoming.stakes
     stakes = {k: getattr(level, k) for k in ("ante", "bring_in", "small_bet", "big_bet")}
     nxt = {

@@ -18,7 +18,7 @@ from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
 from tracker.engine.errors import Code, DomainError
 from tracker.games.selectors import league_games
 from tracker.hands.models import DraftStatus
-from tracker.hands.selectors.live import draft_state, open_draft
+from tracker.hands.selectors.live import draft_state, open_draft, tournament_draft_night
 from tracker.hands.services.live import (
     draft_check_around,
     draft_discard,
@@ -179,7 +179,10 @@ def _answer(request, tournament, out: OutboxResult) -> JsonResponse:
     return JsonResponse(body)
 
 
-def _outbox_view(view):
+def _json_view(view):
+    """A JSON view of the logger: a signed-in scorekeeper of the tournament, refusals as
+    the one error body."""
+
     @wraps(view)
     def wrapper(request, pk):
         if not request.user.is_authenticated:
@@ -191,11 +194,26 @@ def _outbox_view(view):
                 tournament = visible_tournament(request.user, pk)
                 # Authorize before reading the body (docs/rulings.md "Security").
                 require(request.user, tournament.league, Capability.RECORD_HAND, "record hands")
-                return view(request, tournament, json_body(request.body))
+                return view(request, tournament)
         except Refusal as exc:
             return _error(exc)
 
-    return require_POST(wrapper)
+    return wrapper
+
+
+def _outbox_view(view):
+    def body(request, tournament):
+        return view(request, tournament, json_body(request.body))
+
+    return require_POST(_json_view(wraps(view)(body)))
+
+
+@require_http_methods(["GET"])
+@_json_view
+def live_night(request, tournament):
+    """The night as the phone's engine deals its next hand from (``?draft=<id>``: the hand
+    on the phone), as the server has it now: asked again when the network is back."""
+    return JsonResponse(tournament_draft_night(tournament, request.GET.get("draft", "")))
 
 
 @_outbox_view

@@ -19,15 +19,17 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from tracker.engine.announcements import normalize_announcements
+from tracker.core.errors import NotFound
+from tracker.engine.announcements import VARIANT_TITLES, VARIANTS, normalize_announcements
 from tracker.engine.events import TableEvent, event_from_json
 from tracker.engine.frames import FramesObserver, StreetFrame
 from tracker.engine.live import live_hand
 from tracker.engine.screen import TableNow
 from tracker.engine.stud import NextEvent, StudHand
 from tracker.hands.models import DraftHand, DraftStatus
+from tracker.hands.selectors.wording import announcement_text
 from tracker.leagues.models import Player
-from tracker.tournaments.models import Tournament
+from tracker.tournaments.models import LedgerEntry, LedgerKind, Tournament
 from tracker.tournaments.selectors import tournament_state
 
 
@@ -163,11 +165,34 @@ def draft_state(draft: DraftHand) -> DraftState:
     return DraftState(draft, names, hand, now.next, table, log, now)
 
 
+#: The ledger's chips bought between hands.
+BOUGHT = (LedgerKind.REBUY, LedgerKind.ADDON)
+
+
+def night_games(tournament: Tournament) -> list[dict[str, Any]]:
+    """The games a dealer's choice night offers its hands (the live start form's): each
+    variant with its title and its announcements, the league's house rules (and in words)."""
+    house = tournament.league.house_rules or {}
+    games = []
+    for v in VARIANTS:
+        options = normalize_announcements(v, dict(house.get(v, {})))
+        words = "; ".join(
+            f"{name.replace('_', ' ')}: {announcement_text(name, value)}"
+            for name, value in options.items()
+        )
+        games.append(
+            {"variant": v, "title": VARIANT_TITLES[v], "options": options, "announcements": words}
+        )
+    return games
+
+
 def draft_night(draft: DraftHand) -> dict[str, Any]:
     """What the phone's engine needs to deal the night's next hand itself, offline
     (tracker/engine/screen.py ``phone_next_hand``): the seats in clockwise order, the
-    stacks of the players not in this hand, the first dealer, the stakes schedule, the
-    hand limit and the night's game (``None`` on a dealer's choice night)."""
+    stacks of the players not in this hand, the chips the players in it bought since it
+    started (``bought``, for hand ``number``: rebuys and add-ons), the first dealer, the
+    stakes schedule, the hand limit and the night's game (``None`` on a dealer's choice
+    night, with the ``games`` it offers)."""
     tournament = draft.tournament
     state = tournament_state(tournament)
     in_hand = set(draft.positions)
@@ -177,15 +202,42 @@ def draft_night(draft: DraftHand) -> dict[str, Any]:
         base = dict((tournament.league.house_rules or {}).get(variant, {}))
         base.update(tournament.default_options or {})
         options = normalize_announcements(variant, base)
+    bought: dict[str, int] = {}
+    rows = LedgerEntry.objects.filter(
+        tournament=tournament,
+        kind__in=BOUGHT,
+        player_id__in=in_hand,
+        created_at__gt=draft.created_at,
+    ).values_list("player_id", "amount")
+    for pid, chips in rows:
+        bought[str(pid)] = bought.get(str(pid), 0) + chips
     return {
         "seats": [
             {"seat": s.number, "player": s.player_id, "name": s.player.name} for s in state.seats
         ],
         "others": {str(pid): chips for pid, chips in state.stacks.items() if pid not in in_hand},
+        "number": draft.number,
+        "bought": bought,
         "first_dealer": tournament.first_dealer_seat,
         "schedule": [list(row) for row in tournament.stakes_schedule],
         "hands_per_level": tournament.hands_per_level,
         "hand_limit": tournament.hand_limit,
         "variant": variant,
         "options": options,
+        "games": [] if variant else night_games(tournament),
     }
+
+
+def tournament_draft_night(tournament: Tournament, pk: object) -> dict[str, Any]:
+    """:func:`draft_night` of the tournament's draft ``pk`` (the phone's page asks it again
+    when the network is back, so its next hand is dealt from the stacks the server has)."""
+    draft = None
+    if isinstance(pk, str) and pk.isdigit():
+        draft = (
+            DraftHand.objects.select_related("tournament__league")
+            .filter(tournament=tournament, pk=int(pk))
+            .first()
+        )
+    if draft is None:
+        raise NotFound(f"{tournament.name} has no live hand {pk}", field="draft")
+    return draft_night(draft)

@@ -36,7 +36,7 @@ from tracker.hands.selectors.live import (
     draft_walk,
 )
 from tracker.hands.services.recording import hand_record, next_hand_deal, next_hand_state
-from tracker.tournaments.models import Tournament
+from tracker.tournaments.models import LedgerEntry, LedgerKind, Tournament
 
 
 @transaction.atomic
@@ -79,6 +79,40 @@ def draft_start(
 ASSUMED_FIELDS = ("variant", "options", "positions", "stacks", "stakes", "level")
 
 
+def _bought_since(draft: DraftHand, players: Sequence[int]) -> dict[int, list[str]]:
+    """The rebuys and add-ons of ``players`` that play from ``draft``'s hand or the one
+    before it (those a phone offline since may not know), in words, by player."""
+    rows = LedgerEntry.objects.filter(
+        tournament_id=draft.tournament_id,
+        kind__in=(LedgerKind.REBUY, LedgerKind.ADDON),
+        player_id__in=players,
+        from_hand__gte=draft.number - 1,
+        amount__gt=0,
+    ).values_list("player_id", "kind")
+    found: dict[int, list[str]] = {}
+    for pid, kind in rows:
+        found.setdefault(pid, []).append("a rebuy" if kind == LedgerKind.REBUY else "an add-on")
+    return found
+
+
+def _stacks_differ(draft: DraftHand, phone: Sequence[int], names: Mapping[int, str]) -> list[str]:
+    """Each player whose stack the phone has otherwise, and why it may be (a rebuy or an
+    add-on recorded on another screen): "Ann's stack is 2,000 here, 1,000 on the phone"."""
+    differ = [
+        (pid, here, there)
+        for pid, here, there in zip(draft.positions, draft.starting_stacks, phone, strict=False)
+        if here != there
+    ]
+    bought = _bought_since(draft, [pid for pid, _, _ in differ])
+    found = []
+    for pid, here, there in differ:
+        line = f"{names.get(pid, f'player {pid}')}'s stack is {here:,} here, {there:,} on the phone"
+        if pid in bought:
+            line += f": {' and '.join(bought[pid])} was recorded"
+        found.append(line)
+    return found
+
+
 def _differences(
     draft: DraftHand, assumed: Mapping[str, Any], names: Mapping[int, str]
 ) -> list[str]:
@@ -100,10 +134,7 @@ def _differences(
             f"(this phone: {who(assumed.get('positions') or [])})"
         )
     elif list(assumed.get("stacks") or []) != list(draft.starting_stacks):
-        found.append(
-            f"the stacks are {'/'.join(map(str, draft.starting_stacks))} "
-            f"(this phone: {'/'.join(map(str, assumed.get('stacks') or []))})"
-        )
+        found.extend(_stacks_differ(draft, list(assumed.get("stacks") or []), names))
     if dict(assumed.get("stakes") or {}) != stakes or assumed.get("level") != draft.level:
         found.append(
             f"the stakes are level {draft.level} (this phone: level {assumed.get('level')})"
@@ -160,16 +191,26 @@ def draft_start_checked(
                 code=Code.START_REFUSED,
                 field="hand.number",
             )
-        same = draft_start(
-            tournament=tournament,
-            by=by,
-            variant=assumed.get("variant"),
-            options=assumed.get("options"),
-        )
+        try:  # the game the phone chose, as the start form's would be checked
+            same = draft_start(
+                tournament=tournament,
+                by=by,
+                variant=assumed.get("variant"),
+                options=assumed.get("options"),
+            )
+        except DomainError as exc:
+            raise DomainError(
+                f"hand {number} was started on this phone with a game the night does not "
+                f"offer: {exc.message}",
+                code=Code.START_REFUSED,
+                field=f"hand.{next(iter(exc.fields), 'variant')}",
+            ) from None
     found = _differences(same, assumed, names)
     if found:
         raise DomainError(
-            f"hand {number} as this phone started it does not hold: " + "; ".join(found),
+            f"hand {number} as this phone started it does not hold: "
+            + "; ".join(found)
+            + "; reload to continue",
             code=Code.START_REFUSED,
             field="hand",
         )
