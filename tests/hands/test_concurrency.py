@@ -26,7 +26,8 @@ def test_same_hand_number_at_once_one_201_one_409(monkeypatch):
         "entry_mode": "quick",
         "entry": fold_entry(tournament),
     }
-    # Two different hands for the same number (the same body twice is a retry: 200, below).
+    # Two different hands for the same number (the same body twice with its key is a retry,
+    # below).
     winner = body["entry"]["seats"][0]["player"]
     bodies = [body, {**body, "table_result": {"winners": [winner]}}]
     clients = []
@@ -35,9 +36,11 @@ def test_same_hand_number_at_once_one_201_one_409(monkeypatch):
         client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
         clients.append(client)
 
-    def posts(sent_bodies):
+    def posts(sent_bodies, **headers):
         calls = [
-            lambda c=c, sent=sent: c.post("/api/v1/hands/", sent, format="json").status_code
+            lambda c=c, sent=sent: (
+                c.post("/api/v1/hands/", sent, format="json", **headers).status_code
+            )
             for c, sent in zip(clients, sent_bodies, strict=True)
         ]
         return at_once(calls, timeout=60)
@@ -45,11 +48,16 @@ def test_same_hand_number_at_once_one_201_one_409(monkeypatch):
     statuses = posts(bodies)
     assert sorted(statuses) == [201, 409]
     assert Hand.objects.filter(tournament=tournament).count() == 1
-    # The same body sent twice at once: one records it, the other is answered that hand.
+    # The same body sent twice at once with its Idempotency-Key: one records it, the other is
+    # answered the first's response (the one replay mechanism); without a key the number
+    # is taken: 409.
     body = {**body, "number": 2, "entry": fold_entry(tournament)}
-    statuses = posts([body, body])
-    assert sorted(statuses) == [200, 201]
+    statuses = posts([body, body], HTTP_IDEMPOTENCY_KEY="hand-2")
+    assert statuses == [201, 201]
     assert Hand.objects.filter(tournament=tournament).count() == 2
+    body = {**body, "number": 3, "entry": fold_entry(tournament)}
+    assert sorted(posts([body, body])) == [201, 409]
+    assert Hand.objects.filter(tournament=tournament).count() == 3
 
 
 def test_the_same_live_outbox_sent_twice_at_once_records_once(monkeypatch):
