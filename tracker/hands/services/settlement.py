@@ -68,7 +68,7 @@ from tracker.hands.models import (
     Pot,
 )
 from tracker.hands.selectors.evaluation import HandSpec, Outcome, hand_evaluate
-from tracker.hands.selectors.facts import facts_for_hand
+from tracker.hands.selectors.facts import facts_for_hand, facts_observer
 from tracker.hands.services.evaluations import (
     disputes_flag,
     evaluation_record,
@@ -207,15 +207,16 @@ def _settle_hands(tournament: Tournament, hands: list[Hand]) -> tuple[int, dict[
                 ledger[pid] += amount
         spec = HandSpec.of(hand)
         stacks = [ledger[pid] for pid in spec.players]
+        observer = facts_observer(hand)  # the facts from the settling walk: one walk a hand
         try:
-            outcome = hand_evaluate(spec, stacks)
+            outcome = hand_evaluate(spec, stacks, observers=[observer])
         except DomainError as exc:
             _write_settled(tournament, settled)
             _mark_invalid(hand, stacks, exc)
             return len(settled), with_later(hand.number)
         for pid, chips in outcome.net().items():
             ledger[pid] += chips
-        facts = facts_for_hand(hand, outcome.result.to_dict())
+        facts = facts_for_hand(hand, outcome.result.to_dict(), observed=observer)
         settled.append(SettledHand(hand=hand, stacks=stacks, outcome=outcome, facts=facts))
     _write_settled(tournament, settled)
     return len(settled), with_later(hands[-1].number)
