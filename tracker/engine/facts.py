@@ -70,10 +70,13 @@ BETTING_KEYS = ("vpip", "bi", "comp", "r3", "bets", "calls", "st_try", "steal")
 
 
 class FactsObserver(HandObserver):
-    """Notes each seat's betting, the streets it was dealt and the all-in moment."""
+    """Notes each seat's betting, the streets it was dealt and the all-in moment, and the
+    hand it watched (``hand``): an observer attached to another walk of the hand (settling
+    it) gives :func:`hand_facts` what it needs without a walk of its own."""
 
     def __init__(self, n: int) -> None:
         self.n = n
+        self.hand: StudHand | None = None  # the hand watched, once it has seen an event
         self.betting = [dict.fromkeys(BETTING_KEYS, 0) for _ in range(n)]
         self.saw = [0] * n  # the last street index (0 third .. 4 seventh) each seat was dealt
         self.called_bring_in = False
@@ -83,6 +86,7 @@ class FactsObserver(HandObserver):
         self.contenders: tuple[int, ...] = ()
 
     def on_event(self, event: Event, hand: StudHand) -> None:
+        self.hand = hand
         verb = event.verb
         seat = event.seat
         street = event.street
@@ -284,18 +288,28 @@ def hand_facts(
     entry: Mapping[str, Any],
     reading: Mapping[str, Any],
     samples: int = SAMPLES,
+    observed: FactsObserver | None = None,
 ) -> list[dict[str, Any]]:
     """One dict of facts per position (see the module doc). ``reading`` is the engine's
-    reading of the hand (``HandResult.to_dict()``); ``options`` its announcements."""
+    reading of the hand (``HandResult.to_dict()``); ``options`` its announcements.
+
+    ``observed``: a :class:`FactsObserver` that watched the walk which gave ``reading`` (the
+    settling walk of the same entry, to its end); the hand is then not walked again. The
+    facts are the same: a full history's walk is the same walk, and of a quick entry only
+    what its reading holds is read (the streets dealt, the showdown, the cards shown there).
+    """
     options = normalize_announcements(variant, options)
     n = len(reading["folded"])
     showdown = reading.get("showdown")
     full = entry_mode == "full"
-    observer = FactsObserver(n)
-    if full:
-        hand = _walk_full(variant, options, entry, reading, observer)
+    if observed is not None and observed.hand is not None and observed.n == n:
+        observer, hand = observed, observed.hand
     else:
-        hand = _walk_results(variant, options, reading, observer)
+        observer = FactsObserver(n)
+        if full:
+            hand = _walk_full(variant, options, entry, reading, observer)
+        else:
+            hand = _walk_results(variant, options, reading, observer)
     observer.finish(hand)
     facts: list[dict[str, Any]] = [{"v": FACTS_VERSION, "full": int(full)} for _ in range(n)]
     at_showdown = set(hand.at_showdown)
@@ -311,7 +325,7 @@ def hand_facts(
     if showdown:
         community = showdown.get("community")
         shown = [(pos, seat) for pos, seat in enumerate(showdown.get("players") or []) if seat]
-    elif (alone := _shown_alone(hand)) is not None:
+    elif full and (alone := _shown_alone(hand)) is not None:
         community = format_card(hand.community) if hand.community is not None else None
         pos, seat = alone
         players = [{"down": seat["down"], "up": seat["up"]}]

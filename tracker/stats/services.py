@@ -119,6 +119,9 @@ def league_points_formula_set(*, league: League, formula: dict | None, by) -> Le
 # Running totals
 
 
+_SUMMED = (*INT_COUNTERS, *FLOAT_COUNTERS)  # the counters a running total adds up
+
+
 class _Delta:
     """The change to one running-total row: counters to add, and the biggest pots of the
     seats added and of those taken away (a maximum cannot be subtracted)."""
@@ -126,16 +129,19 @@ class _Delta:
     __slots__ = ("counters", "added_max", "removed_max")
 
     def __init__(self) -> None:
-        self.counters: dict[str, Any] = {k: 0 for k in INT_COUNTERS + FLOAT_COUNTERS}
+        self.counters: dict[str, Any] = dict.fromkeys(_SUMMED, 0)
         self.added_max = 0
         self.removed_max: int | None = None
 
     def add(self, counters: dict[str, Any], sign: int) -> None:
-        for k in INT_COUNTERS + FLOAT_COUNTERS:
-            self.counters[k] += sign * counters[k]
+        mine = self.counters
         if sign > 0:
+            for k in _SUMMED:
+                mine[k] += counters[k]
             self.added_max = max(self.added_max, counters[MAX_COUNTER])
         else:
+            for k in _SUMMED:
+                mine[k] -= counters[k]
             self.removed_max = max(self.removed_max or 0, counters[MAX_COUNTER])
 
     def empty(self) -> bool:

@@ -23,6 +23,7 @@ from tracker.engine.procedure import (
     settle_quick,
 )
 from tracker.engine.stakes import Stakes
+from tracker.engine.stud import HandObserver
 from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import EntryMode, Hand
 
@@ -177,7 +178,9 @@ def _quick_field(path: str, index_of: list[int]) -> str:
     return str(entry + engine.parts)
 
 
-def _run_engine(spec: HandSpec, stacks: Sequence[int]) -> HandResult:
+def _run_engine(
+    spec: HandSpec, stacks: Sequence[int], observers: Sequence[HandObserver] = ()
+) -> HandResult:
     stakes = spec.stakes
     if any(s <= 0 for s in stacks):
         out = [pid for pid, s in zip(spec.players, stacks, strict=True) if s <= 0]
@@ -195,7 +198,7 @@ def _run_engine(spec: HandSpec, stacks: Sequence[int]) -> HandResult:
                 starting_stacks=list(stacks),
                 **args,
             )
-            return settle_quick(entry)
+            return settle_quick(entry, observers=observers)
         except DomainError as exc:
             fields = {_quick_field(k, index_of): v for k, v in exc.fields.items()}
             raise DomainError(exc.message, code=exc.code, fields=fields or None) from None
@@ -211,7 +214,7 @@ def _run_engine(spec: HandSpec, stacks: Sequence[int]) -> HandResult:
         entry=entry,
     )
     try:
-        return replay_hand(history)
+        return replay_hand(history, observers=observers)
     except DomainError as exc:
         fields = {_history_field(k): v for k, v in exc.fields.items()}
         raise DomainError(exc.message, code=exc.code, fields=fields or None) from None
@@ -322,9 +325,12 @@ def _pot_pairs(
     )
 
 
-def hand_evaluate(spec: HandSpec, stacks: Sequence[int]) -> Outcome:
-    """Evaluate a hand against starting ``stacks`` (by position). Raises DomainError."""
-    result = _run_engine(spec, stacks)
+def hand_evaluate(
+    spec: HandSpec, stacks: Sequence[int], observers: Sequence[HandObserver] = ()
+) -> Outcome:
+    """Evaluate a hand against starting ``stacks`` (by position). Raises DomainError.
+    ``observers`` watch the engine's walk of it (settlement's facts: one walk per hand)."""
+    result = _run_engine(spec, stacks, observers)
     table = _table_awards(spec, result)
     pots = []
     for k, pot in enumerate(result.pots):

@@ -51,6 +51,7 @@ import time
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from tracker.audit.services import system_actor
@@ -64,11 +65,12 @@ from tracker.hands.models import (
     DisputeSource,
     EvaluationSource,
     Hand,
+    HandSeat,
     HandStatus,
     Pot,
 )
 from tracker.hands.selectors.evaluation import HandSpec, Outcome, hand_evaluate
-from tracker.hands.selectors.facts import facts_for_hand
+from tracker.hands.selectors.facts import facts_for_hand, facts_observer
 from tracker.hands.services.evaluations import (
     disputes_flag,
     evaluation_record,
@@ -104,6 +106,10 @@ BATCH_HANDS = 50
 
 SETTLED_OR_VOID = (HandStatus.VERIFIED, HandStatus.DISPUTED, HandStatus.VOID)
 
+# What settling reads of a hand's seats (it writes their stacks, chips and facts): the
+# cards and the facts as recorded are not read.
+SEATS_SETTLED = HandSeat.objects.only("id", "hand_id", "player_id", "position")
+
 
 def settlement_lock(tournament_id: int) -> None:
     """Hold the lock that serialises settling ``tournament_id`` (and moving its chips by a
@@ -125,6 +131,7 @@ class SettledHand:
     hand: Hand
     stacks: list[int]  # starting stacks by position, from the ledger
     outcome: Outcome
+    reading: dict  # the engine's reading (``outcome.reading()``, built once)
     facts: list[dict]  # per position: the per-seat facts (tracker/engine/facts.py)
 
     @property
@@ -151,7 +158,7 @@ def tournament_settle(*, tournament_id: int) -> int:
                 Hand.objects.filter(tournament_id=tournament_id)
                 .exclude(status__in=SETTLED_OR_VOID)
                 .order_by("number")
-                .prefetch_related("hand_seats")[:BATCH_HANDS]
+                .prefetch_related(Prefetch("hand_seats", queryset=SEATS_SETTLED))[:BATCH_HANDS]
             )
             batch = []
             for hand in hands:
@@ -207,16 +214,20 @@ def _settle_hands(tournament: Tournament, hands: list[Hand]) -> tuple[int, dict[
                 ledger[pid] += amount
         spec = HandSpec.of(hand)
         stacks = [ledger[pid] for pid in spec.players]
+        observer = facts_observer(hand)  # the facts from the settling walk: one walk a hand
         try:
-            outcome = hand_evaluate(spec, stacks)
+            outcome = hand_evaluate(spec, stacks, observers=[observer])
         except DomainError as exc:
             _write_settled(tournament, settled)
             _mark_invalid(hand, stacks, exc)
             return len(settled), with_later(hand.number)
         for pid, chips in outcome.net().items():
             ledger[pid] += chips
-        facts = facts_for_hand(hand, outcome.result.to_dict())
-        settled.append(SettledHand(hand=hand, stacks=stacks, outcome=outcome, facts=facts))
+        reading = outcome.reading()
+        facts = facts_for_hand(hand, reading, observed=observer)
+        settled.append(
+            SettledHand(hand=hand, stacks=stacks, outcome=outcome, reading=reading, facts=facts)
+        )
     _write_settled(tournament, settled)
     return len(settled), with_later(hands[-1].number)
 
@@ -295,7 +306,7 @@ def _write_settled(tournament: Tournament, settled: list[SettledHand]) -> None:
         hand.status_reason = (
             "the table's award differs from the engine's" if outcome.disputed else ""
         )
-        hand.engine_reading = outcome.reading()
+        hand.engine_reading = done.reading
         hand.engine_version = ENGINE_VERSION
         hand.settled_at = now
         hand.projected_net_chips = outcome.net()
