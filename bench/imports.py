@@ -39,7 +39,8 @@ NAMES = ("Ann", "Bob", "Cat")  # the hands' stakes are level 1 of the house sche
 
 def archive_write(path: Path, count: int) -> None:
     """``count`` hands as a .phhs file, written a hand at a time."""
-    from tests.interchange.histories import FOLD, SHOWDOWN, STAKES
+    from tests.interchange.histories import FOLD, SHOWDOWN
+    from tests.support.hands import phh_stakes
     from tracker.engine import phh
     from tracker.engine.procedure import replay_hand
 
@@ -50,7 +51,7 @@ def archive_write(path: Path, count: int) -> None:
             order = [(dealer + 1 + i) % 3 for i in range(3)]
             hand = {
                 "variant": "F7S",
-                **STAKES,
+                **phh_stakes(),
                 "starting_stacks": [stacks[s] for s in order],
                 "actions": FOLD if k % 2 == 0 else SHOWDOWN,
                 "players": [NAMES[s] for s in order],
