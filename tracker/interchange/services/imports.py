@@ -16,7 +16,9 @@ sits left of the dealer) and its ``players`` (if given) their names.
   the field or action at fault, as the replay names them
   (``night.phhs, hand 3, action 7 'p2 cbr 60': ...``); the batches before it stay
   imported, nothing of the batch at fault does. A file of one batch or less is imported
-  whole or not at all.
+  whole or not at all. A batch goes on from the state of play the batch before it left
+  in memory (read again only if something else changed the tournament's play), so its
+  cost does not grow with the hands recorded before it.
 * Each batch commits the file's ``position`` (hands read) and the job's counters with its
   hands, so a job resumed after its worker died goes on after the last batch committed.
 * Each hand is stored with ``content_hash``, the SHA-256 of its canonical JSON;
