@@ -13,7 +13,8 @@ memory (``ru_maxrss``) is the import's alone: ``phh_import_start`` of the open f
 new tournament (one hand level throughout, a hand limit of the archive's size), run at once,
 settlement not sent (it is measured by bench/settle.py). It prints the store (upload to
 chunks, tables counted), the run (read, check, record in batches) and the whole, in hands
-per second, and the child's peak memory.
+per second, the child's peak memory, and the run's rate over each tenth of the archive (a
+run whose batches cost more as the hands add up slows from tenth to tenth).
 
 The peer: pokerkit's ``HandHistory.loads`` of each of the first ``--peer`` hands' tables
 (pokerkit reads a hand from a whole text), against our reading of the same hands
@@ -39,7 +40,8 @@ NAMES = ("Ann", "Bob", "Cat")  # the hands' stakes are level 1 of the house sche
 
 def archive_write(path: Path, count: int) -> None:
     """``count`` hands as a .phhs file, written a hand at a time."""
-    from tests.interchange.histories import FOLD, SHOWDOWN, STAKES
+    from tests.interchange.histories import FOLD, SHOWDOWN
+    from tests.support.hands import phh_stakes
     from tracker.engine import phh
     from tracker.engine.procedure import replay_hand
 
@@ -50,7 +52,7 @@ def archive_write(path: Path, count: int) -> None:
             order = [(dealer + 1 + i) % 3 for i in range(3)]
             hand = {
                 "variant": "F7S",
-                **STAKES,
+                **phh_stakes(),
                 "starting_stacks": [stacks[s] for s in order],
                 "actions": FOLD if k % 2 == 0 else SHOWDOWN,
                 "players": [NAMES[s] for s in order],
@@ -101,7 +103,13 @@ def child(path: str, count: int) -> None:
 
         profile = cProfile.Profile()
         profile.enable()
-    result = phh_import_run(job_id=job.pk)
+    marks = [time.perf_counter()]  # when each tenth of the hands had been read
+
+    def progress(done: int, total: int) -> None:
+        if done * 10 >= len(marks) * total and len(marks) <= 10:
+            marks.append(time.perf_counter())
+
+    result = phh_import_run(job_id=job.pk, progress=progress)
     ran = time.perf_counter()
     if profile is not None:
         import pstats
@@ -121,6 +129,7 @@ def child(path: str, count: int) -> None:
                 "store": stored - start,
                 "run": ran - stored,
                 "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                "tenths": [b - a for a, b in zip(marks, marks[1:], strict=False)],
             }
         )
     )
@@ -191,6 +200,11 @@ def main() -> None:
                     f"hands/s, whole {count / whole:,.0f} hands/s ({whole:.1f} s); "
                     f"peak memory {r['maxrss_kb'] / 1024:.0f} MB; "
                     f"load {os.getloadavg()[0]:.1f}"
+                )
+                tenth = count / 10
+                print(
+                    "  run by tenths of the archive, hands/s: "
+                    + ", ".join(f"{tenth / t:,.0f}" for t in r["tenths"])
                 )
                 if count == args.sizes[0] and args.peer:
                     ours, theirs = peer(path, min(args.peer, count))

@@ -7,13 +7,16 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import make_league, make_tournament
-from tests.interchange.histories import FOLD, SHOWDOWN, night
+from tests.interchange.histories import FOLD, KINGS, LOW_HOLD, SHOWDOWN, night
 from tests.support.imports import run_until_connection_lost
 from tracker.engine import phh
-from tracker.hands.models import Hand
+from tracker.hands.models import Hand, HandSeat
+from tracker.hands.services.settlement import tournament_settle
 from tracker.interchange.models import ImportChunk, ImportFile, ImportStatus
 from tracker.interchange.services import imports
+from tracker.interchange.services.hands import content_hash, phh_hand_record
 from tracker.interchange.services.imports import phh_import_run, phh_import_start
+from tracker.tournaments.selectors import tournament_state
 
 pytestmark = pytest.mark.django_db
 
@@ -53,6 +56,70 @@ def test_a_file_in_several_batches_and_chunks_is_imported_in_order(night_table):
     assert not ImportChunk.objects.filter(file=f).exists()  # the text is not kept
     recorded = Hand.objects.filter(tournament=tournament).order_by("number")
     assert [h.starting_stacks for h in recorded] == [h["starting_stacks"] for h in hands]
+
+
+def as_stored(tournament) -> tuple:
+    """A tournament's hands and seats as stored, players by name; its stacks by name."""
+    names = {s.player_id: s.player.name for s in tournament.seats.select_related("player")}
+    hands = [
+        (
+            h.number,
+            h.status,
+            h.level,
+            (h.ante, h.bring_in, h.small_bet, h.big_bet),
+            h.dealer_seat,
+            h.variant,
+            h.options,
+            h.entry_mode,
+            h.entry,
+            h.table_result,
+            [names[p] for p in h.positions],
+            h.starting_stacks,
+            {names[p]: chips for p, chips in h.projected_net_chips.items()},
+            h.content_hash,
+        )
+        for h in Hand.objects.filter(tournament=tournament).order_by("number")
+    ]
+    seats = list(
+        HandSeat.objects.filter(hand__tournament=tournament)
+        .order_by("hand__number", "position")
+        .values_list(
+            "hand__number",
+            "player__name",
+            "seat",
+            "position",
+            "starting_stack",
+            "contributed",
+            "won",
+            "folded_street",
+            "down",
+            "up",
+        )
+    )
+    stacks = {names[p]: chips for p, chips in tournament_state(tournament).stacks.items()}
+    return hands, seats, stacks
+
+
+def test_a_long_import_stores_the_hands_that_recording_them_one_by_one_stores(night_table):
+    admin, tournament = night_table
+    hands = night([FOLD, SHOWDOWN, KINGS, FOLD, LOW_HOLD, SHOWDOWN, FOLD, KINGS, SHOWDOWN])
+    job = phh_import_start(
+        tournament=tournament, by=admin, files=[("n.phhs", phh.dumps(hands))], inline=False
+    )
+    phh_import_run(job_id=job.pk)  # five batches, each going on from the one before
+    other_league, other_admin = make_league(slug="other")
+    one_by_one, _ = make_tournament(league=other_league, by=other_admin, hands_per_level=50)
+    for k, hand in enumerate(phh.loads(phh.dumps(hands)), start=1):  # as the import reads them
+        phh_hand_record(
+            tournament=one_by_one, by=other_admin, hand=hand, digest=content_hash(hand), label=k
+        )
+    imported = as_stored(tournament)
+    assert len(imported[0]) == len(hands)
+    assert imported == as_stored(one_by_one)
+    # And settled, they move the same chips.
+    assert tournament_settle(tournament_id=tournament.pk) == len(hands)
+    assert tournament_settle(tournament_id=one_by_one.pk) == len(hands)
+    assert as_stored(tournament) == as_stored(one_by_one)
 
 
 def test_a_toml_fault_mid_file_names_hand_and_line_and_keeps_no_hand_of_its_batch(night_table):

@@ -277,6 +277,24 @@ def _accumulate_plan(
     )
 
 
+def _copy_preparer(field: models.Field) -> Callable[[Any], Any]:
+    """:func:`_preparer`, but a JSON column's object or array goes to ``COPY`` as its JSON
+    text, written by the json module at once (the column reads the text as JSON), not
+    through Django's and psycopg's wrappers, the most of the Python time of a batch's
+    writes with several JSON columns."""
+    prepare = _preparer(field)
+    if not isinstance(field, models.JSONField):
+        return prepare
+    dumps = functools.partial(json.dumps, cls=field.encoder) if field.encoder else json.dumps
+
+    def run(value: Any) -> Any:
+        if type(value) in (dict, list):
+            return dumps(value)
+        return prepare(value)  # None (NULL), a scalar, an expression: as save() sends it
+
+    return run
+
+
 def rows_copy(rows: Sequence[models.Model]) -> None:
     """Insert ``rows`` (unsaved instances of one model) and set their primary keys, for
     batches of hundreds to thousands of rows whose ids are needed (their seats, their audit
@@ -312,7 +330,7 @@ def rows_copy(rows: Sequence[models.Model]) -> None:
         for row in rows:
             for field in stamped:
                 field.pre_save(row, True)
-        prepare = [(field.attname, _preparer(field)) for field in others]
+        prepare = [(field.attname, _copy_preparer(field)) for field in others]
         values = [[row.pk] + [run(getattr(row, name)) for name, run in prepare] for row in rows]
         columns = ", ".join(quote(f.column) for f in [meta.pk, *others])
         with cursor.cursor.copy(f"COPY {quote(meta.db_table)} ({columns}) FROM STDIN") as copy:

@@ -7,6 +7,7 @@ import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from django.core import signing
 from django.db.models import (
@@ -105,10 +106,12 @@ class TournamentState:
         number = min(self.next_number, t.hand_limit)
         return rules.stakes_for_hand(t.stakes_schedule, number, t.hands_per_level)
 
-    @property
+    @cached_property
     def upcoming(self) -> rules.NextHand:
         """The next hand (number, dealer, seats dealt in, stakes) by the engine's rules: the
-        same function the phone's logger deals the next hand with offline."""
+        same function the phone's logger deals the next hand with offline. Worked out once
+        per state (recording reads it for the seats and again for the dealer): a state is
+        not changed once made, :meth:`after` makes the next one."""
         t = self.tournament
         by_player = {s.player_id: s.number for s in self.seats}
         return rules.next_hand(

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Max, Q
 
 from tracker.audit.services import audit_record, audit_record_many
 from tracker.core.bulk import rows_copy
@@ -35,6 +37,8 @@ from tracker.hands.models import (
 from tracker.hands.requests import HandRequest
 from tracker.hands.selectors.evaluation import HandSpec, Outcome, hand_evaluate
 from tracker.tournaments.models import (
+    LedgerEntry,
+    LedgerKind,
     Seat,
     Tournament,
     TournamentStatus,
@@ -460,15 +464,30 @@ class HandBatch:
     ``HandBatch(tournament=t, by=user)`` locks the tournament and reads its state once;
     :meth:`add` checks a hand (a DomainError or Conflict if it is refused: nothing of the
     batch is written then, the caller's transaction rolls back) and :meth:`save` writes them.
+
+    ``HandBatch(..., after=previous)``, the batch after ``previous`` (saved and committed)
+    in one run of an import, goes on from the state of play ``previous`` left in memory
+    instead of reading it again, unless something else changed the tournament's play in
+    between (:func:`_play_mark`): reading the state loads every hand not settled yet, so
+    a long import whose hands wait for settlement would read more at each batch. Such a
+    state is right in all that the checks read (the stacks, the hands recorded, the latest
+    hand, the seats); its ``pending`` and ``settled_stacks`` stay as of its last read, since
+    settling a valid hand moves chips from the one to the other and changes no stack.
     """
 
-    def __init__(self, *, tournament: Tournament, by) -> None:
+    def __init__(self, *, tournament: Tournament, by, after: HandBatch | None = None) -> None:
         require(by, tournament.league, Capability.RECORD_HAND, "record hands")
         self.tournament = (
             Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
         )
         self.by = by
-        self.state = tournament_state(self.tournament)
+        # The mark is read before the state: a change committed between the two reads makes
+        # the next batch's mark differ, so that batch reads the state again.
+        self.mark = _play_mark(self.tournament)
+        if after is not None and _goes_on(after, self.tournament, self.mark):
+            self.state = replace(after.state, tournament=self.tournament)
+        else:
+            self.state = tournament_state(self.tournament)
         self._rows: list[tuple[Hand, CheckedHand]] = []
 
     def add(
@@ -521,3 +540,52 @@ class HandBatch:
         _settlement_send(self.tournament)
         self._rows = []
         return hands
+
+
+class PlayMark(NamedTuple):
+    """What changes a tournament's state of play besides the hands recorded after it: its
+    seats, the hands found invalid or declared void (an invalid hand's chips leave the
+    projection), the ledger's entries that no settlement of a valid hand writes (starting
+    chips, rebuys, add-ons, corrections), and the latest hand. Settling a valid hand moves
+    its projected chips into the ledger and changes none of it."""
+
+    seats: int
+    invalid: int
+    void: int
+    entries: int
+    last_entry: int | None
+    latest: tuple[int, str] | None  # number and content hash
+
+
+def _play_mark(tournament: Tournament) -> PlayMark:
+    """The tournament's :class:`PlayMark` as it stands (four indexed queries)."""
+    hands = Hand.objects.filter(tournament=tournament)
+    counts = hands.filter(status__in=(HandStatus.INVALID, HandStatus.VOID)).aggregate(
+        invalid=Count("pk", filter=Q(status=HandStatus.INVALID)),
+        void=Count("pk", filter=Q(status=HandStatus.VOID)),
+    )
+    entries = (
+        LedgerEntry.objects.filter(tournament=tournament)
+        .exclude(kind__in=(LedgerKind.CONTRIBUTION, LedgerKind.AWARD))
+        .aggregate(n=Count("pk"), last=Max("pk"))
+    )
+    latest = hands.order_by("-number").values_list("number", "content_hash").first()
+    return PlayMark(
+        seats=Seat.objects.filter(tournament=tournament).count(),
+        invalid=counts["invalid"],
+        void=counts["void"],
+        entries=entries["n"],
+        last_entry=entries["last"],
+        latest=tuple(latest) if latest else None,
+    )
+
+
+def _goes_on(previous: HandBatch, tournament: Tournament, mark: PlayMark) -> bool:
+    """Whether ``previous``'s state of play is still the tournament's: the same mark, save
+    for the latest hand, which must be the last hand ``previous``'s state counted."""
+    state = previous.state
+    if previous.tournament.pk != tournament.pk or previous._rows:
+        return False
+    latest = state.latest
+    counted = (state.hands_recorded, latest.content_hash) if latest is not None else None
+    return mark == previous.mark._replace(latest=counted)

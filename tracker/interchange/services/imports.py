@@ -16,7 +16,9 @@ sits left of the dealer) and its ``players`` (if given) their names.
   the field or action at fault, as the replay names them
   (``night.phhs, hand 3, action 7 'p2 cbr 60': ...``); the batches before it stay
   imported, nothing of the batch at fault does. A file of one batch or less is imported
-  whole or not at all.
+  whole or not at all. A batch goes on from the state of play the batch before it left
+  in memory (read again only if something else changed the tournament's play), so its
+  cost does not grow with the hands recorded before it.
 * Each batch commits the file's ``position`` (hands read) and the job's counters with its
   hands, so a job resumed after its worker died goes on after the last batch committed.
 * Each hand is stored with ``content_hash``, the SHA-256 of its canonical JSON;
@@ -492,6 +494,7 @@ def _run_file(job: ImportJob, file_id: int, tick: Callable[[int], None]) -> None
     """Import one file, a batch per transaction, from where it got to."""
     size = batch_max()
     hands: Iterator[phh.StreamedHand] | None = None
+    batch: HandBatch | None = None  # the last batch: the next goes on from its state of play
     at = -1  # the position the stream ``hands`` stands at
     while True:
         try:
@@ -508,7 +511,9 @@ def _run_file(job: ImportJob, file_id: int, tick: Callable[[int], None]) -> None
                     f.save(update_fields=["status"])
                     f.chunks.all().delete()  # imported: the text is not kept
                     return
-                imported, skipped = _import_batch(job, f, items, done_before, tick)
+                batch, imported, skipped = _import_batch(
+                    job, f, items, done_before, tick, after=batch
+                )
                 at = f.position + len(items)
                 ImportFile.objects.filter(pk=f.pk).update(
                     position=at,
@@ -538,11 +543,18 @@ def _run_file(job: ImportJob, file_id: int, tick: Callable[[int], None]) -> None
 
 
 def _import_batch(
-    job: ImportJob, f: ImportFile, items: list[phh.StreamedHand], done_before: int, tick
-) -> tuple[int, int]:
+    job: ImportJob,
+    f: ImportFile,
+    items: list[phh.StreamedHand],
+    done_before: int,
+    tick,
+    after: HandBatch | None,
+) -> tuple[HandBatch, int, int]:
     """Record the new hands of one batch (inside the caller's transaction): one read of the
-    hashes already in the tournament, the checks hand by hand, one bulk write."""
-    batch = HandBatch(tournament=job.tournament, by=job.created_by)
+    hashes already in the tournament, the checks hand by hand against the state of play the
+    batch ``after`` left (unless the tournament's play changed otherwise meanwhile), one
+    bulk write. The batch (saved), and the hands imported and skipped."""
+    batch = HandBatch(tournament=job.tournament, by=job.created_by, after=after)
     digests = [content_hash(item.hand) for item in items]
     seen = set(
         Hand.objects.filter(tournament_id=job.tournament_id, content_hash__in=digests)
@@ -566,4 +578,4 @@ def _import_batch(
             imported += 1
         tick(done_before + k + 1)
     batch.save()
-    return imported, skipped
+    return batch, imported, skipped
