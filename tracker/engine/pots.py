@@ -69,7 +69,8 @@ class PotAward:
     ``reason`` is ``"showdown"`` (hands compared) or ``"uncontested"`` (one
     contender left). ``high_winners`` / ``low_winners`` are seat indices
     (empty when that half was not played or had no qualifying hand);
-    ``awards`` pairs (seat, chips) in seat order.
+    ``awards`` pairs (seat, chips) in seat order; ``spade_winners`` (a Chicago house game
+    only, else ``None``) the seats of the spade half.
     """
 
     pot: int
@@ -79,9 +80,10 @@ class PotAward:
     high_winners: tuple[int, ...]
     low_winners: tuple[int, ...]
     awards: tuple[tuple[int, int], ...]
+    spade_winners: tuple[int, ...] | None = None  # a Chicago game's spade half
 
     def to_dict(self) -> dict:
-        return {
+        out: dict = {
             "pot": self.pot,
             "amount": self.amount,
             "eligible": list(self.eligible),
@@ -90,6 +92,9 @@ class PotAward:
             "low_winners": list(self.low_winners),
             "awards": [{"player": s, "amount": a} for s, a in self.awards],
         }
+        if self.spade_winners is not None:
+            out["spade_winners"] = list(self.spade_winners)
+        return out
 
 
 @dataclass(slots=True)
