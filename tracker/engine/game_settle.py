@@ -24,10 +24,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .errors import Code, DomainError
 from .game_showdown import _shares, evaluate_game
 from .games import GameDefinition
-from .pots import Evaluate, Pot, PotAward, Settlement, award_pot
+from .pots import Evaluate, Pot, PotAward, Settlement, award_pot, uncontested_award
 
 __all__ = ["settle_game_pots"]
 
@@ -80,13 +79,9 @@ def settle_game_pots(
     for k, pot in enumerate(pots):
         contenders = pot.eligible
         if len(showdown_seats) < 2 or len(contenders) == 1:
-            if len(contenders) != 1:
-                raise DomainError(
-                    f"pot {k} has {len(contenders)} contenders but there is no showdown",
-                    code=Code.POT_WITHOUT_CONTENDER,
-                )
-            awards: tuple[tuple[int, int], ...] = ((contenders[0], pot.amount),)
-            payouts.append(PotAward(k, pot.amount, contenders, "uncontested", (), (), awards))
+            payout = uncontested_award(k, pot)
+            awards = payout.awards
+            payouts.append(payout)
         else:
             high, low, spade, _ = read(contenders)
             second = spade if game.pot.chicago else low

@@ -46,6 +46,7 @@ __all__ = [
     "build_pots",
     "settle_pots",
     "split_amount",
+    "uncontested_award",
 ]
 
 Evaluate = Callable[[Mapping[str, Any]], Mapping[str, Any]]
@@ -235,15 +236,9 @@ def settle_pots(
     for k, pot in enumerate(pots):
         contenders = pot.eligible
         if len(showdown_seats) < 2 or len(contenders) == 1:
-            if len(contenders) != 1:
-                raise DomainError(
-                    f"pot {k} has {len(contenders)} contenders but there is no showdown",
-                    code=Code.POT_WITHOUT_CONTENDER,
-                )
-            awards = [(contenders[0], pot.amount)]
-            payouts.append(
-                PotAward(k, pot.amount, pot.eligible, "uncontested", (), (), tuple(awards))
-            )
+            payout = uncontested_award(k, pot)
+            awards = payout.awards
+            payouts.append(payout)
         else:
             if not contenders:
                 raise DomainError(
@@ -255,6 +250,17 @@ def settle_pots(
         for seat, amount in awards:
             winnings[seat] += amount
     return Settlement(payouts, winnings, showdown)
+
+
+def uncontested_award(k: int, pot: Pot) -> PotAward:
+    """Pot ``k`` paid to its one contender, without a showdown."""
+    if len(pot.eligible) != 1:
+        raise DomainError(
+            f"pot {k} has {len(pot.eligible)} contenders but there is no showdown",
+            code=Code.POT_WITHOUT_CONTENDER,
+        )
+    awards = ((pot.eligible[0], pot.amount),)
+    return PotAward(k, pot.amount, pot.eligible, "uncontested", (), (), awards)
 
 
 def award_pot(

@@ -136,15 +136,8 @@ class ResultsHand(StudHand):
         if self.paying is not None:
             self._fold_unpaid(seat)
             return
-        self.in_hand[seat] = False
-        self.n_in -= 1
-        self.folded[seat] = self.street_names[self.street]
-        if self.observers:
-            self._emit(Event(Verb.FOLD, self.street, seat))
-        if self.n_in == 1:
-            self.phase = Phase.OVER
-            if self.observers:
-                self._emit(Event(Verb.END, self.street))
+        self._drop(seat)
+        self._end_if_alone()
 
     def verify_end_betting(self) -> None:
         """Check that the street's betting may end: its cards are dealt.

@@ -1618,20 +1618,29 @@ class StudHand:
     def _fold_unpaid(self, seat: int) -> None:
         """``seat`` folds rather than pay the price: out of the hand, the dealing goes on."""
         self.paying = None
-        self.in_hand[seat] = False
-        self.n_in -= 1
-        self.folded[seat] = self.street_names[self.street]
         self.to_deal -= self.pending[seat]
         self.pending[seat] = 0
         self.extra_due[seat] = 0
+        self._drop(seat)
+        if not self._end_if_alone() and not self.to_deal:
+            self._end_dealing()
+
+    def _drop(self, seat: int) -> None:
+        """``seat`` folds: out of the hand on this street."""
+        self.in_hand[seat] = False
+        self.n_in -= 1
+        self.folded[seat] = self.street_names[self.street]
         if self.observers:
             self._emit(Event(Verb.FOLD, self.street, seat))
-        if self.n_in == 1:
-            self.phase = Phase.OVER
-            if self.observers:
-                self._emit(Event(Verb.END, self.street))
-        elif not self.to_deal:
-            self._end_dealing()
+
+    def _end_if_alone(self) -> bool:
+        """The hand is over when one seat is left in it; returns whether it is."""
+        if self.n_in != 1:
+            return False
+        self.phase = Phase.OVER
+        if self.observers:
+            self._emit(Event(Verb.END, self.street))
+        return True
 
     def _game_opener(self) -> int:
         """Who acts first on this street of a house game: the bring-in on the first street
