@@ -447,3 +447,22 @@ def test_random_legal_play_of_every_preset(name):
             for key in ("high", "low", "spade", "wild"):
                 assert result.showdown["players"][seat][key] == direct["players"][k][key]
     assert showdowns > 0
+
+
+def test_the_best_board_is_the_four_games_order_of_action():
+    """first_to_act of a best-board definition picks the seat today's order of action
+    (``up_key``: what the up cards make, then their ranks) picks, on boards of any size."""
+    from tracker.engine.games import first_to_act
+    from tracker.engine.stud import up_key
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        if rng.random() < 0.5:  # crowd the ranks for pairs, trips and quads
+            deck.sort(key=lambda c: (c >> 2) % rng.randint(2, 5))
+        n = rng.randint(2, 7)
+        boards = [[deck.pop() for _ in range(rng.randint(1, 5))] for _ in range(n)]
+        keys = [up_key(b) for b in boards]
+        expected = keys.index(max(keys))
+        assert first_to_act(PRESETS["seven_card_stud"], boards) == expected

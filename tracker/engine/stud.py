@@ -80,14 +80,14 @@ from .events import (
     TableEvent,
     event_for,
 )
+from .game_presets import definition_for_variant
 from .games import STREET_NAMES, GameDefinition, PayRule, bring_in_seat, dump_game, first_to_act
 from .pots import Evaluate, Pot, PotAward, build_pots, settle_pots
 from .stakes import Stakes
 from .variants import (
-    BURNS,
     DECK_SIZE,
+    LOW_HOLD,
     MAX_BETS_PER_ROUND,
-    STREET_DEALS,
     STREETS,
     VARIANT_RULES,
     Face,
@@ -385,6 +385,29 @@ class HandResult:
         return out
 
 
+_VARIANT_GAMES: dict[tuple[str, str], GameDefinition] = {}
+
+
+def variant_definition(variant: str, options: Mapping[str, Any]) -> GameDefinition:
+    """The definition the machine deals and bets one of today's four games by
+    (:func:`~tracker.engine.game_presets.definition_for_variant`): the variant's, with Low
+    Hold's ``buy_version``, the one announcement that changes the deal (the wild rules and
+    the pot are the showdown's, read from the announcements by ``evaluate_showdown``).
+
+    >>> variant_definition("low_hold", {"buy_version": "buderick"}).streets[-1].faces
+    ('up',)
+    >>> variant_definition("seven_card_stud", {}) is variant_definition("seven_card_stud", {})
+    True
+    """
+    buderick = variant == LOW_HOLD and options.get("buy_version") == "buderick"
+    key = (variant, "buderick" if buderick else "contributed")
+    game = _VARIANT_GAMES.get(key)
+    if game is None:
+        announced = {"buy_version": key[1]} if variant == LOW_HOLD else None
+        game = _VARIANT_GAMES[key] = definition_for_variant(variant, announced)
+    return game
+
+
 def declaring(options: Mapping[str, Any]) -> bool:
     """Whether players declare high, low or both (a high-low game announced so)."""
     return options.get("declaration") == "declare" and options.get("game") == "high_low"
@@ -449,7 +472,7 @@ class StudHand:
         "unit", "last_inc", "acted", "short", "bring_in_due", "completion_due",
         "seventh_open", "seventh_up", "bought", "at_showdown", "declarations", "observers",
         "shown", "events", "automations", "game", "street_names", "last_street", "declares",
-        "up_order", "paying", "pay_price", "paid", "extra_due",
+        "up_order", "paying", "pay_price", "paid", "extra_due", "house",
     )  # fmt: skip
 
     #: How each event type is played and checked (:func:`_event_tables`, per class).
@@ -483,7 +506,7 @@ class StudHand:
     ) -> None:
         n = self.n = len(stacks)
         self.options = dict(options or {})
-        self.game = game
+        self.house = game is not None
         self.paying: int | None = None  # the seat to pay a pay rule's price or fold
         self.pay_price: int | str = 0
         if game is None:
@@ -493,10 +516,12 @@ class StudHand:
                 )
             self.variant = variant
             self.rules: VariantRules = VARIANT_RULES[variant]
+            self.game: GameDefinition = variant_definition(variant, self.options)
             self.street_names: tuple[str, ...] = STREETS
             self.last_street = Street.SEVENTH
             self.declares = declaring(self.options)
         else:
+            self.game = game
             self._set_game(game, variant, n)
         self.stakes = stakes
         self.starting = list(stacks)
@@ -717,27 +742,14 @@ class StudHand:
 
     def _seventh_choices(self) -> tuple[Option, ...]:
         """The buys and up/down choices open before the seventh card is dealt."""
-        if self.game is not None:
-            return self._game_choices()
-        choices: list[Option] = []
-        if self.seventh_open and not self.community_due:
-            for i in range(self.n):
-                if not self.in_hand[i]:
-                    continue
-                if self.rules.buys and not self.bought[i]:
-                    price = self.rules.buy_price(self.options, self.stakes.big_bet)
-                    if self.stacks[i] >= price:
-                        choices.append(Option(Verb.BUY, i, price))
-                elif self.rules.chooses_seventh:
-                    choices.append(Option(Verb.CHOOSE_SEVENTH, i))
-        return tuple(choices)
+        return self._game_choices()
 
     def _deal_order(self) -> tuple[Deal, ...]:
         """The cards due, dealt round the table one at a time from the dealer's left."""
         out = []
         pending = list(self.pending)
         faces = self.next_faces
-        if self.game is not None:  # an extra card (Baseball's four up) comes at once
+        if self.game.extra_cards:  # an extra card (Baseball's four up) comes at once
             for i in range(self.n):
                 for _ in range(self.extra_due[i]):
                     up = faces[i][len(faces[i]) - pending[i]]
@@ -1003,12 +1015,7 @@ class StudHand:
             for i in range(self.n):
                 self._emit(Event(Verb.ANTE, self.street, i, self.antes[i]))
         self.phase = Phase.DEAL
-        if self.game is not None:
-            self._game_street()
-        else:
-            self.pending = [3] * self.n
-            self.next_faces = [[False, False, True] for _ in range(self.n)]
-            self.to_deal = 3 * self.n
+        self._game_street()
         if self.observers:
             self._emit(Event(Verb.STREET, self.street))
 
@@ -1129,10 +1136,7 @@ class StudHand:
         if self.observers:
             verb = Verb.DEAL_UP if up else Verb.DEAL_DOWN
             self._emit(Event(verb, self.street, seat, cards=(card,)))
-        if self.game is not None:
-            self._game_dealt(seat, card, up)
-        elif not self.to_deal:
-            self._end_dealing()
+        self._game_dealt(seat, card, up)
 
     def deal_down(self, seat: int, card: int | None) -> None:
         """Deal ``seat`` a face-down card (``None``: nobody saw it).
@@ -1188,9 +1192,7 @@ class StudHand:
         if self.paying is not None:
             raise self._pay_first(self.paying)
         if not self.community_due:
-            if self.street < self.last_street or (
-                self.game is not None and len(self.game.streets[-1].faces) != 1
-            ):
+            if self.street < self.last_street or len(self.game.streets[-1].faces) != 1:
                 why = f"there is no community card on {self.street_names[self.street]} street"
             else:
                 left = DECK_SIZE - self._burns() - self.dealt
@@ -1232,8 +1234,7 @@ class StudHand:
         self.community = card
         self.community_due = False
         self.to_deal = 0
-        if self.game is not None:
-            self.up_order.append(card)
+        self.up_order.append(card)
         if self.observers:
             self._emit(Event(Verb.DEAL_COMMUNITY, self.street, cards=(card,)))
         self._end_dealing()
@@ -1253,44 +1254,17 @@ class StudHand:
             return
         self.street = Street(self.street + 1)
         self.phase = Phase.DEAL
-        in_hand = self.in_hand
-        n = self.n
-        if self.game is not None:
-            self._game_street()
-        elif self.street < Street.SEVENTH:
-            self.pending = [1 if in_hand[i] else 0 for i in range(n)]
-            self.next_faces = [[True] for _ in range(n)]
-            self.to_deal = self.n_in
-        else:
-            # Seventh street: the community card if the deck is short, else each
-            # player's own card, whose face the choices may still change.
-            self.community_due = DECK_SIZE - BURNS - self.dealt < self.n_in
-            self.seventh_open = True
-            if self.community_due:
-                self.pending = [0] * n
-                self.to_deal = 1
-            else:
-                self.next_faces = [[self._seventh_face(i)] for i in range(n)]
-                self.pending = [1 if in_hand[i] else 0 for i in range(n)]
-                self.to_deal = self.n_in
+        self._game_street()
         if self.observers:
             self._emit(Event(Verb.STREET, self.street))
 
-    def _seventh_face(self, seat: int) -> bool:
-        return self.rules.seventh_up(
-            self.options, bought=self.bought[seat], chose_up=self.seventh_up[seat]
-        )
-
     def _refresh_faces(self, seat: int) -> None:
         """The faces of ``seat``'s cards due on this street, after a buy or a choice."""
-        if self.game is not None:
-            self.next_faces[seat] = self._game_faces(seat)
-        else:
-            self.next_faces[seat] = [self._seventh_face(seat)]
+        self.next_faces[seat] = self._game_faces(seat)
 
     def _burns(self) -> int:
         """The cards burned in the hand: one before each street."""
-        return BURNS if self.game is None else len(self.game.streets)
+        return len(self.game.streets)
 
     # ------------------------------------------------------------------
     # The seventh card: Low Hold buys, Kings and Little Ones up or down
@@ -1327,9 +1301,7 @@ class StudHand:
         tracker.engine.stud.ProcedureError: only Low Hold has buys
         """
         if not self.rules.buys:
-            what = (
-                "only Low Hold has buys" if self.game is None else f"{self.game.title} has no buy"
-            )
+            what = f"{self.game.title} has no buy" if self.house else "only Low Hold has buys"
             raise self.fail(what, Code.INVALID_BUY, seat, Subject.BUY)
         self._check_seventh_choice(seat, Code.INVALID_BUY, Subject.BUY, "cannot buy")
         if self.community_due:
@@ -1385,7 +1357,7 @@ class StudHand:
         tracker.engine.stud.ProcedureError: the seventh-card choices are made before the seventh
         card is dealt
         """
-        if self.game is not None:
+        if self.house:
             self._check_game_choice(seat)
         elif not self.rules.chooses_seventh:
             raise self.fail(
@@ -1430,13 +1402,12 @@ class StudHand:
     def _game_street(self) -> None:
         """Set up the dealing of this street of the game's definition."""
         game = self.game
-        assert game is not None
         n = self.n
         k = int(self.street)
         faces = game.streets[k].faces
         last = self.street == self.last_street
         self.extra_due = [0] * n
-        self.seventh_open = "choice" in faces or (game.buy is not None and last)
+        self.seventh_open = last or "choice" in faces
         short = last and len(faces) == 1 and DECK_SIZE - self._burns() - self.dealt < self.n_in
         if faces == ("community",) or short:
             self.community_due = True
@@ -1453,7 +1424,6 @@ class StudHand:
         """Whether each card of this street comes up for ``seat``: the definition's faces,
         the player's choice for a ``choice`` card, a bought last card turned over."""
         game = self.game
-        assert game is not None
         faces = game.streets[self.street].faces
         chose = self.seventh_up[seat]
         out = [f == "up" or (f == "choice" and chose) for f in faces]
@@ -1466,7 +1436,6 @@ class StudHand:
     def _game_choices(self) -> tuple[Option, ...]:
         """The buys (last street) and up/down choices open before the street is dealt."""
         game = self.game
-        assert game is not None
         choices: list[Option] = []
         if not self.seventh_open or self.community_due:
             return ()
@@ -1487,7 +1456,6 @@ class StudHand:
         """A house game's up/down choice: on a street with a ``choice`` card, before it
         is dealt."""
         game = self.game
-        assert game is not None
         if "choice" not in game.streets[self.street].faces or self.phase is not Phase.DEAL:
             raise self.fail(
                 f"{game.title} deals no card of the player's choice now",
@@ -1513,7 +1481,7 @@ class StudHand:
     def _buy_price(self) -> int:
         """The price of a buy: the game's or the announced price, else one big bet."""
         game = self.game
-        if game is None:
+        if not self.house:
             return self.rules.buy_price(self.options, self.stakes.big_bet)
         price = game.buy.price if game.buy is not None else None
         return self.stakes.big_bet if price is None else price
@@ -1521,8 +1489,6 @@ class StudHand:
     def _game_dealt(self, seat: int, card: int | None, up: bool) -> None:
         """After a card of a house game: the order of the up cards, an extra card due at
         once, a price to pay; the betting begins once every card is dealt and paid for."""
-        game = self.game
-        assert game is not None
         if self.extra_due[seat]:
             self.extra_due[seat] -= 1
         if up:
@@ -1535,7 +1501,6 @@ class StudHand:
     def _card_rules(self, seat: int, rank: int) -> None:
         """The extra-card and pay rules a card of ``rank`` dealt face up to ``seat`` sets off."""
         game = self.game
-        assert game is not None
         for extra in game.extra_cards:
             if extra.rank == rank:
                 faces = self.next_faces[seat]
@@ -1578,9 +1543,8 @@ class StudHand:
         tracker.engine.stud.ProcedureError: p2 pays or folds for the card just dealt face up, not p1
         """
         if self.paying is None or self.paying != seat:
-            if self.game is None or not self.game.pays:
-                title = self.rules.title if self.game is None else self.game.title
-                why = f"{title} has no pay rule"
+            if not self.game.pays:
+                why = f"{self.game.title} has no pay rule"
             elif self.paying is None:
                 ranks = ", ".join(_rank_name(r) for r in self.game.pays)
                 why = f"{self.label(seat)} has nothing to pay: only a {ranks} dealt face up costs"
@@ -1646,7 +1610,6 @@ class StudHand:
         """Who acts first on this street of a house game: the bring-in on the first street
         (the definition's lowest or highest door card), then the best or lowest board."""
         game = self.game
-        assert game is not None
         in_hand = self.in_hand
         if self.street == Street.THIRD:
             seats = [i for i in range(self.n) if in_hand[i] and self._door(i) < 52]
@@ -1669,20 +1632,7 @@ class StudHand:
             self.closed = True
             self._end_round()
             return
-        if self.game is not None:
-            opener = self._game_opener()
-        elif self.street == Street.THIRD:
-            # The lowest door card brings in: natural value, aces high, then
-            # clubs < diamonds < hearts < spades -- the card int order.
-            opener = min(range(n), key=self._door)
-        else:
-            opener = -1
-            best = None
-            for i in range(n):
-                if in_hand[i]:
-                    key = up_key(self.up_cards(i))
-                    if best is None or key > best:
-                        best, opener = key, i
+        opener = self._game_opener()
         order = [(opener + k) % n for k in range(n)]
         self.actors = [j for j in order if in_hand[j] and stacks[j]]
         self.max_bet = 0
@@ -1696,9 +1646,7 @@ class StudHand:
 
     def _big_street(self) -> bool:
         """Whether this street is bet in the big bet."""
-        if self.game is not None:
-            return self.game.streets[self.street].unit == "big"
-        return STREET_DEALS[self.street].big_bet
+        return self.game.streets[self.street].unit == "big"
 
     def _door(self, i: int) -> int:
         for c, up in zip(self.cards[i], self.faces[i], strict=True):
@@ -2598,7 +2546,7 @@ class StudHand:
         n = self.n
         pots = self._pots(self.live, self.in_hand, self.folded)
         community = format_card(self.community) if self.community is not None else None
-        if self.game is not None:
+        if self.house:
             from .game_settle import settle_game_pots
 
             settlement = settle_game_pots(
@@ -2650,8 +2598,8 @@ class StudHand:
             winnings=settlement.winnings,
             finishing_stacks=finishing,
             warnings=list(warnings),
-            game=self.game,
-            paid=None if self.game is None else list(self.paid),
+            game=self.game if self.house else None,
+            paid=list(self.paid) if self.house else None,
         )
 
 
