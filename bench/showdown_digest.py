@@ -1,0 +1,131 @@
+"""One SHA-256 of many showdowns and hand explanations: run it before and after a change to
+the evaluators, and the two digests must be the same.
+
+    .venv/bin/python bench/showdown_digest.py [--showdowns N] [--calls N] [--seed S]
+
+It evaluates random showdowns over every variant and announcement combination (the tests'
+generator: community cards, 2 to 7 players, wild-heavy decks), the house games' presets on
+random showdowns (``evaluate_game``), and ``explain_high`` / ``explain_low`` / ``best_low`` /
+``best_high`` on random natural cards with 0 to 5 wild cards under every ranking and
+qualifier, and prints the SHA-256 of the JSON of every answer (an error's code and message
+where one is raised) with the count of each part.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+
+from _common import project_on_path
+
+project_on_path()
+from tests.engine.showdowns import random_showdown  # noqa: E402
+from tracker.engine import evaluate_showdown  # noqa: E402
+from tracker.engine.cards import format_card  # noqa: E402
+from tracker.engine.explain import explain_high, high_hand_dict  # noqa: E402
+from tracker.engine.game_presets import PRESETS  # noqa: E402
+from tracker.engine.game_showdown import evaluate_game  # noqa: E402
+from tracker.engine.hands import best_high  # noqa: E402
+from tracker.engine.low import LOW_RANKINGS, best_low, explain_low, low_hand_dict  # noqa: E402
+
+
+def _answer(fn, *args) -> object:
+    try:
+        return fn(*args)
+    except Exception as exc:  # an error is an answer too: its type and words must not change
+        return {"error": type(exc).__name__, "text": str(exc)}
+
+
+def showdowns(rng: random.Random, count: int) -> list:
+    out = []
+    for _ in range(count):
+        sd = random_showdown(rng)
+        out.append([sd, _answer(evaluate_showdown, sd)])
+    return out
+
+
+def games(rng: random.Random, count: int) -> list:
+    names = list(PRESETS)
+    out = []
+    for i in range(count):
+        name = names[i % len(names)]
+        game = PRESETS[name]
+        faces = [f for f in game.faces if f != "community"]
+        nd = sum(1 for f in faces if f != "up")
+        extra = {e.rank for e in game.extra_cards}
+        deck = [c for c in range(52) if (c >> 2) + 2 not in extra]  # no extra card dealt
+        rng.shuffle(deck)
+        n = rng.randint(2, min(7, len(deck) // len(faces)))
+        size = len(faces)
+        players = [
+            {
+                "down": [format_card(c) for c in deck[size * p : size * p + nd]],
+                "up": [format_card(c) for c in deck[size * p + nd : size * p + size]],
+            }
+            for p in range(n)
+        ]
+        sd = {"players": players, "up_order": [c for p in players for c in p["up"]]}
+        out.append([name, sd, _answer(evaluate_game, game, sd)])
+    return out
+
+
+def calls(rng: random.Random, count: int) -> list:
+    out = []
+    for _ in range(count):
+        wilds = rng.randint(0, 5)
+        size = rng.choice([max(0, 5 - wilds), 7 - wilds, 7 - wilds, rng.randint(0, 8 - wilds)])
+        size = max(size, 5 - wilds)
+        cards = rng.sample(range(52), size + wilds)
+        naturals, wild = cards[:size], cards[size:]
+        da = rng.random() < 0.3
+        ranking = rng.choice(LOW_RANKINGS)
+        qualifier = rng.choice([None, 8])
+        high = _answer(explain_high, naturals, wild, da)
+        if not isinstance(high, dict):
+            high = [high.key, high.played, high_hand_dict(high)]
+        low = _answer(explain_low, naturals, wild, ranking, qualifier)
+        if not isinstance(low, dict):
+            made, ok = low
+            low = [made.key, made.played, ok, low_hand_dict(made, ok, ranking, qualifier)]
+        out.append(
+            [
+                naturals,
+                wild,
+                da,
+                ranking,
+                qualifier,
+                high,
+                low,
+                _answer(best_low, naturals, wilds, ranking, qualifier),
+                _answer(best_high, naturals, wilds, da),
+            ]
+        )
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--showdowns", type=int, default=4000)
+    parser.add_argument("--games", type=int, default=1500)
+    parser.add_argument("--calls", type=int, default=9000)
+    parser.add_argument("--seed", type=int, default=27)
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    parts = {
+        "showdowns": showdowns(rng, args.showdowns),
+        "games": games(rng, args.games),
+        "calls": calls(rng, args.calls),
+    }
+    digest = hashlib.sha256()
+    for name, items in parts.items():
+        text = json.dumps(items, sort_keys=True, ensure_ascii=False, default=repr)
+        digest.update(text.encode())
+        print(f"{name}: {len(items)}")
+    print(digest.hexdigest())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
