@@ -111,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=1500)
     parser.add_argument("--calls", type=int, default=9000)
     parser.add_argument("--seed", type=int, default=27)
+    parser.add_argument("--dump", help="also write each answer's JSON, one a line, to this file")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     parts = {
@@ -123,6 +124,11 @@ def main(argv: list[str] | None = None) -> int:
         text = json.dumps(items, sort_keys=True, ensure_ascii=False, default=repr)
         digest.update(text.encode())
         print(f"{name}: {len(items)}")
+    if args.dump:
+        with open(args.dump, "w", encoding="utf-8") as out:
+            for name, items in parts.items():
+                for item in items:
+                    out.write(f"{name} {json.dumps(item, sort_keys=True, ensure_ascii=False)}\n")
     print(digest.hexdigest())
     return 0
 

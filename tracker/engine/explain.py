@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from .cards import _CANON, _SYMBOL, make_card, rank_char, rank_name
+from .cards import _CANON, _SYMBOL, rank_char, rank_name
 from .hands import (
     CATEGORIES,
     FIVE_OF_A_KIND,
@@ -49,62 +49,93 @@ class Made(NamedTuple):
     played: tuple[tuple[int, int | None], ...]
 
 
-class _Builder:
-    """Picks natural cards and assigns wild cards while rebuilding a hand."""
+def _wild_played(
+    naturals: Sequence[int], wild_cards: Sequence[int], double_ace_flush: bool, key: int
+) -> list[tuple[int, int | None]]:
+    """The five ``(card as played, wild card or None)`` of the high ``key``, built directly.
 
-    __slots__ = ("free", "held", "played", "represented", "wilds")
+    Each rank of the key is played by the natural cards of that rank, best suit first (the
+    flush's suit, in a flush), and then by wild cards, the highest first, each standing for
+    the first suit (spades first) of that rank neither held nor stood for already: the rule
+    that a wild card never stands for a card the player holds. Five of a kind and the double
+    ace of a flush may stand for a card held (the spade, the flush's ace) when none is left;
+    in a straight the wild cards take a suit that keeps the five from being one suit.
 
-    def __init__(self, naturals: Sequence[int], wild_cards: Sequence[int]):
-        self.held = set(naturals)
-        self.free = set(naturals)
-        self.wilds = sorted(wild_cards)  # the best one is popped first
-        self.represented: set[int] = set()
-        self.played: list[tuple[int, int | None]] = []
-
-    def natural(self, rank: int, suit: int | None = None) -> bool:
-        """Play an unused natural card of ``rank`` (of ``suit`` if given), best suit first."""
-        base = 48 if rank == 1 else (rank - 2) << 2  # make_card(rank, 0)
-        free = self.free
-        if suit is None:
-            for c in (base + 3, base + 2, base + 1, base):
-                if c in free:
-                    free.discard(c)
-                    self.played.append((c, None))
-                    return True
-            return False
-        c = base + suit
-        if c in free:
-            free.discard(c)
-            self.played.append((c, None))
-            return True
-        return False
-
-    def wild(self, rank: int, suits: Sequence[int] = _SUITS_DESC, duplicate: bool = False) -> None:
-        """Play the next wild card as a card of ``rank``: the first suit of ``suits`` that
-        is neither held naturally nor already stood for (or, with ``duplicate``, the
-        first suit of ``suits`` when none is left)."""
-        base = 48 if rank == 1 else (rank - 2) << 2
-        held, represented = self.held, self.represented
-        for s in suits:
-            c = base + s
-            if c not in held and c not in represented:
-                break
+    >>> from tracker.engine.cards import format_card, parse_card
+    >>> nat = [parse_card(c) for c in "4c 4s Jd 8h 3c".split()]
+    >>> key = best_high(nat, 2)
+    >>> [(format_card(c), w if w is None else format_card(w))
+    ...  for c, w in _wild_played(nat, [51, 0], False, key)]
+    [('4s', None), ('4c', None), ('4h', 'As'), ('4d', '2c'), ('Jd', None)]
+    """
+    wilds = sorted(wild_cards)  # the best one is popped first
+    cat = key >> 20
+    played: list[tuple[int, int | None]] = []
+    if cat == STRAIGHT_FLUSH or cat == FLUSH:
+        suit = _suit_for(naturals, len(wild_cards), double_ace_flush, key)
+        held = set(naturals)
+        ace = 48 | suit
+        for r in ranks_of(key):
+            c = (12 if r == 1 or r == 14 else r - 2) << 2 | suit
+            if c in held:
+                played.append((c, None))
+                if c == ace:
+                    held.discard(c)  # a second ace is the double ace: a wild card
+            else:  # a missing card of the suit, or the double ace
+                played.append((c, wilds.pop()))
+        return played
+    by_rank: dict[int, list[int]] = {}
+    for c in sorted(naturals, reverse=True):  # spades first within a rank
+        r = c >> 2
+        if r in by_rank:
+            by_rank[r].append(c)
         else:
-            if not duplicate:  # pragma: no cover - the evaluator only asks for possible hands
-                raise AssertionError(f"no card of rank {rank} left for a wild card")
-            c = base + suits[0]
-        represented.add(c)
-        self.played.append((c, self.wilds.pop()))
+            by_rank[r] = [c]
+    if cat == STRAIGHT:
+        return _straight_played(by_rank, wilds, key)
+    taken: dict[int, int] = {}  # rank -> suits held or stood for (bits)
+    for r in ranks_of(key):
+        r -= 2
+        cards = by_rank.get(r)
+        if cards:
+            played.append((cards.pop(0), None))
+            continue
+        if r not in taken:
+            bits = 0
+            for c in naturals:
+                if c >> 2 == r:
+                    bits |= 1 << (c & 3)
+            taken[r] = bits
+        bits = taken[r]
+        for s in _SUITS_DESC:
+            if not bits >> s & 1:
+                break
+        else:  # five of a kind: every card of the rank is there already
+            s = 3
+        taken[r] = bits | 1 << s
+        played.append((r << 2 | s, wilds.pop()))
+    return played
 
-    def card(self, rank: int, suit: int | None = None) -> None:
-        if not self.natural(rank, suit):
-            self.wild(rank, _SUITS_DESC if suit is None else (suit,))
 
-    def group(self, rank: int, size: int) -> None:
-        """``size`` cards of ``rank``: naturals first, then wild cards as missing suits."""
-        for _ in range(size):
-            if not self.natural(rank):
-                self.wild(rank)
+def _straight_played(
+    by_rank: dict[int, list[int]], wilds: list[int], key: int
+) -> list[tuple[int, int | None]]:
+    """A straight's five cards: the best natural card of each rank, and wild cards in a
+    suit that keeps the five from being all one suit (spades first)."""
+    chosen = []
+    suits = set()
+    for r in ranks_of(key):
+        r = 12 if r == 1 else r - 2
+        cards = by_rank.get(r)
+        if cards:
+            chosen.append((r, cards[0]))
+            suits.add(cards[0] & 3)
+        else:
+            chosen.append((r, None))
+    s = 3
+    if len(suits) == 1 and 3 in suits:
+        s = 2
+    return [(c, None) if c is not None else (r << 2 | s, wilds.pop()) for r, c in chosen]
 
 
 def explain_high(
@@ -120,63 +151,45 @@ def explain_high(
         key = best_high(naturals, len(wild_cards), double_ace_flush)
     if not wild_cards:
         return _explain_natural(naturals, key)
-    cat = category_of(key)
-    ranks = ranks_of(key)
-    b = _Builder(naturals, wild_cards)
-    if cat == FIVE_OF_A_KIND:
-        r = ranks[0]
-        for _ in range(5):
-            if not b.natural(r):
-                b.wild(r, duplicate=True)
-    elif cat in (STRAIGHT_FLUSH, FLUSH):
-        suit = _suit_for(naturals, len(wild_cards), double_ace_flush, key)
-        aces = 0
-        for r in ranks:
-            if r == 1:
-                r = 14
-            if r == 14:
-                aces += 1
-                if aces == 2:  # the double ace
-                    b.wild(14, (suit,), duplicate=True)
-                    continue
-            b.card(r, suit)
-    elif cat == FOUR_OF_A_KIND:
-        b.group(ranks[0], 4)
-        b.card(ranks[4])
-    elif cat == FULL_HOUSE:
-        b.group(ranks[0], 3)
-        b.group(ranks[3], 2)
-    elif cat == THREE_OF_A_KIND:
-        b.group(ranks[0], 3)
-        b.card(ranks[3])
-        b.card(ranks[4])
-    elif cat == TWO_PAIR:
-        b.group(ranks[0], 2)
-        b.group(ranks[2], 2)
-        b.card(ranks[4])
-    elif cat == ONE_PAIR:
-        b.group(ranks[0], 2)
-        for r in ranks[2:]:
-            b.card(r)
-    elif cat == STRAIGHT:
-        chosen = {}
-        for r in ranks:
-            r = 14 if r == 1 else r
-            chosen[r] = next(
-                (make_card(r, s) for s in _SUITS_DESC if make_card(r, s) in b.free), None
-            )
-        nat_suits = {c & 3 for c in chosen.values() if c is not None}
-        # a wild card takes a suit that keeps the five cards from being all one suit
-        wild_suits = [s for s in _SUITS_DESC if len(nat_suits) != 1 or s not in nat_suits]
-        for r, c in chosen.items():
-            if c is None:
-                b.wild(r, wild_suits)
-            else:
-                b.natural(r, c & 3)
-    else:  # HIGH_CARD
-        for r in ranks:
-            b.card(r)
-    return Made(key, tuple(b.played))
+    return Made(key, tuple(_wild_played(naturals, wild_cards, double_ace_flush, key)))
+
+
+def wild_high(
+    naturals: Sequence[int],
+    wild_cards: Sequence[int],
+    double_ace_flush: bool = False,
+    *,
+    key: int | None = None,
+) -> tuple[int, dict]:
+    """The high key and JSON hand of natural cards and wild cards: the same as
+    ``high_hand_dict(explain_high(naturals, wild_cards, double_ace_flush, key=key))``, with
+    less work.
+
+    >>> from tracker.engine.cards import parse_card
+    >>> key, hand = wild_high([parse_card(c) for c in "Ks Kd 7c 7h 2s".split()], [9, 10])
+    >>> hand["text"]
+    'four kings, seven kicker (4♥ as K♥, 4♦ as K♣)'
+    """
+    if key is None:
+        key = best_high(naturals, len(wild_cards), double_ace_flush)
+    if not wild_cards:
+        return key, high_hand_dict(_explain_natural(naturals, key))
+    played = _wild_played(naturals, wild_cards, double_ace_flush, key)
+    category, ranks, text = _high_words(key)
+    canon = _CANON
+    wild = [{"card": canon[w], "as": canon[c]} for c, w in played if w is not None]
+    if wild:
+        symbol = _SYMBOL
+        text += (
+            f" ({', '.join([f'{symbol[w]} as {symbol[c]}' for c, w in played if w is not None])})"
+        )
+    return key, {
+        "category": category,
+        "ranks": list(ranks),
+        "cards": [canon[c] for c, _ in played],
+        "wild": wild,
+        "text": text,
+    }
 
 
 def _explain_natural(naturals: Sequence[int], key: int) -> Made:

@@ -35,7 +35,7 @@ from typing import Any
 
 from .cards import card_symbol, format_card, parse_card, rank_char
 from .errors import DomainError
-from .explain import explain_high, high_hand_dict
+from .explain import wild_high
 from .games import (
     FixedWild,
     FollowWild,
@@ -389,8 +389,8 @@ def _explain_high(game: GameDefinition, cards: list[int], options: list[frozense
         key = best_high([c for c in cards if c not in opt], len(opt), da)
         if best_key is None or key > best_key:
             best_opt, best_key = opt, key
-    made = explain_high([c for c in cards if c not in best_opt], list(best_opt), da, key=best_key)
-    return made, best_opt
+    key, hand = wild_high([c for c in cards if c not in best_opt], list(best_opt), da, key=best_key)
+    return key, hand, best_opt
 
 
 def _explain_low(game: GameDefinition, cards: list[int], options: list[frozenset[int]]):
@@ -434,9 +434,7 @@ def evaluate_game(game: GameDefinition, showdown: Mapping[str, Any]) -> dict:
         wild: set[int] = set()
         if pot.has_high:
             options = wild_options(game, down, up, community, follow, "high")
-            made, opt = _explain_high(game, cards, options)
-            hk = made.key
-            entry["high"] = high_hand_dict(made)
+            hk, entry["high"], opt = _explain_high(game, cards, options)
             wild |= opt
         if pot.low is not None:
             options = wild_options(game, down, up, community, follow, "low")

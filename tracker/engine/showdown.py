@@ -27,7 +27,7 @@ from .announcements import (
 )
 from .cards import format_card, parse_card
 from .errors import Code, DomainError
-from .explain import Made, explain_high, high_hand_dict, natural_high
+from .explain import Made, natural_high, wild_high
 from .hands import best_high
 from .low import best_low, explain_low, low_hand_dict
 from .variants import VARIANT_RULES, SeventhCard
@@ -256,37 +256,22 @@ def _all_cards(seat: Seat, community: int | None) -> list[int]:
     return seat.down + seat.up + ([] if community is None else [community])
 
 
-def _best_high_made(
-    variant: str,
-    ann: dict,
-    seat: Seat,
-    community: int | None,
-    options: list[frozenset[int]] | None = None,
-) -> Made:
+def _high_entry(variant: str, ann: dict, seat: Seat, community: int | None) -> tuple[int, dict]:
+    """The high key and the JSON hand of a seat: the short way when it has no wild card."""
     cards = _all_cards(seat, community)
     da = ann["double_ace_flush"]
-    if not VARIANT_RULES[variant].has_wild:
-        return explain_high(cards, (), da)
-    if options is None:
-        options = wild_options(variant, ann, seat.down, seat.up, community, "high")
+    options = wild_options(variant, ann, seat.down, seat.up, community, "high")
     if len(options) == 1:  # one way to play the hand (no wild card, or one set): value it once
-        best_opt = options[0]
-        return explain_high([c for c in cards if c not in best_opt], list(best_opt), da)
+        opt = options[0]
+        if not opt:
+            return natural_high(cards, da)
+        return wild_high([c for c in cards if c not in opt], list(opt), da)
     best_opt, best_key = None, -1
     for opt in options:
         key = best_high([c for c in cards if c not in opt], len(opt), da)
         if key > best_key:
             best_opt, best_key = opt, key
-    return explain_high([c for c in cards if c not in best_opt], list(best_opt), da, key=best_key)
-
-
-def _high_entry(variant: str, ann: dict, seat: Seat, community: int | None) -> tuple[int, dict]:
-    """The high key and the JSON hand of a seat: the short way when it has no wild card."""
-    options = wild_options(variant, ann, seat.down, seat.up, community, "high")
-    if len(options) > 1 or options[0]:
-        made = _best_high_made(variant, ann, seat, community, options)
-        return made.key, high_hand_dict(made)
-    return natural_high(_all_cards(seat, community), ann["double_ace_flush"])
+    return wild_high([c for c in cards if c not in best_opt], list(best_opt), da, key=best_key)
 
 
 def _best_low_made(variant: str, ann: dict, seat: Seat, community: int | None) -> tuple[Made, bool]:
