@@ -48,7 +48,7 @@ from .games import (
     wild_options,
 )
 from .hands import best_high
-from .low import best_low, explain_low, low_hand_dict
+from .low import best_low, low_hand
 from .showdown import decide_winners
 
 __all__ = ["GameShowdownError", "evaluate_game", "game_hand_keys", "spade_key"]
@@ -397,11 +397,11 @@ def _explain_low(game: GameDefinition, cards: list[int], options: list[frozenset
     low = game.pot.low
     best = None
     for opt in options:
-        made, ok = explain_low(
+        key, ok, hand = low_hand(
             [c for c in cards if c not in opt], sorted(opt), low.ranking, low.qualifier
         )
-        if best is None or (ok, made.key) > (best[1], best[0].key):
-            best = (made, ok, opt)
+        if best is None or (ok, key) > (best[1], best[0]):
+            best = (key, ok, hand, opt)
     return best
 
 
@@ -438,9 +438,8 @@ def evaluate_game(game: GameDefinition, showdown: Mapping[str, Any]) -> dict:
             wild |= opt
         if pot.low is not None:
             options = wild_options(game, down, up, community, follow, "low")
-            made, ok, opt = _explain_low(game, cards, options)
-            entry["low"] = low_hand_dict(made, ok, pot.low.ranking, pot.low.qualifier)
-            lk = made.key if ok else None
+            key, ok, entry["low"], opt = _explain_low(game, cards, options)
+            lk = key if ok else None
             wild |= opt
         sk = None
         if pot.chicago:

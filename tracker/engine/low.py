@@ -47,9 +47,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 
-from .cards import make_card, rank_char
+from .cards import _CANON, _SYMBOL, make_card, rank_char
 from .explain import Made, hand_dict, high_text
 from .hands import (
     CATEGORIES,
@@ -67,7 +68,15 @@ from .hands import (
     ranks_of,
 )
 
-__all__ = ["LOW_RANKINGS", "best_low", "explain_low", "low_hand_dict", "low_rank", "low_value"]
+__all__ = [
+    "LOW_RANKINGS",
+    "best_low",
+    "explain_low",
+    "low_hand",
+    "low_hand_dict",
+    "low_rank",
+    "low_value",
+]
 
 LOW_RANKINGS = ("ace_to_five", "ace_to_six", "deuce_to_seven")
 _ACE_LOW = {"ace_to_five": True, "ace_to_six": True, "deuce_to_seven": False}
@@ -281,9 +290,11 @@ def explain_low(
         value, sub, wr, ws = found
         qualifies = qualifier is None or (value >> 16) <= 8
     else:
-        value, chosen = _full_search(naturals, len(wild_cards), ranking, qualifier, True)
+        value = None
+        if qualifier is None or _ranks_held(naturals, ranking) + len(wild_cards) >= 5:
+            value, chosen = _full_search(naturals, len(wild_cards), ranking, qualifier, True)
         qualifies = True
-        if value is None:
+        if value is None:  # none qualifies (none can, without five different ranks)
             value, chosen = _full_search(naturals, len(wild_cards), ranking, None, True)
             qualifies = False
         sub, wr, ws = chosen
@@ -300,6 +311,71 @@ def explain_low(
                 entries.pop(i)
                 break
     return Made(-value, tuple(played)), qualifies
+
+
+def _ranks_held(naturals: Sequence[int], ranking: str) -> int:
+    """How many different ranks the natural cards hold (an ace is one rank either way)."""
+    return len({c >> 2 for c in naturals})
+
+
+def low_hand(
+    naturals: Sequence[int],
+    wild_cards: Sequence[int],
+    ranking: str = "ace_to_five",
+    qualifier: int | None = None,
+) -> tuple[int, bool, dict]:
+    """The low key, whether it qualifies, and the JSON hand: the same as :func:`explain_low`
+    then :func:`low_hand_dict`, worked out directly when :func:`_lowest` has the answer.
+
+    >>> from tracker.engine.cards import parse_card
+    >>> key, ok, hand = low_hand([parse_card(c) for c in "Kd 9c 4h 4s 2d Ah".split()], [40], "ace_to_five", 8)
+    >>> ok, hand["cards"], hand["text"]
+    (False, ['9c', '4h', '3s', '2d', 'Ah'], '9-4-3-2-A low (Q♣ as 3♠); does not qualify (8 or better needed)')
+    """
+    found = _lowest(naturals, len(wild_cards), ranking)
+    if found is None:
+        made, ok = explain_low(naturals, wild_cards, ranking, qualifier)
+        return made.key, ok, low_hand_dict(made, ok, ranking, qualifier)
+    value, sub, wr, ws = found
+    ok = qualifier is None or value >> 16 <= 8
+    played = [(r, c, None) for r, _s, c in sub]
+    if wr:
+        wilds = sorted(wild_cards, reverse=True)
+        for i, r in enumerate(wr):
+            played.append((r, (12 if r == 1 else r - 2) << 2 | ws[i], wilds[i]))
+    played.sort(key=_first, reverse=True)  # five different ranks, highest first
+    ranks, text = _low_words(value)
+    canon = _CANON
+    wild = [{"card": canon[w], "as": canon[c]} for _r, c, w in played if w is not None]
+    if wild:
+        symbol = _SYMBOL
+        parts = [f"{symbol[w]} as {symbol[c]}" for _r, c, w in played if w is not None]
+        text += f" ({', '.join(parts)})"
+    if not ok:
+        text += f"; does not qualify ({qualifier} or better needed)"
+    return (
+        -value,
+        ok,
+        {
+            "category": "high_card",
+            "ranks": list(ranks),
+            "cards": [canon[c] for _r, c, _w in played],
+            "wild": wild,
+            "text": text,
+            "qualifies": ok,
+        },
+    )
+
+
+def _first(entry: tuple) -> int:
+    return entry[0]
+
+
+@lru_cache(maxsize=4096)
+def _low_words(value: int) -> tuple[tuple[int, ...], str]:
+    """The ranks and words of a low of five different ranks (a high-card value)."""
+    r = ranks_of(value)
+    return tuple(r), f"{'-'.join(rank_char(x) for x in r)} low"
 
 
 def low_text(value: int, ranking: str) -> str:

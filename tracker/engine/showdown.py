@@ -27,9 +27,9 @@ from .announcements import (
 )
 from .cards import format_card, parse_card
 from .errors import Code, DomainError
-from .explain import Made, natural_high, wild_high
+from .explain import natural_high, wild_high
 from .hands import best_high
-from .low import best_low, explain_low, low_hand_dict
+from .low import best_low, low_hand
 from .variants import VARIANT_RULES, SeventhCard
 from .wild import wild_options
 
@@ -274,19 +274,20 @@ def _high_entry(variant: str, ann: dict, seat: Seat, community: int | None) -> t
     return wild_high([c for c in cards if c not in best_opt], list(best_opt), da, key=best_key)
 
 
-def _best_low_made(variant: str, ann: dict, seat: Seat, community: int | None) -> tuple[Made, bool]:
+def _low_entry(
+    variant: str, ann: dict, seat: Seat, community: int | None
+) -> tuple[int | None, dict]:
+    """The low key (``None`` when the low does not qualify) and the JSON hand of a seat: the
+    best qualifying low of its wild options, else the best low at all (the first on a tie)."""
     cards = _all_cards(seat, community)
+    ranking, qualifier = ann["low_ranking"], ann["low_qualifier"]
     best = None
     for opt in wild_options(variant, ann, seat.down, seat.up, community, "low"):
-        made, ok = explain_low(
-            [c for c in cards if c not in opt],
-            sorted(opt),
-            ann["low_ranking"],
-            ann["low_qualifier"],
-        )
-        if best is None or (ok, made.key) > (best[1], best[0].key):
-            best = (made, ok)
-    return best
+        found = low_hand([c for c in cards if c not in opt], sorted(opt), ranking, qualifier)
+        if best is None or (found[1], found[0]) > (best[1], best[0]):
+            best = found
+    key, ok, hand = best
+    return (key if ok else None), hand
 
 
 def hand_keys(
@@ -387,9 +388,7 @@ def evaluate_showdown(showdown: Mapping[str, Any]) -> dict:
         elif want_high:
             hk, entry["high"] = _high_entry(variant, ann, seat, community)
         if want_low:
-            made, ok = _best_low_made(variant, ann, seat, community)
-            entry["low"] = low_hand_dict(made, ok, ann["low_ranking"], ann["low_qualifier"])
-            lk = made.key if ok else None
+            lk, entry["low"] = _low_entry(variant, ann, seat, community)
         if seat.declare is not None:
             entry["declare"] = seat.declare
         high_keys.append(hk)
