@@ -4,16 +4,19 @@ the evaluators, and the two digests must be the same.
     .venv/bin/python bench/showdown_digest.py [--showdowns N] [--calls N] [--seed S]
 
 It evaluates random showdowns over every variant and announcement combination (the tests'
-generator: community cards, 2 to 7 players, wild-heavy decks), the house games' presets on
-random showdowns (``evaluate_game``), and ``explain_high`` / ``explain_low`` / ``best_low`` /
-``best_high`` on random natural cards with 0 to 5 wild cards under every ranking and
-qualifier, and prints the SHA-256 of the JSON of every answer (an error's code and message
-where one is raised) with the count of each part.
+generator: community cards, 2 to 7 players, wild-heavy decks), a quarter as many with one
+thing spoilt (a card spelt otherwise, repeated or unknown, a field missing, unknown or of
+another type: the error's code, message and fields are answers too), the house games'
+presets on random showdowns (``evaluate_game``), and ``explain_high`` / ``explain_low`` /
+``best_low`` / ``best_high`` on random natural cards with 0 to 5 wild cards under every
+ranking and qualifier; it prints the count of each part and one SHA-256 of the JSON of every
+answer (``--dump`` writes them, one a line, to find where two runs differ).
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import hashlib
 import json
 import random
@@ -35,13 +38,53 @@ def _answer(fn, *args) -> object:
     try:
         return fn(*args)
     except Exception as exc:  # an error is an answer too: its type and words must not change
-        return {"error": type(exc).__name__, "text": str(exc)}
+        body = exc.as_dict() if hasattr(exc, "as_dict") else {}
+        return {"error": type(exc).__name__, "text": str(exc), **body}
 
 
 def showdowns(rng: random.Random, count: int) -> list:
     out = []
     for _ in range(count):
         sd = random_showdown(rng)
+        out.append([sd, _answer(evaluate_showdown, sd)])
+    return out
+
+
+def _spoil(rng: random.Random, sd: dict) -> dict:
+    """The showdown with one thing changed, as a client might send it: a card spelt another
+    way or repeated or wrong, a field missing or unknown or of another type, a declaration."""
+    sd = copy.deepcopy(sd)
+    p = rng.choice(sd["players"])
+    key = rng.choice(["down", "up"])
+    how = rng.randrange(10)
+    if how == 0 and p[key]:
+        p[key][rng.randrange(len(p[key]))] = rng.choice(["10h", "kd", "AS", "1x", "", 7, None])
+    elif how == 1:
+        other = rng.choice(sd["players"])
+        p[key].append(rng.choice(other["down"] + other["up"]))
+    elif how == 2:
+        del p[key]
+    elif how == 3:
+        p["pot"] = 1
+    elif how == 4:
+        p[key] = tuple(p[key]) if rng.random() < 0.5 else " ".join(p[key])
+    elif how == 5:
+        p["declare"] = rng.choice(["high", "low", "both", "up", None])
+    elif how == 6:
+        p[key] = p[key][:-1]
+    elif how == 7:
+        sd["community"] = rng.choice(p["up"] + ["Zz", "Th"])
+    elif how == 8:
+        sd["players"] = sd["players"] + [copy.deepcopy(p)]
+    else:
+        p["down"], p["up"] = p["up"], p["down"]
+    return sd
+
+
+def spoilt(rng: random.Random, count: int) -> list:
+    out = []
+    for _ in range(count):
+        sd = _spoil(rng, random_showdown(rng))
         out.append([sd, _answer(evaluate_showdown, sd)])
     return out
 
@@ -116,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     parts = {
         "showdowns": showdowns(rng, args.showdowns),
+        "spoilt": spoilt(rng, args.showdowns // 4),
         "games": games(rng, args.games),
         "calls": calls(rng, args.calls),
     }

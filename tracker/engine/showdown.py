@@ -99,18 +99,29 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
     players = _players(showdown, variant)
     declaring = ann.get("declaration") == "declare" and ann.get("game") == "high_low"
     seats = []
+    quick = community is None and not declaring
     for i, p in enumerate(players):
-        at = f"players[{i}]"
-        if type(p) is not dict and not isinstance(p, Mapping):
-            raise ShowdownError("a player must be an object with down and up", field=at)
-        _refuse_unknown(p, _PLAYER_KEYS, f"{at}.")
-        for key in ("down", "up"):
-            if key not in p:
-                raise ShowdownError("required", code=Code.REQUIRED, field=f"{at}.{key}")
-        down, up = cards.player(p, i, at)
-        _check_counts(variant, community, down, up, at)
-        seats.append(Seat(down, up, _declare(p, at, declaring)))
+        seat = cards.quick(p, i) if quick else None
+        if seat is None:
+            seat = _seat(p, i, cards, variant, community, declaring)
+        seats.append(seat)
     return variant, ann, community, seats
+
+
+def _seat(
+    p: Any, i: int, cards: _Cards, variant: str, community: int | None, declaring: bool
+) -> Seat:
+    """Player ``i``, checked field by field (each error names its field)."""
+    at = f"players[{i}]"
+    if type(p) is not dict and not isinstance(p, Mapping):
+        raise ShowdownError("a player must be an object with down and up", field=at)
+    _refuse_unknown(p, _PLAYER_KEYS, f"{at}.")
+    for key in ("down", "up"):
+        if key not in p:
+            raise ShowdownError("required", code=Code.REQUIRED, field=f"{at}.{key}")
+    down, up = cards.player(p, i, at)
+    _check_counts(variant, community, down, up, at)
+    return Seat(down, up, _declare(p, at, declaring))
 
 
 def _refuse_unknown(fields: Mapping, known: Sequence[str], prefix: str) -> None:
@@ -164,48 +175,87 @@ def _declare(p: Mapping, at: str, declaring: bool) -> str | None:
     return declare if declaring else None
 
 
+_PLAYER_KEY_SET = frozenset(_PLAYER_KEYS)
+
+
 class _Cards:
     """The cards of one showdown read so far, with where each was seen, as (player,
     "down"/"up", index); the field path is written only for an error ("players[1].up[2]"),
-    not for every card."""
+    not for every card, and the places of the cards read the quick way only when a card is
+    read one by one (to name where it was seen first)."""
 
     def __init__(self) -> None:
         self.seen: dict[int, tuple] = {}
+        self.cards: set[int] = set()  # every card read
+        self.unplaced: list[tuple[int, list[int], list[int]]] = []  # (player, down, up)
 
     @staticmethod
     def path(at: tuple) -> str:
         return "community" if at[0] is None else f"players[{at[0]}].{at[1]}[{at[2]}]"
+
+    def place(self) -> None:
+        """Write where each card read the quick way was seen."""
+        seen = self.seen
+        for i, down, up in self.unplaced:
+            for j, card in enumerate(down):
+                seen[card] = (i, "down", j)
+            for j, card in enumerate(up):
+                seen[card] = (i, "up", j)
+        self.unplaced = []
 
     def take(self, token: Any, at: tuple) -> int:
         """One card, named at ``at``: parsed, and refused if it was seen before."""
         card = _FAST_CARDS.get(token) if type(token) is str else None
         if card is None:
             card = parse_card(token, self.path(at))
+        self.place()
         if card in self.seen:
             other, field = self.path(self.seen[card]), self.path(at)
             msg = f"{format_card(card)} appears twice: {other} and {field}"
             raise ShowdownError(msg, code=Code.DUPLICATE_CARD, fields={other: [msg], field: [msg]})
         self.seen[card] = at
+        self.cards.add(card)
         return card
+
+    def quick(self, p: Any, i: int) -> Seat | None:
+        """Player ``i`` as written most often (an object of three down and four up cards
+        spelt as :data:`_FAST_CARDS` has them, all new, no declaration, no community card),
+        read without checking field by field; ``None`` for any other, to be read so."""
+        if type(p) is not dict or not p.keys() <= _PLAYER_KEY_SET or p.get("declare") is not None:
+            return None
+        down, up = p.get("down"), p.get("up")
+        if type(down) is not list or type(up) is not list or len(down) != 3 or len(up) != 4:
+            return None
+        fast = _FAST_CARDS.get
+        try:
+            down = [fast(t) for t in down]
+            up = [fast(t) for t in up]
+        except TypeError:  # a token that cannot be a key: read it one by one
+            return None
+        fresh = set(down)
+        fresh.update(up)
+        if None in fresh or len(fresh) != 7 or not fresh.isdisjoint(self.cards):
+            return None
+        self.cards |= fresh
+        self.unplaced.append((i, down, up))
+        return Seat(down, up, None)
 
     def player(self, p: Mapping, i: int, at: str) -> tuple[list[int], list[int]]:
         """Player ``i``'s down and up cards: looked up as written most often, and card by
         card (naming each place) only when one is spelt otherwise or seen twice."""
-        fast, seen = _FAST_CARDS.get, self.seen
+        fast = _FAST_CARDS.get
         down = _card_list(p["down"], at, "down")
         up = _card_list(p["up"], at, "up")
         down = [fast(t) if type(t) is str else None for t in down] if down else []
         up = [fast(t) if type(t) is str else None for t in up] if up else []
         fresh = set(down)
         fresh.update(up)
-        if None in fresh or len(fresh) != len(down) + len(up) or not fresh.isdisjoint(seen):
+        if None in fresh or len(fresh) != len(down) + len(up) or not fresh.isdisjoint(self.cards):
             down = [self.take(t, (i, "down", j)) for j, t in enumerate(p["down"])]
             up = [self.take(t, (i, "up", j)) for j, t in enumerate(p["up"])]
             return down, up
-        for j, card in enumerate(down):
-            seen[card] = (i, "down", j)
-        for j, card in enumerate(up):
-            seen[card] = (i, "up", j)
+        self.cards |= fresh
+        self.unplaced.append((i, down, up))
         return down, up
 
 
