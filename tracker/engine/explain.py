@@ -49,6 +49,39 @@ class Made(NamedTuple):
     played: tuple[tuple[int, int | None], ...]
 
 
+# The suits held of one rank as 4 bits (bit s: suit s) -> how ``n`` cards of that rank are
+# played: ``(suit, wild)`` each, the suits held first (spades first), then wild cards on the
+# suits not held (spades first), then, in five of a kind, the spade again.
+_GROUP_PLAY: tuple[tuple[tuple[tuple[int, bool], ...], ...], ...] = tuple(
+    tuple(
+        (
+            tuple((s, False) for s in _SUITS_DESC if h >> s & 1)
+            + tuple((s, True) for s in _SUITS_DESC if not h >> s & 1)
+            + ((3, True),) * 5
+        )[:n]
+        for n in range(6)
+    )
+    for h in range(16)
+)
+_TOP_SUIT: tuple[int, ...] = tuple(  # the best suit held of a rank (-1: none)
+    next((s for s in _SUITS_DESC if h >> s & 1), -1) for h in range(16)
+)
+_SUIT_CARDS: tuple[int, ...] = tuple(sum(1 << (4 * r + s) for r in range(13)) for s in range(4))
+_RUNS: dict[int, tuple[tuple[int, int], ...]] = {}  # key -> (rank index, count) of its groups
+
+
+def _runs(key: int) -> tuple[tuple[int, int], ...]:
+    """The ranks of a high key, best first, as ``(rank index, how many)``."""
+    runs = _RUNS.get(key)
+    if runs is None:
+        counts: dict[int, int] = {}
+        for r in ranks_of(key):
+            r = 12 if r == 1 else r - 2  # an ace playing low is an ace
+            counts[r] = counts.get(r, 0) + 1
+        runs = _RUNS[key] = tuple(counts.items())
+    return runs
+
+
 def _wild_played(
     naturals: Sequence[int], wild_cards: Sequence[int], double_ace_flush: bool, key: int
 ) -> list[tuple[int, int | None]]:
@@ -69,73 +102,48 @@ def _wild_played(
     [('4s', None), ('4c', None), ('4h', 'As'), ('4d', '2c'), ('Jd', None)]
     """
     wilds = sorted(wild_cards)  # the best one is popped first
+    held = 0  # the natural cards as a bit mask (card c is bit c): a rank's suits are 4 bits
+    for c in naturals:
+        held |= 1 << c
     cat = key >> 20
     played: list[tuple[int, int | None]] = []
     if cat == STRAIGHT_FLUSH or cat == FLUSH:
         suit = _suit_for(naturals, len(wild_cards), double_ace_flush, key)
-        held = set(naturals)
         ace = 48 | suit
         for r in ranks_of(key):
             c = (12 if r == 1 or r == 14 else r - 2) << 2 | suit
-            if c in held:
+            if held >> c & 1:
                 played.append((c, None))
                 if c == ace:
-                    held.discard(c)  # a second ace is the double ace: a wild card
+                    held ^= 1 << c  # a second ace is the double ace: a wild card
             else:  # a missing card of the suit, or the double ace
                 played.append((c, wilds.pop()))
         return played
-    by_rank: dict[int, list[int]] = {}
-    for c in sorted(naturals, reverse=True):  # spades first within a rank
-        r = c >> 2
-        if r in by_rank:
-            by_rank[r].append(c)
-        else:
-            by_rank[r] = [c]
     if cat == STRAIGHT:
-        return _straight_played(by_rank, wilds, key)
-    taken: dict[int, int] = {}  # rank -> suits held or stood for (bits)
-    for r in ranks_of(key):
-        r -= 2
-        cards = by_rank.get(r)
-        if cards:
-            played.append((cards.pop(0), None))
-            continue
-        if r not in taken:
-            bits = 0
-            for c in naturals:
-                if c >> 2 == r:
-                    bits |= 1 << (c & 3)
-            taken[r] = bits
-        bits = taken[r]
-        for s in _SUITS_DESC:
-            if not bits >> s & 1:
-                break
-        else:  # five of a kind: every card of the rank is there already
-            s = 3
-        taken[r] = bits | 1 << s
-        played.append((r << 2 | s, wilds.pop()))
+        return _straight_played(held, wilds, key)
+    for r, n in _runs(key):
+        base = r << 2
+        for s, wild in _GROUP_PLAY[held >> base & 15][n]:
+            played.append((base | s, wilds.pop() if wild else None))
     return played
 
 
-def _straight_played(
-    by_rank: dict[int, list[int]], wilds: list[int], key: int
-) -> list[tuple[int, int | None]]:
-    """A straight's five cards: the best natural card of each rank, and wild cards in a
-    suit that keeps the five from being all one suit (spades first)."""
+def _straight_played(held: int, wilds: list[int], key: int) -> list[tuple[int, int | None]]:
+    """A straight's five cards: the best natural card of each rank (``held``: the natural
+    cards' bit mask), and wild cards in a suit that keeps the five from being all one suit
+    (spades first)."""
     chosen = []
-    suits = set()
+    suits = 0
     for r in ranks_of(key):
-        r = 12 if r == 1 else r - 2
-        cards = by_rank.get(r)
-        if cards:
-            chosen.append((r, cards[0]))
-            suits.add(cards[0] & 3)
+        base = 48 if r == 1 else (r - 2) << 2
+        s = _TOP_SUIT[held >> base & 15]
+        if s < 0:
+            chosen.append((base, False))
         else:
-            chosen.append((r, None))
-    s = 3
-    if len(suits) == 1 and 3 in suits:
-        s = 2
-    return [(c, None) if c is not None else (r << 2 | s, wilds.pop()) for r, c in chosen]
+            chosen.append((base | s, True))
+            suits |= 1 << s
+    s = 2 if suits == 8 else 3  # all the natural cards spades: the wild cards hearts
+    return [(c, None) if natural else (c | s, wilds.pop()) for c, natural in chosen]
 
 
 def explain_high(
@@ -316,22 +324,20 @@ def natural_high(cards: Sequence[int], double_ace_flush: bool = False) -> tuple[
     """
     key = best_high(cards, 0, double_ace_flush)
     category, ranks, text = _high_words(key)
+    held = 0  # the cards as a bit mask (card c is bit c): a rank's suits are 4 bits
+    for c in cards:
+        held |= 1 << c
     if category == "flush" or category == "straight_flush":
         counts = [0, 0, 0, 0]
         for c in cards:
             counts[c & 3] += 1
-        suit = counts.index(max(counts))
-        held = {c for c in cards if c & 3 == suit}
-    else:
-        held = set(cards)
+        held &= _SUIT_CARDS[counts.index(max(counts))]
     played = []
-    for r in ranks:
-        base = (12 if r == 1 else r - 2) << 2
-        for c in (base + 3, base + 2, base + 1, base):
-            if c in held:
-                held.discard(c)
-                played.append(_CANON[c])
-                break
+    canon = _CANON
+    for r, n in _runs(key):  # each rank by its best suits held (of the flush's suit)
+        base = r << 2
+        for s, _wild in _GROUP_PLAY[held >> base & 15][n]:
+            played.append(canon[base | s])
     return key, {
         "category": category,
         "ranks": list(ranks),

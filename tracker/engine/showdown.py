@@ -100,8 +100,9 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
     declaring = ann.get("declaration") == "declare" and ann.get("game") == "high_low"
     seats = []
     quick = community is None and not declaring
+    two_down = VARIANT_RULES[variant].seventh is not SeventhCard.DOWN  # 2 down, 5 up allowed
     for i, p in enumerate(players):
-        seat = cards.quick(p, i) if quick else None
+        seat = cards.quick(p, i, two_down) if quick else None
         if seat is None:
             seat = _seat(p, i, cards, variant, community, declaring)
         seats.append(seat)
@@ -217,19 +218,22 @@ class _Cards:
         self.cards.add(card)
         return card
 
-    def quick(self, p: Any, i: int) -> Seat | None:
-        """Player ``i`` as written most often (an object of three down and four up cards
-        spelt as :data:`_FAST_CARDS` has them, all new, no declaration, no community card),
-        read without checking field by field; ``None`` for any other, to be read so."""
+    def quick(self, p: Any, i: int, two_down: bool) -> Seat | None:
+        """Player ``i`` as written most often (an object of three down and four up cards, or
+        two and five when ``two_down``, spelt as :data:`_FAST_CARDS` has them, all new, no
+        declaration, no community card), read without checking field by field; ``None`` for
+        any other, to be read so."""
         if type(p) is not dict or not p.keys() <= _PLAYER_KEY_SET or p.get("declare") is not None:
             return None
         down, up = p.get("down"), p.get("up")
-        if type(down) is not list or type(up) is not list or len(down) != 3 or len(up) != 4:
+        if type(down) is not list or type(up) is not list or len(down) + len(up) != 7:
+            return None
+        if len(down) != 3 and (len(down) != 2 or not two_down):
             return None
         fast = _FAST_CARDS.get
         try:
-            down = [fast(t) for t in down]
-            up = [fast(t) for t in up]
+            down = [*map(fast, down)]
+            up = [*map(fast, up)]
         except TypeError:  # a token that cannot be a key: read it one by one
             return None
         fresh = set(down)
