@@ -96,8 +96,24 @@ def low_rank(card: int, ranking: str) -> int:
     return 1 if r == 14 and _ACE_LOW[ranking] else r
 
 
+# sorted ranks (and, where suits count, whether all one suit) -> low value
+_LOW_VALUES: dict[tuple, int] = {}
+
+
 def low_value(ranks: Sequence[int], suits: Sequence[int], ranking: str) -> int:
-    """Value of five cards given by low ranks and suits; lower is better."""
+    """Value of five cards given by low ranks and suits; lower is better (kept per sorted
+    ranks, and whether the five are one suit where that counts)."""
+    if ranking == "ace_to_five":
+        key: tuple = tuple(sorted(ranks))
+    else:
+        key = (*sorted(ranks), len(set(suits)) == 1)
+    value = _LOW_VALUES.get(key)
+    if value is None:
+        value = _LOW_VALUES[key] = _low_value(ranks, suits, ranking)
+    return value
+
+
+def _low_value(ranks: Sequence[int], suits: Sequence[int], ranking: str) -> int:
     counts: dict[int, int] = {}
     for r in ranks:
         counts[r] = counts.get(r, 0) + 1
@@ -332,25 +348,64 @@ def low_hand(
     >>> ok, hand["cards"], hand["text"]
     (False, ['9c', '4h', '3s', '2d', 'Ah'], '9-4-3-2-A low (Q♣ as 3♠); does not qualify (8 or better needed)')
     """
-    found = _lowest(naturals, len(wild_cards), ranking)
-    if found is None:
-        made, ok = explain_low(naturals, wild_cards, ranking, qualifier)
-        return made.key, ok, low_hand_dict(made, ok, ranking, qualifier)
-    value, sub, wr, ws = found
-    ok = qualifier is None or value >> 16 <= 8
-    played = [(r, c, None) for r, _s, c in sub]
-    if wr:
-        wilds = sorted(wild_cards, reverse=True)
-        for i, r in enumerate(wr):
-            played.append((r, (12 if r == 1 else r - 2) << 2 | ws[i], wilds[i]))
-    played.sort(key=_first, reverse=True)  # five different ranks, highest first
+    ace_low = _ACE_LOW[ranking]
+    first: dict[int, int] = {}  # low rank -> the first natural card of it
+    for c in naturals:
+        r = (c >> 2) + 2
+        if r == 14 and ace_low:
+            r = 1
+        if r not in first:
+            first[r] = c
+    wilds = len(wild_cards)
+    if len(first) + wilds < 5:
+        return _low_hand_searched(naturals, wild_cards, ranking, qualifier)  # a pair
+    # as _lowest: the five lowest ranks, each from its first natural card or a wild card
+    five: list[tuple[int, int | None]] = []  # (rank, natural card or None), lowest first
+    left = wilds
+    for r in _ORDER[ace_low]:
+        c = first.get(r)
+        if c is not None:
+            five.append((r, c))
+        elif left:
+            left -= 1
+            five.append((r, None))
+        else:
+            continue
+        if len(five) == 5:
+            break
+    suit = 3  # of the first wild card (the lowest rank); the others take spades
+    if ranking != "ace_to_five":
+        if five[4][0] - five[0][0] == 4:
+            return _low_hand_searched(naturals, wild_cards, ranking, qualifier)  # a straight
+        suits = {c & 3 for _r, c in five if c is not None}
+        if left < wilds and (not suits or suits == {3}):
+            suit = 2  # the search steps the first wild card off the suit
+        elif left == wilds and len(suits) == 1:
+            return _low_hand_searched(naturals, wild_cards, ranking, qualifier)  # a flush
+    (a, _), (b, _), (c3, _), (d, _), (e, _) = five
+    value = e << 16 | d << 12 | c3 << 8 | b << 4 | a
+    ok = qualifier is None or e <= 8
     ranks, text = _low_words(value)
     canon = _CANON
-    wild = [{"card": canon[w], "as": canon[c]} for _r, c, w in played if w is not None]
-    if wild:
-        symbol = _SYMBOL
-        parts = [f"{symbol[w]} as {symbol[c]}" for _r, c, w in played if w is not None]
+    cards = []
+    wild = []
+    if left < wilds:
+        wild_iter = iter(sorted(wild_cards, reverse=True))  # the best on the lowest rank
+        stands = {}
+        for r, c in five:
+            if c is None:
+                stands[r] = ((12 if r == 1 else r - 2) << 2 | suit, next(wild_iter))
+                suit = 3
+        parts = []
+        for r, c in reversed(five):
+            if c is None:
+                c, w = stands[r]
+                wild.append({"card": canon[w], "as": canon[c]})
+                parts.append(f"{_SYMBOL[w]} as {_SYMBOL[c]}")
+            cards.append(canon[c])
         text += f" ({', '.join(parts)})"
+    else:
+        cards = [canon[c] for _r, c in reversed(five)]
     if not ok:
         text += f"; does not qualify ({qualifier} or better needed)"
     return (
@@ -359,7 +414,7 @@ def low_hand(
         {
             "category": "high_card",
             "ranks": list(ranks),
-            "cards": [canon[c] for _r, c, _w in played],
+            "cards": cards,
             "wild": wild,
             "text": text,
             "qualifies": ok,
@@ -367,8 +422,12 @@ def low_hand(
     )
 
 
-def _first(entry: tuple) -> int:
-    return entry[0]
+def _low_hand_searched(
+    naturals: Sequence[int], wild_cards: Sequence[int], ranking: str, qualifier: int | None
+) -> tuple[int, bool, dict]:
+    """:func:`low_hand` when the search decides."""
+    made, ok = explain_low(naturals, wild_cards, ranking, qualifier)
+    return made.key, ok, low_hand_dict(made, ok, ranking, qualifier)
 
 
 @lru_cache(maxsize=4096)
