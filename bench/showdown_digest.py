@@ -6,11 +6,12 @@ the evaluators, and the two digests must be the same.
 It evaluates random showdowns over every variant and announcement combination (the tests'
 generator: community cards, 2 to 7 players, wild-heavy decks), a quarter as many with one
 thing spoilt (a card spelt otherwise, repeated or unknown, a field missing, unknown or of
-another type: the error's code, message and fields are answers too), the house games'
-presets on random showdowns (``evaluate_game``), and ``explain_high`` / ``explain_low`` /
-``best_low`` / ``best_high`` on random natural cards with 0 to 5 wild cards under every
-ranking and qualifier; it prints the count of each part and one SHA-256 of the JSON of every
-answer (``--dump`` writes them, one a line, to find where two runs differ).
+another type: the error's code, message and fields are answers too), ``hand_keys`` of every
+seat of half as many, the house games' presets on random showdowns (``evaluate_game``), and
+``explain_high`` / ``explain_low`` / ``best_low`` / ``best_high`` on random natural cards
+with 0 to 5 wild cards under every ranking and qualifier; it prints the count of each part
+and one SHA-256 of the JSON of every answer (``--dump`` writes them, one a line, to find
+where two runs differ).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from _common import project_on_path
 
 project_on_path()
 from tests.engine.showdowns import random_showdown  # noqa: E402
-from tracker.engine import evaluate_showdown  # noqa: E402
+from tracker.engine import evaluate_showdown, hand_keys, parse_showdown  # noqa: E402
 from tracker.engine.cards import format_card  # noqa: E402
 from tracker.engine.explain import explain_high, high_hand_dict  # noqa: E402
 from tracker.engine.game_presets import PRESETS  # noqa: E402
@@ -79,6 +80,18 @@ def _spoil(rng: random.Random, sd: dict) -> dict:
     else:
         p["down"], p["up"] = p["up"], p["down"]
     return sd
+
+
+def keys(rng: random.Random, count: int) -> list:
+    """``hand_keys`` (the values without the explanation) of every seat of random showdowns."""
+    out = []
+    for _ in range(count):
+        sd = random_showdown(rng)
+        variant, ann, community, seats = parse_showdown(sd)
+        out.append(
+            [[hand_keys(variant, ann, s.down, s.up, community) for s in seats], variant, ann]
+        )
+    return out
 
 
 def spoilt(rng: random.Random, count: int) -> list:
@@ -160,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     parts = {
         "showdowns": showdowns(rng, args.showdowns),
         "spoilt": spoilt(rng, args.showdowns // 4),
+        "keys": keys(rng, args.showdowns // 2),
         "games": games(rng, args.games),
         "calls": calls(rng, args.calls),
     }

@@ -31,7 +31,7 @@ from .explain import natural_high, wild_high
 from .hands import best_high
 from .low import best_low, low_hand
 from .variants import VARIANT_RULES, SeventhCard
-from .wild import wild_options
+from .wild import hand_wild_options
 
 __all__ = ["Seat", "ShowdownError", "evaluate_showdown", "hand_keys", "parse_showdown"]
 
@@ -306,15 +306,11 @@ def _check_counts(variant: str, community: int | None, down: list, up: list, at:
 # --- valuing ----------------------------------------------------------------------
 
 
-def _all_cards(seat: Seat, community: int | None) -> list[int]:
-    return seat.down + seat.up + ([] if community is None else [community])
-
-
-def _high_entry(variant: str, ann: dict, seat: Seat, community: int | None) -> tuple[int, dict]:
-    """The high key and the JSON hand of a seat: the short way when it has no wild card."""
-    cards = _all_cards(seat, community)
+def _high_entry(variant: str, ann: dict, seat: Seat, cards: list[int]) -> tuple[int, dict]:
+    """The high key and the JSON hand of a seat (``cards``: all of its cards): the short way
+    when it has no wild card."""
     da = ann["double_ace_flush"]
-    options = wild_options(variant, ann, seat.down, seat.up, community, "high")
+    options = hand_wild_options(variant, ann, seat.down, seat.up, cards, "high")
     if len(options) == 1:  # one way to play the hand (no wild card, or one set): value it once
         opt = options[0]
         if not opt:
@@ -328,15 +324,13 @@ def _high_entry(variant: str, ann: dict, seat: Seat, community: int | None) -> t
     return wild_high([c for c in cards if c not in best_opt], list(best_opt), da, key=best_key)
 
 
-def _low_entry(
-    variant: str, ann: dict, seat: Seat, community: int | None
-) -> tuple[int | None, dict]:
-    """The low key (``None`` when the low does not qualify) and the JSON hand of a seat: the
-    best qualifying low of its wild options, else the best low at all (the first on a tie)."""
-    cards = _all_cards(seat, community)
+def _low_entry(variant: str, ann: dict, seat: Seat, cards: list[int]) -> tuple[int | None, dict]:
+    """The low key (``None`` when the low does not qualify) and the JSON hand of a seat
+    (``cards``: all of its cards): the best qualifying low of its wild options, else the best
+    low at all (the first on a tie)."""
     ranking, qualifier = ann["low_ranking"], ann["low_qualifier"]
     best = None
-    for opt in wild_options(variant, ann, seat.down, seat.up, community, "low"):
+    for opt in hand_wild_options(variant, ann, seat.down, seat.up, cards, "low"):
         found = low_hand([c for c in cards if c not in opt], sorted(opt), ranking, qualifier)
         if best is None or (found[1], found[0]) > (best[1], best[0]):
             best = found
@@ -361,12 +355,12 @@ def hand_keys(
     high = low = None
     if has_high(variant, announcements):
         da = announcements["double_ace_flush"]
-        for opt in wild_options(variant, announcements, down, up, community, "high"):
+        for opt in hand_wild_options(variant, announcements, down, up, cards, "high"):
             k = best_high([c for c in cards if c not in opt], len(opt), da)
             if high is None or k > high:
                 high = k
     if has_low(variant, announcements):
-        for opt in wild_options(variant, announcements, down, up, community, "low"):
+        for opt in hand_wild_options(variant, announcements, down, up, cards, "low"):
             k = best_low(
                 [c for c in cards if c not in opt],
                 len(opt),
@@ -431,18 +425,24 @@ def evaluate_showdown(showdown: Mapping[str, Any]) -> dict:
     """Value every player's hand and name the winners (see the module doc)."""
     variant, ann, community, seats = parse_showdown(showdown)
     want_high, want_low = has_high(variant, ann), has_low(variant, ann)
+    natural = not VARIANT_RULES[variant].has_wild
+    da = ann["double_ace_flush"]
     players = []
     high_keys: list[int | None] = []
     low_keys: list[int | None] = []
     for seat in seats:
-        entry: dict[str, Any] = {"high": None, "low": None}
-        hk = lk = None
-        if want_high and not VARIANT_RULES[variant].has_wild:  # the short way
-            hk, entry["high"] = natural_high(_all_cards(seat, community), ann["double_ace_flush"])
-        elif want_high:
-            hk, entry["high"] = _high_entry(variant, ann, seat, community)
+        cards = seat.down + seat.up
+        if community is not None:
+            cards.append(community)
+        hk = lk = high = low = None
+        if want_high:
+            if natural:  # the short way
+                hk, high = natural_high(cards, da)
+            else:
+                hk, high = _high_entry(variant, ann, seat, cards)
         if want_low:
-            lk, entry["low"] = _low_entry(variant, ann, seat, community)
+            lk, low = _low_entry(variant, ann, seat, cards)
+        entry: dict[str, Any] = {"high": high, "low": low}
         if seat.declare is not None:
             entry["declare"] = seat.declare
         high_keys.append(hk)
