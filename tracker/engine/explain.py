@@ -182,22 +182,47 @@ def wild_high(
         key = best_high(naturals, len(wild_cards), double_ace_flush)
     if not wild_cards:
         return key, high_hand_dict(_explain_natural(naturals, key))
-    played = _wild_played(naturals, wild_cards, double_ace_flush, key)
     category, ranks, text = _high_words(key)
     canon = _CANON
-    wild = [{"card": canon[w], "as": canon[c]} for c, w in played if w is not None]
-    if wild:
-        symbol = _SYMBOL
-        text += (
-            f" ({', '.join([f'{symbol[w]} as {symbol[c]}' for c, w in played if w is not None])})"
-        )
+    cards: list[str] = []
+    wild: list[dict] = []
+    parts: list[str] = []
+    cat = key >> 20
+    if cat == STRAIGHT or cat == FLUSH or cat == STRAIGHT_FLUSH:
+        for c, w in _wild_played(naturals, wild_cards, double_ace_flush, key):
+            cards.append(canon[c])
+            if w is not None:
+                wild.append({"card": canon[w], "as": canon[c]})
+                parts.append(_AS[w][c])
+    else:  # the groups of the key, as _wild_played plays them, in one walk
+        wilds = sorted(wild_cards)  # the best one is popped first
+        held = 0
+        for c in naturals:
+            held |= 1 << c
+        for r, n in _runs(key):
+            base = r << 2
+            for s, is_wild in _GROUP_PLAY[held >> base & 15][n]:
+                c = base | s
+                cards.append(canon[c])
+                if is_wild:
+                    w = wilds.pop()
+                    wild.append({"card": canon[w], "as": canon[c]})
+                    parts.append(_AS[w][c])
+    if parts:
+        text += f" ({', '.join(parts)})"
     return key, {
         "category": category,
         "ranks": list(ranks),
-        "cards": [canon[c] for c, _ in played],
+        "cards": cards,
         "wild": wild,
         "text": text,
     }
+
+
+# "K♦ as 4♥": wild card w standing for card c, _AS[w][c]
+_AS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(f"{_SYMBOL[w]} as {_SYMBOL[c]}" for c in range(52)) for w in range(52)
+)
 
 
 def _explain_natural(naturals: Sequence[int], key: int) -> Made:
