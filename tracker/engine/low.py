@@ -50,8 +50,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 
-from .cards import _CANON, _SYMBOL, make_card, rank_char
-from .explain import Made, hand_dict, high_text
+from .cards import _CANON, make_card, rank_char
+from .explain import _AS, Made, hand_dict, high_text
 from .hands import (
     CATEGORIES,
     FLUSH,
@@ -139,6 +139,11 @@ def _qualifies(value: int) -> bool:
 
 
 _ORDER = {True: tuple(range(1, 14)), False: tuple(range(2, 15))}
+# a card's low rank, by whether an ace plays low
+_LOW_RANK = {
+    ace_low: tuple(1 if c >= 48 and ace_low else (c >> 2) + 2 for c in range(52))
+    for ace_low in (True, False)
+}
 
 
 def _lowest(naturals: Sequence[int], wilds: int, ranking: str):
@@ -349,11 +354,10 @@ def low_hand(
     (False, ['9c', '4h', '3s', '2d', 'Ah'], '9-4-3-2-A low (Q♣ as 3♠); does not qualify (8 or better needed)')
     """
     ace_low = _ACE_LOW[ranking]
+    rank_of = _LOW_RANK[ace_low]
     first: dict[int, int] = {}  # low rank -> the first natural card of it
     for c in naturals:
-        r = (c >> 2) + 2
-        if r == 14 and ace_low:
-            r = 1
+        r = rank_of[c]
         if r not in first:
             first[r] = c
     wilds = len(wild_cards)
@@ -390,18 +394,18 @@ def low_hand(
     cards = []
     wild = []
     if left < wilds:
-        wild_iter = iter(sorted(wild_cards, reverse=True))  # the best on the lowest rank
-        stands = {}
+        wilds_up = sorted(wild_cards)  # the best on the lowest rank: popped from the end
+        stands = []
         for r, c in five:
             if c is None:
-                stands[r] = ((12 if r == 1 else r - 2) << 2 | suit, next(wild_iter))
+                stands.append(((12 if r == 1 else r - 2) << 2 | suit, wilds_up.pop()))
                 suit = 3
         parts = []
-        for r, c in reversed(five):
+        for _r, c in reversed(five):
             if c is None:
-                c, w = stands[r]
+                c, w = stands.pop()
                 wild.append({"card": canon[w], "as": canon[c]})
-                parts.append(f"{_SYMBOL[w]} as {_SYMBOL[c]}")
+                parts.append(_AS[w][c])
             cards.append(canon[c])
         text += f" ({', '.join(parts)})"
     else:

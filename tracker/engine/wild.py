@@ -116,12 +116,8 @@ def _low_hole(ann: Mapping[str, Any], down: Sequence[int], hand: list[int], half
     """The rank of the lowest hole card (rank index: ace 12; an ace playing low is the
     lowest there is)."""
     low = min(down) >> 2
-    if (
-        half == "low"
-        and ann["low_ranking"] in ("ace_to_five", "ace_to_six")
-        and any(c >> 2 == 12 for c in down)
-    ):
-        low = 12
+    if half == "low" and max(down) >= 48 and ann["low_ranking"] in ("ace_to_five", "ace_to_six"):
+        low = 12  # a hole ace
     return [frozenset([c for c in hand if c >> 2 == low])]
 
 
