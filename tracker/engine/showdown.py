@@ -141,8 +141,30 @@ def _variant_and_announcements(showdown: Mapping) -> tuple[str, dict]:
     variant = check_variant(showdown["variant"])
     options = showdown.get("options")
     if options is not None and (type(options) is not dict or options):
-        return variant, normalize_announcements(variant, options)
+        return variant, _announcements(variant, options)
     return variant, dict(_default_announcements(variant))  # worked out once
+
+
+# (variant, (name, type, value) of each option given) -> the announcements they make
+_ANNOUNCED: dict[tuple, dict] = {}
+
+
+def _announcements(variant: str, options: Any) -> dict:
+    """``normalize_announcements``, kept for the few option sets a night plays (the type of
+    each value is part of what is kept: ``1`` is not ``True``)."""
+    if type(options) is not dict:
+        return normalize_announcements(variant, options)
+    try:
+        key = (variant, *[(k, type(v), v) for k, v in options.items()])
+        ann = _ANNOUNCED.get(key)
+    except TypeError:  # a value that cannot be kept (a list): checked afresh
+        return normalize_announcements(variant, options)
+    if ann is None:
+        ann = normalize_announcements(variant, options)  # raises for a bad option
+        if len(_ANNOUNCED) >= 512:
+            _ANNOUNCED.clear()
+        _ANNOUNCED[key] = ann
+    return dict(ann)
 
 
 def _players(showdown: Mapping, variant: str) -> Sequence:
