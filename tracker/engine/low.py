@@ -356,60 +356,52 @@ def low_hand(
     ace_low = _ACE_LOW[ranking]
     rank_of = _LOW_RANK[ace_low]
     first: dict[int, int] = {}  # low rank -> the first natural card of it
+    bits = 0  # the low ranks held (bit r)
     for c in naturals:
         r = rank_of[c]
         if r not in first:
             first[r] = c
+            bits |= 1 << r
     wilds = len(wild_cards)
-    if len(first) + wilds < 5:
+    tag = bits | wilds << 15 | ace_low << 18
+    found = _FIVES.get(tag)
+    if found is None:
+        found = _FIVES[tag] = _five_lowest(bits, wilds, ace_low)
+    if not found:
         return _low_hand_searched(naturals, wild_cards, ranking, qualifier)  # a pair
-    # as _lowest: the five lowest ranks, each from its first natural card or a wild card
-    five: list[tuple[int, int | None]] = []  # (rank, natural card or None), lowest first
-    left = wilds
-    for r in _ORDER[ace_low]:
-        c = first.get(r)
-        if c is not None:
-            five.append((r, c))
-        elif left:
-            left -= 1
-            five.append((r, None))
-        else:
-            continue
-        if len(five) == 5:
-            break
+    five, value, straight, some_wild, ranks, text = found
     suit = 3  # of the first wild card (the lowest rank); the others take spades
     if ranking != "ace_to_five":
-        if five[4][0] - five[0][0] == 4:
-            return _low_hand_searched(naturals, wild_cards, ranking, qualifier)  # a straight
-        suits = {c & 3 for _r, c in five if c is not None}
-        if left < wilds and (not suits or suits == {3}):
+        if straight:
+            return _low_hand_searched(naturals, wild_cards, ranking, qualifier)
+        suits = {first[r] & 3 for r, is_wild in five if not is_wild}
+        if some_wild and (not suits or suits == {3}):
             suit = 2  # the search steps the first wild card off the suit
-        elif left == wilds and len(suits) == 1:
+        elif not some_wild and len(suits) == 1:
             return _low_hand_searched(naturals, wild_cards, ranking, qualifier)  # a flush
-    (a, _), (b, _), (c3, _), (d, _), (e, _) = five
-    value = e << 16 | d << 12 | c3 << 8 | b << 4 | a
-    ok = qualifier is None or e <= 8
-    ranks, text = _low_words(value)
+    ok = qualifier is None or value >> 16 <= 8
     canon = _CANON
     cards = []
     wild = []
-    if left < wilds:
+    if some_wild:
         wilds_up = sorted(wild_cards)  # the best on the lowest rank: popped from the end
         stands = []
-        for r, c in five:
-            if c is None:
+        for r, is_wild in five:
+            if is_wild:
                 stands.append(((12 if r == 1 else r - 2) << 2 | suit, wilds_up.pop()))
                 suit = 3
         parts = []
-        for _r, c in reversed(five):
-            if c is None:
+        for r, is_wild in reversed(five):
+            if is_wild:
                 c, w = stands.pop()
                 wild.append({"card": canon[w], "as": canon[c]})
                 parts.append(_AS[w][c])
+            else:
+                c = first[r]
             cards.append(canon[c])
         text += f" ({', '.join(parts)})"
     else:
-        cards = [canon[c] for _r, c in reversed(five)]
+        cards = [canon[first[r]] for r, _w in reversed(five)]
     if not ok:
         text += f"; does not qualify ({qualifier} or better needed)"
     return (
@@ -424,6 +416,41 @@ def low_hand(
             "qualifies": ok,
         },
     )
+
+
+# (low ranks held as bits | wild count << 15 | ace low << 18) -> what _five_lowest says
+_FIVES: dict[int, tuple | bool] = {}
+
+
+def _five_lowest(bits: int, wilds: int, ace_low: bool) -> tuple | bool:
+    """As :func:`_lowest` walks them: the five lowest ranks the hand can play, each held
+    (``bits``: bit r for low rank r) or a wild card on a rank missing, lowest first, as
+    ``((rank, wild), ...)``, with the low value, whether they are a straight, whether a wild
+    card is played, and the value's ranks and words; ``False`` when a pair must be played.
+
+    >>> _five_lowest(0b1011010, 1, True)[:4]  # A, 3, 4, 6 held
+    (((1, False), (2, True), (3, False), (4, False), (6, False)), 410401, False, True)
+    >>> _five_lowest(0b11010, 1, True)
+    False
+    """
+    if bits.bit_count() + wilds < 5:
+        return False
+    five: list[tuple[int, bool]] = []
+    left = wilds
+    for r in _ORDER[ace_low]:
+        if bits >> r & 1:
+            five.append((r, False))
+        elif left:
+            left -= 1
+            five.append((r, True))
+        else:
+            continue
+        if len(five) == 5:
+            break
+    a, b, c, d, e = (r for r, _w in five)
+    value = e << 16 | d << 12 | c << 8 | b << 4 | a
+    ranks, text = _low_words(value)
+    return tuple(five), value, e - a == 4, left < wilds, ranks, text
 
 
 def _low_hand_searched(
