@@ -37,6 +37,7 @@ __all__ = ["Seat", "ShowdownError", "evaluate_showdown", "hand_keys", "parse_sho
 
 _TOP_KEYS = ("variant", "options", "community", "players")
 _PLAYER_KEYS = ("down", "up", "declare")
+_TOP_KEY_SET = frozenset(_TOP_KEYS)
 _DECLARES = ("high", "low", "both")
 
 
@@ -88,9 +89,10 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
     ...
     tracker.engine.showdown.ShowdownError: unknown field 'pot' (fields: variant, options, community, players)
     """
-    if not isinstance(showdown, Mapping):
+    if type(showdown) is not dict and not isinstance(showdown, Mapping):
         raise ShowdownError("a showdown must be an object with variant, options, players")
-    _refuse_unknown(showdown, _TOP_KEYS, "")
+    if not showdown.keys() <= _TOP_KEY_SET:
+        _refuse_unknown(showdown, _TOP_KEYS, "")
     variant, ann = _variant_and_announcements(showdown)
     cards = _Cards()
     community = None
@@ -170,7 +172,9 @@ def _announcements(variant: str, options: Any) -> dict:
 def _players(showdown: Mapping, variant: str) -> Sequence:
     """The list of players: one at least, and no more than the variant seats."""
     players = showdown.get("players")
-    if isinstance(players, str) or not isinstance(players, Sequence):
+    if type(players) is not list and (
+        isinstance(players, str) or not isinstance(players, Sequence)
+    ):
         raise ShowdownError("must be a list of players", field="players")
     if not players:
         raise ShowdownError("a showdown needs at least one player", field="players")
