@@ -63,6 +63,21 @@ _GROUP_PLAY: tuple[tuple[tuple[tuple[int, bool], ...], ...], ...] = tuple(
     )
     for h in range(16)
 )
+# _GROUP_PLAY written out per rank index: (the five cards' names, the cards the wild cards
+# stand for), so a group is played with one lookup
+_GROUP_CARDS: tuple = tuple(
+    tuple(
+        tuple(
+            (
+                tuple(_CANON[r << 2 | s] for s, _w in play),
+                tuple(r << 2 | s for s, w in play if w),
+            )
+            for play in by_count
+        )
+        for by_count in _GROUP_PLAY
+    )
+    for r in range(13)
+)
 _TOP_SUIT: tuple[int, ...] = tuple(  # the best suit held of a rank (-1: none)
     next((s for s in _SUITS_DESC if h >> s & 1), -1) for h in range(16)
 )
@@ -200,14 +215,12 @@ def wild_high(
         for c in naturals:
             held |= 1 << c
         for r, n in _runs(key):
-            base = r << 2
-            for s, is_wild in _GROUP_PLAY[held >> base & 15][n]:
-                c = base | s
-                cards.append(canon[c])
-                if is_wild:
-                    w = wilds.pop()
-                    wild.append({"card": canon[w], "as": canon[c]})
-                    parts.append(_AS[w][c])
+            names, stood = _GROUP_CARDS[r][held >> (r << 2) & 15][n]
+            cards += names
+            for c in stood:  # the cards the wild cards stand for
+                w = wilds.pop()
+                wild.append({"card": canon[w], "as": canon[c]})
+                parts.append(_AS[w][c])
     if parts:
         text += f" ({', '.join(parts)})"
     return key, {
@@ -357,12 +370,9 @@ def natural_high(cards: Sequence[int], double_ace_flush: bool = False) -> tuple[
         for c in cards:
             counts[c & 3] += 1
         held &= _SUIT_CARDS[counts.index(max(counts))]
-    played = []
-    canon = _CANON
+    played: list[str] = []
     for r, n in _runs(key):  # each rank by its best suits held (of the flush's suit)
-        base = r << 2
-        for s, _wild in _GROUP_PLAY[held >> base & 15][n]:
-            played.append(canon[base | s])
+        played += _GROUP_CARDS[r][held >> (r << 2) & 15][n][0]
     return key, {
         "category": category,
         "ranks": list(ranks),
