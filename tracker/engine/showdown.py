@@ -355,8 +355,15 @@ def _low_entry(variant: str, ann: dict, seat: Seat, cards: list[int]) -> tuple[i
     (``cards``: all of its cards): the best qualifying low of its wild options, else the best
     low at all (the first on a tie)."""
     ranking, qualifier = ann["low_ranking"], ann["low_qualifier"]
+    options = hand_wild_options(variant, ann, seat.down, seat.up, cards, "low")
+    if len(options) == 1:  # one way to play the hand: no choice to make
+        opt = options[0]
+        key, ok, hand = low_hand(
+            [c for c in cards if c not in opt] if opt else cards, sorted(opt), ranking, qualifier
+        )
+        return (key if ok else None), hand
     best = None
-    for opt in hand_wild_options(variant, ann, seat.down, seat.up, cards, "low"):
+    for opt in options:
         found = low_hand([c for c in cards if c not in opt], sorted(opt), ranking, qualifier)
         if best is None or (found[1], found[0]) > (best[1], best[0]):
             best = found
