@@ -249,7 +249,9 @@ class _Cards:
         two and five when ``two_down``, spelt as :data:`_FAST_CARDS` has them, all new, no
         declaration, no community card), read without checking field by field; ``None`` for
         any other, to be read so."""
-        if type(p) is not dict or not p.keys() <= _PLAYER_KEY_SET or p.get("declare") is not None:
+        if type(p) is not dict or not p.keys() <= _PLAYER_KEY_SET:
+            return None
+        if len(p) == 3 and p["declare"] is not None:
             return None
         down, up = p.get("down"), p.get("up")
         if type(down) is not list or type(up) is not list or len(down) + len(up) != 7:
@@ -412,6 +414,14 @@ def _winners(keys: dict[int, int]) -> list[int]:
     return sorted(i for i, k in keys.items() if k == top)
 
 
+def _best_of(keys: Sequence[int | None]) -> list[int]:
+    """The indices of the best key (``None``: no hand), in order."""
+    if None in keys:
+        return _winners({i: k for i, k in enumerate(keys) if k is not None})
+    top = max(keys) if keys else None
+    return [i for i, k in enumerate(keys) if k == top]
+
+
 def decide_winners(
     high: Sequence[int | None], low: Sequence[int | None], declares: Sequence[str | None] | None
 ) -> tuple[list[int], list[int]]:
@@ -428,9 +438,7 @@ def decide_winners(
     """
     n = len(high)
     if declares is None:
-        hi = _winners({i: k for i, k in enumerate(high) if k is not None})
-        lo = _winners({i: k for i, k in enumerate(low) if k is not None})
-        return hi, lo
+        return _best_of(high), _best_of(low)
     out: set[int] = set()
     while True:
         hi_c = {
