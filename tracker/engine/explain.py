@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from .cards import _CANON, _SYMBOL, make_card, rank_char, rank_name
+from .cards import _CANON, _SYMBOL, rank_char, rank_name
 from .hands import (
     CATEGORIES,
     FIVE_OF_A_KIND,
@@ -49,62 +49,116 @@ class Made(NamedTuple):
     played: tuple[tuple[int, int | None], ...]
 
 
-class _Builder:
-    """Picks natural cards and assigns wild cards while rebuilding a hand."""
+# The suits held of one rank as 4 bits (bit s: suit s) -> how ``n`` cards of that rank are
+# played: ``(suit, wild)`` each, the suits held first (spades first), then wild cards on the
+# suits not held (spades first), then, in five of a kind, the spade again.
+_GROUP_PLAY: tuple[tuple[tuple[tuple[int, bool], ...], ...], ...] = tuple(
+    tuple(
+        (
+            tuple((s, False) for s in _SUITS_DESC if h >> s & 1)
+            + tuple((s, True) for s in _SUITS_DESC if not h >> s & 1)
+            + ((3, True),) * 5
+        )[:n]
+        for n in range(6)
+    )
+    for h in range(16)
+)
+# _GROUP_PLAY written out per rank index: (the five cards' names, the cards the wild cards
+# stand for), so a group is played with one lookup
+_GROUP_CARDS: tuple = tuple(
+    tuple(
+        tuple(
+            (
+                tuple(_CANON[r << 2 | s] for s, _w in play),
+                tuple(r << 2 | s for s, w in play if w),
+            )
+            for play in by_count
+        )
+        for by_count in _GROUP_PLAY
+    )
+    for r in range(13)
+)
+_TOP_SUIT: tuple[int, ...] = tuple(  # the best suit held of a rank (-1: none)
+    next((s for s in _SUITS_DESC if h >> s & 1), -1) for h in range(16)
+)
+_SUIT_CARDS: tuple[int, ...] = tuple(sum(1 << (4 * r + s) for r in range(13)) for s in range(4))
+_RUNS: dict[int, tuple[tuple[int, int], ...]] = {}  # key -> (rank index, count) of its groups
 
-    __slots__ = ("free", "held", "played", "represented", "wilds")
 
-    def __init__(self, naturals: Sequence[int], wild_cards: Sequence[int]):
-        self.held = set(naturals)
-        self.free = set(naturals)
-        self.wilds = sorted(wild_cards)  # the best one is popped first
-        self.represented: set[int] = set()
-        self.played: list[tuple[int, int | None]] = []
+def _runs(key: int) -> tuple[tuple[int, int], ...]:
+    """The ranks of a high key, best first, as ``(rank index, how many)``."""
+    runs = _RUNS.get(key)
+    if runs is None:
+        counts: dict[int, int] = {}
+        for r in ranks_of(key):
+            r = 12 if r == 1 else r - 2  # an ace playing low is an ace
+            counts[r] = counts.get(r, 0) + 1
+        runs = _RUNS[key] = tuple(counts.items())
+    return runs
 
-    def natural(self, rank: int, suit: int | None = None) -> bool:
-        """Play an unused natural card of ``rank`` (of ``suit`` if given), best suit first."""
-        base = 48 if rank == 1 else (rank - 2) << 2  # make_card(rank, 0)
-        free = self.free
-        if suit is None:
-            for c in (base + 3, base + 2, base + 1, base):
-                if c in free:
-                    free.discard(c)
-                    self.played.append((c, None))
-                    return True
-            return False
-        c = base + suit
-        if c in free:
-            free.discard(c)
-            self.played.append((c, None))
-            return True
-        return False
 
-    def wild(self, rank: int, suits: Sequence[int] = _SUITS_DESC, duplicate: bool = False) -> None:
-        """Play the next wild card as a card of ``rank``: the first suit of ``suits`` that
-        is neither held naturally nor already stood for (or, with ``duplicate``, the
-        first suit of ``suits`` when none is left)."""
-        base = 48 if rank == 1 else (rank - 2) << 2
-        held, represented = self.held, self.represented
-        for s in suits:
-            c = base + s
-            if c not in held and c not in represented:
-                break
+def _wild_played(
+    naturals: Sequence[int], wild_cards: Sequence[int], double_ace_flush: bool, key: int
+) -> list[tuple[int, int | None]]:
+    """The five ``(card as played, wild card or None)`` of the high ``key``, built directly.
+
+    Each rank of the key is played by the natural cards of that rank, best suit first (the
+    flush's suit, in a flush), and then by wild cards, the highest first, each standing for
+    the first suit (spades first) of that rank neither held nor stood for already: the rule
+    that a wild card never stands for a card the player holds. Five of a kind and the double
+    ace of a flush may stand for a card held (the spade, the flush's ace) when none is left;
+    in a straight the wild cards take a suit that keeps the five from being one suit.
+
+    >>> from tracker.engine.cards import format_card, parse_card
+    >>> nat = [parse_card(c) for c in "4c 4s Jd 8h 3c".split()]
+    >>> key = best_high(nat, 2)
+    >>> [(format_card(c), w if w is None else format_card(w))
+    ...  for c, w in _wild_played(nat, [51, 0], False, key)]
+    [('4s', None), ('4c', None), ('4h', 'As'), ('4d', '2c'), ('Jd', None)]
+    """
+    wilds = sorted(wild_cards)  # the best one is popped first
+    held = 0  # the natural cards as a bit mask (card c is bit c): a rank's suits are 4 bits
+    for c in naturals:
+        held |= 1 << c
+    cat = key >> 20
+    played: list[tuple[int, int | None]] = []
+    if cat == STRAIGHT_FLUSH or cat == FLUSH:
+        suit = _suit_for(naturals, len(wild_cards), double_ace_flush, key)
+        ace = 48 | suit
+        for r in ranks_of(key):
+            c = (12 if r == 1 or r == 14 else r - 2) << 2 | suit
+            if held >> c & 1:
+                played.append((c, None))
+                if c == ace:
+                    held ^= 1 << c  # a second ace is the double ace: a wild card
+            else:  # a missing card of the suit, or the double ace
+                played.append((c, wilds.pop()))
+        return played
+    if cat == STRAIGHT:
+        return _straight_played(held, wilds, key)
+    for r, n in _runs(key):
+        base = r << 2
+        for s, wild in _GROUP_PLAY[held >> base & 15][n]:
+            played.append((base | s, wilds.pop() if wild else None))
+    return played
+
+
+def _straight_played(held: int, wilds: list[int], key: int) -> list[tuple[int, int | None]]:
+    """A straight's five cards: the best natural card of each rank (``held``: the natural
+    cards' bit mask), and wild cards in a suit that keeps the five from being all one suit
+    (spades first)."""
+    chosen = []
+    suits = 0
+    for r in ranks_of(key):
+        base = 48 if r == 1 else (r - 2) << 2
+        s = _TOP_SUIT[held >> base & 15]
+        if s < 0:
+            chosen.append((base, False))
         else:
-            if not duplicate:  # pragma: no cover - the evaluator only asks for possible hands
-                raise AssertionError(f"no card of rank {rank} left for a wild card")
-            c = base + suits[0]
-        represented.add(c)
-        self.played.append((c, self.wilds.pop()))
-
-    def card(self, rank: int, suit: int | None = None) -> None:
-        if not self.natural(rank, suit):
-            self.wild(rank, _SUITS_DESC if suit is None else (suit,))
-
-    def group(self, rank: int, size: int) -> None:
-        """``size`` cards of ``rank``: naturals first, then wild cards as missing suits."""
-        for _ in range(size):
-            if not self.natural(rank):
-                self.wild(rank)
+            chosen.append((base | s, True))
+            suits |= 1 << s
+    s = 2 if suits == 8 else 3  # all the natural cards spades: the wild cards hearts
+    return [(c, None) if natural else (c | s, wilds.pop()) for c, natural in chosen]
 
 
 def explain_high(
@@ -120,63 +174,68 @@ def explain_high(
         key = best_high(naturals, len(wild_cards), double_ace_flush)
     if not wild_cards:
         return _explain_natural(naturals, key)
-    cat = category_of(key)
-    ranks = ranks_of(key)
-    b = _Builder(naturals, wild_cards)
-    if cat == FIVE_OF_A_KIND:
-        r = ranks[0]
-        for _ in range(5):
-            if not b.natural(r):
-                b.wild(r, duplicate=True)
-    elif cat in (STRAIGHT_FLUSH, FLUSH):
-        suit = _suit_for(naturals, len(wild_cards), double_ace_flush, key)
-        aces = 0
-        for r in ranks:
-            if r == 1:
-                r = 14
-            if r == 14:
-                aces += 1
-                if aces == 2:  # the double ace
-                    b.wild(14, (suit,), duplicate=True)
-                    continue
-            b.card(r, suit)
-    elif cat == FOUR_OF_A_KIND:
-        b.group(ranks[0], 4)
-        b.card(ranks[4])
-    elif cat == FULL_HOUSE:
-        b.group(ranks[0], 3)
-        b.group(ranks[3], 2)
-    elif cat == THREE_OF_A_KIND:
-        b.group(ranks[0], 3)
-        b.card(ranks[3])
-        b.card(ranks[4])
-    elif cat == TWO_PAIR:
-        b.group(ranks[0], 2)
-        b.group(ranks[2], 2)
-        b.card(ranks[4])
-    elif cat == ONE_PAIR:
-        b.group(ranks[0], 2)
-        for r in ranks[2:]:
-            b.card(r)
-    elif cat == STRAIGHT:
-        chosen = {}
-        for r in ranks:
-            r = 14 if r == 1 else r
-            chosen[r] = next(
-                (make_card(r, s) for s in _SUITS_DESC if make_card(r, s) in b.free), None
-            )
-        nat_suits = {c & 3 for c in chosen.values() if c is not None}
-        # a wild card takes a suit that keeps the five cards from being all one suit
-        wild_suits = [s for s in _SUITS_DESC if len(nat_suits) != 1 or s not in nat_suits]
-        for r, c in chosen.items():
-            if c is None:
-                b.wild(r, wild_suits)
-            else:
-                b.natural(r, c & 3)
-    else:  # HIGH_CARD
-        for r in ranks:
-            b.card(r)
-    return Made(key, tuple(b.played))
+    return Made(key, tuple(_wild_played(naturals, wild_cards, double_ace_flush, key)))
+
+
+def wild_high(
+    naturals: Sequence[int],
+    wild_cards: Sequence[int],
+    double_ace_flush: bool = False,
+    *,
+    key: int | None = None,
+) -> tuple[int, dict]:
+    """The high key and JSON hand of natural cards and wild cards: the same as
+    ``high_hand_dict(explain_high(naturals, wild_cards, double_ace_flush, key=key))``, with
+    less work.
+
+    >>> from tracker.engine.cards import parse_card
+    >>> key, hand = wild_high([parse_card(c) for c in "Ks Kd 7c 7h 2s".split()], [9, 10])
+    >>> hand["text"]
+    'four kings, seven kicker (4♥ as K♥, 4♦ as K♣)'
+    """
+    if key is None:
+        key = best_high(naturals, len(wild_cards), double_ace_flush)
+    if not wild_cards:
+        return key, high_hand_dict(_explain_natural(naturals, key))
+    category, ranks, text = _high_words(key)
+    canon = _CANON
+    cards: list[str] = []
+    wild: list[dict] = []
+    parts: list[str] = []
+    cat = key >> 20
+    if cat == STRAIGHT or cat == FLUSH or cat == STRAIGHT_FLUSH:
+        for c, w in _wild_played(naturals, wild_cards, double_ace_flush, key):
+            cards.append(canon[c])
+            if w is not None:
+                wild.append({"card": canon[w], "as": canon[c]})
+                parts.append(_AS[w][c])
+    else:  # the groups of the key, as _wild_played plays them, in one walk
+        wilds = sorted(wild_cards)  # the best one is popped first
+        held = 0
+        for c in naturals:
+            held |= 1 << c
+        for r, n in _runs(key):
+            names, stood = _GROUP_CARDS[r][held >> (r << 2) & 15][n]
+            cards += names
+            for c in stood:  # the cards the wild cards stand for
+                w = wilds.pop()
+                wild.append({"card": canon[w], "as": canon[c]})
+                parts.append(_AS[w][c])
+    if parts:
+        text += f" ({', '.join(parts)})"
+    return key, {
+        "category": category,
+        "ranks": list(ranks),
+        "cards": cards,
+        "wild": wild,
+        "text": text,
+    }
+
+
+# "K♦ as 4♥": wild card w standing for card c, _AS[w][c]
+_AS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(f"{_SYMBOL[w]} as {_SYMBOL[c]}" for c in range(52)) for w in range(52)
+)
 
 
 def _explain_natural(naturals: Sequence[int], key: int) -> Made:
@@ -303,22 +362,17 @@ def natural_high(cards: Sequence[int], double_ace_flush: bool = False) -> tuple[
     """
     key = best_high(cards, 0, double_ace_flush)
     category, ranks, text = _high_words(key)
+    held = 0  # the cards as a bit mask (card c is bit c): a rank's suits are 4 bits
+    for c in cards:
+        held |= 1 << c
     if category == "flush" or category == "straight_flush":
         counts = [0, 0, 0, 0]
         for c in cards:
             counts[c & 3] += 1
-        suit = counts.index(max(counts))
-        held = {c for c in cards if c & 3 == suit}
-    else:
-        held = set(cards)
-    played = []
-    for r in ranks:
-        base = (12 if r == 1 else r - 2) << 2
-        for c in (base + 3, base + 2, base + 1, base):
-            if c in held:
-                held.discard(c)
-                played.append(_CANON[c])
-                break
+        held &= _SUIT_CARDS[counts.index(max(counts))]
+    played: list[str] = []
+    for r, n in _runs(key):  # each rank by its best suits held (of the flush's suit)
+        played += _GROUP_CARDS[r][held >> (r << 2) & 15][n][0]
     return key, {
         "category": category,
         "ranks": list(ranks),

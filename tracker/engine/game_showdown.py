@@ -35,7 +35,7 @@ from typing import Any
 
 from .cards import card_symbol, format_card, parse_card, rank_char
 from .errors import DomainError
-from .explain import explain_high, high_hand_dict
+from .explain import wild_high
 from .games import (
     FixedWild,
     FollowWild,
@@ -48,7 +48,7 @@ from .games import (
     wild_options,
 )
 from .hands import best_high
-from .low import best_low, explain_low, low_hand_dict
+from .low import best_low, low_hand
 from .showdown import decide_winners
 
 __all__ = ["GameShowdownError", "evaluate_game", "game_hand_keys", "spade_key"]
@@ -389,19 +389,19 @@ def _explain_high(game: GameDefinition, cards: list[int], options: list[frozense
         key = best_high([c for c in cards if c not in opt], len(opt), da)
         if best_key is None or key > best_key:
             best_opt, best_key = opt, key
-    made = explain_high([c for c in cards if c not in best_opt], list(best_opt), da, key=best_key)
-    return made, best_opt
+    key, hand = wild_high([c for c in cards if c not in best_opt], list(best_opt), da, key=best_key)
+    return key, hand, best_opt
 
 
 def _explain_low(game: GameDefinition, cards: list[int], options: list[frozenset[int]]):
     low = game.pot.low
     best = None
     for opt in options:
-        made, ok = explain_low(
+        key, ok, hand = low_hand(
             [c for c in cards if c not in opt], sorted(opt), low.ranking, low.qualifier
         )
-        if best is None or (ok, made.key) > (best[1], best[0].key):
-            best = (made, ok, opt)
+        if best is None or (ok, key) > (best[1], best[0]):
+            best = (key, ok, hand, opt)
     return best
 
 
@@ -434,15 +434,12 @@ def evaluate_game(game: GameDefinition, showdown: Mapping[str, Any]) -> dict:
         wild: set[int] = set()
         if pot.has_high:
             options = wild_options(game, down, up, community, follow, "high")
-            made, opt = _explain_high(game, cards, options)
-            hk = made.key
-            entry["high"] = high_hand_dict(made)
+            hk, entry["high"], opt = _explain_high(game, cards, options)
             wild |= opt
         if pot.low is not None:
             options = wild_options(game, down, up, community, follow, "low")
-            made, ok, opt = _explain_low(game, cards, options)
-            entry["low"] = low_hand_dict(made, ok, pot.low.ranking, pot.low.qualifier)
-            lk = made.key if ok else None
+            key, ok, entry["low"], opt = _explain_low(game, cards, options)
+            lk = key if ok else None
             wild |= opt
         sk = None
         if pot.chicago:

@@ -47,10 +47,11 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 
-from .cards import make_card, rank_char
-from .explain import Made, hand_dict, high_text
+from .cards import _CANON, make_card, rank_char
+from .explain import _AS, Made, hand_dict, high_text
 from .hands import (
     CATEGORIES,
     FLUSH,
@@ -67,7 +68,15 @@ from .hands import (
     ranks_of,
 )
 
-__all__ = ["LOW_RANKINGS", "best_low", "explain_low", "low_hand_dict", "low_rank", "low_value"]
+__all__ = [
+    "LOW_RANKINGS",
+    "best_low",
+    "explain_low",
+    "low_hand",
+    "low_hand_dict",
+    "low_rank",
+    "low_value",
+]
 
 LOW_RANKINGS = ("ace_to_five", "ace_to_six", "deuce_to_seven")
 _ACE_LOW = {"ace_to_five": True, "ace_to_six": True, "deuce_to_seven": False}
@@ -87,8 +96,24 @@ def low_rank(card: int, ranking: str) -> int:
     return 1 if r == 14 and _ACE_LOW[ranking] else r
 
 
+# sorted ranks (and, where suits count, whether all one suit) -> low value
+_LOW_VALUES: dict[tuple, int] = {}
+
+
 def low_value(ranks: Sequence[int], suits: Sequence[int], ranking: str) -> int:
-    """Value of five cards given by low ranks and suits; lower is better."""
+    """Value of five cards given by low ranks and suits; lower is better (kept per sorted
+    ranks, and whether the five are one suit where that counts)."""
+    if ranking == "ace_to_five":
+        key: tuple = tuple(sorted(ranks))
+    else:
+        key = (*sorted(ranks), len(set(suits)) == 1)
+    value = _LOW_VALUES.get(key)
+    if value is None:
+        value = _LOW_VALUES[key] = _low_value(ranks, suits, ranking)
+    return value
+
+
+def _low_value(ranks: Sequence[int], suits: Sequence[int], ranking: str) -> int:
     counts: dict[int, int] = {}
     for r in ranks:
         counts[r] = counts.get(r, 0) + 1
@@ -114,6 +139,11 @@ def _qualifies(value: int) -> bool:
 
 
 _ORDER = {True: tuple(range(1, 14)), False: tuple(range(2, 15))}
+# a card's low rank, by whether an ace plays low
+_LOW_RANK = {
+    ace_low: tuple(1 if c >= 48 and ace_low else (c >> 2) + 2 for c in range(52))
+    for ace_low in (True, False)
+}
 
 
 def _lowest(naturals: Sequence[int], wilds: int, ranking: str):
@@ -281,9 +311,11 @@ def explain_low(
         value, sub, wr, ws = found
         qualifies = qualifier is None or (value >> 16) <= 8
     else:
-        value, chosen = _full_search(naturals, len(wild_cards), ranking, qualifier, True)
+        value = None
+        if qualifier is None or _ranks_held(naturals, ranking) + len(wild_cards) >= 5:
+            value, chosen = _full_search(naturals, len(wild_cards), ranking, qualifier, True)
         qualifies = True
-        if value is None:
+        if value is None:  # none qualifies (none can, without five different ranks)
             value, chosen = _full_search(naturals, len(wild_cards), ranking, None, True)
             qualifies = False
         sub, wr, ws = chosen
@@ -300,6 +332,140 @@ def explain_low(
                 entries.pop(i)
                 break
     return Made(-value, tuple(played)), qualifies
+
+
+def _ranks_held(naturals: Sequence[int], ranking: str) -> int:
+    """How many different ranks the natural cards hold (an ace is one rank either way)."""
+    return len({c >> 2 for c in naturals})
+
+
+def low_hand(
+    naturals: Sequence[int],
+    wild_cards: Sequence[int],
+    ranking: str = "ace_to_five",
+    qualifier: int | None = None,
+) -> tuple[int, bool, dict]:
+    """The low key, whether it qualifies, and the JSON hand: the same as :func:`explain_low`
+    then :func:`low_hand_dict`, worked out directly when :func:`_lowest` has the answer.
+
+    >>> from tracker.engine.cards import parse_card
+    >>> key, ok, hand = low_hand([parse_card(c) for c in "Kd 9c 4h 4s 2d Ah".split()], [40], "ace_to_five", 8)
+    >>> ok, hand["cards"], hand["text"]
+    (False, ['9c', '4h', '3s', '2d', 'Ah'], '9-4-3-2-A low (Q♣ as 3♠); does not qualify (8 or better needed)')
+    """
+    ace_low = _ACE_LOW[ranking]
+    rank_of = _LOW_RANK[ace_low]
+    first: dict[int, int] = {}  # low rank -> the first natural card of it
+    bits = 0  # the low ranks held (bit r)
+    for c in naturals:
+        r = rank_of[c]
+        if r not in first:
+            first[r] = c
+            bits |= 1 << r
+    wilds = len(wild_cards)
+    tag = bits | wilds << 15 | ace_low << 18
+    found = _FIVES.get(tag)
+    if found is None:
+        found = _FIVES[tag] = _five_lowest(bits, wilds, ace_low)
+    if not found:
+        return _low_hand_searched(naturals, wild_cards, ranking, qualifier)  # a pair
+    five, value, straight, some_wild, ranks, text = found
+    suit = 3  # of the first wild card (the lowest rank); the others take spades
+    if ranking != "ace_to_five":
+        if straight:
+            return _low_hand_searched(naturals, wild_cards, ranking, qualifier)
+        suits = {first[r] & 3 for r, is_wild in five if not is_wild}
+        if some_wild and (not suits or suits == {3}):
+            suit = 2  # the search steps the first wild card off the suit
+        elif not some_wild and len(suits) == 1:
+            return _low_hand_searched(naturals, wild_cards, ranking, qualifier)  # a flush
+    ok = qualifier is None or value >> 16 <= 8
+    canon = _CANON
+    cards = []
+    wild = []
+    if some_wild:
+        wilds_up = sorted(wild_cards)  # the best on the lowest rank: popped from the end
+        stands = []
+        for r, is_wild in five:
+            if is_wild:
+                stands.append(((12 if r == 1 else r - 2) << 2 | suit, wilds_up.pop()))
+                suit = 3
+        parts = []
+        for r, is_wild in reversed(five):
+            if is_wild:
+                c, w = stands.pop()
+                wild.append({"card": canon[w], "as": canon[c]})
+                parts.append(_AS[w][c])
+            else:
+                c = first[r]
+            cards.append(canon[c])
+        text += f" ({', '.join(parts)})"
+    else:
+        cards = [canon[first[r]] for r, _w in reversed(five)]
+    if not ok:
+        text += f"; does not qualify ({qualifier} or better needed)"
+    return (
+        -value,
+        ok,
+        {
+            "category": "high_card",
+            "ranks": list(ranks),
+            "cards": cards,
+            "wild": wild,
+            "text": text,
+            "qualifies": ok,
+        },
+    )
+
+
+# (low ranks held as bits | wild count << 15 | ace low << 18) -> what _five_lowest says
+_FIVES: dict[int, tuple | bool] = {}
+
+
+def _five_lowest(bits: int, wilds: int, ace_low: bool) -> tuple | bool:
+    """As :func:`_lowest` walks them: the five lowest ranks the hand can play, each held
+    (``bits``: bit r for low rank r) or a wild card on a rank missing, lowest first, as
+    ``((rank, wild), ...)``, with the low value, whether they are a straight, whether a wild
+    card is played, and the value's ranks and words; ``False`` when a pair must be played.
+
+    >>> _five_lowest(0b1011010, 1, True)[:4]  # A, 3, 4, 6 held
+    (((1, False), (2, True), (3, False), (4, False), (6, False)), 410401, False, True)
+    >>> _five_lowest(0b11010, 1, True)
+    False
+    """
+    if bits.bit_count() + wilds < 5:
+        return False
+    five: list[tuple[int, bool]] = []
+    left = wilds
+    for r in _ORDER[ace_low]:
+        if bits >> r & 1:
+            five.append((r, False))
+        elif left:
+            left -= 1
+            five.append((r, True))
+        else:
+            continue
+        if len(five) == 5:
+            break
+    a, b, c, d, e = (r for r, _w in five)
+    value = e << 16 | d << 12 | c << 8 | b << 4 | a
+    ranks, text = _low_words(value)
+    return tuple(five), value, e - a == 4, left < wilds, ranks, text
+
+
+def _low_hand_searched(
+    naturals: Sequence[int], wild_cards: Sequence[int], ranking: str, qualifier: int | None
+) -> tuple[int, bool, dict]:
+    """:func:`low_hand` when the search decides."""
+    made, ok = explain_low(naturals, wild_cards, ranking, qualifier)
+    return made.key, ok, low_hand_dict(made, ok, ranking, qualifier)
+
+
+@lru_cache(maxsize=4096)
+def _low_words(value: int) -> tuple[tuple[int, ...], str]:
+    """The ranks and words of a low of five different ranks (a high-card value)."""
+    r = ranks_of(value)
+    return tuple(r), f"{'-'.join(rank_char(x) for x in r)} low"
 
 
 def low_text(value: int, ranking: str) -> str:

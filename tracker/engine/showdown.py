@@ -27,16 +27,17 @@ from .announcements import (
 )
 from .cards import format_card, parse_card
 from .errors import Code, DomainError
-from .explain import Made, explain_high, high_hand_dict, natural_high
+from .explain import natural_high, wild_high
 from .hands import best_high
-from .low import best_low, explain_low, low_hand_dict
+from .low import best_low, low_hand
 from .variants import VARIANT_RULES, SeventhCard
-from .wild import wild_options
+from .wild import hand_wild_options
 
 __all__ = ["Seat", "ShowdownError", "evaluate_showdown", "hand_keys", "parse_showdown"]
 
 _TOP_KEYS = ("variant", "options", "community", "players")
 _PLAYER_KEYS = ("down", "up", "declare")
+_TOP_KEY_SET = frozenset(_TOP_KEYS)
 _DECLARES = ("high", "low", "both")
 
 
@@ -88,9 +89,10 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
     ...
     tracker.engine.showdown.ShowdownError: unknown field 'pot' (fields: variant, options, community, players)
     """
-    if not isinstance(showdown, Mapping):
+    if type(showdown) is not dict and not isinstance(showdown, Mapping):
         raise ShowdownError("a showdown must be an object with variant, options, players")
-    _refuse_unknown(showdown, _TOP_KEYS, "")
+    if not showdown.keys() <= _TOP_KEY_SET:
+        _refuse_unknown(showdown, _TOP_KEYS, "")
     variant, ann = _variant_and_announcements(showdown)
     cards = _Cards()
     community = None
@@ -99,18 +101,30 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
     players = _players(showdown, variant)
     declaring = ann.get("declaration") == "declare" and ann.get("game") == "high_low"
     seats = []
+    quick = community is None and not declaring
+    two_down = VARIANT_RULES[variant].seventh is not SeventhCard.DOWN  # 2 down, 5 up allowed
     for i, p in enumerate(players):
-        at = f"players[{i}]"
-        if type(p) is not dict and not isinstance(p, Mapping):
-            raise ShowdownError("a player must be an object with down and up", field=at)
-        _refuse_unknown(p, _PLAYER_KEYS, f"{at}.")
-        for key in ("down", "up"):
-            if key not in p:
-                raise ShowdownError("required", code=Code.REQUIRED, field=f"{at}.{key}")
-        down, up = cards.player(p, i, at)
-        _check_counts(variant, community, down, up, at)
-        seats.append(Seat(down, up, _declare(p, at, declaring)))
+        seat = cards.quick(p, i, two_down) if quick else None
+        if seat is None:
+            seat = _seat(p, i, cards, variant, community, declaring)
+        seats.append(seat)
     return variant, ann, community, seats
+
+
+def _seat(
+    p: Any, i: int, cards: _Cards, variant: str, community: int | None, declaring: bool
+) -> Seat:
+    """Player ``i``, checked field by field (each error names its field)."""
+    at = f"players[{i}]"
+    if type(p) is not dict and not isinstance(p, Mapping):
+        raise ShowdownError("a player must be an object with down and up", field=at)
+    _refuse_unknown(p, _PLAYER_KEYS, f"{at}.")
+    for key in ("down", "up"):
+        if key not in p:
+            raise ShowdownError("required", code=Code.REQUIRED, field=f"{at}.{key}")
+    down, up = cards.player(p, i, at)
+    _check_counts(variant, community, down, up, at)
+    return Seat(down, up, _declare(p, at, declaring))
 
 
 def _refuse_unknown(fields: Mapping, known: Sequence[str], prefix: str) -> None:
@@ -129,14 +143,38 @@ def _variant_and_announcements(showdown: Mapping) -> tuple[str, dict]:
     variant = check_variant(showdown["variant"])
     options = showdown.get("options")
     if options is not None and (type(options) is not dict or options):
-        return variant, normalize_announcements(variant, options)
+        return variant, _announcements(variant, options)
     return variant, dict(_default_announcements(variant))  # worked out once
+
+
+# (variant, (name, type, value) of each option given) -> the announcements they make
+_ANNOUNCED: dict[tuple, dict] = {}
+
+
+def _announcements(variant: str, options: Any) -> dict:
+    """``normalize_announcements``, kept for the few option sets a night plays (the type of
+    each value is part of what is kept: ``1`` is not ``True``)."""
+    if type(options) is not dict:
+        return normalize_announcements(variant, options)
+    try:
+        key = (variant, *[(k, type(v), v) for k, v in options.items()])
+        ann = _ANNOUNCED.get(key)
+    except TypeError:  # a value that cannot be kept (a list): checked afresh
+        return normalize_announcements(variant, options)
+    if ann is None:
+        ann = normalize_announcements(variant, options)  # raises for a bad option
+        if len(_ANNOUNCED) >= 512:
+            _ANNOUNCED.clear()
+        _ANNOUNCED[key] = ann
+    return dict(ann)
 
 
 def _players(showdown: Mapping, variant: str) -> Sequence:
     """The list of players: one at least, and no more than the variant seats."""
     players = showdown.get("players")
-    if isinstance(players, str) or not isinstance(players, Sequence):
+    if type(players) is not list and (
+        isinstance(players, str) or not isinstance(players, Sequence)
+    ):
         raise ShowdownError("must be a list of players", field="players")
     if not players:
         raise ShowdownError("a showdown needs at least one player", field="players")
@@ -164,48 +202,92 @@ def _declare(p: Mapping, at: str, declaring: bool) -> str | None:
     return declare if declaring else None
 
 
+_PLAYER_KEY_SET = frozenset(_PLAYER_KEYS)
+
+
 class _Cards:
     """The cards of one showdown read so far, with where each was seen, as (player,
     "down"/"up", index); the field path is written only for an error ("players[1].up[2]"),
-    not for every card."""
+    not for every card, and the places of the cards read the quick way only when a card is
+    read one by one (to name where it was seen first)."""
 
     def __init__(self) -> None:
         self.seen: dict[int, tuple] = {}
+        self.cards: set[int] = set()  # every card read
+        self.unplaced: list[tuple[int, list[int], list[int]]] = []  # (player, down, up)
 
     @staticmethod
     def path(at: tuple) -> str:
         return "community" if at[0] is None else f"players[{at[0]}].{at[1]}[{at[2]}]"
+
+    def place(self) -> None:
+        """Write where each card read the quick way was seen."""
+        seen = self.seen
+        for i, down, up in self.unplaced:
+            for j, card in enumerate(down):
+                seen[card] = (i, "down", j)
+            for j, card in enumerate(up):
+                seen[card] = (i, "up", j)
+        self.unplaced = []
 
     def take(self, token: Any, at: tuple) -> int:
         """One card, named at ``at``: parsed, and refused if it was seen before."""
         card = _FAST_CARDS.get(token) if type(token) is str else None
         if card is None:
             card = parse_card(token, self.path(at))
+        self.place()
         if card in self.seen:
             other, field = self.path(self.seen[card]), self.path(at)
             msg = f"{format_card(card)} appears twice: {other} and {field}"
             raise ShowdownError(msg, code=Code.DUPLICATE_CARD, fields={other: [msg], field: [msg]})
         self.seen[card] = at
+        self.cards.add(card)
         return card
+
+    def quick(self, p: Any, i: int, two_down: bool) -> Seat | None:
+        """Player ``i`` as written most often (an object of three down and four up cards, or
+        two and five when ``two_down``, spelt as :data:`_FAST_CARDS` has them, all new, no
+        declaration, no community card), read without checking field by field; ``None`` for
+        any other, to be read so."""
+        if type(p) is not dict or not p.keys() <= _PLAYER_KEY_SET:
+            return None
+        if len(p) == 3 and p["declare"] is not None:
+            return None
+        down, up = p.get("down"), p.get("up")
+        if type(down) is not list or type(up) is not list or len(down) + len(up) != 7:
+            return None
+        if len(down) != 3 and (len(down) != 2 or not two_down):
+            return None
+        fast = _FAST_CARDS.get
+        try:
+            down = [*map(fast, down)]
+            up = [*map(fast, up)]
+        except TypeError:  # a token that cannot be a key: read it one by one
+            return None
+        fresh = set(down)
+        fresh.update(up)
+        if None in fresh or len(fresh) != 7 or not fresh.isdisjoint(self.cards):
+            return None
+        self.cards |= fresh
+        self.unplaced.append((i, down, up))
+        return Seat(down, up, None)
 
     def player(self, p: Mapping, i: int, at: str) -> tuple[list[int], list[int]]:
         """Player ``i``'s down and up cards: looked up as written most often, and card by
         card (naming each place) only when one is spelt otherwise or seen twice."""
-        fast, seen = _FAST_CARDS.get, self.seen
+        fast = _FAST_CARDS.get
         down = _card_list(p["down"], at, "down")
         up = _card_list(p["up"], at, "up")
         down = [fast(t) if type(t) is str else None for t in down] if down else []
         up = [fast(t) if type(t) is str else None for t in up] if up else []
         fresh = set(down)
         fresh.update(up)
-        if None in fresh or len(fresh) != len(down) + len(up) or not fresh.isdisjoint(seen):
+        if None in fresh or len(fresh) != len(down) + len(up) or not fresh.isdisjoint(self.cards):
             down = [self.take(t, (i, "down", j)) for j, t in enumerate(p["down"])]
             up = [self.take(t, (i, "up", j)) for j, t in enumerate(p["up"])]
             return down, up
-        for j, card in enumerate(down):
-            seen[card] = (i, "down", j)
-        for j, card in enumerate(up):
-            seen[card] = (i, "up", j)
+        self.cards |= fresh
+        self.unplaced.append((i, down, up))
         return down, up
 
 
@@ -252,56 +334,43 @@ def _check_counts(variant: str, community: int | None, down: list, up: list, at:
 # --- valuing ----------------------------------------------------------------------
 
 
-def _all_cards(seat: Seat, community: int | None) -> list[int]:
-    return seat.down + seat.up + ([] if community is None else [community])
-
-
-def _best_high_made(
-    variant: str,
-    ann: dict,
-    seat: Seat,
-    community: int | None,
-    options: list[frozenset[int]] | None = None,
-) -> Made:
-    cards = _all_cards(seat, community)
+def _high_entry(variant: str, ann: dict, seat: Seat, cards: list[int]) -> tuple[int, dict]:
+    """The high key and the JSON hand of a seat (``cards``: all of its cards): the short way
+    when it has no wild card."""
     da = ann["double_ace_flush"]
-    if not VARIANT_RULES[variant].has_wild:
-        return explain_high(cards, (), da)
-    if options is None:
-        options = wild_options(variant, ann, seat.down, seat.up, community, "high")
+    options = hand_wild_options(variant, ann, seat.down, seat.up, cards, "high")
     if len(options) == 1:  # one way to play the hand (no wild card, or one set): value it once
-        best_opt = options[0]
-        return explain_high([c for c in cards if c not in best_opt], list(best_opt), da)
+        opt = options[0]
+        if not opt:
+            return natural_high(cards, da)
+        return wild_high([c for c in cards if c not in opt], list(opt), da)
     best_opt, best_key = None, -1
     for opt in options:
         key = best_high([c for c in cards if c not in opt], len(opt), da)
         if key > best_key:
             best_opt, best_key = opt, key
-    return explain_high([c for c in cards if c not in best_opt], list(best_opt), da, key=best_key)
+    return wild_high([c for c in cards if c not in best_opt], list(best_opt), da, key=best_key)
 
 
-def _high_entry(variant: str, ann: dict, seat: Seat, community: int | None) -> tuple[int, dict]:
-    """The high key and the JSON hand of a seat: the short way when it has no wild card."""
-    options = wild_options(variant, ann, seat.down, seat.up, community, "high")
-    if len(options) > 1 or options[0]:
-        made = _best_high_made(variant, ann, seat, community, options)
-        return made.key, high_hand_dict(made)
-    return natural_high(_all_cards(seat, community), ann["double_ace_flush"])
-
-
-def _best_low_made(variant: str, ann: dict, seat: Seat, community: int | None) -> tuple[Made, bool]:
-    cards = _all_cards(seat, community)
-    best = None
-    for opt in wild_options(variant, ann, seat.down, seat.up, community, "low"):
-        made, ok = explain_low(
-            [c for c in cards if c not in opt],
-            sorted(opt),
-            ann["low_ranking"],
-            ann["low_qualifier"],
+def _low_entry(variant: str, ann: dict, seat: Seat, cards: list[int]) -> tuple[int | None, dict]:
+    """The low key (``None`` when the low does not qualify) and the JSON hand of a seat
+    (``cards``: all of its cards): the best qualifying low of its wild options, else the best
+    low at all (the first on a tie)."""
+    ranking, qualifier = ann["low_ranking"], ann["low_qualifier"]
+    options = hand_wild_options(variant, ann, seat.down, seat.up, cards, "low")
+    if len(options) == 1:  # one way to play the hand: no choice to make
+        opt = options[0]
+        key, ok, hand = low_hand(
+            [c for c in cards if c not in opt] if opt else cards, sorted(opt), ranking, qualifier
         )
-        if best is None or (ok, made.key) > (best[1], best[0].key):
-            best = (made, ok)
-    return best
+        return (key if ok else None), hand
+    best = None
+    for opt in options:
+        found = low_hand([c for c in cards if c not in opt], sorted(opt), ranking, qualifier)
+        if best is None or (found[1], found[0]) > (best[1], best[0]):
+            best = found
+    key, ok, hand = best
+    return (key if ok else None), hand
 
 
 def hand_keys(
@@ -321,12 +390,12 @@ def hand_keys(
     high = low = None
     if has_high(variant, announcements):
         da = announcements["double_ace_flush"]
-        for opt in wild_options(variant, announcements, down, up, community, "high"):
+        for opt in hand_wild_options(variant, announcements, down, up, cards, "high"):
             k = best_high([c for c in cards if c not in opt], len(opt), da)
             if high is None or k > high:
                 high = k
     if has_low(variant, announcements):
-        for opt in wild_options(variant, announcements, down, up, community, "low"):
+        for opt in hand_wild_options(variant, announcements, down, up, cards, "low"):
             k = best_low(
                 [c for c in cards if c not in opt],
                 len(opt),
@@ -345,6 +414,14 @@ def _winners(keys: dict[int, int]) -> list[int]:
     return sorted(i for i, k in keys.items() if k == top)
 
 
+def _best_of(keys: Sequence[int | None]) -> list[int]:
+    """The indices of the best key (``None``: no hand), in order."""
+    if None in keys:
+        return _winners({i: k for i, k in enumerate(keys) if k is not None})
+    top = max(keys) if keys else None
+    return [i for i, k in enumerate(keys) if k == top]
+
+
 def decide_winners(
     high: Sequence[int | None], low: Sequence[int | None], declares: Sequence[str | None] | None
 ) -> tuple[list[int], list[int]]:
@@ -361,9 +438,7 @@ def decide_winners(
     """
     n = len(high)
     if declares is None:
-        hi = _winners({i: k for i, k in enumerate(high) if k is not None})
-        lo = _winners({i: k for i, k in enumerate(low) if k is not None})
-        return hi, lo
+        return _best_of(high), _best_of(low)
     out: set[int] = set()
     while True:
         hi_c = {
@@ -391,20 +466,24 @@ def evaluate_showdown(showdown: Mapping[str, Any]) -> dict:
     """Value every player's hand and name the winners (see the module doc)."""
     variant, ann, community, seats = parse_showdown(showdown)
     want_high, want_low = has_high(variant, ann), has_low(variant, ann)
+    natural = not VARIANT_RULES[variant].has_wild
+    da = ann["double_ace_flush"]
     players = []
     high_keys: list[int | None] = []
     low_keys: list[int | None] = []
     for seat in seats:
-        entry: dict[str, Any] = {"high": None, "low": None}
-        hk = lk = None
-        if want_high and not VARIANT_RULES[variant].has_wild:  # the short way
-            hk, entry["high"] = natural_high(_all_cards(seat, community), ann["double_ace_flush"])
-        elif want_high:
-            hk, entry["high"] = _high_entry(variant, ann, seat, community)
+        cards = seat.down + seat.up
+        if community is not None:
+            cards.append(community)
+        hk = lk = high = low = None
+        if want_high:
+            if natural:  # the short way
+                hk, high = natural_high(cards, da)
+            else:
+                hk, high = _high_entry(variant, ann, seat, cards)
         if want_low:
-            made, ok = _best_low_made(variant, ann, seat, community)
-            entry["low"] = low_hand_dict(made, ok, ann["low_ranking"], ann["low_qualifier"])
-            lk = made.key if ok else None
+            lk, low = _low_entry(variant, ann, seat, cards)
+        entry: dict[str, Any] = {"high": high, "low": low}
         if seat.declare is not None:
             entry["declare"] = seat.declare
         high_keys.append(hk)

@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["wild_options"]
+__all__ = ["hand_wild_options", "wild_options"]
 
 
 def wild_options(
@@ -58,21 +58,43 @@ def wild_options(
     [frozenset({20}), frozenset({21})]
     """
     hand = list(down) + list(up) + ([] if community is None else [community])
+    return hand_wild_options(variant, announcements, down, up, hand, half)
+
+
+_NONE: frozenset[int] = frozenset()
+_KINGS: frozenset[int] = frozenset(range(44, 48))  # rank index (card >> 2): king 11, ace 12
+
+
+def hand_wild_options(
+    variant: str,
+    announcements: Mapping[str, Any],
+    down: Sequence[int],
+    up: Sequence[int],
+    hand: list[int],
+    half: str = "high",
+) -> list[frozenset[int]]:
+    """:func:`wild_options` with the player's whole ``hand`` (down, up, the community card)
+    already listed.
+
+    >>> hand_wild_options("kings_and_little_ones", {"door_card_kings": False,
+    ...     "king_required": True, "ace_low_for_lowest": False, "all_lowest_wild": False},
+    ...     [44, 4, 8], [12, 16, 20, 24], [44, 4, 8, 12, 16, 20, 24]) == [frozenset({4, 44})]
+    True
+    """
     if variant == "seven_card_stud":
-        return [frozenset()]
+        return [_NONE]
     if variant == "kings_and_little_ones":  # the hottest: kept in line, no call
-        # rank index (card >> 2): king 11, ace 12
         if announcements["door_card_kings"]:
-            kings = frozenset(up[:1]) if up and up[0] >> 2 == 11 else frozenset()
-            holds_king = any(c >> 2 == 11 for c in hand)
+            kings = frozenset(up[:1]) if up and up[0] >> 2 == 11 else _NONE
+            holds_king = not _KINGS.isdisjoint(hand)
         else:
-            kings = frozenset(c for c in hand if c >> 2 == 11)
+            kings = _KINGS.intersection(hand)
             holds_king = bool(kings)
         if announcements["king_required"] and not holds_king:
             return [kings]
-        rest = [c for c in hand if c not in kings]
-        if announcements["ace_low_for_lowest"] and any(c >> 2 == 12 for c in rest):
-            lowest = [c for c in rest if c >> 2 == 12]
+        rest = [c for c in hand if c not in kings] if kings else hand
+        if announcements["ace_low_for_lowest"] and max(rest) >= 48:
+            lowest = [c for c in rest if c >= 48]
         else:
             low = min(rest) >> 2
             lowest = [c for c in rest if c >> 2 == low]
@@ -94,12 +116,8 @@ def _low_hole(ann: Mapping[str, Any], down: Sequence[int], hand: list[int], half
     """The rank of the lowest hole card (rank index: ace 12; an ace playing low is the
     lowest there is)."""
     low = min(down) >> 2
-    if (
-        half == "low"
-        and ann["low_ranking"] in ("ace_to_five", "ace_to_six")
-        and any(c >> 2 == 12 for c in down)
-    ):
-        low = 12
+    if half == "low" and max(down) >= 48 and ann["low_ranking"] in ("ace_to_five", "ace_to_six"):
+        low = 12  # a hole ace
     return [frozenset([c for c in hand if c >> 2 == low])]
 
 
