@@ -248,13 +248,88 @@ def _check_shape(data: dict, source: str | None) -> None:
                 stack.append((item, depth + 1, f"{path}[{index}]"))
 
 
+# --------------------------------------------------------------------------
+# A fast path for the plain TOML that PHH writers (ours among them) produce
+
+# What the fast path reads, a line at a time: at most one table header ``[key]`` before any
+# field, then ``key = value`` lines whose value is a decimal integer, a basic string without
+# escapes, a boolean, or an array of those on one line. Anything else (a comment, an escape,
+# a float, a dotted key, a second header, an array over several lines, a key given twice, a
+# carriage return) is left to ``tomllib``, which reads the text whole: the same result, or
+# the same error, as ``tomllib`` gives.
+_PLAIN_STR = r'"[^"\\\x00-\x08\x0a-\x1f\x7f]*"'
+_PLAIN_INT = r"-?(?:0|[1-9][0-9]*)"
+_PLAIN_ITEM = rf"{_PLAIN_STR}|{_PLAIN_INT}|true|false"
+_PLAIN_LINE = re.compile(r"[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*(.*?)[ \t]*")
+_PLAIN_HEADER = re.compile(r"[ \t]*\[([A-Za-z0-9_-]+)\][ \t]*")
+_PLAIN_SCALAR = re.compile(rf"({_PLAIN_STR})|({_PLAIN_INT})|(true|false)")
+_PLAIN_ARRAY = re.compile(
+    rf"\[[ \t]*(?:(?:{_PLAIN_ITEM})[ \t]*,[ \t]*)*(?:(?:{_PLAIN_ITEM})[ \t]*)?\]"
+)
+
+
+def _plain_value(text: str) -> Any:
+    """A plain value (see above), or ``_NOT_PLAIN``."""
+    if text[:1] == "[":
+        if _PLAIN_ARRAY.fullmatch(text) is None:
+            return _NOT_PLAIN
+        return [
+            s[1:-1] if s else int(i) if i else b == "true"
+            for s, i, b in _PLAIN_SCALAR.findall(text, 1, len(text) - 1)
+        ]
+    match = _PLAIN_SCALAR.fullmatch(text)
+    if match is None:
+        return _NOT_PLAIN
+    s, i, b = match.groups()
+    return s[1:-1] if s else int(i) if i else b == "true"
+
+
+_NOT_PLAIN = object()
+
+
+def _toml_plain(text: str) -> dict | None:
+    r"""``tomllib.loads(text)`` for a plain text (see above), read faster; None for any
+    other text (then ``tomllib`` reads it).
+
+    >>> _toml_plain('[7]\nvariant = "F7S"\nantes = [1, 1]\nok = true\n')
+    {'7': {'variant': 'F7S', 'antes': [1, 1], 'ok': True}}
+    >>> _toml_plain('bring_in = 2\n'), _toml_plain('x = 1 # a comment\n')
+    ({'bring_in': 2}, None)
+    """
+    if "\r" in text:
+        return None
+    root: dict[str, Any] = {}
+    table = root
+    header = True  # a header may come before any field
+    for line in text.split("\n"):
+        if not line.strip(" \t"):
+            continue
+        match = _PLAIN_LINE.fullmatch(line)
+        if match is None:
+            head = _PLAIN_HEADER.fullmatch(line) if header else None
+            if head is None:
+                return None
+            table = root[head[1]] = {}
+            header = False
+            continue
+        header = False
+        key = match[1]
+        value = _plain_value(match[2])
+        if value is _NOT_PLAIN or key in table:
+            return None
+        table[key] = value
+    return root
+
+
 def iter_hands(text: str, *, source: str | None = None) -> list[tuple[str | int, dict]]:
     """The hands of a ``.phh`` or ``.phhs`` text as ``(label, hand)`` pairs.
 
     A ``.phh`` hand is labelled 1; a ``.phhs`` hand by its table name.
     """
+    data = _toml_plain(text)
     try:
-        data = tomllib.loads(text)
+        if data is None:
+            data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PHHError(f"not valid TOML: {exc}", source=source) from None
     except RecursionError:
