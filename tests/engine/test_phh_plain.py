@@ -27,7 +27,7 @@ def same_as_tomllib(text: str) -> bool:
     fast = phh._toml_plain(text)
     try:
         slow = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, RecursionError):
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError):  # ValueError: 5000 digits
         assert fast is None, text
         return False
     if fast is None:
@@ -104,7 +104,7 @@ VALUES = [
     '"F7S"', '""', '"a b # c"', '"x = y"', '"tab\there"', '"\\n"', '"\\u0000"', "'literal'",
     '"""multi"""', "'''lit'''", '"é"', '"\x7f"', '"\x01"', '"a', 'a"',
     "0", "1", "-1", "-0", "+1", "01", "1_000", "12345678901234567890", "1.5", "1e3", "inf",
-    "nan", "0x1F", "0o7", "0b1", "true", "false", "True", "1979-05-27", "07:32:00",
+    "nan", "9" * 5000, "0x1F", "0o7", "0b1", "true", "false", "True", "1979-05-27", "07:32:00",
     "[]", "[ ]", "[1]", "[1,]", "[1, 2]", "[1 , 2 ,]", "[,]", "[1,,2]", '["a", 1, true]',
     '["a,b", "c]"]', "[[1], 2]", "[1, [2]]", "{a = 1}", "{}", "[\t1\t]", "[1 2]", "",
 ]  # fmt: skip
@@ -144,7 +144,7 @@ def test_texts_edited_at_random_read_the_same(seed, edits):
 PLAIN_LINES = st.tuples(
     st.from_regex(r"[A-Za-z0-9_-]{1,8}", fullmatch=True),
     st.sampled_from([" = ", "=", "\t= "]),
-    st.sampled_from([v for v in VALUES if phh._plain_value(v) is not phh._NOT_PLAIN]),
+    st.sampled_from([v for v in VALUES if phh._toml_plain(f"a = {v}") is not None]),
     st.sampled_from(["", " ", "\t"]),
 ).map("".join)
 

@@ -260,31 +260,19 @@ def _check_shape(data: dict, source: str | None) -> None:
 _PLAIN_STR = r'"[^"\\\x00-\x08\x0a-\x1f\x7f]*"'
 _PLAIN_INT = r"-?(?:0|[1-9][0-9]*)"
 _PLAIN_ITEM = rf"{_PLAIN_STR}|{_PLAIN_INT}|true|false"
-_PLAIN_LINE = re.compile(r"[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*(.*?)[ \t]*")
+# A field: its key, then its value's text as a string's content, an integer, a boolean or
+# an array (checked by _PLAIN_ARRAY).
+_PLAIN_LINE = re.compile(
+    rf"[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*"
+    rf"(?:({_PLAIN_STR})|({_PLAIN_INT})|(true|false)|(\[.*\]))[ \t]*"
+)
 _PLAIN_HEADER = re.compile(r"[ \t]*\[([A-Za-z0-9_-]+)\][ \t]*")
-_PLAIN_SCALAR = re.compile(rf"({_PLAIN_STR})|({_PLAIN_INT})|(true|false)")
 _PLAIN_ARRAY = re.compile(
     rf"\[[ \t]*(?:(?:{_PLAIN_ITEM})[ \t]*,[ \t]*)*(?:(?:{_PLAIN_ITEM})[ \t]*)?\]"
 )
-
-
-def _plain_value(text: str) -> Any:
-    """A plain value (see above), or ``_NOT_PLAIN``."""
-    if text[:1] == "[":
-        if _PLAIN_ARRAY.fullmatch(text) is None:
-            return _NOT_PLAIN
-        return [
-            s[1:-1] if s else int(i) if i else b == "true"
-            for s, i, b in _PLAIN_SCALAR.findall(text, 1, len(text) - 1)
-        ]
-    match = _PLAIN_SCALAR.fullmatch(text)
-    if match is None:
-        return _NOT_PLAIN
-    s, i, b = match.groups()
-    return s[1:-1] if s else int(i) if i else b == "true"
-
-
-_NOT_PLAIN = object()
+# Such an array is also JSON of the same meaning (a tab is the one control character its
+# strings may hold: ``strict=False`` lets JSON read it), save for a trailing comma.
+_PLAIN_JSON = json.JSONDecoder(strict=False)
 
 
 def _toml_plain(text: str) -> dict | None:
@@ -295,6 +283,8 @@ def _toml_plain(text: str) -> dict | None:
     {'7': {'variant': 'F7S', 'antes': [1, 1], 'ok': True}}
     >>> _toml_plain('bring_in = 2\n'), _toml_plain('x = 1 # a comment\n')
     ({'bring_in': 2}, None)
+    >>> _toml_plain('a = [1, 2,]\n') is None, _toml_plain('a = [1, [2]]\n') is None
+    (True, True)
     """
     if "\r" in text:
         return None
@@ -302,10 +292,10 @@ def _toml_plain(text: str) -> dict | None:
     table = root
     header = True  # a header may come before any field
     for line in text.split("\n"):
-        if not line.strip(" \t"):
-            continue
         match = _PLAIN_LINE.fullmatch(line)
         if match is None:
+            if not line.strip(" \t"):
+                continue
             head = _PLAIN_HEADER.fullmatch(line) if header else None
             if head is None:
                 return None
@@ -313,11 +303,20 @@ def _toml_plain(text: str) -> dict | None:
             header = False
             continue
         header = False
-        key = match[1]
-        value = _plain_value(match[2])
-        if value is _NOT_PLAIN or key in table:
+        key, string, integer, boolean, array = match.groups()
+        if key in table:
             return None
-        table[key] = value
+        if string is not None:
+            table[key] = string[1:-1]
+        elif boolean is not None:
+            table[key] = boolean == "true"
+        elif integer is None and _PLAIN_ARRAY.fullmatch(array) is None:
+            return None
+        else:
+            try:
+                table[key] = int(integer) if integer is not None else _PLAIN_JSON.decode(array)
+            except ValueError:  # a trailing comma, an integer of too many digits: tomllib's
+                return None
     return root
 
 
