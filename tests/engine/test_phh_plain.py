@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.interchange.histories import FOLD, LOW_HOLD, SHOWDOWN
+from tests.support.hands import phh_stakes
 from tracker.engine import phh
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,11 +64,8 @@ def test_every_project_text_reads_the_same():
 
 
 HAND = {
-    "variant": "F7S",
-    "antes": [4, 4, 4],
-    "bring_in": 10,
-    "small_bet": 20,
-    "big_bet": 40,
+    **phh_stakes(),
+    "antes": [4, 4, 4],  # an array, as a table may give them
     "starting_stacks": [1000, 1000, 1000],
     "actions": SHOWDOWN,
     "players": ["Ann", "Bob", "Cat"],
