@@ -41,6 +41,7 @@ class Code(StrEnum):
     UNKNOWN_CARD = "unknown_card"
     INVALID_SHOW = "invalid_show"
     INVALID_BUY = "invalid_buy"
+    INVALID_PAY = "invalid_pay"
     INVALID_CHOICE = "invalid_choice"
     DECLARATION = "declaration"
     INCOMPLETE_HAND = "incomplete_hand"

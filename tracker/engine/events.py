@@ -45,6 +45,7 @@ __all__ = [
     "Fold",
     "Muck",
     "Bet",
+    "Pay",
     "PostAntes",
     "RaiseTo",
     "ReturnUncalled",
@@ -153,8 +154,18 @@ class Buy:
 
 
 @dataclass(frozen=True, slots=True)
+class Pay:
+    """A house game's pay rule (Baseball: a three dealt face up): ``seat`` pays the price into
+    the pot and stays in (a :class:`Fold` instead gives the hand up)."""
+
+    seat: int
+    name: ClassVar[str] = "pay"
+
+
+@dataclass(frozen=True, slots=True)
 class ChooseSeventh:
-    """Kings and Little Ones: ``seat`` takes its seventh card face up (or down)."""
+    """Kings and Little Ones: ``seat`` takes its seventh card face up (or down); in a house
+    game, the card of the player's choice on the street being dealt (a ``choice`` face)."""
 
     seat: int
     up: bool
@@ -224,6 +235,7 @@ TableEvent = (
     | CheckOrCall
     | Fold
     | Buy
+    | Pay
     | ChooseSeventh
     | Show
     | Muck
@@ -238,8 +250,8 @@ EVENT_TYPES: dict[str, type] = {
     cls.name: cls
     for cls in (
         PostAntes, DealHole, DealBoard, BringIn, Complete, Bet, RaiseTo, CompleteBetOrRaise,
-        Call, Check, CheckOrCall, Fold, Buy, ChooseSeventh, Show, Muck, Declare, Contribute,
-        ReturnUncalled, EndBetting,
+        Call, Check, CheckOrCall, Fold, Buy, Pay, ChooseSeventh, Show, Muck, Declare,
+        Contribute, ReturnUncalled, EndBetting,
     )
 }  # fmt: skip
 
@@ -270,7 +282,8 @@ def event_for(option: Any) -> TableEvent:
 #: The events an option of ``next_event()`` stands for, by its verb (the seventh-card up or
 #: down choice, the cards and the showdown's shows and declarations carry more than a seat).
 _OPTION_EVENTS: dict[str, type] = {
-    cls.name: cls for cls in (PostAntes, BringIn, Complete, Bet, RaiseTo, Call, Check, Fold, Buy)
+    cls.name: cls
+    for cls in (PostAntes, BringIn, Complete, Bet, RaiseTo, Call, Check, Fold, Buy, Pay)
 }
 _OPTION_EVENTS["ante"] = PostAntes
 

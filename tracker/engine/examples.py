@@ -36,6 +36,7 @@ __all__ = [
     "UP_STREETS",
     "all_in_showdown",
     "antes_posted",
+    "baseball_three_up",
     "community_card_due",
     "declare_showdown",
     "deal_round",
@@ -232,3 +233,19 @@ def declare_showdown(*, variant: str = "low_hole") -> StudHand:
     """
     options = normalize_announcements(variant, {"game": "high_low", "declaration": "declare"})
     return all_in_showdown(variant=variant, options=options)
+
+
+def baseball_three_up() -> StudHand:
+    """A heads-up hand of Baseball (the preset) with third street dealt as
+    :data:`THIRD_STREET`: p2's door card is the 3c, so p2 pays the pot (2, the antes) or
+    folds before the betting begins.
+
+    >>> baseball_three_up().next_event().seat
+    1
+    """
+    from .game_presets import PRESETS
+
+    hand = StudHand(game=PRESETS["baseball"], stakes=STAKES, stacks=[100, 100])
+    hand.post_antes()
+    deal_round(hand, THIRD_STREET)
+    return hand

@@ -924,8 +924,19 @@ def _board_high(up: Sequence[int], aces: str) -> tuple:
         r = _order_rank(c, aces)
         counts[r] = counts.get(r, 0) + 1
     groups = sorted(((k, r) for r, k in counts.items()), reverse=True)
-    shape = tuple(k for k, _ in groups)
-    return (shape, tuple(r for _, r in groups))
+    top = groups[0][0] if groups else 0
+    second = groups[1][0] if len(groups) > 1 else 0
+    # quads, full house, trips, two pair, pair, high card: boards of four and of five up
+    # cards compare by what they make, their kickers after
+    if top >= 4:
+        category = 5
+    elif top == 3:
+        category = 4 if second >= 2 else 3
+    elif top == 2:
+        category = 2 if second == 2 else 1
+    else:
+        category = 0
+    return (category, tuple(r for _, r in groups))
 
 
 def _board_low(up: Sequence[int], aces: str) -> tuple:
@@ -950,6 +961,9 @@ def first_to_act(game: GameDefinition, boards: Sequence[Sequence[int] | None]) -
     >>> boards = [[c("Kd"), c("Kh")], [c("3s"), c("Ah")], [c("9c"), c("Qh")]]
     >>> first_to_act(PRESETS["seven_card_stud"], boards), first_to_act(PRESETS["razz"], boards)
     (0, 1)
+    >>> first_to_act(PRESETS["seven_card_stud"], [[c(x) for x in b.split()] for b in
+    ...     ("4h 4c Ah Ad", "Ks Kh Qs Qd Jc")])  # two pair, aces up, beats kings up
+    0
     """
     judge = _board_high if game.first_to_act == "best_board" else _board_low
     best, seat = None, -1

@@ -46,6 +46,7 @@ __all__ = [
     "build_pots",
     "settle_pots",
     "split_amount",
+    "uncontested_award",
 ]
 
 Evaluate = Callable[[Mapping[str, Any]], Mapping[str, Any]]
@@ -69,7 +70,8 @@ class PotAward:
     ``reason`` is ``"showdown"`` (hands compared) or ``"uncontested"`` (one
     contender left). ``high_winners`` / ``low_winners`` are seat indices
     (empty when that half was not played or had no qualifying hand);
-    ``awards`` pairs (seat, chips) in seat order.
+    ``awards`` pairs (seat, chips) in seat order; ``spade_winners`` (a Chicago house game
+    only, else ``None``) the seats of the spade half.
     """
 
     pot: int
@@ -79,9 +81,10 @@ class PotAward:
     high_winners: tuple[int, ...]
     low_winners: tuple[int, ...]
     awards: tuple[tuple[int, int], ...]
+    spade_winners: tuple[int, ...] | None = None  # a Chicago game's spade half
 
     def to_dict(self) -> dict:
-        return {
+        out: dict = {
             "pot": self.pot,
             "amount": self.amount,
             "eligible": list(self.eligible),
@@ -90,6 +93,9 @@ class PotAward:
             "low_winners": list(self.low_winners),
             "awards": [{"player": s, "amount": a} for s, a in self.awards],
         }
+        if self.spade_winners is not None:
+            out["spade_winners"] = list(self.spade_winners)
+        return out
 
 
 @dataclass(slots=True)
@@ -230,15 +236,9 @@ def settle_pots(
     for k, pot in enumerate(pots):
         contenders = pot.eligible
         if len(showdown_seats) < 2 or len(contenders) == 1:
-            if len(contenders) != 1:
-                raise DomainError(
-                    f"pot {k} has {len(contenders)} contenders but there is no showdown",
-                    code=Code.POT_WITHOUT_CONTENDER,
-                )
-            awards = [(contenders[0], pot.amount)]
-            payouts.append(
-                PotAward(k, pot.amount, pot.eligible, "uncontested", (), (), tuple(awards))
-            )
+            payout = uncontested_award(k, pot)
+            awards = payout.awards
+            payouts.append(payout)
         else:
             if not contenders:
                 raise DomainError(
@@ -250,6 +250,17 @@ def settle_pots(
         for seat, amount in awards:
             winnings[seat] += amount
     return Settlement(payouts, winnings, showdown)
+
+
+def uncontested_award(k: int, pot: Pot) -> PotAward:
+    """Pot ``k`` paid to its one contender, without a showdown."""
+    if len(pot.eligible) != 1:
+        raise DomainError(
+            f"pot {k} has {len(pot.eligible)} contenders but there is no showdown",
+            code=Code.POT_WITHOUT_CONTENDER,
+        )
+    awards = ((pot.eligible[0], pot.amount),)
+    return PotAward(k, pot.amount, pot.eligible, "uncontested", (), (), awards)
 
 
 def award_pot(

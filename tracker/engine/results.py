@@ -28,7 +28,6 @@ tracker.engine.stud.ProcedureError: a hand entered as results has no betting act
 from __future__ import annotations
 
 from .stud import (
-    STREETS,
     Code,
     Event,
     NextEvent,
@@ -85,16 +84,22 @@ class ResultsHand(StudHand):
         )
 
     def _betting_not_over(self) -> ProcedureError:
-        return self.fail(f"{STREETS[self.street]} street is not over yet", Code.OUT_OF_TURN)
+        return self.fail(
+            f"{self.street_names[self.street]} street is not over yet", Code.OUT_OF_TURN
+        )
 
     def _incomplete_betting(self) -> ProcedureError:
         return self.fail(
-            f"the hand is incomplete: {STREETS[self.street]} street is not over",
+            f"the hand is incomplete: {self.street_names[self.street]} street is not over",
             Code.INCOMPLETE_HAND,
         )
 
     def _check_unknown_up(self, seat: int) -> None:
-        """A face-up card nobody noted may stay unknown."""
+        """A face-up card nobody noted may stay unknown -- except in a house game whose rules
+        act on up cards (follow-the-X, extra cards, pay rules): there every up card counts."""
+        game = self.game
+        if game is not None and (game.up_order_needed or game.extra_cards or game.pays):
+            super()._check_unknown_up(seat)
 
     # ------------------------------------------------------------------
     # Folds in any order
@@ -111,6 +116,8 @@ class ResultsHand(StudHand):
         ...
         tracker.engine.stud.ProcedureError: the hand is over: everyone else has folded
         """
+        if self.paying is not None and self.paying == seat:
+            return  # folds instead of paying the price
         if self.phase is not Phase.BET:
             super()._check_turn(seat)  # raises, naming what the phase waits for
         if not self.in_hand[seat]:
@@ -126,15 +133,11 @@ class ResultsHand(StudHand):
         (['third', None], True)
         """
         self.verify_fold(seat)
-        self.in_hand[seat] = False
-        self.n_in -= 1
-        self.folded[seat] = STREETS[self.street]
-        if self.observers:
-            self._emit(Event(Verb.FOLD, self.street, seat))
-        if self.n_in == 1:
-            self.phase = Phase.OVER
-            if self.observers:
-                self._emit(Event(Verb.END, self.street))
+        if self.paying is not None:
+            self._fold_unpaid(seat)
+            return
+        self._drop(seat)
+        self._end_if_alone()
 
     def verify_end_betting(self) -> None:
         """Check that the street's betting may end: its cards are dealt.

@@ -72,6 +72,7 @@ from .events import (
     EndBetting,
     Fold,
     Muck,
+    Pay,
     PostAntes,
     RaiseTo,
     ReturnUncalled,
@@ -79,16 +80,18 @@ from .events import (
     TableEvent,
     event_for,
 )
+from .game_presets import definition_for_variant
+from .games import STREET_NAMES, GameDefinition, PayRule, bring_in_seat, dump_game, first_to_act
 from .pots import Evaluate, Pot, PotAward, build_pots, settle_pots
 from .stakes import Stakes
 from .variants import (
-    BURNS,
     DECK_SIZE,
+    LOW_HOLD,
     MAX_BETS_PER_ROUND,
-    STREET_DEALS,
     STREETS,
     VARIANT_RULES,
     Face,
+    SeventhCard,
     Street,
     VariantRules,
 )
@@ -230,6 +233,7 @@ class Verb(StrEnum):
     DEAL_UP = "deal_up"
     DEAL_COMMUNITY = "deal_community"
     BUY = "buy"
+    PAY = "pay"  # a house game's pay rule: pay the price or fold
     CHOOSE_SEVENTH = "choose_seventh"
     DECLARE = "declare"
     SHOW = "show"
@@ -350,10 +354,14 @@ class HandResult:
     winnings: list[int]
     finishing_stacks: list[int]
     warnings: list[str] = field(default_factory=list)
+    game: GameDefinition | None = None
+    paid: list[int] | None = None
 
     def to_dict(self) -> dict:
-        """JSON-ready output."""
-        return {
+        """JSON-ready output (a house game's hand adds ``game``, its definition as
+        ``dump_game`` writes it, and ``paid``, the pay-rule chips of each seat, which
+        ``buys`` include)."""
+        out = {
             "variant": self.variant,
             "options": dict(self.options),
             "stakes": self.stakes.as_dict(),
@@ -371,11 +379,49 @@ class HandResult:
             "finishing_stacks": list(self.finishing_stacks),
             "warnings": list(self.warnings),
         }
+        if self.game is not None:
+            out["game"] = dump_game(self.game)
+            out["paid"] = list(self.paid or [])
+        return out
+
+
+_VARIANT_GAMES: dict[tuple[str, str], GameDefinition] = {}
+
+
+def variant_definition(variant: str, options: Mapping[str, Any]) -> GameDefinition:
+    """The definition the machine deals and bets one of today's four games by
+    (:func:`~tracker.engine.game_presets.definition_for_variant`): the variant's, with Low
+    Hold's ``buy_version``, the one announcement that changes the deal (the wild rules and
+    the pot are the showdown's, read from the announcements by ``evaluate_showdown``).
+
+    >>> variant_definition("low_hold", {"buy_version": "buderick"}).streets[-1].faces
+    ('up',)
+    >>> variant_definition("seven_card_stud", {}) is variant_definition("seven_card_stud", {})
+    True
+    """
+    buderick = variant == LOW_HOLD and options.get("buy_version") == "buderick"
+    key = (variant, "buderick" if buderick else "contributed")
+    game = _VARIANT_GAMES.get(key)
+    if game is None:
+        announced = {"buy_version": key[1]} if variant == LOW_HOLD else None
+        game = _VARIANT_GAMES[key] = definition_for_variant(variant, announced)
+    return game
 
 
 def declaring(options: Mapping[str, Any]) -> bool:
     """Whether players declare high, low or both (a high-low game announced so)."""
     return options.get("declaration") == "declare" and options.get("game") == "high_low"
+
+
+_RANK_WORDS = (
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen",
+    "king", "ace",
+)  # fmt: skip
+
+
+def _rank_name(rule: PayRule) -> str:
+    """The rank a pay rule costs, in words: ``"three"``."""
+    return _RANK_WORDS[rule.rank - 2]
 
 
 def up_key(up: Sequence[int]) -> tuple:
@@ -425,7 +471,8 @@ class StudHand:
         "to_deal", "community", "community_due", "closed", "actors", "max_bet", "count",
         "unit", "last_inc", "acted", "short", "bring_in_due", "completion_due",
         "seventh_open", "seventh_up", "bought", "at_showdown", "declarations", "observers",
-        "shown", "events", "automations",
+        "shown", "events", "automations", "game", "street_names", "last_street", "declares",
+        "up_order", "paying", "pay_price", "paid", "extra_due", "house", "acts_on_cards",
     )  # fmt: skip
 
     #: How each event type is played and checked (:func:`_event_tables`, per class).
@@ -447,7 +494,7 @@ class StudHand:
     def __init__(
         self,
         *,
-        variant: str,
+        variant: str | None = None,
         stakes: Stakes,
         stacks: Sequence[int],
         options: Mapping[str, Any] | None = None,
@@ -455,11 +502,27 @@ class StudHand:
         results: bool = False,  # read by __new__: which machine
         observers: Sequence[HandObserver] = (),
         automations: Collection[Automation] = (),
+        game: GameDefinition | None = None,
     ) -> None:
         n = self.n = len(stacks)
-        self.variant = variant
-        self.rules: VariantRules = VARIANT_RULES[variant]
         self.options = dict(options or {})
+        self.house = game is not None
+        self.paying: int | None = None  # the seat to pay a pay rule's price or fold
+        self.pay_price: int | str = 0
+        if game is None:
+            if variant is None:
+                raise ProcedureError(
+                    "a hand needs a variant or a game", code=Code.INVALID_VARIANT, field="variant"
+                )
+            self.variant = variant
+            self.rules: VariantRules = VARIANT_RULES[variant]
+            self.game: GameDefinition = variant_definition(variant, self.options)
+            self.street_names: tuple[str, ...] = STREETS
+            self.last_street = Street.SEVENTH
+            self.declares = declaring(self.options)
+        else:
+            self.game = game
+            self._set_game(game, variant, n)
         self.stakes = stakes
         self.starting = list(stacks)
         self.labels = list(labels) if labels is not None else [f"p{i + 1}" for i in range(n)]
@@ -501,9 +564,48 @@ class StudHand:
         self.declarations: list[str | None] = [None] * n
         self.shown = [False] * n
         self.events = 0
+        self.up_order: list[int | None] = []
+        self.acts_on_cards = bool(self.game.extra_cards or self.game.pays)
+        self.paid = [0] * n
+        self.extra_due = [0] * n
         self.automations = frozenset(automations)
         if self.automations:
             self.automate()
+
+    def _set_game(self, game: GameDefinition, variant: str | None, n: int) -> None:
+        """Read a house game's definition: its rules, street names and limits."""
+        streets = game.streets
+        if len(streets) > len(Street):
+            raise ProcedureError(
+                f"{game.title} deals {len(streets)} streets; the machine deals at most "
+                f"{len(Street)}",
+                code=Code.INVALID_VARIANT,
+                field="game.streets",
+            )
+        if n > game.player_limit:
+            raise ProcedureError(
+                f"{n} players; {game.title} seats at most {game.player_limit}",
+                code=Code.PLAYER_COUNT,
+                field="stacks",
+            )
+        self.variant = variant if variant is not None else game.name
+        last = streets[-1].faces
+        seventh = (
+            SeventhCard.BUY
+            if game.buy is not None
+            else SeventhCard.CHOICE
+            if "choice" in last
+            else SeventhCard.DOWN
+        )
+        wild = "none" if not game.wild else ", ".join(w.kind for w in game.wild)
+        self.rules = VariantRules(game.name, game.title, game.player_limit, seventh, wild)
+        names, held = [], 0
+        for street in streets:
+            held += len(street.faces)
+            names.append(STREET_NAMES[held - 1])
+        self.street_names = tuple(names)
+        self.last_street = Street(len(streets) - 1)
+        self.declares = game.pot.kind == "high_low" and game.pot.declaration == "declare"
 
     # ------------------------------------------------------------------
     # Reading the state
@@ -612,6 +714,8 @@ class StudHand:
         if phase is Phase.BET:
             return self._betting_event()
         if phase is Phase.DEAL:
+            if self.paying is not None:
+                return self._pay_event()
             if self.community_due:
                 deals: tuple[Deal, ...] = (Deal(None, Face.COMMUNITY),)
             else:
@@ -630,26 +734,28 @@ class StudHand:
         seat = self.actors[0]
         return NextEvent(Phase.BET, self.street, seat=seat, options=self.legal_options(seat))
 
+    def _pay_event(self) -> NextEvent:
+        """A pay rule's price is due: the seat pays it or folds before the dealing goes on."""
+        seat = self.paying
+        assert seat is not None
+        options = (Option(Verb.PAY, seat, self._pay_amount(seat)), Option(Verb.FOLD, seat))
+        return NextEvent(Phase.DEAL, self.street, seat=seat, options=options)
+
     def _seventh_choices(self) -> tuple[Option, ...]:
         """The buys and up/down choices open before the seventh card is dealt."""
-        choices: list[Option] = []
-        if self.seventh_open and not self.community_due:
-            for i in range(self.n):
-                if not self.in_hand[i]:
-                    continue
-                if self.rules.buys and not self.bought[i]:
-                    price = self.rules.buy_price(self.options, self.stakes.big_bet)
-                    if self.stacks[i] >= price:
-                        choices.append(Option(Verb.BUY, i, price))
-                elif self.rules.chooses_seventh:
-                    choices.append(Option(Verb.CHOOSE_SEVENTH, i))
-        return tuple(choices)
+        return self._game_choices()
 
     def _deal_order(self) -> tuple[Deal, ...]:
         """The cards due, dealt round the table one at a time from the dealer's left."""
         out = []
         pending = list(self.pending)
         faces = self.next_faces
+        if self.game.extra_cards:  # an extra card (Baseball's four up) comes at once
+            for i in range(self.n):
+                for _ in range(self.extra_due[i]):
+                    up = faces[i][len(faces[i]) - pending[i]]
+                    out.append(Deal(i, Face.UP if up else Face.DOWN))
+                    pending[i] -= 1
         while any(pending):
             for i in range(self.n):
                 if pending[i]:
@@ -806,7 +912,7 @@ class StudHand:
         due = self.pending[seat]
         if not cards or len(cards) > due:
             raise self.fail(
-                f"{self.label(seat)} is due {due} more card(s) on {STREETS[self.street]} "
+                f"{self.label(seat)} is due {due} more card(s) on {self.street_names[self.street]} "
                 f"street, not {len(cards)}",
                 Code.DEAL_COUNT,
                 seat,
@@ -868,7 +974,7 @@ class StudHand:
 
     def _unseen_due(self) -> bool:
         """Whether every card due now is a face-down one and no seventh-card choice is open."""
-        if self.community_due or not self.to_deal:
+        if self.community_due or not self.to_deal or self.paying is not None:
             return False
         nxt = self.next_event()
         return not nxt.choices and all(d.face is Face.DOWN for d in nxt.deals)
@@ -910,9 +1016,7 @@ class StudHand:
             for i in range(self.n):
                 self._emit(Event(Verb.ANTE, self.street, i, self.antes[i]))
         self.phase = Phase.DEAL
-        self.pending = [3] * self.n
-        self.next_faces = [[False, False, True] for _ in range(self.n)]
-        self.to_deal = 3 * self.n
+        self._game_street()
         if self.observers:
             self._emit(Event(Verb.STREET, self.street))
 
@@ -933,7 +1037,7 @@ class StudHand:
     def _betting_not_over(self) -> ProcedureError:
         """A deal while the street is bet: someone is to act first."""
         return self.fail(
-            f"the {STREETS[self.street]} street betting is not over: "
+            f"the {self.street_names[self.street]} street betting is not over: "
             f"{self.label(self.actors[0])} is to act",
             Code.OUT_OF_TURN,
         )
@@ -974,17 +1078,19 @@ class StudHand:
                 Code.DEAL_COUNT,
                 seat,
             )
+        if self.paying is not None:
+            raise self._pay_first(seat)
         if self.community_due:
             raise self.fail(
                 "the deck cannot give every player still in a seventh card "
-                f"({DECK_SIZE - BURNS - self.dealt} left after the burns for {self.n_in} "
+                f"({DECK_SIZE - self._burns() - self.dealt} left after the burns for {self.n_in} "
                 "players): one community card is dealt instead ('d db card')",
                 Code.COMMUNITY_CARD,
                 seat,
             )
         if not self.pending[seat]:
             raise self.fail(
-                f"{self.label(seat)} is due 0 more card(s) on {STREETS[self.street]} street, not 1",
+                f"{self.label(seat)} is due 0 more card(s) on {self.street_names[self.street]} street, not 1",
                 Code.DEAL_COUNT,
                 seat,
             )
@@ -1031,7 +1137,11 @@ class StudHand:
         if self.observers:
             verb = Verb.DEAL_UP if up else Verb.DEAL_DOWN
             self._emit(Event(verb, self.street, seat, cards=(card,)))
-        if not self.to_deal:
+        if up:
+            self.up_order.append(card)
+        if self.acts_on_cards:
+            self._game_dealt(seat, card, up)
+        elif not self.to_deal:
             self._end_dealing()
 
     def deal_down(self, seat: int, card: int | None) -> None:
@@ -1085,11 +1195,13 @@ class StudHand:
         self._check_dealing()
         if card is not None and not 0 <= card < 52:
             raise self.fail(f"{card!r} is not a card", Code.INVALID_CARD, None, Subject.COMMUNITY)
+        if self.paying is not None:
+            raise self._pay_first(self.paying)
         if not self.community_due:
-            if self.street < Street.SEVENTH:
-                why = f"there is no community card on {STREETS[self.street]} street"
+            if self.street < self.last_street or len(self.game.streets[-1].faces) != 1:
+                why = f"there is no community card on {self.street_names[self.street]} street"
             else:
-                left = DECK_SIZE - BURNS - self.dealt
+                left = DECK_SIZE - self._burns() - self.dealt
                 why = (
                     f"{left} cards are left after the burns, enough for the {self.n_in} players "
                     "still in: each gets their own seventh card"
@@ -1128,6 +1240,7 @@ class StudHand:
         self.community = card
         self.community_due = False
         self.to_deal = 0
+        self.up_order.append(card)
         if self.observers:
             self._emit(Event(Verb.DEAL_COMMUNITY, self.street, cards=(card,)))
         self._end_dealing()
@@ -1139,7 +1252,7 @@ class StudHand:
             self._start_betting()
 
     def _next_street(self) -> None:
-        if self.street == Street.SEVENTH:
+        if self.street == self.last_street:
             self.phase = Phase.SHOWDOWN
             self.at_showdown = tuple(i for i in range(self.n) if self.in_hand[i])
             if self.observers:
@@ -1147,31 +1260,17 @@ class StudHand:
             return
         self.street = Street(self.street + 1)
         self.phase = Phase.DEAL
-        in_hand = self.in_hand
-        n = self.n
-        if self.street < Street.SEVENTH:
-            self.pending = [1 if in_hand[i] else 0 for i in range(n)]
-            self.next_faces = [[True] for _ in range(n)]
-            self.to_deal = self.n_in
-        else:
-            # Seventh street: the community card if the deck is short, else each
-            # player's own card, whose face the choices may still change.
-            self.community_due = DECK_SIZE - BURNS - self.dealt < self.n_in
-            self.seventh_open = True
-            if self.community_due:
-                self.pending = [0] * n
-                self.to_deal = 1
-            else:
-                self.next_faces = [[self._seventh_face(i)] for i in range(n)]
-                self.pending = [1 if in_hand[i] else 0 for i in range(n)]
-                self.to_deal = self.n_in
+        self._game_street()
         if self.observers:
             self._emit(Event(Verb.STREET, self.street))
 
-    def _seventh_face(self, seat: int) -> bool:
-        return self.rules.seventh_up(
-            self.options, bought=self.bought[seat], chose_up=self.seventh_up[seat]
-        )
+    def _refresh_faces(self, seat: int) -> None:
+        """The faces of ``seat``'s cards due on this street, after a buy or a choice."""
+        self.next_faces[seat] = self._game_faces(seat)
+
+    def _burns(self) -> int:
+        """The cards burned in the hand: one before each street."""
+        return len(self.game.streets)
 
     # ------------------------------------------------------------------
     # The seventh card: Low Hold buys, Kings and Little Ones up or down
@@ -1181,7 +1280,7 @@ class StudHand:
             raise self.fail(
                 f"{self.label(seat)} is out of the hand and {what}", code, seat, subject
             )
-        if self.phase is not Phase.DEAL or self.street != Street.SEVENTH or not self.seventh_open:
+        if self.phase is not Phase.DEAL or self.street != self.last_street or not self.seventh_open:
             raise self.fail(
                 "the seventh-card choices are made before the seventh card is dealt",
                 code,
@@ -1208,7 +1307,8 @@ class StudHand:
         tracker.engine.stud.ProcedureError: only Low Hold has buys
         """
         if not self.rules.buys:
-            raise self.fail("only Low Hold has buys", Code.INVALID_BUY, seat, Subject.BUY)
+            what = f"{self.game.title} has no buy" if self.house else "only Low Hold has buys"
+            raise self.fail(what, Code.INVALID_BUY, seat, Subject.BUY)
         self._check_seventh_choice(seat, Code.INVALID_BUY, Subject.BUY, "cannot buy")
         if self.community_due:
             raise self.fail(
@@ -1219,7 +1319,7 @@ class StudHand:
             )
         if self.bought[seat]:
             raise self.fail(f"{self.label(seat)} has bought", Code.INVALID_BUY, seat, Subject.BUY)
-        price = self.rules.buy_price(self.options, self.stakes.big_bet)
+        price = self._buy_price()
         if self.stacks[seat] < price:
             raise self.fail(
                 f"{self.label(seat)} has {self.stacks[seat]} chips and cannot pay the buy of "
@@ -1246,7 +1346,7 @@ class StudHand:
         self.stacks[seat] -= price
         self.buys[seat] = price
         self.bought[seat] = True
-        self.next_faces[seat] = [self._seventh_face(seat)]
+        self._refresh_faces(seat)
         if self.observers:
             self._emit(Event(Verb.BUY, self.street, seat, price))
 
@@ -1263,16 +1363,19 @@ class StudHand:
         tracker.engine.stud.ProcedureError: the seventh-card choices are made before the seventh
         card is dealt
         """
-        if not self.rules.chooses_seventh:
+        if self.house:
+            self._check_game_choice(seat)
+        elif not self.rules.chooses_seventh:
             raise self.fail(
                 "only Kings and Little Ones lets players choose the seventh card up or down",
                 Code.INVALID_CHOICE,
                 seat,
                 Subject.SEVENTH,
             )
-        self._check_seventh_choice(
-            seat, Code.INVALID_CHOICE, Subject.SEVENTH, "takes no seventh card"
-        )
+        else:
+            self._check_seventh_choice(
+                seat, Code.INVALID_CHOICE, Subject.SEVENTH, "takes no seventh card"
+            )
         if self.community_due:
             raise self.fail(
                 "no one chooses: the seventh card is a community card",
@@ -1295,9 +1398,248 @@ class StudHand:
         """
         self.verify_choose_seventh(seat, up)
         self.seventh_up[seat] = up
-        self.next_faces[seat] = [self._seventh_face(seat)]
+        self._refresh_faces(seat)
         if self.observers:
             self._emit(Event(Verb.CHOOSE_SEVENTH, self.street, seat, choice="up" if up else "down"))
+
+    # ------------------------------------------------------------------
+    # A house game's deal: streets, choices, extra cards and pay rules
+
+    def _game_street(self) -> None:
+        """Set up the dealing of this street of the game's definition."""
+        game = self.game
+        n = self.n
+        k = int(self.street)
+        faces = game.streets[k].faces
+        last = self.street == self.last_street
+        if self.acts_on_cards:
+            self.extra_due = [0] * n
+        self.seventh_open = last or "choice" in faces
+        if faces == ("community",) or (
+            last and len(faces) == 1 and DECK_SIZE - len(game.streets) - self.dealt < self.n_in
+        ):
+            self.community_due = True
+            self.pending = [0] * n
+            self.to_deal = 1
+            return
+        if "choice" in faces:
+            self.seventh_up = [False] * n
+        if self.seventh_open or self.acts_on_cards:
+            self.next_faces = [self._game_faces(i) for i in range(n)]
+        else:  # the same faces for everyone, never changed on the street
+            self.next_faces = [[f == "up" for f in faces]] * n
+        k = len(faces)
+        self.pending = [k if i else 0 for i in self.in_hand]
+        self.to_deal = k * self.n_in
+
+    def _game_faces(self, seat: int) -> list[bool]:
+        """Whether each card of this street comes up for ``seat``: the definition's faces,
+        the player's choice for a ``choice`` card, a bought last card turned over."""
+        game = self.game
+        faces = game.streets[self.street].faces
+        chose = self.seventh_up[seat]
+        out = [f == "up" or (f == "choice" and chose) for f in faces]
+        buy = game.buy
+        if buy is not None and self.street == self.last_street:
+            bought = self.bought[seat]
+            out[-1] = bought if buy.version == "contributed" else not bought
+        return out
+
+    def _game_choices(self) -> tuple[Option, ...]:
+        """The buys (last street) and up/down choices open before the street is dealt."""
+        game = self.game
+        choices: list[Option] = []
+        if not self.seventh_open or self.community_due:
+            return ()
+        buys = game.buy is not None and self.street == self.last_street
+        choice = "choice" in game.streets[self.street].faces
+        for i in range(self.n):
+            if not self.in_hand[i]:
+                continue
+            if buys and not self.bought[i]:
+                price = self._buy_price()
+                if self.stacks[i] >= price:
+                    choices.append(Option(Verb.BUY, i, price))
+            elif choice:
+                choices.append(Option(Verb.CHOOSE_SEVENTH, i))
+        return tuple(choices)
+
+    def _check_game_choice(self, seat: int) -> None:
+        """A house game's up/down choice: on a street with a ``choice`` card, before it
+        is dealt."""
+        game = self.game
+        if "choice" not in game.streets[self.street].faces or self.phase is not Phase.DEAL:
+            raise self.fail(
+                f"{game.title} deals no card of the player's choice now",
+                Code.INVALID_CHOICE,
+                seat,
+                Subject.SEVENTH,
+            )
+        if not self.in_hand[seat]:
+            raise self.fail(
+                f"{self.label(seat)} is out of the hand and takes no card",
+                Code.INVALID_CHOICE,
+                seat,
+                Subject.SEVENTH,
+            )
+        if not self.seventh_open:
+            raise self.fail(
+                "the up or down choices are made before the street's cards are dealt",
+                Code.INVALID_CHOICE,
+                seat,
+                Subject.SEVENTH,
+            )
+
+    def _buy_price(self) -> int:
+        """The price of a buy: the game's or the announced price, else one big bet."""
+        game = self.game
+        if not self.house:
+            return self.rules.buy_price(self.options, self.stakes.big_bet)
+        price = game.buy.price if game.buy is not None else None
+        return self.stakes.big_bet if price is None else price
+
+    def _game_dealt(self, seat: int, card: int | None, up: bool) -> None:
+        """After a card of a game with extra-card or pay rules: an extra card due at once, a
+        price to pay; the betting begins once every card is dealt and paid for."""
+        if self.extra_due[seat]:
+            self.extra_due[seat] -= 1
+        if up and card is not None:
+            self._card_rules(seat, (card >> 2) + 2)
+        if self.paying is None and not self.to_deal:
+            self._end_dealing()
+
+    def _card_rules(self, seat: int, rank: int) -> None:
+        """The extra-card and pay rules a card of ``rank`` dealt face up to ``seat`` sets off."""
+        game = self.game
+        for extra in game.extra_cards:
+            if extra.rank == rank:
+                faces = self.next_faces[seat]
+                faces.insert(len(faces) - self.pending[seat], extra.face == "up")
+                self.pending[seat] += 1
+                self.to_deal += 1
+                self.extra_due[seat] += 1
+        for rule in game.pays:
+            if rule.rank == rank:
+                self.paying = seat
+                self.pay_price = rule.price
+
+    def _pay_amount(self, seat: int) -> int:
+        """What ``seat`` pays now: the price (``pot``: the pot so far), all in if short."""
+        price = self.pay_price
+        amount = self.pot_total() if price == "pot" else int(price)
+        return min(amount, self.stacks[seat])
+
+    def _pay_first(self, seat: int | None) -> ProcedureError:
+        """Anything while a price is due: the payer pays or folds first."""
+        payer = self.paying
+        assert payer is not None
+        return self.fail(
+            f"{self.label(payer)} pays {self._pay_amount(payer)} for the card just dealt face "
+            "up, or folds, before the hand goes on",
+            Code.OUT_OF_TURN,
+            seat,
+        )
+
+    def verify_pay(self, seat: int) -> int:
+        """Check ``seat`` paying a pay rule's price; returns the chips it puts in.
+
+        >>> from tracker.engine.examples import baseball_three_up
+        >>> hand = baseball_three_up()
+        >>> hand.verify_pay(1)
+        2
+        >>> hand.verify_pay(0)
+        Traceback (most recent call last):
+        ...
+        tracker.engine.stud.ProcedureError: p2 pays or folds for the card just dealt face up, not p1
+        """
+        if self.paying is None or self.paying != seat:
+            if not self.game.pays:
+                why = f"{self.game.title} has no pay rule"
+            elif self.paying is None:
+                ranks = ", ".join(_rank_name(r) for r in self.game.pays)
+                why = f"{self.label(seat)} has nothing to pay: only a {ranks} dealt face up costs"
+            else:
+                why = (
+                    f"{self.label(self.paying)} pays or folds for the card just dealt face up, "
+                    f"not {self.label(seat)}"
+                )
+            raise self.fail(why, Code.INVALID_PAY, seat, Subject.CHIPS)
+        return self._pay_amount(seat)
+
+    def pay(self, seat: int) -> None:
+        """A house game's pay rule: ``seat`` pays the price into the pot (dead money, as a
+        buy is) and stays in; the dealing goes on.
+
+        >>> from tracker.engine.examples import baseball_three_up
+        >>> hand = baseball_three_up()
+        >>> nxt = hand.next_event()
+        >>> nxt.seat, [(o.verb.value, o.amount) for o in nxt.options]
+        (1, [('pay', 2), ('fold', 0)])
+        >>> hand.pay(1)
+        >>> hand.buys, hand.paid, hand.next_event().phase
+        ([0, 2], [0, 2], <Phase.BET: 'bet'>)
+        """
+        amount = self.verify_pay(seat)
+        self.stacks[seat] -= amount
+        self.buys[seat] += amount
+        self.paid[seat] += amount
+        self.paying = None
+        if self.observers:
+            self._emit(Event(Verb.PAY, self.street, seat, amount, all_in=not self.stacks[seat]))
+        if not self.to_deal:
+            self._end_dealing()
+
+    def _fold_unpaid(self, seat: int) -> None:
+        """``seat`` folds rather than pay the price: out of the hand, the dealing goes on."""
+        self.paying = None
+        self.to_deal -= self.pending[seat]
+        self.pending[seat] = 0
+        self.extra_due[seat] = 0
+        self._drop(seat)
+        if not self._end_if_alone() and not self.to_deal:
+            self._end_dealing()
+
+    def _drop(self, seat: int) -> None:
+        """``seat`` folds: out of the hand on this street."""
+        self.in_hand[seat] = False
+        self.n_in -= 1
+        self.folded[seat] = self.street_names[self.street]
+        if self.observers:
+            self._emit(Event(Verb.FOLD, self.street, seat))
+
+    def _end_if_alone(self) -> bool:
+        """The hand is over when one seat is left in it; returns whether it is."""
+        if self.n_in != 1:
+            return False
+        self.phase = Phase.OVER
+        if self.observers:
+            self._emit(Event(Verb.END, self.street))
+        return True
+
+    def _game_opener(self) -> int:
+        """Who acts first on this street of a house game: the bring-in on the first street
+        (the definition's lowest or highest door card), then the best or lowest board."""
+        game = self.game
+        in_hand = self.in_hand
+        aces_high = game.order_aces == "high"
+        if self.street == Street.THIRD:
+            if game.bring_in == "lowest" and aces_high and all(in_hand):
+                # the lowest door card, aces high, clubs lowest: the card int order
+                return min(range(self.n), key=self._door)
+            seats = [i for i in range(self.n) if in_hand[i] and self._door(i) < 52]
+            if not seats:
+                return in_hand.index(True)
+            return seats[bring_in_seat(game, [self._door(i) for i in seats])]
+        if game.first_to_act == "best_board" and aces_high:
+            opener, best = -1, None
+            for i in range(self.n):
+                if in_hand[i]:
+                    key = up_key(self.up_cards(i))
+                    if best is None or key > best:
+                        best, opener = key, i
+            return opener
+        boards = [self.up_cards(i) if in_hand[i] else None for i in range(self.n)]
+        return first_to_act(game, boards)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------
     # Betting
@@ -1312,30 +1654,21 @@ class StudHand:
             self.closed = True
             self._end_round()
             return
-        if self.street == Street.THIRD:
-            # The lowest door card brings in: natural value, aces high, then
-            # clubs < diamonds < hearts < spades -- the card int order.
-            opener = min(range(n), key=self._door)
-        else:
-            opener = -1
-            best = None
-            for i in range(n):
-                if in_hand[i]:
-                    key = up_key(self.up_cards(i))
-                    if best is None or key > best:
-                        best, opener = key, i
+        opener = self._game_opener()
         order = [(opener + k) % n for k in range(n)]
         self.actors = [j for j in order if in_hand[j] and stacks[j]]
         self.max_bet = 0
         self.count = 0
-        self.unit = (
-            self.stakes.big_bet if STREET_DEALS[self.street].big_bet else self.stakes.small_bet
-        )
+        self.unit = self.stakes.big_bet if self._big_street() else self.stakes.small_bet
         self.last_inc = 0
         self.acted = set()
         self.short = []
         self.bring_in_due = self.completion_due = self.street == Street.THIRD
         self.phase = Phase.BET
+
+    def _big_street(self) -> bool:
+        """Whether this street is bet in the big bet."""
+        return self.game.streets[self.street].unit == "big"
 
     def _door(self, i: int) -> int:
         for c, up in zip(self.cards[i], self.faces[i], strict=True):
@@ -1346,10 +1679,12 @@ class StudHand:
     def _check_turn(self, seat: int | None) -> None:
         if self.phase is not Phase.BET:
             if self.phase is Phase.DEAL:
+                if self.paying is not None:
+                    raise self._pay_first(seat)
                 who = [self.label(i) for i in range(self.n) if self.pending[i]]
                 due = f"cards for {', '.join(who)}" if who else "the community card"
                 raise self.fail(
-                    f"{STREETS[self.street]} street is not fully dealt yet: {due} first",
+                    f"{self.street_names[self.street]} street is not fully dealt yet: {due} first",
                     Code.OUT_OF_TURN,
                     seat,
                 )
@@ -1562,6 +1897,8 @@ class StudHand:
         ...
         tracker.engine.stud.ProcedureError: p1 has nothing to call and may check, not fold
         """
+        if self.paying is not None and self.paying == seat:
+            return  # folds instead of paying the price
         self._check_turn(seat)
         self._bring_in_pending(seat)
         if self.bets[seat] >= self.max_bet:
@@ -1582,9 +1919,12 @@ class StudHand:
         ([None, 'third'], True)
         """
         self.verify_fold(seat)
+        if self.paying is not None:
+            self._fold_unpaid(seat)
+            return
         self.in_hand[seat] = False
         self.n_in -= 1
-        self.folded[seat] = STREETS[self.street]
+        self.folded[seat] = self.street_names[self.street]
         self.actors.pop(0)
         self.acted.add(seat)
         if self.observers:
@@ -1666,7 +2006,7 @@ class StudHand:
                 what = f"the completion is to the small bet ({full})"
             elif verb is Verb.BET:
                 full = self.unit
-                size = "small" if not STREET_DEALS[self.street].big_bet else "big"
+                size = "small" if not self._big_street() else "big"
                 what = f"a bet is one {size} bet ({full})"
             else:
                 full = max_bet + self.unit
@@ -2094,7 +2434,7 @@ class StudHand:
         tracker.engine.stud.ProcedureError: players declare only in a high-low game announced with
         declaration 'declare'
         """
-        if not declaring(self.options):
+        if not self.declares:
             raise self.fail(
                 "players declare only in a high-low game announced with declaration 'declare'",
                 Code.DECLARATION,
@@ -2150,7 +2490,7 @@ class StudHand:
                     self.label(i) for i in range(self.n) if self.pending[i]
                 )
             raise self.fail(
-                f"the hand is incomplete: {STREETS[self.street]} street still needs {due}",
+                f"the hand is incomplete: {self.street_names[self.street]} street still needs {due}",
                 Code.INCOMPLETE_HAND,
             )
         if self.phase is Phase.BET:
@@ -2160,7 +2500,7 @@ class StudHand:
         """The hand ends while a street is bet: someone is still to act."""
         return self.fail(
             f"the hand is incomplete: {self.label(self.actors[0])} is to act on "
-            f"{STREETS[self.street]} street",
+            f"{self.street_names[self.street]} street",
             Code.INCOMPLETE_HAND,
         )
 
@@ -2180,7 +2520,7 @@ class StudHand:
                     i,
                     Subject.CARDS,
                 )
-            if self.declarations[i] is None and declaring(self.options):
+            if self.declarations[i] is None and self.declares:
                 raise self.fail(
                     f"{self.label(i)} must declare high, low or both",
                     Code.DECLARATION,
@@ -2228,15 +2568,28 @@ class StudHand:
         n = self.n
         pots = self._pots(self.live, self.in_hand, self.folded)
         community = format_card(self.community) if self.community is not None else None
-        settlement = settle_pots(
-            pots,
-            n_players=n,
-            variant=self.variant,
-            options=self.options,
-            hands=self.showdown_hands(),
-            community=community,
-            evaluate=evaluate,
-        )
+        if self.house:
+            from .game_settle import settle_game_pots
+
+            settlement = settle_game_pots(
+                pots,
+                n_players=n,
+                game=self.game,
+                hands=self.showdown_hands(),
+                community=community,
+                up_order=[format_card(c) for c in self.up_order if c is not None],
+                evaluate=evaluate,
+            )
+        else:
+            settlement = settle_pots(
+                pots,
+                n_players=n,
+                variant=self.variant,
+                options=self.options,
+                hands=self.showdown_hands(),
+                community=community,
+                evaluate=evaluate,
+            )
         starting = self.starting
         finishing = [self.stacks[i] + settlement.winnings[i] for i in range(n)]
         contributions = [self.live[i] + self.buys[i] for i in range(n)]
@@ -2267,6 +2620,8 @@ class StudHand:
             winnings=settlement.winnings,
             finishing_stacks=finishing,
             warnings=list(warnings),
+            game=self.game if self.house else None,
+            paid=list(self.paid) if self.house else None,
         )
 
 
@@ -2331,6 +2686,7 @@ def _event_tables(cls: type[StudHand]) -> tuple[dict, dict]:
         CheckOrCall: _seat_verb(cls.check_or_call),
         Fold: _seat_verb(cls.fold),
         Buy: _seat_verb(cls.buy),
+        Pay: _seat_verb(cls.pay),
         ChooseSeventh: _played(cls.choose_seventh, "seat", "up"),
         Show: _played(cls.show, "seat", "cards"),
         Muck: _seat_verb(cls.muck),
@@ -2350,6 +2706,7 @@ def _event_tables(cls: type[StudHand]) -> tuple[dict, dict]:
         CheckOrCall: _seat_check(cls.verify_check_or_call),
         Fold: _seat_check(cls.verify_fold),
         Buy: _seat_check(cls.verify_buy),
+        Pay: _seat_check(cls.verify_pay),
         ChooseSeventh: _played(cls.verify_choose_seventh, "seat", "up"),
         Show: _played(cls.verify_show, "seat", "cards"),
         Muck: _seat_check(cls.verify_muck),

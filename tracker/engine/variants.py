@@ -1,9 +1,10 @@
 """The four games as data: streets, faces, the seventh card, buys and wild rules.
 
 Every rule that differs between the games has its one home here, in
-:data:`VARIANT_RULES`; the stud state machine (:mod:`tracker.engine.stud`),
-the showdown, the equity, the drivers and the pages read it instead of comparing variant
-names. The one place that still tells the games apart by name is
+:data:`VARIANT_RULES`; the showdown, the equity, the drivers and the pages read it instead
+of comparing variant names. The stud state machine (:mod:`tracker.engine.stud`) deals and
+bets by the game's definition (:func:`tracker.engine.stud.variant_definition`) and keeps
+these rules for its titles and messages. The one place that still tells the games apart by name is
 :func:`tracker.engine.wild.wild_options`, which implements the wild rule each game's
 ``wild`` names (``has_wild`` says whether there is one).
 
