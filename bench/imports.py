@@ -14,7 +14,9 @@ new tournament (one hand level throughout, a hand limit of the archive's size), 
 settlement not sent (it is measured by bench/settle.py). It prints the store (upload to
 chunks, tables counted), the run (read, check, record in batches) and the whole, in hands
 per second, the child's peak memory, and the run's rate over each tenth of the archive (a
-run whose batches cost more as the hands add up slows from tenth to tenth).
+run whose batches cost more as the hands add up slows from tenth to tenth), with the child's
+CPU time a hand, overall and by tenths (the database server's CPU not counted), which
+follows the machine's load less than the rates do.
 
 The peer: pokerkit's ``HandHistory.loads`` of each of the first ``--peer`` hands' tables
 (pokerkit reads a hand from a whole text), against our reading of the same hands
@@ -104,10 +106,12 @@ def child(path: str, count: int) -> None:
         profile = cProfile.Profile()
         profile.enable()
     marks = [time.perf_counter()]  # when each tenth of the hands had been read
+    cpu = [time.process_time()]  # and this process's CPU time then (the server's not counted)
 
     def progress(done: int, total: int) -> None:
         if done * 10 >= len(marks) * total and len(marks) <= 10:
             marks.append(time.perf_counter())
+            cpu.append(time.process_time())
 
     result = phh_import_run(job_id=job.pk, progress=progress)
     ran = time.perf_counter()
@@ -130,6 +134,7 @@ def child(path: str, count: int) -> None:
                 "run": ran - stored,
                 "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
                 "tenths": [b - a for a, b in zip(marks, marks[1:], strict=False)],
+                "cpu_tenths": [b - a for a, b in zip(cpu, cpu[1:], strict=False)],
             }
         )
     )
@@ -205,6 +210,12 @@ def main() -> None:
                 print(
                     "  run by tenths of the archive, hands/s: "
                     + ", ".join(f"{tenth / t:,.0f}" for t in r["tenths"])
+                )
+                # CPU time follows the machine's load less than the wall clock does
+                print(
+                    f"  the run's CPU (this process, not the database server's): "
+                    f"{sum(r['cpu_tenths']) / count * 1e6:,.0f} us a hand; by tenths: "
+                    + ", ".join(f"{t / tenth * 1e6:,.0f}" for t in r["cpu_tenths"])
                 )
                 if count == args.sizes[0] and args.peer:
                     ours, theirs = peer(path, min(args.peer, count))

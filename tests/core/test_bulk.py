@@ -211,3 +211,22 @@ def test_rows_copy_sets_the_ids_and_writes_what_save_would(hands):
         pot.award = tricky
     rows_update(pots, ["award"])
     assert all(p.award == tricky for p in Pot.objects.filter(pk__in=[p.pk for p in pots]))
+
+
+@pytest.mark.django_db
+def test_rows_copy_writes_times_and_nulls_as_save_would():
+    from tracker.audit.models import AuditEntry
+
+    zone = dt.timezone(dt.timedelta(hours=-5))
+    times = [
+        dt.datetime(2026, 12, 2, 15, 0, 1, 123456, tzinfo=dt.UTC),
+        dt.datetime(2026, 12, 2, 10, 0, 1, 7, tzinfo=zone),
+    ]
+    rows = [AuditEntry(created_at=t, action="x.copy", actor="a", channel="system") for t in times]
+    saved = AuditEntry(created_at=times[1], action="x.save", actor="a", channel="system")
+    saved.save()
+    rows_copy(rows)
+    stored = {e.pk: e for e in AuditEntry.objects.filter(action__startswith="x.")}
+    assert [stored[r.pk].created_at for r in rows] == times
+    assert stored[rows[1].pk].created_at == stored[saved.pk].created_at
+    assert stored[rows[0].pk].ip is None and stored[rows[0].pk].data == {}

@@ -202,3 +202,29 @@ def test_a_file_larger_than_the_bound_fails_alone(night_table, monkeypatch):
     assert big_file.error["code"] == "file_too_large" and big_file.size == len(big.encode())
     assert not ImportChunk.objects.filter(file=big_file).exists()
     assert one.status == "done" and job.imported == 1
+
+
+def test_the_collector_waits_while_a_batch_runs_and_runs_again_after(night_table):
+    import gc
+
+    admin, tournament = night_table
+    job = phh_import_start(
+        tournament=tournament,
+        by=admin,
+        files=[("n.phhs", phh.dumps(night([FOLD, SHOWDOWN, FOLD])).encode())],
+        inline=False,
+    )
+    during = []
+    phh_import_run(job_id=job.pk, progress=lambda done, total: during.append(gc.isenabled()))
+    assert during[:3] == [False, False, False]  # each hand read inside its batch
+    assert gc.isenabled()
+    gc.disable()  # a caller that holds it off itself keeps it so
+    try:
+        with imports._collector_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(RuntimeError), imports._collector_paused():
+        raise RuntimeError("a batch that fails")
+    assert gc.isenabled()  # back on after a batch that failed

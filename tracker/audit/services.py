@@ -27,7 +27,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
 from tracker.audit.models import AuditEntry
-from tracker.core.bulk import rows_copy
+from tracker.core.bulk import rows_insert
 
 SYSTEM = "system"
 ANONYMOUS = "anonymous"
@@ -161,8 +161,13 @@ def audit_record(
 
 def _entry(action: str, target, data, league, who) -> AuditEntry:
     """An audit row, not saved; ``who`` is what :func:`_who` answers."""
+    return AuditEntry(**_entry_values(action, target, data, league, who))
+
+
+def _entry_values(action: str, target, data, league, who) -> dict[str, Any]:
+    """The fields of an audit row (attribute names to values)."""
     actor_id, name, how, token_id, ip = who
-    return AuditEntry(
+    return dict(
         action=action,
         actor_id=actor_id,
         actor=name[:150],
@@ -185,13 +190,12 @@ def audit_record_many(
     league,
     actor=None,
     channel: str | None = None,
-) -> list[AuditEntry]:
+) -> None:
     """Store one audit entry per ``(target, data)`` of ``entries``, all of one ``action`` by
-    one actor in one ``league``, in one bulk write (e.g. the hands of an import batch)."""
+    one actor in one ``league``, in one bulk write (e.g. the hands of an import batch), with
+    no model instance per entry."""
     who = _who(actor, _context.get(), channel)
-    rows = [_entry(action, target, data, league, who) for target, data in entries]
-    rows_copy(rows)
-    return rows
+    rows_insert(AuditEntry, [_entry_values(action, t, data, league, who) for t, data in entries])
 
 
 def _label(target) -> str:

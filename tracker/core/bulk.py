@@ -283,6 +283,16 @@ def _copy_preparer(field: models.Field) -> Callable[[Any], Any]:
     through Django's and psycopg's wrappers, the most of the Python time of a batch's
     writes with several JSON columns."""
     prepare = _preparer(field)
+    if isinstance(field, models.DateTimeField):
+
+        def stamp(value: Any) -> Any:
+            # NULL, or a time with its zone: what the field prepares them to on PostgreSQL
+            # (the only database rows_copy copies to), without its checks' Python time.
+            if value is None or (type(value) is datetime.datetime and value.tzinfo is not None):
+                return value
+            return prepare(value)
+
+        return stamp
     if not isinstance(field, models.JSONField):
         return prepare
     dumps = functools.partial(json.dumps, cls=field.encoder) if field.encoder else json.dumps

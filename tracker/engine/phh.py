@@ -248,13 +248,87 @@ def _check_shape(data: dict, source: str | None) -> None:
                 stack.append((item, depth + 1, f"{path}[{index}]"))
 
 
+# --------------------------------------------------------------------------
+# A fast path for the plain TOML that PHH writers (ours among them) produce
+
+# What the fast path reads, a line at a time: at most one table header ``[key]`` before any
+# field, then ``key = value`` lines whose value is a decimal integer, a basic string without
+# escapes, a boolean, or an array of those on one line. Anything else (a comment, an escape,
+# a float, a dotted key, a second header, an array over several lines, a key given twice, a
+# carriage return) is left to ``tomllib``, which reads the text whole: the same result, or
+# the same error, as ``tomllib`` gives.
+_PLAIN_STR = r'"[^"\\\x00-\x08\x0a-\x1f\x7f]*"'
+_PLAIN_INT = r"-?(?:0|[1-9][0-9]*)"
+_PLAIN_ITEM = rf"{_PLAIN_STR}|{_PLAIN_INT}|true|false"
+# A field: its key, then its value's text as a string's content, an integer, a boolean or
+# an array (checked by _PLAIN_ARRAY).
+_PLAIN_LINE = re.compile(
+    rf"[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*"
+    rf"(?:({_PLAIN_STR})|({_PLAIN_INT})|(true|false)|(\[.*\]))[ \t]*"
+)
+_PLAIN_HEADER = re.compile(r"[ \t]*\[([A-Za-z0-9_-]+)\][ \t]*")
+_PLAIN_ARRAY = re.compile(
+    rf"\[[ \t]*(?:(?:{_PLAIN_ITEM})[ \t]*,[ \t]*)*(?:(?:{_PLAIN_ITEM})[ \t]*)?\]"
+)
+# Such an array is also JSON of the same meaning (a tab is the one control character its
+# strings may hold: ``strict=False`` lets JSON read it), save for a trailing comma.
+_PLAIN_JSON = json.JSONDecoder(strict=False)
+
+
+def _toml_plain(text: str) -> dict | None:
+    r"""``tomllib.loads(text)`` for a plain text (see above), read faster; None for any
+    other text (then ``tomllib`` reads it).
+
+    >>> _toml_plain('[7]\nvariant = "F7S"\nantes = [1, 1]\nok = true\n')
+    {'7': {'variant': 'F7S', 'antes': [1, 1], 'ok': True}}
+    >>> _toml_plain('bring_in = 2\n'), _toml_plain('x = 1 # a comment\n')
+    ({'bring_in': 2}, None)
+    >>> _toml_plain('a = [1, 2,]\n') is None, _toml_plain('a = [1, [2]]\n') is None
+    (True, True)
+    """
+    if "\r" in text:
+        return None
+    root: dict[str, Any] = {}
+    table = root
+    header = True  # a header may come before any field
+    for line in text.split("\n"):
+        match = _PLAIN_LINE.fullmatch(line)
+        if match is None:
+            if not line.strip(" \t"):
+                continue
+            head = _PLAIN_HEADER.fullmatch(line) if header else None
+            if head is None:
+                return None
+            table = root[head[1]] = {}
+            header = False
+            continue
+        header = False
+        key, string, integer, boolean, array = match.groups()
+        if key in table:
+            return None
+        if string is not None:
+            table[key] = string[1:-1]
+        elif boolean is not None:
+            table[key] = boolean == "true"
+        elif integer is None and _PLAIN_ARRAY.fullmatch(array) is None:
+            return None
+        else:
+            try:
+                table[key] = int(integer) if integer is not None else _PLAIN_JSON.decode(array)
+            except ValueError:  # a trailing comma, an integer of too many digits: tomllib's
+                return None
+    return root
+
+
 def iter_hands(text: str, *, source: str | None = None) -> list[tuple[str | int, dict]]:
     """The hands of a ``.phh`` or ``.phhs`` text as ``(label, hand)`` pairs.
 
     A ``.phh`` hand is labelled 1; a ``.phhs`` hand by its table name.
     """
+    data = _toml_plain(text)
     try:
-        data = tomllib.loads(text)
+        if data is None:
+            data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PHHError(f"not valid TOML: {exc}", source=source) from None
     except RecursionError:

@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Q
 
 from tracker.audit.services import audit_record, audit_record_many
-from tracker.core.bulk import rows_copy
+from tracker.core.bulk import rows_copy, rows_insert
 from tracker.core.digest import canonical_json, sha256_hex
 from tracker.core.errors import Conflict
 from tracker.core.jobs import enqueue_on_commit
@@ -526,11 +526,9 @@ class HandBatch:
                 rows_copy(hands)
         except IntegrityError:
             raise _clash(hands[0].number) from None
-        seat_rows: list[HandSeat] = []
-        for hand, checked in self._rows:
-            seats = {s.player_id: s for s in checked.seats}
-            seat_rows += _hand_seat_rows(hand, checked.outcome, seats)
-        rows_copy(seat_rows)
+        rows_insert(
+            HandSeat, [row for hand, checked in self._rows for row in _seats(hand, checked)]
+        )
         audit_record_many(
             action="hand.record",
             entries=[(hand, _audit_data(hand, checked.spec)) for hand, checked in self._rows],
@@ -540,6 +538,31 @@ class HandBatch:
         _settlement_send(self.tournament)
         self._rows = []
         return hands
+
+
+def _seats(hand: Hand, checked: CheckedHand) -> list[dict[str, Any]]:
+    """The seat rows of a hand of a batch (saved: it has its id) as field values, no model
+    instance each: the rows :func:`_hand_seat_rows` makes for :func:`hand_record`."""
+    result = checked.outcome.result
+    shown = result.showdown["players"] if result.showdown else None
+    numbers = {s.player_id: s.number for s in checked.seats}
+    return [
+        {
+            "hand_id": hand.pk,
+            "player_id": pid,
+            "seat": numbers[pid],
+            "position": pos,
+            "starting_stack": result.starting_stacks[pos],
+            "contributed": result.contributions[pos],
+            "folded_street": _STREET_NUMBER.get(result.folded[pos]) if result.folded[pos] else None,
+            "down": (shown[pos] or {}).get("down", []) if shown else [],
+            "up": (shown[pos] or {}).get("up", []) if shown else [],
+        }
+        for pos, pid in enumerate(checked.outcome.spec.players)
+    ]
+
+
+_STREET_NUMBER = {street.key: street.number for street in Street}
 
 
 class PlayMark(NamedTuple):
