@@ -101,6 +101,17 @@ def test_deep_toml_in_a_phh_text_is_refused():
     assert issubclass(PHHError, DomainError)
 
 
+def test_an_integer_past_pythons_digit_limit_is_a_phh_error():
+    # tomllib raises ValueError, not TOMLDecodeError, for it; both readers are covered.
+    for text in (
+        "x = " + "9" * 5000 + "\n",
+        "x = [" + "9" * 5000 + "]\n",
+        "x = {a = " + "9" * 5000 + "}\n",
+    ):
+        with pytest.raises(PHHError, match="more than 4,300 digits"):
+            loads(text)
+
+
 def test_deep_toml_in_an_upload_is_a_400(scorekeeper_client):
     from django.core.files.uploadedfile import SimpleUploadedFile
 

@@ -336,6 +336,10 @@ def iter_hands(text: str, *, source: str | None = None) -> list[tuple[str | int,
             f"not a PHH file: arrays or tables nested deeper than {MAX_DEPTH} levels",
             source=source,
         ) from None
+    except ValueError:  # Python's limit on an integer's digits (4,300); TOML has none
+        raise PHHError(
+            "not a PHH file: an integer of more than 4,300 digits", source=source
+        ) from None
     if _may_break_shape(text):
         _check_shape(data, source)
     if "variant" in data or "actions" in data:
