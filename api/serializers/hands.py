@@ -26,6 +26,13 @@ class HandCreateSerializer(serializers.Serializer):
         help_text="required when the tournament is dealer's choice",
     )
     options = serializers.DictField(required=False, help_text="announcements (RULES.md names)")
+    game = serializers.SlugField(
+        required=False,
+        help_text="a house game of the tournament's league (its slug), instead of a variant",
+    )
+    game_version = serializers.IntegerField(
+        required=False, min_value=1, help_text="the house game's version (default: the latest)"
+    )
     entry_mode = serializers.ChoiceField(choices=EntryMode.choices)
     entry = serializers.DictField(
         help_text=(

@@ -1,0 +1,226 @@
+"""Hands of a league's house games recorded through ``POST /api/v1/hands/`` (both databases):
+Follow the Queen and Baseball by full history and quick entry, settled by the game's
+definition, and the refusals naming the field at fault."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import api_client, make_league, make_tournament
+from tracker.games.models import LeagueGameVersion
+from tracker.games.services import league_game_archive, league_game_create, league_game_update
+from tracker.hands.models import Hand, HandStatus
+from tracker.tournaments.selectors import tournament_state
+
+pytestmark = pytest.mark.django_db
+
+# Heads-up Follow the Queen: p1's door card is the Qc, p2's door card the 7h is the next up
+# card, so sevens are wild: p2's 7h makes four twos, beating p1's aces full (the Qc wild).
+FTQ_ACTIONS = [
+    "d dh p1 AsKsQc",
+    "d dh p2 2d3d7h",
+    "p2 pb",
+    "p1 cc",
+    "d dh p1 Ah",
+    "d dh p2 2s",
+    "p1 cc",
+    "p2 cc",
+    "d dh p1 Kd",
+    "d dh p2 2h",
+    "p2 cc",
+    "p1 cc",
+    "d dh p1 5c",
+    "d dh p2 9c",
+    "p2 cc",
+    "p1 cc",
+    "d dh p1 8s",
+    "d dh p2 Jd",
+    "p2 cc",
+    "p1 cc",
+]
+
+# Heads-up Baseball: p2's door card is the 3c (a three up: p2 pays the pot, the two antes);
+# p1's 4h on fourth street gives p1 an extra up card (the 5d). Threes and nines are wild:
+# p1 makes a six-high straight (9s as 3s), p2 a queen-high straight (3c as 9s) and wins.
+BASEBALL_ACTIONS = [
+    "d dh p1 AsKs2c",
+    "d dh p2 QhQd3c",
+    "p2 _pay",
+    "p1 pb",
+    "p2 cc",
+    "d dh p1 4h",
+    "d dh p1 5d",
+    "d dh p2 8c",
+    "p2 cc",
+    "p1 cc",
+    "d dh p1 Jc",
+    "d dh p2 Jd",
+    "p2 cc",
+    "p1 cc",
+    "d dh p1 6c",
+    "d dh p2 7d",
+    "p2 cc",
+    "p1 cc",
+    "d dh p1 9s",
+    "d dh p2 Th",
+    "p2 cc",
+    "p1 cc",
+]
+
+
+@pytest.fixture
+def world(django_capture_on_commit_callbacks):
+    league, admin = make_league(slug="club")
+    tournament, players = make_tournament(
+        league=league, by=admin, names=("Ann", "Bob"), default_variant="seven_card_stud"
+    )
+    ftq = league_game_create(
+        league=league, by=admin, name="Follow the Queen", preset="follow_the_queen"
+    )
+    baseball = league_game_create(league=league, by=admin, name="Baseball", preset="baseball")
+    return {
+        "league": league,
+        "admin": admin,
+        "api": api_client(admin),
+        "tournament": tournament,
+        "ftq": ftq,
+        "baseball": baseball,
+        "capture": django_capture_on_commit_callbacks,
+    }
+
+
+def post(world, body, *, settle=True):
+    body = {"tournament": world["tournament"].pk, **body}
+    if not settle:
+        return world["api"].post("/api/v1/hands/", body, format="json")
+    with world["capture"](execute=True):
+        return world["api"].post("/api/v1/hands/", body, format="json")
+
+
+def positions(world):
+    return [s.player_id for s in tournament_state(world["tournament"]).next_positions()]
+
+
+def stakes(world):
+    return tournament_state(world["tournament"]).next_stakes
+
+
+def test_a_follow_the_queen_history_is_recorded_under_its_version_and_settled_by_it(world):
+    p1, p2 = positions(world)
+    st = stakes(world)
+    r = post(
+        world, {"game": "follow-the-queen", "entry_mode": "full", "entry": {"actions": FTQ_ACTIONS}}
+    )
+    assert r.status_code == 201, r.json()
+    hand = Hand.objects.get(pk=r.json()["id"])
+    assert hand.game_version == LeagueGameVersion.objects.get(game=world["ftq"], number=1)
+    assert hand.status == HandStatus.VERIFIED, hand.status_reason
+    each = st.ante + st.bring_in
+    assert hand.projected_net == {str(p1): -each, str(p2): each}
+    showdown = hand.engine_reading["showdown"]
+    assert showdown["game"] == "follow-the-queen"
+    assert [p["wild"] for p in showdown["players"]] == [["Qc"], ["7h"]]
+    assert showdown["follow"] and showdown["shares"][0]["winners"] == [1]
+    assert hand.engine_reading["game"]["name"] == "follow-the-queen"
+    seats = {s.player_id: s.won for s in hand.hand_seats.all()}
+    assert seats == {p1: 0, p2: 2 * each}
+
+
+def test_follow_the_queen_by_quick_entry_values_the_sevens_wild(world):
+    p1, p2 = positions(world)
+    st = stakes(world)
+    each = st.ante + st.bring_in
+    seats = [
+        {"player": p1, "put_in": each, "down": ["As", "Ks", "8s"], "up": ["Qc", "Ah", "Kd", "5c"]},
+        {"player": p2, "put_in": each, "down": ["2d", "3d", "Jd"], "up": ["7h", "2s", "2h", "9c"]},
+    ]
+    r = post(world, {"game": "follow-the-queen", "entry_mode": "quick", "entry": {"seats": seats}})
+    assert r.status_code == 201, r.json()
+    hand = Hand.objects.get(pk=r.json()["id"])
+    assert hand.status == HandStatus.VERIFIED, hand.status_reason
+    assert {s.player_id: s.won for s in hand.hand_seats.all()} == {p1: 0, p2: 2 * each}
+
+
+def test_a_baseball_hand_with_a_pay_and_an_extra_card(world):
+    p1, p2 = positions(world)
+    st = stakes(world)
+    r = post(
+        world, {"game": "baseball", "entry_mode": "full", "entry": {"actions": BASEBALL_ACTIONS}}
+    )
+    assert r.status_code == 201, r.json()
+    hand = Hand.objects.get(pk=r.json()["id"])
+    assert hand.status == HandStatus.VERIFIED, hand.status_reason
+    reading = hand.engine_reading
+    assert reading["paid"] == [0, 2 * st.ante]  # the pot when the 3c fell: the two antes
+    players = reading["showdown"]["players"]
+    assert players[0]["up"] == ["2c", "4h", "5d", "Jc", "6c"]  # the 5d: the four's extra card
+    assert [p["wild"] for p in players] == [["9s"], ["3c"]]
+    assert {s.player_id: s.won for s in hand.hand_seats.all()} == {
+        p1: 0,
+        p2: 4 * st.ante + 2 * st.bring_in,
+    }
+    state = tournament_state(world["tournament"])
+    start = hand.starting_stacks
+    assert state.stacks[p1] == start[0] - st.ante - st.bring_in
+    assert state.stacks[p2] == start[1] + st.ante + st.bring_in
+
+
+def test_a_named_version_is_kept_when_the_game_changes(world):
+    ftq = world["ftq"]
+    v1 = LeagueGameVersion.objects.get(game=ftq, number=1)
+    changed = dict(v1.definition)
+    changed["wild"] = [{"kind": "follow", "rank": "Q", "later_x": "adds"}]
+    league_game_update(game=ftq, by=world["admin"], definition=changed)
+    body = {"game": "follow-the-queen", "game_version": 1, "entry_mode": "full"}
+    r = post(world, {**body, "entry": {"actions": FTQ_ACTIONS}})
+    assert r.status_code == 201, r.json()
+    assert Hand.objects.get(pk=r.json()["id"]).game_version == v1
+
+
+@pytest.mark.parametrize(
+    ("extra", "field", "code"),
+    [
+        ({"game": "no-such-game"}, "game", "unknown_game"),
+        ({"game": "baseball", "game_version": 9}, "game_version", "unknown_game"),
+        ({"game": "baseball", "variant": "low_hole"}, "variant", None),
+        ({"game": "baseball", "options": {"game": "high_low"}}, "options", None),
+        ({"game_version": 1}, "game", None),
+    ],
+)
+def test_refusals_name_the_field_and_store_nothing(world, extra, field, code):
+    r = post(
+        world, {"entry_mode": "full", "entry": {"actions": BASEBALL_ACTIONS}, **extra}, settle=False
+    )
+    assert r.status_code == 400, r.json()
+    error = r.json()["error"]
+    assert field in error["fields"], error
+    if code:
+        assert error["code"] == code
+    assert not Hand.objects.exists()
+
+
+def test_an_archived_game_or_another_leagues_is_refused(world):
+    league_game_archive(game=world["baseball"], by=world["admin"])
+    r = post(
+        world,
+        {"game": "baseball", "entry_mode": "full", "entry": {"actions": BASEBALL_ACTIONS}},
+        settle=False,
+    )
+    assert r.status_code == 400 and "game" in r.json()["error"]["fields"], r.json()
+    other, other_admin = make_league(slug="other")
+    league_game_create(league=other, by=other_admin, name="Razz", preset="razz")
+    r = post(world, {"game": "razz", "entry_mode": "full", "entry": {"actions": []}}, settle=False)
+    assert r.status_code == 400 and "game" in r.json()["error"]["fields"], r.json()
+    assert not Hand.objects.exists()
+
+
+def test_a_pay_left_out_is_refused_at_the_action(world):
+    actions = [a for a in BASEBALL_ACTIONS if a != "p2 _pay"]
+    r = post(
+        world,
+        {"game": "baseball", "entry_mode": "full", "entry": {"actions": actions}},
+        settle=False,
+    )
+    assert r.status_code == 400, r.json()
+    assert "entry.actions[2]" in r.json()["error"]["fields"], r.json()
+    assert not Hand.objects.exists()
