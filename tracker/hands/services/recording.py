@@ -550,11 +550,24 @@ class HandBatch:
         options: Mapping[str, Any] | None = None,
         table_result: Mapping[str, Any] | None = None,
         content_hash: str,
-        version: LeagueGameVersion | None = None,
+        game: str | None = None,
+        game_version: int | None = None,
     ) -> CheckedHand:
         """Check a hand as the next one after those added so far (of the house game
-        ``version`` if given); it is written by :meth:`save`."""
+        ``game`` at ``game_version``, as a :class:`HandRequest` names it); it is written by
+        :meth:`save`."""
         _refuse_over(self.tournament, self.state)
+        version = None
+        if game is not None or game_version is not None:
+            asked = HandRequest(
+                entry_mode=entry_mode,
+                entry=entry,
+                variant=variant,
+                options=options,
+                game=game,
+                game_version=game_version,
+            )
+            version = house_version(self.tournament, asked)
         checked = _checked_next(
             self.tournament,
             self.state,
