@@ -1,16 +1,23 @@
 """Hands of a league's house games recorded through ``POST /api/v1/hands/`` (both databases):
 Follow the Queen and Baseball by full history and quick entry, settled by the game's
-definition, and the refusals naming the field at fault."""
+definition, the refusals naming the field at fault, the statistics of such hands and the
+all-in equity of a house game."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.factories import api_client, make_league, make_tournament
+from tests.support.definitions import stats_for, stats_table
 from tests.support.house_hands import BASEBALL_ACTIONS, FTQ_ACTIONS
+from tracker.engine.cards import parse_card as c
+from tracker.engine.equity import Seat, all_in_equity
+from tracker.engine.errors import DomainError
+from tracker.engine.game_presets import PRESETS
 from tracker.games.models import LeagueGameVersion
 from tracker.games.services import league_game_archive, league_game_create, league_game_update
-from tracker.hands.models import Hand, HandStatus
+from tracker.hands.models import Hand, HandSeat, HandStatus
+from tracker.stats import selectors as sel
 from tracker.tournaments.selectors import tournament_state
 
 pytestmark = pytest.mark.django_db
@@ -172,3 +179,38 @@ def test_a_pay_left_out_is_refused_at_the_action(world):
     assert r.status_code == 400, r.json()
     assert "entry.actions[2]" in r.json()["error"]["fields"], r.json()
     assert not Hand.objects.exists()
+
+
+def test_statistics_count_house_game_hands(world):
+    p1, p2 = positions(world)  # of the first hand
+    for slug, actions in (("follow-the-queen", FTQ_ACTIONS), ("baseball", BASEBALL_ACTIONS)):
+        r = post(world, {"game": slug, "entry_mode": "full", "entry": {"actions": actions}})
+        assert r.status_code == 201, r.json()
+    seats = HandSeat.objects.filter(hand__tournament=world["tournament"])
+    assert all("error" not in s.facts for s in seats), [s.facts for s in seats]
+    scope = sel.settled_seats(tournament=world["tournament"])
+    ann, bob = (stats_for(scope.filter(player_id=p)) for p in (p1, p2))
+    assert (ann.hands, bob.hands) == (2, 2)
+    # The dealer moves: each player is p2 once, and p2 wins both hands.
+    assert (ann.showdowns, bob.showdowns, ann.showdowns_won, bob.showdowns_won) == (2, 2, 1, 1)
+    assert (ann.wild_hands, ann.wild_cards, bob.wild_cards) == (2, 2, 2)  # one wild card each
+    assert ann.chips_won > 0 and bob.chips_won > 0 and ann.net == -bob.net
+    by_game = {s.key: s.hands for s in stats_table(scope, "hand__variant")}
+    assert by_game == {"follow-the-queen": 2, "baseball": 2}
+
+
+def test_all_in_equity_of_a_house_game():
+    """Deuces Wild heads-up, all in on fifth street: valued by the game's hand values;
+    a follow-the-X game is refused naming the game (what is wild follows the cards to come)."""
+    deuces = PRESETS["deuces_wild"]
+    seats = [
+        Seat(down=(c("As"), c("Ad")), up=(c("Ah"), c("Kc"), c("7d")), to_come=(True, False)),
+        Seat(down=(c("2c"), c("Qd")), up=(c("Qh"), c("Jc"), c("8d")), to_come=(True, False)),
+    ]
+    result = all_in_equity("", None, seats, game=deuces, samples=4000)
+    natural = all_in_equity("seven_card_stud", None, seats, samples=4000)
+    assert result.equity[1] > natural.equity[1] + 0.05  # the 2c is wild in Deuces Wild
+    assert abs(sum(result.equity) - 1) < 1e-9
+    with pytest.raises(DomainError) as refused:
+        all_in_equity("", None, seats, game=PRESETS["follow_the_queen"])
+    assert refused.value.fields == {"game": [refused.value.message]}
