@@ -17,6 +17,7 @@ from tracker.engine.game_presets import PRESETS
 from tracker.games.models import LeagueGameVersion
 from tracker.games.services import league_game_archive, league_game_create, league_game_update
 from tracker.hands.models import Hand, HandSeat, HandStatus
+from tracker.hands.selectors.facts import facts_for_hand
 from tracker.stats import selectors as sel
 from tracker.tournaments.selectors import tournament_state
 
@@ -214,3 +215,37 @@ def test_all_in_equity_of_a_house_game():
     with pytest.raises(DomainError) as refused:
         all_in_equity("", None, seats, game=PRESETS["follow_the_queen"])
     assert refused.value.fields == {"game": [refused.value.message]}
+
+
+@pytest.mark.parametrize("mode", ["full", "quick"])
+def test_the_facts_walked_again_are_those_of_the_settling_walk(world, mode):
+    """A statistics refresh walks a hand again without the settling walk's observer: a house
+    game's hand is walked by its game, and gives the same facts."""
+    p1, p2 = positions(world)
+    st = stakes(world)
+    each = st.ante + st.bring_in
+    if mode == "full":
+        entry = {"actions": FTQ_ACTIONS}
+    else:
+        entry = {
+            "seats": [
+                {
+                    "player": p1,
+                    "put_in": each,
+                    "down": ["As", "Ks", "8s"],
+                    "up": ["Qc", "Ah", "Kd", "5c"],
+                },
+                {
+                    "player": p2,
+                    "put_in": each,
+                    "down": ["2d", "3d", "Jd"],
+                    "up": ["7h", "2s", "2h", "9c"],
+                },
+            ]
+        }
+    r = post(world, {"game": "follow-the-queen", "entry_mode": mode, "entry": entry})
+    assert r.status_code == 201, r.json()
+    hand = Hand.objects.get(pk=r.json()["id"])
+    stored = [s.facts for s in sorted(hand.hand_seats.all(), key=lambda s: s.position)]
+    assert all("error" not in f for f in stored) and [f["wild"] for f in stored] == [1, 1]
+    assert facts_for_hand(hand, hand.engine_reading) == stored
