@@ -68,8 +68,12 @@ def test_a_follow_the_queen_history_is_recorded_under_its_version_and_settled_by
         world, {"game": "follow-the-queen", "entry_mode": "full", "entry": {"actions": FTQ_ACTIONS}}
     )
     assert r.status_code == 201, r.json()
+    assert r.json()["game"] == {"slug": "follow-the-queen", "version": 1}
     hand = Hand.objects.get(pk=r.json()["id"])
     assert hand.game_version == LeagueGameVersion.objects.get(game=world["ftq"], number=1)
+    detail = world["api"].get(f"/api/v1/hands/{hand.pk}/").json()
+    assert detail["game"] == {"slug": "follow-the-queen", "version": 1}
+    assert detail["variant"] == "follow-the-queen" and detail["options"] == {}
     assert hand.status == HandStatus.VERIFIED, hand.status_reason
     each = st.ante + st.bring_in
     assert hand.projected_net == {str(p1): -each, str(p2): each}
