@@ -253,3 +253,34 @@ def test_the_facts_walked_again_are_those_of_the_settling_walk(world, mode):
     stored = [s.facts for s in sorted(hand.hand_seats.all(), key=lambda s: s.position)]
     assert all("error" not in f for f in stored) and [f["wild"] for f in stored] == [1, 1]
     assert facts_for_hand(hand, hand.engine_reading) == stored
+
+
+def test_a_baseball_quick_entry_with_an_extra_card(world):
+    """No three up (nothing to pay): the four up's extra card is the seat's next up card."""
+    p1, p2 = positions(world)
+    st = stakes(world)
+    each = st.ante + st.bring_in
+    seats = [
+        {
+            "player": p1,
+            "put_in": each,
+            "down": ["As", "Ks", "9s"],
+            "up": ["2c", "4h", "5d", "Jc", "6c"],
+        },
+        {"player": p2, "put_in": each, "down": ["Qh", "Qd", "Th"], "up": ["8c", "8d", "Jd", "7d"]},
+    ]
+    r = post(world, {"game": "baseball", "entry_mode": "quick", "entry": {"seats": seats}})
+    assert r.status_code == 201, r.json()
+    hand = Hand.objects.get(pk=r.json()["id"])
+    assert hand.status == HandStatus.VERIFIED, hand.status_reason
+    players = hand.engine_reading["showdown"]["players"]
+    assert players[0]["wild"] == ["9s"] and players[0]["high"]["category"] == "straight"
+    assert {s.player_id: s.won for s in hand.hand_seats.all()} == {p1: 2 * each, p2: 0}
+
+    # A seat missing the extra card its four up earned: the deal is short, on that seat.
+    seats[0] = {**seats[0], "up": ["2c", "4h", "Jc", "6c"]}
+    r = post(
+        world, {"game": "baseball", "entry_mode": "quick", "entry": {"seats": seats}}, settle=False
+    )
+    assert r.status_code == 400, r.json()
+    assert any(f.startswith("entry.seats[0]") for f in r.json()["error"]["fields"]), r.json()

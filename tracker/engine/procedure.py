@@ -951,17 +951,24 @@ class _QuickDriver:
         self.community = None
 
     def deal_cards(self) -> None:
-        """Each card due, from the seat's shown cards of that face (unknown when none)."""
+        """Each card due, from the seat's shown cards of that face (unknown when none). In a
+        game with extra cards one at a time, as the machine lists them: an extra card comes
+        due as its up card is dealt, as the seat's next card (so the order of the up cards
+        is the table's)."""
         hand = self.hand
         cards = self.quick.cards
-        for deal in hand.next_event().deals:
-            seat = deal.seat
-            queue = cards[seat].up if deal.face is Face.UP else cards[seat].down  # type: ignore[index]
-            card, path = queue.pop(0) if queue else (None, None)
-            try:
-                hand.apply(DealHole(seat, (card,)))  # type: ignore[arg-type]  # the face it is due
-            except ProcedureError as exc:
-                raise _quick_error(exc, path) from None
+        one_by_one = bool(hand.game.extra_cards)
+        deals = hand.next_event().deals
+        while deals:
+            for deal in deals[:1] if one_by_one else deals:
+                seat = deal.seat
+                queue = cards[seat].up if deal.face is Face.UP else cards[seat].down  # type: ignore[index]
+                card, path = queue.pop(0) if queue else (None, None)
+                try:
+                    hand.apply(DealHole(seat, (card,)))  # type: ignore[arg-type]  # the face it is due
+                except ProcedureError as exc:
+                    raise _quick_error(exc, path) from None
+            deals = hand.next_event().deals if one_by_one and hand.phase is Phase.DEAL else ()
 
     def check_choices_reached(self) -> None:
         """A hand over before seventh street had no buys nor seventh-card choices."""
