@@ -26,6 +26,13 @@ class HandCreateSerializer(serializers.Serializer):
         help_text="required when the tournament is dealer's choice",
     )
     options = serializers.DictField(required=False, help_text="announcements (RULES.md names)")
+    game = serializers.SlugField(
+        required=False,
+        help_text="a house game of the tournament's league (its slug), instead of a variant",
+    )
+    game_version = serializers.IntegerField(
+        required=False, min_value=1, help_text="the house game's version (default: the latest)"
+    )
     entry_mode = serializers.ChoiceField(choices=EntryMode.choices)
     entry = serializers.DictField(
         help_text=(
@@ -65,10 +72,16 @@ class HandSeatSerializer(serializers.Serializer):
     up = serializers.ListField(child=serializers.CharField())
 
 
+class HandGameSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    version = serializers.IntegerField()
+
+
 class HandSerializer(serializers.ModelSerializer):
     seats = HandSeatSerializer(source="hand_seats", many=True, read_only=True)
     pots = PotSerializer(many=True, read_only=True)
     stakes = serializers.SerializerMethodField()
+    game = serializers.SerializerMethodField()
 
     class Meta:
         model = Hand
@@ -81,6 +94,7 @@ class HandSerializer(serializers.ModelSerializer):
             "dealer_seat",
             "variant",
             "options",
+            "game",
             "entry_mode",
             "entry",
             "table_result",
@@ -96,6 +110,14 @@ class HandSerializer(serializers.ModelSerializer):
             "settled_at",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(HandGameSerializer(allow_null=True))
+    def get_game(self, obj) -> dict | None:
+        """The house game the hand was dealt under (its slug and version), or null."""
+        version = obj.game_version if obj.game_version_id else None
+        if version is None:
+            return None
+        return {"slug": version.game.slug, "version": version.number}
 
     def get_stakes(self, obj) -> dict:
         return {

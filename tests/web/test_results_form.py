@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from tests.support.pages import form_data, html
 from tests.web.conftest import make_game, record_sample_hands
+from tracker.games.services import league_game_archive, league_game_create
 from tracker.hands.models import Hand
 from tracker.hands.services.recording import hand_check
 from tracker.tournaments.selectors import tournament_state
@@ -191,4 +192,32 @@ def test_the_form_posted_twice_records_one_hand_and_answers_the_first(client, ga
     other = {**data, "token": client.get(url(t)).context["form"].hand["token"].value()}
     refused = client.post(url(t), other)
     assert refused.status_code == 200 and "hand 6" in refused.context["form"].message
+    assert Hand.objects.filter(tournament=t).count() == 5
+
+
+def test_the_form_offers_the_leagues_house_games_and_records_one(client, game, settle):
+    deuces = league_game_create(
+        league=game.league, by=game.admin, name="Deuces Wild", preset="deuces_wild"
+    )
+    client.force_login(game.keeper)
+    t = game.tournament
+    choices = dict(client.get(url(t)).context["form"].hand.fields["variant"].choices)
+    assert choices["House games"] == [("game:deuces-wild", "Deuces Wild")]
+    # The 2c and 2d are wild: four aces against four kings.
+    seats = [{"put_in": 24, **ACES, "result": "won"}, {"put_in": 24, **KINGS}, {"fold3": "on"}]
+    with settle():
+        response = client.post(url(t), form_data(t, seats, variant="game:deuces-wild"))
+    assert response.status_code == 302, response.context["form"].summary()
+    hand = Hand.objects.get(tournament=t, number=5)
+    assert hand.game_version.game == deuces and hand.options == {}
+    assert hand.status == "verified", hand.status_reason
+    players = hand.engine_reading["showdown"]["players"]
+    assert [p["high"]["category"] for p in players[:2]] == ["four_of_a_kind"] * 2
+    assert [p["wild"] for p in players[:2]] == [["2c"], ["2d"]]
+
+    # An archived game is refused on the variant field, nothing stored.
+    league_game_archive(game=deuces, by=game.admin)
+    response = client.post(url(t), form_data(t, seats, variant="game:deuces-wild"))
+    assert response.status_code == 200
+    assert response.context["form"].hand.errors["variant"]
     assert Hand.objects.filter(tournament=t).count() == 5

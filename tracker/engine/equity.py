@@ -66,6 +66,8 @@ from typing import Any
 
 from .announcements import check_variant, has_high, has_low, normalize_announcements
 from .errors import Code, DomainError
+from .game_showdown import game_hand_keys
+from .games import GameDefinition
 from .hands import eval7
 from .low import best_low
 from .pots import award_pot
@@ -329,6 +331,23 @@ def _check(
     return unseen, checked
 
 
+def _check_house(game: GameDefinition) -> None:
+    """Refuse a house game whose runouts the cards alone do not value (see all_in_equity)."""
+    why = (
+        "what is wild follows the order of the cards to come"
+        if game.up_order_needed
+        else "the cards to come change the deal (extra cards, pay rules)"
+        if game.extra_cards or game.pays
+        else "a Chicago pot's spade half is not valued"
+        if game.pot.chicago
+        else f"{game.title} deals {game.cards_per_player} cards, not seven"
+        if game.cards_per_player != 7
+        else None
+    )
+    if why is not None:
+        raise EquityError(f"no all-in equity in {game.title}: {why}", field="game")
+
+
 def all_in_equity(
     variant: str,
     announcements: Mapping[str, Any] | None,
@@ -340,32 +359,50 @@ def all_in_equity(
     exact_limit: int = EXACT_LIMIT,
     samples: int = SAMPLES,
     seed: int | None = None,
+    game: GameDefinition | None = None,
 ) -> Equity:
     """Each contender's equity and expected chips (see the module doc).
+
+    ``game``: a house game's definition, whose hands are valued by ``game_hand_keys`` (the
+    values :func:`~tracker.engine.game_showdown.evaluate_game` settles by; ``variant`` and
+    ``announcements`` are then not read). Refused (:class:`EquityError`, field ``game``)
+    where a runout cannot be valued from the cards alone: follow-the-X (the order of the
+    cards to come changes what is wild), extra cards and pay rules (the cards to come
+    change the deal), a Chicago pot (its spade half), a deal of other than seven cards.
 
     ``pots`` default to one pot of 1 chip everyone can win (so ``expected``
     is the equity). ``seed`` fixes the Monte Carlo draw; by default it is
     derived from the cards, so the same all-in always gives the same answer.
     Bad input raises :class:`EquityError` naming the field.
     """
-    variant = check_variant(variant)
-    ann = normalize_announcements(variant, announcements)
+    house = game
     seats = list(seats)
     n = len(seats)
     pots = list(pots) if pots is not None else [Pot(1, tuple(range(n)))]
-    unseen, pots = _check(seats, pots, list(dead), community)
-    if not has_high(variant, ann):
-        game = "low"
-    elif has_low(variant, ann):
-        game = ann.get("game", "high")
+    if house is not None:
+        _check_house(house)
+        unseen, pots = _check(seats, pots, list(dead), community)
+        game = house.pot.kind
+        declaring = game == "high_low" and house.pot.declaration == "declare"
+
+        def keys(down: Sequence[int], up: Sequence[int], comm: int | None):
+            return game_hand_keys(house, down, up, comm)
     else:
-        game = "high"
-    declaring = ann.get("declaration") == "declare" and ann.get("game") == "high_low"
+        variant = check_variant(variant)
+        ann = normalize_announcements(variant, announcements)
+        unseen, pots = _check(seats, pots, list(dead), community)
+        if not has_high(variant, ann):
+            game = "low"
+        elif has_low(variant, ann):
+            game = ann.get("game", "high")
+        else:
+            game = "high"
+        declaring = ann.get("declaration") == "declare" and ann.get("game") == "high_low"
+        keys = _key_function(variant, ann)
     declares = [s.declare for s in seats] if declaring else None
     if declares is not None and any(d is None for d in declares):
         raise EquityError("every contender declares in a declare game", field="seats")
     settler = _Settler(game, pots, declares, n)
-    keys = _key_function(variant, ann)
     cost = 1 if _heads_up_high(settler) else GENERIC_COST
     if runout_work(len(unseen), seats, community) * cost <= exact_limit:
         tally = _exact(seats, unseen, community, keys, settler)

@@ -48,6 +48,8 @@ class Code(StrEnum):
     INVALID_HAND = "invalid_hand"
     UNKNOWN_FIELD = "unknown_field"
     INVALID_VARIANT = "invalid_variant"
+    INVALID_GAME = "invalid_game"
+    UNKNOWN_GAME = "unknown_game"
     PLAYER_COUNT = "player_count"
     FINISHING_STACKS = "finishing_stacks_mismatch"
     OVER_STACK = "over_stack"

@@ -53,6 +53,8 @@ from .announcements import has_high, normalize_announcements
 from .cards import format_card, parse_card
 from .equity import SAMPLES, Pot, Seat, all_in_equity
 from .errors import DomainError
+from .game_showdown import evaluate_game
+from .games import GameDefinition
 from .procedure import QuickEntry, history_from_entry, walk_history, walk_quick
 from .showdown import evaluate_showdown
 from .stud import Event, HandObserver, StudHand, Verb
@@ -168,6 +170,7 @@ def _luck(
     hand: StudHand,
     reading: Mapping[str, Any],
     samples: int,
+    game: GameDefinition | None = None,
 ) -> dict[int, dict[str, Any]]:
     """Equity and expected chips of each contender at the all-in moment, by position."""
     showdown = reading.get("showdown") or {}
@@ -214,6 +217,7 @@ def _luck(
         dead=dead,
         community=community is not None,
         samples=samples,
+        game=game,
     )
     out = {}
     for k, pos in enumerate(contenders):
@@ -234,6 +238,7 @@ def _walk_full(
     entry: Mapping[str, Any],
     reading: Mapping[str, Any],
     observer: FactsObserver,
+    game: GameDefinition | None = None,
 ) -> StudHand:
     history = history_from_entry(
         variant=variant,
@@ -243,11 +248,15 @@ def _walk_full(
         entry={**entry, "actions": list(entry.get("actions") or [])},
     )
     n = len(history["starting_stacks"])
-    return walk_history(history, max_players=max(n, 2), observers=[observer])
+    return walk_history(history, max_players=max(n, 2), observers=[observer], game=game)
 
 
 def _walk_results(
-    variant: str, options: Mapping[str, Any], reading: Mapping[str, Any], observer: FactsObserver
+    variant: str,
+    options: Mapping[str, Any],
+    reading: Mapping[str, Any],
+    observer: FactsObserver,
+    game: GameDefinition | None = None,
 ) -> StudHand:
     """Walk a quick entry again, as the engine read it (its folds, chips and shown cards)."""
     showdown = reading.get("showdown") or {}
@@ -261,7 +270,11 @@ def _walk_results(
             shown[pos] = {"down": list(seat.get("down") or []), "up": list(seat.get("up") or [])}
             seventh[pos] = "up" if len(seat.get("up") or []) == 5 else None
             declarations[pos] = seat.get("declare")
-    rules_choose = VARIANT_RULES[variant].chooses_seventh
+    rules_choose = (
+        VARIANT_RULES[variant].chooses_seventh
+        if game is None
+        else any("choice" in street.faces for street in game.streets)
+    )
     returned = reading.get("returned") or [0] * n
     buys = reading.get("buys") or [0] * n
     entry = QuickEntry(
@@ -276,6 +289,7 @@ def _walk_results(
         buys=[bool(b) for b in buys],
         declarations=declarations if any(declarations) else None,
         seventh_card=seventh if rules_choose and any(seventh) else None,
+        game=game,
     )
     return walk_quick(entry, max_players=max(n, 2), observers=[observer])
 
@@ -289,16 +303,19 @@ def hand_facts(
     reading: Mapping[str, Any],
     samples: int = SAMPLES,
     observed: FactsObserver | None = None,
+    game: GameDefinition | None = None,
 ) -> list[dict[str, Any]]:
     """One dict of facts per position (see the module doc). ``reading`` is the engine's
-    reading of the hand (``HandResult.to_dict()``); ``options`` its announcements.
+    reading of the hand (``HandResult.to_dict()``); ``options`` its announcements;
+    ``game`` the house game's definition (None: the variant's), which walks and values it.
 
     ``observed``: a :class:`FactsObserver` that watched the walk which gave ``reading`` (the
     settling walk of the same entry, to its end); the hand is then not walked again. The
     facts are the same: a full history's walk is the same walk, and of a quick entry only
     what its reading holds is read (the streets dealt, the showdown, the cards shown there).
     """
-    options = normalize_announcements(variant, options)
+    if game is None:
+        options = normalize_announcements(variant, options)
     n = len(reading["folded"])
     showdown = reading.get("showdown")
     full = entry_mode == "full"
@@ -307,9 +324,9 @@ def hand_facts(
     else:
         observer = FactsObserver(n)
         if full:
-            hand = _walk_full(variant, options, entry, reading, observer)
+            hand = _walk_full(variant, options, entry, reading, observer, game)
         else:
-            hand = _walk_results(variant, options, reading, observer)
+            hand = _walk_results(variant, options, reading, observer, game)
     observer.finish(hand)
     facts: list[dict[str, Any]] = [{"v": FACTS_VERSION, "full": int(full)} for _ in range(n)]
     at_showdown = set(hand.at_showdown)
@@ -329,21 +346,39 @@ def hand_facts(
         community = format_card(hand.community) if hand.community is not None else None
         pos, seat = alone
         players = [{"down": seat["down"], "up": seat["up"]}]
-        read = evaluate_showdown(
-            {"variant": variant, "options": options, "community": community, "players": players}
-        )
-        shown = [(pos, {**seat, "high": read["players"][0].get("high")})]
+        if game is None:
+            read = evaluate_showdown(
+                {"variant": variant, "options": options, "community": community, "players": players}
+            )
+        else:
+            up_order = [format_card(c) for c in hand.up_order if c is not None]
+            read = evaluate_game(
+                game, {"community": community, "players": players, "up_order": up_order}
+            )
+        shown = [
+            (
+                pos,
+                {
+                    **seat,
+                    "high": read["players"][0].get("high"),
+                    "wild": read["players"][0].get("wild"),
+                },
+            )
+        ]
     for pos, seat in shown:
         high = seat.get("high")
         if high:
             facts[pos]["cat"] = high["category"]
+        if game is not None:  # the reading names the cards played wild
+            facts[pos]["wild"] = len(seat.get("wild") or [])
+            continue
         try:
             facts[pos]["wild"] = _wild_count(variant, options, seat, community)
         except DomainError:  # pragma: no cover - the reading's cards are always valid
             pass
     if full:
         try:
-            luck = _luck(variant, options, observer, hand, reading, samples)
+            luck = _luck(variant, options, observer, hand, reading, samples, game)
         except DomainError as exc:
             for pos in observer.contenders:
                 facts[pos]["ai_skip"] = exc.message

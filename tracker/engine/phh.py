@@ -58,6 +58,7 @@ from .events import (
     Declare,
     Fold,
     Muck,
+    Pay,
     Show,
     TableEvent,
 )
@@ -664,7 +665,7 @@ def _read_cards(text: str, about: type | None = None, seat: int | None = None) -
         ) from None
 
 
-_SEAT_ACTIONS = {"cc": CheckOrCall, "f": Fold, "pb": BringIn}
+_SEAT_ACTIONS = {"cc": CheckOrCall, "f": Fold, "pb": BringIn, "_pay": Pay}
 
 
 def parse_action(text: str, *, n: int) -> TableEvent | None:
@@ -673,6 +674,8 @@ def parse_action(text: str, *, n: int) -> TableEvent | None:
 
     >>> parse_action("d dh p1 ????2c", n=2), parse_action("p2 cbr 10", n=2)
     (DealHole(seat=0, cards=(None, None, 0)), CompleteBetOrRaise(seat=1, to=10))
+    >>> parse_action("p2 _pay", n=2)  # ours: a house game's pay rule (Baseball's three up)
+    Pay(seat=1)
     >>> parse_action("p3 f", n=2)
     Traceback (most recent call last):
     ...
@@ -740,6 +743,8 @@ def format_action(event: TableEvent) -> str | None:
     ('d dh p1 ????2c', 'p2 cbr 5')
     >>> format_action(Show(1)), format_action(Muck(1)), format_action(Buy(0))
     ('p2 sm -', 'p2 sm', None)
+    >>> format_action(Pay(2))
+    'p3 _pay'
     """
     cls = type(event)
     if cls is DealHole:
@@ -755,6 +760,8 @@ def format_action(event: TableEvent) -> str | None:
         return f"{p} f"
     if cls is BringIn:
         return f"{p} pb"
+    if cls is Pay:
+        return f"{p} _pay"
     if cls is Show:
         cards = event.cards  # type: ignore[union-attr]
         return f"{p} sm {'-' if cards is None else _cards_text(cards)}"

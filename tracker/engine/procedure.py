@@ -62,6 +62,7 @@ from .events import (
     ReturnUncalled,
     Show,
 )
+from .games import GameDefinition
 from .phh import (
     ENTRY_FIELDS,
     OUR_FIELDS,
@@ -69,6 +70,8 @@ from .phh import (
     PHH_REQUIRED,
     PHH_VARIANT,
     PHHActionError,
+    PHHError,
+    game_from_phh,
     parse_action,
 )
 from .pots import Evaluate
@@ -157,6 +160,7 @@ class _Spec:
     buys: list[bool]
     declarations: list[str | None]
     warnings: list[str]
+    game: GameDefinition | None = None
 
 
 def _check_fields(hand: Mapping[str, Any]) -> list[str]:
@@ -257,10 +261,26 @@ def _read_choices(
     return seventh, buys, declarations
 
 
-def _read_spec(hand: Mapping[str, Any], max_players: int | None) -> _Spec:
+def _read_game(hand: Mapping[str, Any], game: GameDefinition | None) -> GameDefinition | None:
+    """The house game of the hand: ``game`` as given, else its ``_game`` field read
+    (:func:`tracker.engine.phh.game_from_phh`, naming the part at fault), else None."""
+    if game is not None or hand.get("_game") is None:
+        return game
+    try:
+        return game_from_phh(hand["_game"])
+    except PHHError as exc:
+        raise _field_error(exc.message, next(iter(exc.fields), "_game"), "invalid_game") from None
+
+
+def _read_spec(
+    hand: Mapping[str, Any], max_players: int | None, game: GameDefinition | None = None
+) -> _Spec:
     if not isinstance(hand, Mapping):
         raise ProcedureError("a hand must be a table of PHH fields", code=Code.INVALID_HAND)
     warnings = _check_fields(hand)
+    game = _read_game(hand, game)
+    if game is not None:
+        return _read_game_spec(hand, max_players, game, warnings)
     variant, options = _read_variant(hand)
     stacks = _read_stacks(hand["starting_stacks"], variant, max_players)
     n = len(stacks)
@@ -272,6 +292,48 @@ def _read_spec(hand: Mapping[str, Any], max_players: int | None) -> _Spec:
     seventh, buys, declarations = _read_choices(hand, n, variant, options)
     return _Spec(
         variant, options, stakes, stacks, list(actions), seventh, buys, declarations, warnings
+    )
+
+
+def _read_game_spec(
+    hand: Mapping[str, Any], max_players: int | None, game: GameDefinition, warnings: list[str]
+) -> _Spec:
+    """The spec of a house game's hand: the variant is the game's name, no announcements
+    (the definition says it all), the choices only where the definition has them."""
+    if hand["variant"] != PHH_VARIANT:
+        raise _field_error(f"must be {PHH_VARIANT!r}", "variant", "invalid_variant")
+    if hand.get("_options"):
+        raise _field_error("a house game has no announcements: its _game says it all", "_options")
+    raw = hand["starting_stacks"]
+    if not isinstance(raw, (list, tuple)):
+        raise _field_error("must be a list of chip counts, one per player", "starting_stacks")
+    limit = max_players if max_players is not None else game.player_limit
+    if len(raw) < 2 or len(raw) > limit:
+        raise _field_error(
+            f"{game.title} is dealt to 2 to {limit} players, not {len(raw)}",
+            "starting_stacks",
+            "player_count",
+        )
+    stacks = [chip_amount(s, f"starting_stacks[{i}]", minimum=1) for i, s in enumerate(raw)]
+    n = len(stacks)
+    stakes = Stakes(
+        _read_ante(hand["antes"], n), hand["bring_in"], hand["small_bet"], hand["big_bet"]
+    )
+    actions = hand["actions"]
+    if not isinstance(actions, (list, tuple)) or not all(isinstance(a, str) for a in actions):
+        raise _field_error("must be a list of action strings", "actions")
+    seventh = _choices(hand.get("_seventh_card"), n, "_seventh_card", ("up", "down"))
+    if not any("choice" in s.faces for s in game.streets) and any(seventh):
+        raise _field_error(f"{game.title} has no card dealt up or down by choice", "_seventh_card")
+    buys = _flags(hand.get("_buys"), n, "_buys")
+    if game.buy is None and any(buys):
+        raise _field_error(f"{game.title} has no buys", "_buys")
+    declarations = _choices(hand.get("_declarations"), n, "_declarations", ("high", "low", "both"))
+    declares = game.pot.kind == "high_low" and game.pot.declaration == "declare"
+    if not declares and any(declarations):
+        raise _field_error(f"players do not declare in {game.title}", "_declarations")
+    return _Spec(
+        game.name, {}, stakes, stacks, list(actions), seventh, buys, declarations, warnings, game
     )
 
 
@@ -295,6 +357,7 @@ class _PHHDriver:
             stacks=spec.stacks,
             options=spec.options,
             observers=observers,
+            game=spec.game,
         )
         self.index = 0
         self.action: str | None = None
@@ -431,14 +494,16 @@ def walk_history(
     *,
     max_players: int | None = None,
     observers: Sequence[HandObserver] = (),
+    game: GameDefinition | None = None,
 ) -> StudHand:
     """Walk a full hand history through the state machine (no settlement).
 
     Raises :class:`ProcedureError` at the first fault, naming the field or the
-    action (``action_index``, ``action``).
+    action (``action_index``, ``action``). ``game``: the hand is of that house game (else
+    of its ``_game`` field, if any).
     """
     try:
-        spec = _read_spec(hand, max_players)
+        spec = _read_spec(hand, max_players, game)
     except ProcedureError:
         raise
     except DomainError as exc:
@@ -456,6 +521,7 @@ def replay_hand(
     evaluate: Evaluate | None = None,
     max_players: int | None = None,
     observers: Sequence[HandObserver] = (),
+    game: GameDefinition | None = None,
 ) -> HandResult:
     """Replay a full hand history and settle it.
 
@@ -463,13 +529,14 @@ def replay_hand(
     returns, or the same structure in JSON); see docs/phh.md for every field.
     ``evaluate`` replaces the hand-value engine (``evaluate_showdown``);
     ``max_players`` overrides the variant's player limit (RULES.md: 7, Low
-    Hole 8) to replay foreign histories, e.g. eight-handed PHH stud.
+    Hole 8) to replay foreign histories, e.g. eight-handed PHH stud. ``game`` plays the
+    hand as that house game (a ``_game`` field does the same; ``variant`` stays F7S).
 
     Raises :class:`ProcedureError` (a DomainError) at the first fault,
     naming the field or the action (``action_index``, ``action``).
     """
     try:
-        spec = _read_spec(hand, max_players)
+        spec = _read_spec(hand, max_players, game)
     except ProcedureError:
         raise
     except DomainError as exc:
@@ -591,8 +658,9 @@ class QuickEntry:
     (``{"down": [...], "up": [...]}`` in the order dealt) or None; ``buys``
     whether the seat bought (Low Hold); ``declarations`` high/low/both;
     ``seventh_card`` up/down (Kings and Little Ones). ``community`` is the
-    community card, if one was dealt. The fields are read as given: the walk
-    checks them, naming the field at fault.
+    community card, if one was dealt. ``game``: a house game's definition (then
+    ``variant`` is its name and ``options`` are not read). The fields are read as
+    given: the walk checks them, naming the field at fault.
 
     >>> entry = QuickEntry(variant="seven_card_stud", stakes={"ante": 1, "bring_in": 2,
     ...     "small_bet": 5, "big_bet": 10}, starting_stacks=[100, 100], put_in=[3, 1],
@@ -612,6 +680,7 @@ class QuickEntry:
     buys: Sequence[bool] | None = None
     declarations: Sequence[str | None] | None = None
     seventh_card: Sequence[str | None] | None = None
+    game: GameDefinition | None = None
 
 
 def _per_seat(value: Any, n: int, name: str) -> list:
@@ -684,20 +753,30 @@ class _Quick:
     declarations: list[str | None]
     cards: list[_Shown]
     community: int | None
+    game: GameDefinition | None = None
 
     @classmethod
     def read(cls, entry: QuickEntry, max_players: int | None) -> _Quick:
-        variant = entry.variant
-        check_variant(variant)
-        options = normalize_announcements(variant, entry.options)
+        game = entry.game
         stakes = Stakes.coerce(entry.stakes)
-        limit = max_players if max_players is not None else variant_max_players(variant)
+        if game is None:
+            variant = entry.variant
+            check_variant(variant)
+            options = normalize_announcements(variant, entry.options)
+            limit = max_players if max_players is not None else variant_max_players(variant)
+        else:
+            variant, options = game.name, {}
+            limit = max_players if max_players is not None else game.player_limit
         starting = _quick_stacks(entry.starting_stacks, variant, limit)
         n = len(starting)
         total = _quick_put_in(entry.put_in, starting)
         folds = _quick_folds(entry.folded, n)
         buys = _quick_buys(entry.buys, n)
-        price = VARIANT_RULES[variant].buy_price(options, stakes.big_bet)
+        if game is None:
+            price = VARIANT_RULES[variant].buy_price(options, stakes.big_bet)
+        else:
+            buy = game.buy
+            price = 0 if buy is None else buy.price if buy.price is not None else stakes.big_bet
         choices = _choices_quick(entry.seventh_card, n, "seventh_card", ("up", "down"))
         declarations = _choices_quick(
             entry.declarations, n, "declarations", ("high", "low", "both")
@@ -709,7 +788,7 @@ class _Quick:
             community = parse_card(entry.community, "community")
         return cls(
             variant, options, stakes, starting, total, folds, buys, price, choices,
-            declarations, cards, community,
+            declarations, cards, community, game,
         )  # fmt: skip
 
 
@@ -730,6 +809,7 @@ class _QuickDriver:
             options=quick.options,
             labels=[f"seat {i}" for i in range(n)],
             observers=observers,
+            game=quick.game,
         )
         self.community = quick.community  # None once dealt
 
@@ -871,17 +951,24 @@ class _QuickDriver:
         self.community = None
 
     def deal_cards(self) -> None:
-        """Each card due, from the seat's shown cards of that face (unknown when none)."""
+        """Each card due, from the seat's shown cards of that face (unknown when none). In a
+        game with extra cards one at a time, as the machine lists them: an extra card comes
+        due as its up card is dealt, as the seat's next card (so the order of the up cards
+        is the table's)."""
         hand = self.hand
         cards = self.quick.cards
-        for deal in hand.next_event().deals:
-            seat = deal.seat
-            queue = cards[seat].up if deal.face is Face.UP else cards[seat].down  # type: ignore[index]
-            card, path = queue.pop(0) if queue else (None, None)
-            try:
-                hand.apply(DealHole(seat, (card,)))  # type: ignore[arg-type]  # the face it is due
-            except ProcedureError as exc:
-                raise _quick_error(exc, path) from None
+        one_by_one = bool(hand.game.extra_cards)
+        deals = hand.next_event().deals
+        while deals:
+            for deal in deals[:1] if one_by_one else deals:
+                seat = deal.seat
+                queue = cards[seat].up if deal.face is Face.UP else cards[seat].down  # type: ignore[index]
+                card, path = queue.pop(0) if queue else (None, None)
+                try:
+                    hand.apply(DealHole(seat, (card,)))  # type: ignore[arg-type]  # the face it is due
+                except ProcedureError as exc:
+                    raise _quick_error(exc, path) from None
+            deals = hand.next_event().deals if one_by_one and hand.phase is Phase.DEAL else ()
 
     def check_choices_reached(self) -> None:
         """A hand over before seventh street had no buys nor seventh-card choices."""

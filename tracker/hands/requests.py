@@ -32,6 +32,8 @@ class HandRequest:
     options: Mapping[str, Any] | None = None
     table_result: Mapping[str, Any] | None = None
     number: int | None = None
+    game: str | None = None
+    game_version: int | None = None
 
     @classmethod
     def given(cls, hand: HandRequest | None, fields: Mapping[str, Any]) -> HandRequest:

@@ -20,7 +20,8 @@ from tracker.engine.announcements import (
     VARIANTS,
 )
 from tracker.engine.errors import DomainError
-from tracker.engine.variants import VARIANT_RULES
+from tracker.engine.variants import SEVEN_CARD_STUD, VARIANT_RULES
+from tracker.games.selectors import league_games
 from tracker.hands.requests import HandRequest
 from web.errors import Place, Route, add_domain_error, seat_names, seats_named
 from web.forms.cards import (
@@ -34,6 +35,9 @@ from web.forms.cards import (
     add_card_fields,
     check_duplicates,
 )
+
+#: The variant field's value for a league's house game: this, then the game's slug.
+GAME_CHOICE = "game:"
 
 FOLD_CHOICES = [
     ("", "In to the showdown"),
@@ -220,6 +224,11 @@ class HandEntry:
                 "variant": state.last_variant or tournament.default_variant,
             },
         )
+        # The league's house games, after the variants: "game:<slug>" (recorded by its slug).
+        games = [(f"{GAME_CHOICE}{row.game.slug}", row.game.name) for row in league_games(league)]
+        if games:
+            variant = self.hand.fields["variant"]
+            variant.choices = [*variant.choices, ("House games", games)]
         self.announcements = AnnouncementsForm(data, defaults=defaults, prefix="opt")
         positions = state.next_positions()
         ante = state.next_stakes.ante if positions else 0
@@ -295,11 +304,19 @@ class HandEntry:
         """The hand as asked for, for ``hand_record`` and ``hand_check`` (raises DomainError
         for a contradictory result)."""
         variant = self.hand.cleaned_data.get("variant") or None
-        self.variant = variant or self.tournament.default_variant or ""
-        options = self.announcements.options(self.variant) if self.variant else None
-        entry: dict[str, Any] = {
-            "seats": [s.entry(self.variant, options or {}) for s in self.seats]
-        }
+        game = None
+        if variant and variant.startswith(GAME_CHOICE):
+            # A house game: no announcements; its seats typed as seven-card stud's (seven
+            # cards, the last down), which the engine then deals by the game's definition.
+            game, variant = variant.removeprefix(GAME_CHOICE), None
+            self.variant = ""
+            options = None
+            seat_rules = SEVEN_CARD_STUD
+        else:
+            self.variant = variant or self.tournament.default_variant or ""
+            options = self.announcements.options(self.variant) if self.variant else None
+            seat_rules = self.variant
+        entry: dict[str, Any] = {"seats": [s.entry(seat_rules, options or {}) for s in self.seats]}
         community = self.hand.cleaned_data.get("community")
         entry["community"] = community or None
         return HandRequest(
@@ -309,6 +326,7 @@ class HandEntry:
             options=options,
             table_result=self.table_result(),
             number=self.hand.cleaned_data.get("number"),
+            game=game,
         )
 
     # -- every error at once
@@ -432,6 +450,8 @@ class HandEntry:
             exc,
             [
                 Route(("variant",), on_hand("variant")),
+                Route(("game",), on_hand("variant")),
+                Route(("game_version",), on_hand("variant")),
                 Route(("options",), option),
                 Route(("entry", "community"), on_hand("community")),
                 Route(("table_result",), table_result),

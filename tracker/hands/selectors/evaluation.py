@@ -13,6 +13,7 @@ from typing import Any
 
 from tracker.core.paths import FieldPath
 from tracker.engine.errors import Code, DomainError
+from tracker.engine.games import GameDefinition
 from tracker.engine.pots import award_pot, split_amount
 from tracker.engine.procedure import (
     ENTRY_FIELDS,
@@ -25,6 +26,7 @@ from tracker.engine.procedure import (
 from tracker.engine.stakes import Stakes
 from tracker.engine.stud import HandObserver
 from tracker.engine.version import ENGINE_VERSION
+from tracker.games.selectors import version_definition
 from tracker.hands.models import EntryMode, Hand
 
 FULL_KEYS = {"actions", "seventh_card", "buys", "declarations"}
@@ -33,7 +35,10 @@ QUICK_SEAT_KEYS = {"player", "put_in", "folded", "down", "up", "bought", "declar
 
 @dataclass(frozen=True)
 class HandSpec:
-    """What the engine needs to evaluate a hand, whatever stacks it is played against."""
+    """What the engine needs to evaluate a hand, whatever stacks it is played against.
+
+    ``game`` is the house game's definition the hand is dealt under (its ``game_version``);
+    None for the variants of today (then ``variant`` and ``options`` say it all)."""
 
     variant: str
     options: dict
@@ -42,6 +47,7 @@ class HandSpec:
     entry_mode: str
     entry: dict
     table_result: dict | None
+    game: GameDefinition | None = None
 
     @classmethod
     def of(cls, hand: Hand) -> HandSpec:
@@ -53,6 +59,7 @@ class HandSpec:
             entry_mode=hand.entry_mode,
             entry=hand.entry,
             table_result=hand.table_result,
+            game=version_definition(hand.game_version) if hand.game_version_id else None,
         )
 
 
@@ -196,6 +203,7 @@ def _run_engine(
                 options=spec.options,
                 stakes=stakes,
                 starting_stacks=list(stacks),
+                game=spec.game,
                 **args,
             )
             return settle_quick(entry, observers=observers)
@@ -214,7 +222,7 @@ def _run_engine(
         entry=entry,
     )
     try:
-        return replay_hand(history, observers=observers)
+        return replay_hand(history, observers=observers, game=spec.game)
     except DomainError as exc:
         fields = {_history_field(k): v for k, v in exc.fields.items()}
         raise DomainError(exc.message, code=exc.code, fields=fields or None) from None
@@ -244,7 +252,7 @@ def _table_awards(spec: HandSpec, result: HandResult) -> list[dict[int, int] | N
     position = {pid: k for k, pid in enumerate(spec.players)}
     per_pot = table.get("pots")
     entries = _table_entries(table, per_pot, len(result.pots))
-    game = spec.options.get("game", "high")
+    game = _split_kind(spec)
     awards: list[dict[int, int] | None] = []
     for k, (pot, (path, e)) in enumerate(zip(result.pots, entries, strict=True)):
         if not isinstance(e, Mapping) or not ({"winners", "high", "low"} & set(e)):
@@ -262,6 +270,15 @@ def _table_awards(spec: HandSpec, result: HandResult) -> list[dict[int, int] | N
         pairs = _pot_pairs(pot, chosen, position, game, path, k)
         awards.append({spec.players[seat]: chips for seat, chips in pairs})
     return awards
+
+
+def _split_kind(spec: HandSpec) -> str:
+    """How a table's high and low winners share a pot: the announced game, or a house
+    game's pot rule (a Chicago pot's high half is its high hand's)."""
+    if spec.game is None:
+        return spec.options.get("game", "high")
+    kind = spec.game.pot.kind
+    return kind if kind in ("high", "low", "high_low") else "high"
 
 
 def _table_entries(table: Mapping, per_pot: object, n_pots: int) -> list[tuple[str, object]]:

@@ -16,6 +16,7 @@ from typing import Any
 
 from tracker.engine.equity import SAMPLES
 from tracker.engine.facts import FACTS_VERSION, FactsObserver, hand_facts
+from tracker.games.selectors import version_definition
 from tracker.hands.models import Hand
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,7 @@ def facts_for_hand(
             reading=reading,
             samples=samples,
             observed=observed,
+            game=version_definition(hand.game_version) if hand.game_version_id else None,
         )
     except Exception as exc:  # noqa: BLE001 - statistics must never block settlement
         log.exception("hand facts failed", extra={"hand": hand.pk})

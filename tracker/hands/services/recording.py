@@ -27,7 +27,10 @@ from tracker.core.permissions import Capability, require
 from tracker.core.totals import totals_kept
 from tracker.engine.announcements import check_variant, max_players, normalize_announcements
 from tracker.engine.errors import Code, DomainError
+from tracker.engine.games import GameDefinition
 from tracker.engine.variants import Street
+from tracker.games.models import LeagueGameVersion
+from tracker.games.selectors import league_game_version, version_definition
 from tracker.hands.models import (
     EntryMode,
     Hand,
@@ -72,6 +75,8 @@ def entry_digest(*, tournament_id: int, asked: HandRequest) -> str:
         "options": asked.options or {},
         "table_result": asked.table_result,
     }
+    if asked.game is not None:  # only then: the digests of the variants' hands stay the same
+        body["game"] = [asked.game, asked.game_version]
     return sha256_hex(canonical_json(body))
 
 
@@ -145,9 +150,43 @@ class CheckedHand(NamedTuple):
     tournament: Tournament  # locked for the rest of the transaction
     state: TournamentState
     seats: list[Seat]
-    spec: HandSpec  # variant, announcements, stakes, players, the entry
+    spec: HandSpec  # variant, announcements, stakes, players, the entry (and house game)
     stacks: list[int]  # the starting stacks it was checked against
     outcome: Outcome
+    version: LeagueGameVersion | None = None  # the house game's version, if one
+
+
+def house_version(tournament: Tournament, asked: HandRequest) -> LeagueGameVersion | None:
+    """The house game version ``asked`` names in the tournament's league (None: no game
+    named), refused naming ``game``, ``game_version``, ``variant`` or ``options``."""
+    if asked.game is None:
+        if asked.game_version is not None:
+            raise DomainError("name the game of this version", field="game")
+        return None
+    if asked.variant:
+        raise DomainError("a hand is of a variant or of a house game, not both", field="variant")
+    if asked.options:
+        raise DomainError(
+            "a house game has no announcements: its definition says it all", field="options"
+        )
+    return league_game_version(tournament.league, asked.game, asked.game_version)
+
+
+def _house_deal(
+    state: TournamentState, version: LeagueGameVersion
+) -> tuple[str, dict, list[Seat], GameDefinition]:
+    """A house game's hand: its variant (the game's name), no announcements, the seats,
+    if the game can be dealt to every player still in, and the definition."""
+    game = version_definition(version)
+    seats = state.next_positions()
+    if len(seats) > game.player_limit:
+        raise DomainError(
+            f"{game.title} is dealt to at most {game.player_limit} players, "
+            f"and {len(seats)} are still in",
+            code=Code.PLAYER_COUNT,
+            field="game",
+        )
+    return game.name[:32], {}, seats, game
 
 
 def _checked(
@@ -182,6 +221,7 @@ def _checked(
         variant=variant,
         options=options,
         table_result=table_result,
+        version=house_version(tournament, asked),
     )
 
 
@@ -194,8 +234,10 @@ def _checked_next(
     variant: str | None,
     options: Mapping[str, Any] | None,
     table_result: Mapping[str, Any] | None,
+    version: LeagueGameVersion | None = None,
 ) -> CheckedHand:
-    """The checks of a hand as the next hand of ``state`` (the tournament locked, not over)."""
+    """The checks of a hand as the next hand of ``state`` (the tournament locked, not over),
+    of the house game ``version`` if given."""
     if entry_mode not in EntryMode.values:
         raise DomainError(
             f"{entry_mode!r} is not an entry mode ({', '.join(EntryMode.values)})",
@@ -205,7 +247,11 @@ def _checked_next(
         raise DomainError("must be an object", field="entry")
     for name, value in (("entry", entry), ("table_result", table_result), ("options", options)):
         _refuse_nul(value, name)  # stored as JSON: PostgreSQL cannot hold a NUL character
-    variant, options, seats = next_hand_deal(tournament, state, variant, options)
+    game = None
+    if version is None:
+        variant, options, seats = next_hand_deal(tournament, state, variant, options)
+    else:
+        variant, options, seats, game = _house_deal(state, version)
     stakes = state.next_stakes
     spec = HandSpec(
         variant=variant,
@@ -215,10 +261,11 @@ def _checked_next(
         entry_mode=entry_mode,
         entry=dict(entry),
         table_result=dict(table_result) if table_result is not None else None,
+        game=game,
     )
     stacks = [state.stacks[pid] for pid in spec.players]
     outcome = hand_evaluate(spec, stacks)
-    return CheckedHand(tournament, state, seats, spec, stacks, outcome)
+    return CheckedHand(tournament, state, seats, spec, stacks, outcome, version)
 
 
 def hand_record(
@@ -302,6 +349,7 @@ def _new_hand(checked: CheckedHand, *, by, content_hash: str) -> Hand:
         dealer_seat=state.next_dealer,
         variant=spec.variant,
         options=spec.options,
+        game_version=checked.version,
         entry_mode=spec.entry_mode,
         entry=spec.entry,
         table_result=spec.table_result,
@@ -322,7 +370,7 @@ def _clash(number: int) -> Conflict:
 
 
 def _audit_data(hand: Hand, spec: HandSpec) -> dict:
-    return {
+    data = {
         "tournament": hand.tournament_id,
         "number": hand.number,
         "variant": spec.variant,
@@ -331,6 +379,9 @@ def _audit_data(hand: Hand, spec: HandSpec) -> dict:
         "players": spec.players,
         "table_result": spec.table_result,
     }
+    if hand.game_version_id is not None:
+        data["game_version"] = hand.game_version_id
+    return data
 
 
 def _settlement_send(tournament: Tournament) -> None:
@@ -499,9 +550,24 @@ class HandBatch:
         options: Mapping[str, Any] | None = None,
         table_result: Mapping[str, Any] | None = None,
         content_hash: str,
+        game: str | None = None,
+        game_version: int | None = None,
     ) -> CheckedHand:
-        """Check a hand as the next one after those added so far; it is written by :meth:`save`."""
+        """Check a hand as the next one after those added so far (of the house game
+        ``game`` at ``game_version``, as a :class:`HandRequest` names it); it is written by
+        :meth:`save`."""
         _refuse_over(self.tournament, self.state)
+        version = None
+        if game is not None or game_version is not None:
+            asked = HandRequest(
+                entry_mode=entry_mode,
+                entry=entry,
+                variant=variant,
+                options=options,
+                game=game,
+                game_version=game_version,
+            )
+            version = house_version(self.tournament, asked)
         checked = _checked_next(
             self.tournament,
             self.state,
@@ -510,6 +576,7 @@ class HandBatch:
             variant=variant,
             options=options,
             table_result=table_result,
+            version=version,
         )
         hand = _new_hand(checked, by=self.by, content_hash=content_hash)
         self._rows.append((hand, checked))

@@ -158,6 +158,7 @@ def tournament_settle(*, tournament_id: int) -> int:
                 Hand.objects.filter(tournament_id=tournament_id)
                 .exclude(status__in=SETTLED_OR_VOID)
                 .order_by("number")
+                .select_related("game_version")  # a house game's definition, in the same read
                 .prefetch_related(Prefetch("hand_seats", queryset=SEATS_SETTLED))[:BATCH_HANDS]
             )
             batch = []

@@ -12,9 +12,13 @@ from typing import Any
 from tracker.core.digest import canonical_json, sha256_hex
 from tracker.core.paths import FieldPath
 from tracker.engine.errors import Code, DomainError
+from tracker.engine.games import dump_game
 from tracker.engine.phh import PHHError, game_from_phh
 from tracker.engine.procedure import ENTRY_FIELDS, PHH_OPTIONAL, PHH_REQUIRED, PHH_VARIANT
 from tracker.engine.variants import SEVEN_CARD_STUD
+from tracker.games.models import LeagueGameVersion
+from tracker.games.selectors import league_version_by_digest
+from tracker.games.services import definition_digest
 from tracker.hands.models import Hand
 from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
 from tracker.hands.services.recording import HandBatch, hand_record
@@ -154,8 +158,7 @@ def phh_hand_entry(
         return HandFault(message, code=code, source=source, hand=label, field=field)
 
     _check_fields(hand, fault)
-    if "_game" in hand:
-        _check_game(hand["_game"], fault)
+    version = _house_version(tournament, hand["_game"], fault) if "_game" in hand else None
     if state.over:
         why = (
             f"the {tournament.hand_limit}-hand limit is reached"
@@ -219,12 +222,23 @@ def phh_hand_entry(
     options = hand.get("_options")
     if options is not None and not isinstance(options, Mapping):
         raise fault("must be a table of announcements", "_options")
+    table_result = _table_result(hand.get("_table_result"), seats, fault)
+    if version is not None:  # the definition says it all: no variant, no announcements
+        if options:
+            raise fault("a house game's hand has no announcements", "_options")
+        return {
+            "entry_mode": "full",
+            "game": version.game.slug,
+            "game_version": version.number,
+            "entry": entry,
+            "table_result": table_result,
+        }
     return {
         "entry_mode": "full",
         "variant": hand.get("_variant") or SEVEN_CARD_STUD,
         "options": options,
         "entry": entry,
-        "table_result": _table_result(hand.get("_table_result"), seats, fault),
+        "table_result": table_result,
     }
 
 
@@ -242,19 +256,23 @@ def phh_finish_check(outcome, hand: Mapping[str, Any], *, source: str, label) ->
         )
 
 
-def _check_game(value: Any, fault) -> None:
-    """A house game's hand: its definition checked (a refusal names the part at fault), then
-    refused as a whole, since hands of house games cannot be recorded yet."""
+def _house_version(tournament: Tournament, value: Any, fault) -> LeagueGameVersion:
+    """A house game's hand: its definition checked (a refusal names the part at fault), and
+    the version of the tournament's league's game with that definition (by its digest,
+    tracker/core/digest.py), else refused (``unknown_game``, field ``_game``)."""
     try:
         game = game_from_phh(value)
     except PHHError as exc:
-        raise fault(exc.message, next(iter(exc.fields), "_game"), "invalid_game") from None
-    raise fault(
-        f"a hand of the house game {game.title!r}: hands of house games cannot be recorded "
-        "yet, so they cannot be imported",
-        "_game",
-        "unsupported_game",
-    )
+        raise fault(exc.message, next(iter(exc.fields), "_game"), Code.INVALID_GAME) from None
+    version = league_version_by_digest(tournament.league, definition_digest(dump_game(game)))
+    if version is None:
+        raise fault(
+            f"{tournament.league.name} has no game with this definition of {game.title!r} "
+            "(a game of the league, not archived, with every rule the same)",
+            "_game",
+            Code.UNKNOWN_GAME,
+        )
+    return version
 
 
 def _name(value: Any) -> str:
