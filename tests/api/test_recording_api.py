@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from rest_framework.renderers import JSONRenderer
 
 from api.models import IdempotencyRecord
+from api.serializers.hands import HandRecordedSerializer
 from tests.factories import ACES, KINGS, add_member, make_league, make_user
 from tests.factories import api_client as client_for
 from tracker.hands.models import Hand
@@ -324,6 +326,31 @@ def test_a_recorded_hand_answers_the_next_hand_as_the_tournament_gives_it(setup)
     assert nxt is None and detail["hands_left"] == 0  # the fourth hand was the last
     assert seen_players == [3, 2, 2]  # the kings went out in hand 2
     assert len(set(seen_stakes)) == 3  # a level a hand
+
+
+def test_the_recorded_answer_is_the_serializers_byte_for_byte(setup):
+    """The POST's body (written out by ``hand_recorded_data``, not by DRF's fields) is the
+    one HandRecordedSerializer renders for the hand as stored, key order included: a showdown
+    with its cards shown, then a fold to the bring-in."""
+    api, tid = setup["api"], setup["tournament"]
+    for showdown in (True, False):
+        nxt = next_hand(api, tid)
+        chips = tournament_state(Tournament.objects.get(pk=tid)).stacks
+        body = {
+            "tournament": tid,
+            "number": nxt["number"],
+            "entry_mode": "quick",
+            "entry": {"seats": _seats_from(nxt, chips, showdown=showdown)},
+        }
+        answer = api.post("/api/v1/hands/", body, format="json")
+        assert answer.status_code == 201, answer.json()
+        hand = Hand.objects.prefetch_related("hand_seats__player", "pots").get(
+            pk=answer.json()["id"]
+        )
+        state = tournament_state(Tournament.objects.get(pk=tid))
+        expected = HandRecordedSerializer(hand, context={"state": state}).data
+        assert answer.content == JSONRenderer().render(expected)
+        assert any(seat["down"] for seat in expected["seats"]) is showdown
 
 
 def test_a_retry_answers_the_next_hand_too(setup):
