@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.renderers import JSONRenderer
 
 from api.models import IdempotencyRecord
-from api.serializers.hands import HandRecordedSerializer
+from api.serializers.hands import HandRecordedSerializer, hand_recorded_data
 from tests.factories import ACES, KINGS, add_member, make_league, make_user
 from tests.factories import api_client as client_for
 from tracker.hands.models import Hand
+from tracker.hands.requests import HandRequest
+from tracker.hands.services.recording import hand_record_with_state
 from tracker.tournaments.models import LedgerEntry, Tournament
 from tracker.tournaments.selectors import tournament_state
 
@@ -330,9 +334,11 @@ def test_a_recorded_hand_answers_the_next_hand_as_the_tournament_gives_it(setup)
 
 def test_the_recorded_answer_is_the_serializers_byte_for_byte(setup):
     """The POST's body (written out by ``hand_recorded_data``, not by DRF's fields) is the
-    one HandRecordedSerializer renders for the hand as stored, key order included: a showdown
+    one HandRecordedSerializer renders, key order included: from the same hand in memory,
+    byte for byte; and against the hand as stored, the same values in the same order of
+    keys (PostgreSQL's jsonb orders the keys inside the stored entry its own way). A showdown
     with its cards shown, then a fold to the bring-in."""
-    api, tid = setup["api"], setup["tournament"]
+    api, tid, admin = setup["api"], setup["tournament"], setup["admin"]
     for showdown in (True, False):
         nxt = next_hand(api, tid)
         chips = tournament_state(Tournament.objects.get(pk=tid)).stacks
@@ -349,8 +355,27 @@ def test_the_recorded_answer_is_the_serializers_byte_for_byte(setup):
         )
         state = tournament_state(Tournament.objects.get(pk=tid))
         expected = HandRecordedSerializer(hand, context={"state": state}).data
-        assert answer.content == JSONRenderer().render(expected)
+        assert answer.json() == json.loads(JSONRenderer().render(expected))
+        assert list(answer.json()) == list(expected)
+        assert [list(seat) for seat in answer.json()["seats"]] == [
+            list(seat) for seat in expected["seats"]
+        ]
         assert any(seat["down"] for seat in expected["seats"]) is showdown
+    # The same hand in memory, as the view has it, through both.
+    nxt = next_hand(api, tid)
+    chips = tournament_state(Tournament.objects.get(pk=tid)).stacks
+    hand, seats, state = hand_record_with_state(
+        tournament=Tournament.objects.select_related("league").get(pk=tid),
+        by=admin,
+        asked=HandRequest(
+            entry_mode="quick", entry={"seats": _seats_from(nxt, chips, showdown=True)}
+        ),
+    )
+    written = JSONRenderer().render(hand_recorded_data(hand, seats, state))
+    hand._prefetched_objects_cache = {"hand_seats": seats, "pots": []}
+    assert written == JSONRenderer().render(
+        HandRecordedSerializer(hand, context={"state": state}).data
+    )
 
 
 def test_a_retry_answers_the_next_hand_too(setup):
