@@ -22,6 +22,7 @@ from api.serializers.hands import (
     HandVoidSerializer,
     ReevaluationCreateSerializer,
     ReevaluationJobSerializer,
+    hand_recorded_data,
 )
 from api.views.core import (
     WriteThrottled,
@@ -155,8 +156,7 @@ class HandViewSet(
             )
             # The hand as recorded, from memory: its seats as written, no pots before settlement
             # (which follows the commit; GET /hands/{id}/ shows it), the next hand from the state.
-            hand._prefetched_objects_cache = {"hand_seats": seats, "pots": []}
-            data = HandRecordedSerializer(hand, context={"state": state}).data
+            data = hand_recorded_data(hand, seats, state)
             return Response(data, status=status.HTTP_201_CREATED)
 
         with roles_remembered():  # read once: for authorizing first and in the service

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from rest_framework.renderers import JSONRenderer
 
 from api.models import IdempotencyRecord
+from api.serializers.hands import HandRecordedSerializer, hand_recorded_data
 from tests.factories import ACES, KINGS, add_member, make_league, make_user
 from tests.factories import api_client as client_for
 from tracker.hands.models import Hand
+from tracker.hands.requests import HandRequest
+from tracker.hands.services.recording import hand_record_with_state
 from tracker.tournaments.models import LedgerEntry, Tournament
 from tracker.tournaments.selectors import tournament_state
 
@@ -324,6 +330,52 @@ def test_a_recorded_hand_answers_the_next_hand_as_the_tournament_gives_it(setup)
     assert nxt is None and detail["hands_left"] == 0  # the fourth hand was the last
     assert seen_players == [3, 2, 2]  # the kings went out in hand 2
     assert len(set(seen_stakes)) == 3  # a level a hand
+
+
+def test_the_recorded_answer_is_the_serializers_byte_for_byte(setup):
+    """The POST's body (written out by ``hand_recorded_data``, not by DRF's fields) is the
+    one HandRecordedSerializer renders, key order included: from the same hand in memory,
+    byte for byte; and against the hand as stored, the same values in the same order of
+    keys (PostgreSQL's jsonb orders the keys inside the stored entry its own way). A showdown
+    with its cards shown, then a fold to the bring-in."""
+    api, tid, admin = setup["api"], setup["tournament"], setup["admin"]
+    for showdown in (True, False):
+        nxt = next_hand(api, tid)
+        chips = tournament_state(Tournament.objects.get(pk=tid)).stacks
+        body = {
+            "tournament": tid,
+            "number": nxt["number"],
+            "entry_mode": "quick",
+            "entry": {"seats": _seats_from(nxt, chips, showdown=showdown)},
+        }
+        answer = api.post("/api/v1/hands/", body, format="json")
+        assert answer.status_code == 201, answer.json()
+        hand = Hand.objects.prefetch_related("hand_seats__player", "pots").get(
+            pk=answer.json()["id"]
+        )
+        state = tournament_state(Tournament.objects.get(pk=tid))
+        expected = HandRecordedSerializer(hand, context={"state": state}).data
+        assert answer.json() == json.loads(JSONRenderer().render(expected))
+        assert list(answer.json()) == list(expected)
+        assert [list(seat) for seat in answer.json()["seats"]] == [
+            list(seat) for seat in expected["seats"]
+        ]
+        assert any(seat["down"] for seat in expected["seats"]) is showdown
+    # The same hand in memory, as the view has it, through both.
+    nxt = next_hand(api, tid)
+    chips = tournament_state(Tournament.objects.get(pk=tid)).stacks
+    hand, seats, state = hand_record_with_state(
+        tournament=Tournament.objects.select_related("league").get(pk=tid),
+        by=admin,
+        asked=HandRequest(
+            entry_mode="quick", entry={"seats": _seats_from(nxt, chips, showdown=True)}
+        ),
+    )
+    written = JSONRenderer().render(hand_recorded_data(hand, seats, state))
+    hand._prefetched_objects_cache = {"hand_seats": seats, "pots": []}
+    assert written == JSONRenderer().render(
+        HandRecordedSerializer(hand, context={"state": state}).data
+    )
 
 
 def test_a_retry_answers_the_next_hand_too(setup):

@@ -196,6 +196,43 @@ def rows_insert(model: type[models.Model], rows: Sequence[Mapping[str, Any]]) ->
         cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", values)
 
 
+@functools.cache
+def _insert_plan(model: type[models.Model]) -> tuple[str, list[models.Field], list, list]:
+    """``row_insert``'s statement for ``model``, its fields, their preparers and the fields
+    that stamp themselves on insert (worked out once per model)."""
+    meta = model._meta
+    fields = [f for f in meta.concrete_fields if f is not meta.pk]
+    quote = connection.ops.quote_name
+    sql = "INSERT INTO {} ({}) VALUES ({}) RETURNING {}".format(
+        quote(meta.db_table),
+        ", ".join(quote(f.column) for f in fields),
+        ", ".join(["%s"] * len(fields)),
+        quote(meta.pk.column),
+    )
+    stamped = [
+        f for f in fields if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+    ]
+    return sql, fields, [_preparer(f) for f in fields], stamped
+
+
+def row_insert(row: models.Model) -> None:
+    """Insert ``row`` (an unsaved instance with an automatic primary key) and set its primary
+    key: one ``INSERT … RETURNING``, its values prepared by their fields as ``save()`` would,
+    without Django's building of the statement each time (more Python time than the database
+    takes to run it, for the one hand a recording writes). Like ``bulk_create`` it calls no
+    ``save()`` and sends no signals; a database error is Django's (an ``IntegrityError`` for
+    a unique constraint)."""
+    sql, fields, prepare, stamped = _insert_plan(type(row))
+    for field in stamped:
+        field.pre_save(row, True)
+    values = [run(getattr(row, field.attname)) for field, run in zip(fields, prepare, strict=True)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        row.pk = cursor.fetchone()[0]
+    row._state.adding = False
+    row._state.db = connection.alias
+
+
 def rows_accumulate(
     model: type[models.Model],
     *,

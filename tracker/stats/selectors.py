@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import connection
 from django.db.models import (
     Case,
     Count,
@@ -34,6 +35,7 @@ from django.db.models import (
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, TruncMonth
 
+from tracker.core import rows
 from tracker.core.errors import NotFound
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
 from tracker.engine.hands import CATEGORIES
@@ -640,27 +642,54 @@ class SeatTally:
     counters: dict[str, Any]
 
 
+def _seat_tallies_sql(ids: int) -> str:
+    """The statement of :func:`seat_tallies` for ``ids`` hand ids: the rows of the queryset
+    ``settled_seats().filter(hand_id__in=...).values_list(...)`` it replaces (the settled
+    seats of those hands, their hand's tournament and its date, variant and draft), in the
+    seats' order. Written out: settlement reads it for every batch, and Django building the
+    joins and preparing the list of ids cost more than the database answering."""
+    seat, hand = HandSeat._meta, HandSeat._meta.get_field("hand").related_model._meta
+    night = hand.get_field("tournament").related_model._meta
+    draft = hand.get_field("draft").related_model._meta
+    q = connection.ops.quote_name
+
+    def col(meta, name: str) -> str:
+        return q(meta.get_field(name).column)
+
+    marks = ", ".join(["%s"] * ids)
+    statuses = ", ".join(["%s"] * len(SETTLED))
+    return (
+        f"SELECT s.{col(seat, 'id')}, s.{col(seat, 'player')}, t.{col(night, 'league')}, "
+        f"h.{col(hand, 'tournament')}, t.{col(night, 'date')}, h.{col(hand, 'variant')}, "
+        f"s.{col(seat, 'facts')}, s.{col(seat, 'won')}, s.{col(seat, 'contributed')}, "
+        f"d.{col(draft, 'id')} "
+        f"FROM {q(seat.db_table)} s "
+        f"JOIN {q(hand.db_table)} h ON h.{col(hand, 'id')} = s.{col(seat, 'hand')} "
+        f"JOIN {q(night.db_table)} t ON t.{col(night, 'id')} = h.{col(hand, 'tournament')} "
+        f"LEFT JOIN {q(draft.db_table)} d ON d.{col(draft, 'hand')} = h.{col(hand, 'id')} "
+        f"WHERE s.{col(seat, 'hand')} IN ({marks}) AND h.{col(hand, 'status')} IN ({statuses}) "
+        f"AND s.{col(seat, 'won')} IS NOT NULL "
+        f"ORDER BY s.{col(seat, 'hand')}, s.{col(seat, 'position')}"
+    )
+
+
 def seat_tallies(*, hand_ids) -> list[SeatTally]:
     """What each settled seat of these hands adds to the running totals (one query);
     seats of hands not settled add nothing and are not listed."""
-    rows = (
-        settled_seats()
-        .filter(hand_id__in=list(hand_ids))
-        .values_list(
-            "id",
-            "player_id",
-            "hand__tournament__league_id",
-            "hand__tournament_id",
-            "hand__tournament__date",
-            "hand__variant",
-            "facts",
-            "won",
-            "contributed",
-            "hand__draft__id",
-        )
-    )
+    ids = list(hand_ids)
+    if not ids:
+        return []
+    date_field = Tournament._meta.get_field("date")
+    facts_field = HandSeat._meta.get_field("facts")
+    (date_convs, facts_convs) = rows.converters([date_field, facts_field])
+    with connection.cursor() as cursor:
+        cursor.execute(_seat_tallies_sql(len(ids)), [*ids, *(s.value for s in SETTLED)])
+        found = cursor.fetchall()
     out = []
-    for sid, pid, lid, tid, day, variant, facts, won, put_in, draft in rows:
+    for sid, pid, lid, tid, day, variant, facts, won, put_in, draft in found:
+        day, facts = rows.converted(
+            [day, facts], [date_field, facts_field], [date_convs, facts_convs]
+        )
         out.append(
             SeatTally(
                 seat_id=sid,

@@ -8,8 +8,10 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any
 
 from django.core import signing
+from django.db import connection
 from django.db.models import (
     Count,
     Max,
@@ -24,8 +26,10 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from tracker.core import rows
 from tracker.core.errors import NotFound
 from tracker.core.snapshot import read_snapshot
+from tracker.core.typed import ChipsByPlayer
 from tracker.engine import tournament as rules
 from tracker.engine.stakes import Stakes
 from tracker.hands.models import SETTLED, Hand, HandSeat, HandStatus, Pot
@@ -169,6 +173,84 @@ LATEST_FIELDS = (
 )
 
 
+def _column(model, attname: str) -> str:
+    return next(f.column for f in model._meta.concrete_fields if f.attname == attname)
+
+
+# The state's reads, written out once: they run on every hand recorded, and Django building
+# their querysets (a join, a subquery, a filtered sum) cost more than the database running
+# them. The same rows as the querysets they replace: the seats with their players, in seat
+# order; the hands recorded or invalid, and the latest; each player's ledger sum and the part
+# of it that belongs to the hands listed (``IN`` a list of ids, as Django writes it).
+_SEAT_FIELDS = rows.fields_named(Seat)
+_PLAYER_FIELDS = rows.fields_named(Seat._meta.get_field("player").related_model)
+_SEATS_SQL = (
+    "SELECT {seat_columns}, {player_columns} FROM {seat} s JOIN {player} p ON p.{player_pk} "
+    "= s.{seat_player} WHERE s.{seat_tournament} = %s ORDER BY s.{seat_number}"
+).format(
+    seat_columns=rows.select_list("s", _SEAT_FIELDS),
+    player_columns=rows.select_list("p", _PLAYER_FIELDS),
+    seat=Seat._meta.db_table,
+    player=_PLAYER_FIELDS[0].model._meta.db_table,
+    player_pk=_PLAYER_FIELDS[0].model._meta.pk.column,
+    seat_player=_column(Seat, "player_id"),
+    seat_tournament=_column(Seat, "tournament_id"),
+    seat_number=_column(Seat, "number"),
+)
+_HAND_FIELDS = rows.fields_named(Hand, LATEST_FIELDS)
+_HANDS_SQL = (
+    "SELECT {fields} FROM {hand} h WHERE h.{tournament} = %s AND (h.{status} IN (%s, %s) OR "
+    "h.{number} = (SELECT MAX(l.{number}) FROM {hand} l WHERE l.{tournament} = %s)) "
+    "ORDER BY h.{number}"
+).format(
+    fields=rows.select_list("h", _HAND_FIELDS),
+    hand=Hand._meta.db_table,
+    tournament=_column(Hand, "tournament_id"),
+    status=_column(Hand, "status"),
+    number=_column(Hand, "number"),
+)
+_LEDGER_SQL = (
+    "SELECT {player}, SUM({amount}){left_out} FROM {ledger} WHERE {tournament} = %s "
+    "GROUP BY {player}"
+)
+_LEDGER_COLUMNS = {
+    "player": _column(LedgerEntry, "player_id"),
+    "amount": _column(LedgerEntry, "amount"),
+    "ledger": LedgerEntry._meta.db_table,
+    "tournament": _column(LedgerEntry, "tournament_id"),
+}
+_FIELD = {field.attname: k for k, field in enumerate(_HAND_FIELDS)}  # in model order
+
+
+def _seats_read(tournament: Tournament) -> list[Seat]:
+    """The tournament's seats in seat order, each with its player (one statement)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_SEATS_SQL, [tournament.pk])
+        found = cursor.fetchall()
+    seat_convs, player_convs = rows.converters(_SEAT_FIELDS), rows.converters(_PLAYER_FIELDS)
+    cache = Seat._meta.get_field("player")
+    n = len(_SEAT_FIELDS)
+    seats = []
+    for row in found:
+        seat = rows.instance(Seat, _SEAT_FIELDS, seat_convs, row[:n])
+        cache.set_cached_value(
+            seat, rows.instance(cache.related_model, _PLAYER_FIELDS, player_convs, row[n:])
+        )
+        seats.append(seat)
+    return seats
+
+
+def _pending_read(tournament: Tournament) -> tuple[list[tuple], list[Any]]:
+    """The rows of the hands recorded or invalid, and of the latest hand, by number (the
+    values of ``LATEST_FIELDS``), and the converters of those fields."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _HANDS_SQL,
+            [tournament.pk, HandStatus.RECORDED.value, HandStatus.INVALID.value, tournament.pk],
+        )
+        return cursor.fetchall(), rows.converters(_HAND_FIELDS)
+
+
 def tournament_state(tournament: Tournament, *, seats: list[Seat] | None = None) -> TournamentState:
     """The state of play: projected stacks, who is out, the next hand's number, dealer, stakes.
 
@@ -184,22 +266,26 @@ def tournament_state(tournament: Tournament, *, seats: list[Seat] | None = None)
     """
     with read_snapshot():
         if seats is None:
-            seats = list(tournament.seats.select_related("player").order_by("number"))
-        latest = Hand.objects.filter(tournament=tournament).order_by("-number").values("number")
-        hands = list(
-            Hand.objects.filter(tournament=tournament)
-            .filter(Q(status__in=PENDING) | Q(number=Subquery(latest[:1])))
-            .order_by("number")
-            .only(*LATEST_FIELDS)
-        )
-        recorded = [h for h in hands if h.status == HandStatus.RECORDED]
-        settled = _ledger_stacks(tournament, seats, leaving_out=[h.pk for h in recorded])
+            seats = _seats_read(tournament)
+        found, convs = _pending_read(tournament)
+        status, pk = _FIELD["status"], _FIELD["id"]
+        recorded = [row for row in found if row[status] == HandStatus.RECORDED]
+        settled = _ledger_stacks(tournament, seats, leaving_out=[row[pk] for row in recorded])
     projected = dict(settled)
-    blocked_by = next((h for h in hands if h.status == HandStatus.INVALID), None)
-    for hand in recorded:
-        for pid, delta in hand.projected_net_chips.items():
+    invalid = next((row for row in found if row[status] == HandStatus.INVALID), None)
+    net, net_convs = _FIELD["projected_net"], convs[_FIELD["projected_net"]]
+    for row in recorded:
+        # The column's JSON as the field reads it, then as ChipsByPlayer reads it (int keys).
+        chips = rows.converted([row[net]], [_HAND_FIELDS[net]], [net_convs])[0]
+        for pid, delta in ChipsByPlayer.from_json(chips).items():
             projected[pid] = projected.get(pid, 0) + delta
-    last = hands[-1] if hands else None
+    last = rows.instance(Hand, _HAND_FIELDS, convs, found[-1]) if found else None
+    if invalid is None:
+        blocked_by = None
+    elif invalid is found[-1]:
+        blocked_by = last  # one instance, as the queryset gave
+    else:
+        blocked_by = rows.instance(Hand, _HAND_FIELDS, convs, invalid)
     return TournamentState(
         tournament=tournament,
         seats=seats,
@@ -219,13 +305,20 @@ def _ledger_stacks(
 ) -> dict[int, int]:
     """Each seated player's ledger sum, without the entries of the hands ``leaving_out``
     (one statement, so the sums and what they leave out are read at the same moment)."""
-    sums: dict[str, Sum] = {"chips": Sum("amount")}
+    left_out = ""
+    params: list[int] = []
     if leaving_out:
-        sums["left_out"] = Sum("amount", filter=Q(hand_id__in=leaving_out))
-    rows = LedgerEntry.objects.filter(tournament=tournament).values("player_id").annotate(**sums)
+        hand = _column(LedgerEntry, "hand_id")
+        amount = _LEDGER_COLUMNS["amount"]
+        marks = ", ".join(["%s"] * len(leaving_out))
+        left_out = f", SUM(CASE WHEN {hand} IN ({marks}) THEN {amount} ELSE 0 END)"
+        params += leaving_out
+    sql = _LEDGER_SQL.format(left_out=left_out, **_LEDGER_COLUMNS)
     stacks = {seat.player_id: 0 for seat in seats}
-    for row in rows:
-        stacks[row["player_id"]] = row["chips"] - (row.get("left_out") or 0)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, tournament.pk])
+        for row in cursor.fetchall():
+            stacks[row[0]] = int(row[1]) - (int(row[2]) if leaving_out else 0)
     return stacks
 
 

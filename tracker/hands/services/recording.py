@@ -15,11 +15,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Max, Q
 
 from tracker.audit.services import audit_record, audit_record_many
-from tracker.core.bulk import rows_copy, rows_insert
+from tracker.core.bulk import row_insert, rows_copy, rows_insert
 from tracker.core.digest import canonical_json, sha256_hex
 from tracker.core.errors import Conflict
 from tracker.core.jobs import enqueue_on_commit
@@ -200,9 +200,7 @@ def _checked(
     entry_mode, entry, number = asked.entry_mode, asked.entry, asked.number
     variant, options, table_result = asked.variant, asked.options, asked.table_result
     require(by, tournament.league, Capability.RECORD_HAND, "record hands")
-    tournament = (
-        Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
-    )
+    tournament = _tournament_locked(tournament)
     state = tournament_state(tournament)  # bounded: no re-reading of every earlier hand
     _refuse_over(tournament, state)
     if number is not None and number != state.next_number:
@@ -223,6 +221,28 @@ def _checked(
         table_result=table_result,
         version=house_version(tournament, asked),
     )
+
+
+# The tournament's row read again under its lock, written out: Django building the
+# queryset (a select_for_update with its league joined) cost more than running it.
+_LOCKED_SQL = "SELECT {columns} FROM {table} WHERE {pk} = %s".format(
+    columns=", ".join(f.column for f in Tournament._meta.concrete_fields),
+    table=Tournament._meta.db_table,
+    pk=Tournament._meta.pk.column,
+)
+
+
+def _tournament_locked(tournament: Tournament) -> Tournament:
+    """``tournament`` read again and locked until the transaction ends (``FOR UPDATE`` where
+    the database has row locks), with the league ``tournament`` holds (the caller has just
+    read it: its house rules, which no lock of the tournament holds still either way)."""
+    sql = _LOCKED_SQL + (" FOR UPDATE" if connection.features.has_select_for_update else "")
+    locked = next(iter(Tournament.objects.raw(sql, [tournament.pk])), None)
+    if locked is None:
+        raise Tournament.DoesNotExist(f"tournament {tournament.pk} is gone")
+    if locked.league_id == tournament.league_id:
+        locked.league = tournament.league
+    return locked
 
 
 def _checked_next(
@@ -319,7 +339,7 @@ def hand_record_with_state(
     # No savepoint of its own: a clash on the number aborts this whole transaction anyway
     # (hand_record is atomic, and a savepoint when a caller's transaction is open).
     try:
-        hand.save(force_insert=True)
+        row_insert(hand)
     except IntegrityError:
         raise _clash(state.next_number) from None
     # Each seat with its player, from the state's read of the seats.
@@ -427,9 +447,14 @@ def _refuse_nul(value: Any, path: str) -> None:
             _refuse_nul(item, f"{path}[{k}]")
 
 
+_SEAT_FIELDS = [f.attname for f in HandSeat._meta.concrete_fields if not f.primary_key]
+
+
 def _write_hand_seats(hand: Hand, outcome: Outcome, seats: dict[int, Seat]) -> list[HandSeat]:
+    """The hand's seat rows, written in one statement without their ids read back (nothing
+    needs them: the answer shows none), and returned as written."""
     rows = _hand_seat_rows(hand, outcome, seats)
-    HandSeat.objects.bulk_create(rows)
+    rows_insert(HandSeat, [{name: getattr(row, name) for name in _SEAT_FIELDS} for row in rows])
     return rows
 
 

@@ -50,11 +50,11 @@ import os
 import time
 from dataclasses import dataclass
 
-from django.db import transaction
-from django.db.models import Prefetch
+from django.db import connection, transaction
 from django.utils import timezone
 
 from tracker.audit.services import system_actor
+from tracker.core import rows
 from tracker.core.bulk import rows_copy, rows_insert, rows_update
 from tracker.core.locks import SETTLEMENT, transaction_lock
 from tracker.core.totals import totals_kept
@@ -109,6 +109,38 @@ SETTLED_OR_VOID = (HandStatus.VERIFIED, HandStatus.DISPUTED, HandStatus.VOID)
 # What settling reads of a hand's seats (it writes their stacks, chips and facts): the
 # cards and the facts as recorded are not read.
 SEATS_SETTLED = HandSeat.objects.only("id", "hand_id", "player_id", "position")
+_SEAT_FIELDS = rows.fields_named(HandSeat, ("id", "hand_id", "player_id", "position"))
+
+
+def _seats_attach(hands: list[Hand]) -> None:
+    """Give each of ``hands`` its seats (``SEATS_SETTLED``, in position order) as a prefetch
+    would, in one statement written out: Django's prefetch spent more time building its
+    ``IN`` list of the batch's ids than the database took to answer."""
+    if not hands:
+        return
+    quote = connection.ops.quote_name
+    hand, position = (quote(HandSeat._meta.get_field(n).column) for n in ("hand", "position"))
+    sql = "SELECT {} FROM {} s WHERE s.{} IN ({}) ORDER BY s.{}, s.{}".format(
+        rows.select_list("s", _SEAT_FIELDS),
+        quote(HandSeat._meta.db_table),
+        hand,
+        ", ".join(["%s"] * len(hands)),
+        hand,
+        position,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [h.pk for h in hands])
+        found = cursor.fetchall()
+    convs = rows.converters(_SEAT_FIELDS)
+    by_hand: dict[int, list[HandSeat]] = {h.pk: [] for h in hands}
+    hand_field = HandSeat._meta.get_field("hand")
+    for values in found:
+        seat = rows.instance(HandSeat, _SEAT_FIELDS, convs, values)
+        by_hand[seat.hand_id].append(seat)
+    for h in hands:
+        for seat in by_hand[h.pk]:
+            hand_field.set_cached_value(seat, h)  # as the prefetch sets it
+        h._prefetched_objects_cache = {"hand_seats": by_hand[h.pk]}
 
 
 def settlement_lock(tournament_id: int) -> None:
@@ -158,9 +190,9 @@ def tournament_settle(*, tournament_id: int) -> int:
                 Hand.objects.filter(tournament_id=tournament_id)
                 .exclude(status__in=SETTLED_OR_VOID)
                 .order_by("number")
-                .select_related("game_version")  # a house game's definition, in the same read
-                .prefetch_related(Prefetch("hand_seats", queryset=SEATS_SETTLED))[:BATCH_HANDS]
+                .select_related("game_version")[:BATCH_HANDS]  # a house game's definition too
             )
+            _seats_attach(hands)
             batch = []
             for hand in hands:
                 if hand.status != HandStatus.RECORDED:

@@ -1,0 +1,64 @@
+"""Model instances from rows read by a statement written out by hand.
+
+A few reads run on every hand recorded (the state of play's seats and hands), where Django
+building the queryset costs more Python time than the database takes to answer. Such a read
+is written once as SQL, from the models' own table and column names (``select_list``), and
+its rows become instances here with the values converted by their fields, as a queryset
+would (``from_db_value``, and the database's own converters: SQLite's dates, say).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from django.db import connection, models
+
+M = TypeVar("M", bound=models.Model)
+
+
+def fields_named(model: type[models.Model], attnames: Sequence[str] | None = None) -> list:
+    """``model``'s concrete fields, all or those of ``attnames``, in the model's order (the
+    order :func:`instance` needs its values in)."""
+    fields = list(model._meta.concrete_fields)
+    if attnames is None:
+        return fields
+    unknown = set(attnames) - {f.attname for f in fields}
+    if unknown:
+        raise ValueError(f"{model.__name__} has no column {sorted(unknown)}")
+    return [f for f in fields if f.attname in attnames]
+
+
+def select_list(alias: str, fields: Sequence[models.Field]) -> str:
+    """The columns of ``fields`` on the table aliased ``alias``: ``s.id, s.player_id, ...``."""
+    quote = connection.ops.quote_name
+    return ", ".join(f"{alias}.{quote(field.column)}" for field in fields)
+
+
+def converters(fields: Sequence[models.Field]) -> list[list[Callable]]:
+    """Each field's converters on this connection (often none: no call per value then)."""
+    out = []
+    for field in fields:
+        col = field.get_col(field.model._meta.db_table)
+        out.append(connection.ops.get_db_converters(col) + field.get_db_converters(connection))
+    return out
+
+
+def converted(values: Sequence[Any], fields: Sequence[models.Field], convs) -> list[Any]:
+    """``values`` (one row's, in the order of ``fields``) as a queryset would read them."""
+    out = list(values)
+    for k, chain in enumerate(convs):
+        if chain:
+            value, expression = out[k], fields[k].get_col(fields[k].model._meta.db_table)
+            for convert in chain:
+                value = convert(value, expression, connection)
+            out[k] = value
+    return out
+
+
+def instance(model: type[M], fields: Sequence[models.Field], convs, values: Sequence[Any]) -> M:
+    """An instance of ``model`` read from the database with ``values`` for ``fields`` (from
+    :func:`fields_named`; the others deferred, as ``only()`` leaves them)."""
+    return model.from_db(
+        connection.alias, [f.attname for f in fields], converted(values, fields, convs)
+    )
