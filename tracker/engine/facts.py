@@ -49,7 +49,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .announcements import has_high, normalize_announcements
+from .announcements import VARIANTS, has_high, normalize_announcements
 from .cards import format_card, parse_card
 from .equity import SAMPLES, Pot, Seat, all_in_equity
 from .errors import DomainError
@@ -298,7 +298,10 @@ def hand_facts(
     facts are the same: a full history's walk is the same walk, and of a quick entry only
     what its reading holds is read (the streets dealt, the showdown, the cards shown there).
     """
-    options = normalize_announcements(variant, options)
+    # A house game's hand (variant "house") has no announcements: its definition rules it,
+    # and its reading says each player's wild cards; its all-in luck is not sampled.
+    house = variant not in VARIANTS
+    options = dict(options) if house else normalize_announcements(variant, options)
     n = len(reading["folded"])
     showdown = reading.get("showdown")
     full = entry_mode == "full"
@@ -325,7 +328,7 @@ def hand_facts(
     if showdown:
         community = showdown.get("community")
         shown = [(pos, seat) for pos, seat in enumerate(showdown.get("players") or []) if seat]
-    elif full and (alone := _shown_alone(hand)) is not None:
+    elif full and not house and (alone := _shown_alone(hand)) is not None:
         community = format_card(hand.community) if hand.community is not None else None
         pos, seat = alone
         players = [{"down": seat["down"], "up": seat["up"]}]
@@ -338,10 +341,17 @@ def hand_facts(
         if high:
             facts[pos]["cat"] = high["category"]
         try:
-            facts[pos]["wild"] = _wild_count(variant, options, seat, community)
+            facts[pos]["wild"] = (
+                len(seat.get("wild") or [])
+                if house
+                else _wild_count(variant, options, seat, community)
+            )
         except DomainError:  # pragma: no cover - the reading's cards are always valid
             pass
-    if full:
+    if full and house:
+        for pos in observer.contenders:
+            facts[pos]["ai_skip"] = "a house game's all-in luck is not sampled"
+    elif full:
         try:
             luck = _luck(variant, options, observer, hand, reading, samples)
         except DomainError as exc:

@@ -32,6 +32,10 @@ class HandRequest:
     options: Mapping[str, Any] | None = None
     table_result: Mapping[str, Any] | None = None
     number: int | None = None
+    # A house game version (tracker/games/models.py LeagueGameVersion) the hand was dealt
+    # under: then ``variant`` and ``options`` are not read, and a full ``entry`` is the
+    # table's events (``{"events": [...]}``, the live logger's steps).
+    game_version: Any = None
 
     @classmethod
     def given(cls, hand: HandRequest | None, fields: Mapping[str, Any]) -> HandRequest:

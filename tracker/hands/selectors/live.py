@@ -23,9 +23,11 @@ from tracker.core.errors import NotFound
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS, normalize_announcements
 from tracker.engine.events import TableEvent, event_from_json
 from tracker.engine.frames import FramesObserver, StreetFrame
+from tracker.engine.games import GameDefinition
 from tracker.engine.live import live_hand
 from tracker.engine.screen import TableNow
 from tracker.engine.stud import NextEvent, StudHand
+from tracker.games.models import LeagueGame
 from tracker.hands.models import DraftHand, DraftStatus
 from tracker.hands.selectors.wording import announcement_text
 from tracker.leagues.models import Player
@@ -50,7 +52,16 @@ def draft_walk(draft: DraftHand, *, names: list[str] | None = None, observers=()
         events=draft_events(draft),
         labels=names,
         observers=observers,
+        game=draft_game(draft),
     )
+
+
+def draft_game(draft: DraftHand) -> GameDefinition | None:
+    """The house game definition the draft deals (the version it was started at), or None
+    for one of today's variants."""
+    if draft.game_version_id is None:
+        return None
+    return draft.game_version.game_definition
 
 
 #: How many drafts' machines a thread keeps (a night has one open draft; a few nights may
@@ -84,6 +95,7 @@ def _machines() -> OrderedDict[int, DraftMachine]:
 def _deal(draft: DraftHand) -> tuple[Any, ...]:
     return (
         draft.variant,
+        draft.game_version_id,
         draft.options,
         draft.stakes,
         list(draft.positions),
@@ -184,6 +196,19 @@ def night_games(tournament: Tournament) -> list[dict[str, Any]]:
             {"variant": v, "title": VARIANT_TITLES[v], "options": options, "announcements": words}
         )
     return games
+
+
+def night_house_games(tournament: Tournament) -> list[dict[str, Any]]:
+    """The league's house games a dealer's choice night offers (not archived), each at its
+    latest version: ``game`` (its slug), ``title``, ``version`` (the number)."""
+    rows = []
+    for game in LeagueGame.objects.filter(
+        league_id=tournament.league_id, archived_at__isnull=True
+    ).prefetch_related("versions"):
+        latest = max(game.versions.all(), key=lambda v: v.number, default=None)
+        if latest is not None:
+            rows.append({"game": game.slug, "title": game.name, "version": latest.number})
+    return rows
 
 
 def draft_night(draft: DraftHand) -> dict[str, Any]:

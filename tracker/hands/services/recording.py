@@ -29,6 +29,7 @@ from tracker.engine.announcements import check_variant, max_players, normalize_a
 from tracker.engine.errors import Code, DomainError
 from tracker.engine.variants import Street
 from tracker.hands.models import (
+    HOUSE_VARIANT,
     EntryMode,
     Hand,
     HandSeat,
@@ -148,6 +149,7 @@ class CheckedHand(NamedTuple):
     spec: HandSpec  # variant, announcements, stakes, players, the entry
     stacks: list[int]  # the starting stacks it was checked against
     outcome: Outcome
+    game_version: Any = None  # the house game version dealt (LeagueGameVersion), or None
 
 
 def _checked(
@@ -182,6 +184,7 @@ def _checked(
         variant=variant,
         options=options,
         table_result=table_result,
+        game_version=asked.game_version,
     )
 
 
@@ -194,6 +197,7 @@ def _checked_next(
     variant: str | None,
     options: Mapping[str, Any] | None,
     table_result: Mapping[str, Any] | None,
+    game_version: Any = None,
 ) -> CheckedHand:
     """The checks of a hand as the next hand of ``state`` (the tournament locked, not over)."""
     if entry_mode not in EntryMode.values:
@@ -205,9 +209,20 @@ def _checked_next(
         raise DomainError("must be an object", field="entry")
     for name, value in (("entry", entry), ("table_result", table_result), ("options", options)):
         _refuse_nul(value, name)  # stored as JSON: PostgreSQL cannot hold a NUL character
-    variant, options, seats = next_hand_deal(tournament, state, variant, options)
+    game = None
+    if game_version is not None:
+        if game_version.game.league_id != tournament.league_id:
+            raise DomainError(
+                f"{game_version.game.name} is not a house game of {tournament.league.name}",
+                field="game",
+            )
+        game = game_version.game_definition
+        variant, options, seats = HOUSE_VARIANT, {}, state.next_positions()
+    else:
+        variant, options, seats = next_hand_deal(tournament, state, variant, options)
     stakes = state.next_stakes
     spec = HandSpec(
+        game=game,
         variant=variant,
         options=options,
         stakes=stakes,
@@ -218,7 +233,7 @@ def _checked_next(
     )
     stacks = [state.stacks[pid] for pid in spec.players]
     outcome = hand_evaluate(spec, stacks)
-    return CheckedHand(tournament, state, seats, spec, stacks, outcome)
+    return CheckedHand(tournament, state, seats, spec, stacks, outcome, game_version)
 
 
 def hand_record(
@@ -302,6 +317,7 @@ def _new_hand(checked: CheckedHand, *, by, content_hash: str) -> Hand:
         dealer_seat=state.next_dealer,
         variant=spec.variant,
         options=spec.options,
+        game_version=checked.game_version,
         entry_mode=spec.entry_mode,
         entry=spec.entry,
         table_result=spec.table_result,
