@@ -13,7 +13,7 @@ from tracker.engine.events import DealHole, Show, event_for, event_from_json
 from tracker.engine.stud import Verb
 from tracker.games.services import league_game_archive, league_game_create, league_game_update
 from tracker.hands.models import DraftStatus, HandStatus
-from tracker.hands.selectors.live import draft_state, night_house_games
+from tracker.hands.selectors.live import draft_state
 from tracker.hands.services.live import draft_finish, draft_start, draft_step
 
 pytestmark = pytest.mark.django_db
@@ -160,12 +160,3 @@ def test_a_house_game_is_refused_where_the_night_does_not_deal_it(house_night):
     with pytest.raises(DomainError) as err:
         draft_start(tournament=fixed, by=admin, game=baseball.slug)
     assert list(err.value.fields) == ["game"]
-
-
-def test_the_night_offers_its_house_games(house_night):
-    league, admin, tournament, _, baseball = house_night
-    league_game_create(league=league, by=admin, name="Old game", preset="razz")
-    league_game_archive(game=league.games.get(name="Old game"), by=admin)
-    assert night_house_games(tournament) == [
-        {"game": baseball.slug, "title": "Baseball", "version": 1}
-    ]

@@ -25,11 +25,11 @@ def world():
     return league, admin, client
 
 
-def test_the_list_offers_games_and_says_they_are_not_loggable_yet(world):
+def test_the_list_offers_games_and_says_they_are_logged_live(world):
     league, admin, client = world
     league_game_create(league=league, by=admin, name="Deuces", preset="deuces_wild")
     page = Client().get("/leagues/club/games/").content.decode()
-    assert "Deuces" in page and "cannot be recorded yet" in page and "New game" not in page
+    assert "Deuces" in page and "logged live on a dealer" in page and "New game" not in page
     assert "New game" in client.get("/leagues/club/games/").content.decode()
     assert 'href="/leagues/club/games/"' in Client().get("/leagues/club/").content.decode()
 
@@ -159,18 +159,18 @@ def test_only_admins_reach_the_forms(world, role):
     assert Client().get("/leagues/club/games/new/").status_code == 302  # the login page
 
 
-def test_a_dealers_choice_night_lists_the_league_games_as_not_yet_loggable(world):
+def test_a_dealers_choice_night_offers_the_league_games_live(world):
     from tests.factories import make_tournament
 
     league, admin, client = world
     league_game_create(league=league, by=admin, name="Baseball", preset="baseball")
     choice, _ = make_tournament(league=league, by=admin, name="Anything goes")
     page = client.get(f"/tournaments/{choice.pk}/").content.decode()
-    assert 'data-testid="house-games"' in page and "Not yet loggable live" in page
+    assert 'data-testid="house-games"' in page and "The live logger deals them" in page
     assert 'href="/leagues/club/games/baseball/"' in page
     live = client.get(f"/tournaments/{choice.pk}/live/").content.decode()
-    assert "<option disabled>Baseball (not yet loggable live)</option>" in live
-    assert "Not yet loggable live" in live
+    assert '<option value="game:baseball">Baseball (version 1)</option>' in live
+    assert "not yet loggable" not in live.lower()
     stud, _ = make_tournament(
         league=league,
         by=admin,
@@ -181,3 +181,26 @@ def test_a_dealers_choice_night_lists_the_league_games_as_not_yet_loggable(world
     assert (
         'data-testid="house-games"' not in client.get(f"/tournaments/{stud.pk}/").content.decode()
     )
+
+
+def test_a_house_game_hand_is_started_and_paid_on_the_live_page(world):
+    from tests.factories import make_tournament
+
+    league, admin, client = world
+    league_game_create(league=league, by=admin, name="Baseball", preset="baseball")
+    choice, _ = make_tournament(league=league, by=admin, name="Anything goes", names=("A", "B"))
+    url = f"/tournaments/{choice.pk}/live/"
+    assert client.post(url, {"op": "start", "variant": "game:baseball"}).status_code == 302
+    page = client.get(url).content.decode()
+    assert "Hand 1 · Baseball" in page
+    draft = choice.drafts.get()
+    assert draft.game_version.game.slug == "baseball" and draft.variant == "house"
+    cards = {"op": "deal", "version": 0, "card-0-0": "As", "card-0-1": "Ks", "card-0-2": "2c"}
+    cards.update({"card-1-0": "Qh", "card-1-1": "Qd", "card-1-2": "3c"})
+    assert client.post(url, cards).status_code == 302
+    page = client.get(url).content.decode()
+    assert "Pay 8" in page and "Fold" in page
+    paid = client.post(url, {"op": "act", "version": 1, "seat": 1, "verb": "pay"})
+    assert paid.status_code == 302
+    draft.refresh_from_db()
+    assert draft.steps[-1] == {"event": "pay", "seat": 1}

@@ -45,6 +45,7 @@ from .events import (
     event_to_json,
 )
 from .frames import FrameSeat, FramesObserver, StreetFrame
+from .games import GameDefinition, load_game
 from .live import check_around, checks_around, live_hand
 from .stakes import Stakes
 from .stud import BET_VERBS, NextEvent, Option, ProcedureError, StudHand, Verb, declaring
@@ -80,6 +81,7 @@ VERB_LABELS = {
     Verb.CALL: "Call",
     Verb.CHECK: "Check",
     Verb.FOLD: "Fold",
+    Verb.PAY: "Pay",  # a house game's pay rule (e.g. Baseball's three up): pay or fold
 }
 
 
@@ -174,8 +176,10 @@ def table_now(
     stacks: Sequence[int],
     names: Sequence[str],
     steps: Sequence[Mapping[str, Any]],
+    game: GameDefinition | None = None,
 ) -> TableNow:
-    """The hand after its stored ``steps``, with the table and the log of what happened."""
+    """The hand after its stored ``steps``, with the table and the log of what happened
+    (``game``: the house game's definition the hand deals, variant ``house``)."""
     names = list(names)
     frames = FramesObserver(names)
     hand = live_hand(
@@ -186,6 +190,7 @@ def table_now(
         events=steps_events(steps, n=len(names)),
         labels=names,
         observers=[frames],
+        game=game,
     )
     table = frames.snapshot(frames.number, hand)
     log = [line for s in frames.steps for line in s.actions]
@@ -449,6 +454,9 @@ def _choice(form: Mapping[str, Any], allowed: tuple[str, ...]) -> str:
     return choice
 
 
+#: What a hand's variant is for a house game (its definition comes with it: ``game``).
+HOUSE = "house"
+
 #: The betting events a button may name by its verb (any other is no betting action).
 _BETTING = {v.value: EVENT_TYPES[v.value] for v in VERB_LABELS}
 
@@ -547,6 +555,7 @@ def _setup(data: Mapping[str, Any]) -> dict[str, Any]:
         "stakes": Stakes.coerce(stakes),
         "stacks": list(data["stacks"]),
         "names": list(data["names"]),
+        "game": load_game(data["game"]) if data.get("game") else None,
     }
 
 
@@ -677,10 +686,20 @@ def night_game(
     Traceback (most recent call last):
     ...
     tracker.engine.errors.DomainError: 'razz' is not a game of this night (low_hold)
+    >>> night_game(night, None, same={"variant": "house"}, players=3)
+    Traceback (most recent call last):
+    ...
+    tracker.engine.errors.DomainError: a house game's next hand is dealt online only (the server deals the game's latest version): choose one of the night's variants, or reconnect
     """
     if night.get("variant"):
         return night["variant"], dict(night.get("options") or {})
     if not chosen or not chosen.get("variant"):
+        if same.get("variant") == HOUSE:
+            raise DomainError(
+                "a house game's next hand is dealt online only (the server deals the game's "
+                "latest version): choose one of the night's variants, or reconnect",
+                field="variant",
+            )
         return same["variant"], dict(same.get("options") or {})
     games = {g["variant"]: g for g in night.get("games") or ()}
     variant = chosen["variant"]

@@ -27,7 +27,6 @@ from tracker.engine.games import GameDefinition
 from tracker.engine.live import live_hand
 from tracker.engine.screen import TableNow
 from tracker.engine.stud import NextEvent, StudHand
-from tracker.games.models import LeagueGame
 from tracker.hands.models import DraftHand, DraftStatus
 from tracker.hands.selectors.wording import announcement_text
 from tracker.leagues.models import Player
@@ -196,19 +195,6 @@ def night_games(tournament: Tournament) -> list[dict[str, Any]]:
             {"variant": v, "title": VARIANT_TITLES[v], "options": options, "announcements": words}
         )
     return games
-
-
-def night_house_games(tournament: Tournament) -> list[dict[str, Any]]:
-    """The league's house games a dealer's choice night offers (not archived), each at its
-    latest version: ``game`` (its slug), ``title``, ``version`` (the number)."""
-    rows = []
-    for game in LeagueGame.objects.filter(
-        league_id=tournament.league_id, archived_at__isnull=True
-    ).prefetch_related("versions"):
-        latest = max(game.versions.all(), key=lambda v: v.number, default=None)
-        if latest is not None:
-            rows.append({"game": game.slug, "title": game.name, "version": latest.number})
-    return rows
 
 
 def draft_night(draft: DraftHand) -> dict[str, Any]:
