@@ -204,3 +204,33 @@ def test_a_house_game_hand_is_started_and_paid_on_the_live_page(world):
     assert paid.status_code == 302
     draft.refresh_from_db()
     assert draft.steps[-1] == {"event": "pay", "seat": 1}
+
+
+def test_a_house_game_hand_page_marks_the_wild_cards_and_the_winner(
+    world, django_capture_on_commit_callbacks
+):
+    from tests.factories import make_tournament
+    from tests.hands.test_live_house import cards, play_out, step
+    from tracker.engine.events import DealHole, Pay
+    from tracker.hands.services.live import draft_finish, draft_start
+
+    league, admin, client = world
+    league_game_create(league=league, by=admin, name="Baseball", preset="baseball")
+    choice, _ = make_tournament(league=league, by=admin, name="Anything goes", names=("A", "B"))
+    draft = draft_start(tournament=choice, by=admin, game="baseball")
+    draft = step(draft, admin, DealHole(0, cards("As Ks 2c")), DealHole(1, cards("Qh Qd 3c")))
+    draft = step(draft, admin, Pay(1))
+    draft = play_out(draft, admin, {0: "4h Td Ah 7d 8d".split(), 1: "5d 6d 7s 8s".split()})
+    with django_capture_on_commit_callbacks(execute=True):
+        hand = draft_finish(draft=draft, by=admin, version=draft.version)
+    page = client.get(f"/hands/{hand.pk}/").content.decode()
+    assert "Baseball (version 1)" in page and "cannot be shown street by street" not in page
+    shares = page[page.index('data-testid="shares"') :].split("</ul>")[0]
+    winner = hand.positions[1]
+    assert (
+        f"{choice.seats.get(player_id=winner).player.name} wins the pot with nine-high straight"
+        in shares
+    )
+    showdown = page[page.index('class="showdown-list"') :].split("</ul>")[0]
+    assert showdown.count("card wild") >= 1 and "as 9" in showdown  # the 3c, wild, as a nine
+    assert page.count("card wild") > showdown.count("card wild")  # the replayer marks it too
