@@ -195,15 +195,16 @@ def test_a_house_game_hand_is_started_and_paid_on_the_live_page(world):
     assert "Hand 1 · Baseball" in page
     draft = choice.drafts.get()
     assert draft.game_version.game.slug == "baseball" and draft.variant == "house"
-    cards = {"op": "deal", "version": 0, "card-0-0": "As", "card-0-1": "Ks", "card-0-2": "2c"}
-    cards.update({"card-1-0": "Qh", "card-1-1": "Qd", "card-1-2": "3c"})
+    assert "Deal third street to " in page  # one seat at a time: a three up pays first
+    assert 'name="card-0-2"' in page and 'name="card-1-2"' not in page
+    cards = {"op": "deal", "version": 0, "card-0-0": "As", "card-0-1": "Ks", "card-0-2": "3c"}
     assert client.post(url, cards).status_code == 302
     page = client.get(url).content.decode()
     assert "Pay 8" in page and "Fold" in page
-    paid = client.post(url, {"op": "act", "version": 1, "seat": 1, "verb": "pay"})
+    paid = client.post(url, {"op": "act", "version": 1, "seat": 0, "verb": "pay"})
     assert paid.status_code == 302
     draft.refresh_from_db()
-    assert draft.steps[-1] == {"event": "pay", "seat": 1}
+    assert draft.steps[-1] == {"event": "pay", "seat": 0}
 
 
 def test_a_house_game_hand_page_marks_the_wild_cards_and_the_winner(

@@ -319,6 +319,13 @@ def _betting(page: Screen, now: TableNow) -> None:
         page.buttons.append(Button("check_around", "Check around", style="primary"))
 
 
+def _seat_by_seat(now: TableNow) -> bool:
+    """Whether the street goes in one seat at a time: a house game where a card dealt face
+    up may bring a pay or an extra card before the next seat's (as the machine deals it)."""
+    game = now.hand.game
+    return bool(now.hand.house and (game.pays or game.extra_cards))
+
+
 def _dealing(page: Screen, now: TableNow) -> None:
     """The street's cards: a slot per card due (the face-up ones required), or the
     community card."""
@@ -333,6 +340,13 @@ def _dealing(page: Screen, now: TableNow) -> None:
         slots = by_seat.setdefault(deal.seat, [])  # type: ignore[arg-type]
         up = deal.face is Face.UP
         slots.append(Slot(f"card-{deal.seat}-{len(slots)}", up, up))
+    if _seat_by_seat(now):
+        first = now.next.deals[0].seat
+        by_seat = {first: by_seat[first]}  # type: ignore[index]
+        page.prompt = (
+            f"Deal {street} street to {now.names[first]}: the face-up cards "  # type: ignore[index]
+            "(face-down ones only if seen)"
+        )
     page.deals = [SeatDeal(s, now.names[s], slots) for s, slots in sorted(by_seat.items())]
     if not now.next.choices and all(not slot.up for d in page.deals for slot in d.slots):
         page.prompt = f"Deal {street} street: face-down cards only if seen"
@@ -486,6 +500,9 @@ def _deals(now: TableNow, form: Mapping[str, Any]) -> list[TableEvent]:
             else ("no cards are due now")
         )
         raise DomainError(why, field="op")
+    if _seat_by_seat(now):
+        first = next(d.seat for d in now.next.deals if d.seat is not None)
+        by_seat = {first: by_seat[first]}
     return [
         DealHole(seat, tuple(_card(form.get(f"card-{seat}-{k}"), f"card-{seat}-{k}")
                              for k in range(count)))
