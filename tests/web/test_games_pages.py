@@ -235,3 +235,4 @@ def test_a_house_game_hand_page_marks_the_wild_cards_and_the_winner(
     showdown = page[page.index('class="showdown-list"') :].split("</ul>")[0]
     assert showdown.count("card wild") >= 1 and "as 9" in showdown  # the 3c, wild, as a nine
     assert page.count("card wild") > showdown.count("card wild")  # the replayer marks it too
+    assert "pays 8 for the card dealt face up." in page  # the pay rule, in the replayer's log
