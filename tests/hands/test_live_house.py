@@ -160,3 +160,25 @@ def test_a_house_game_is_refused_where_the_night_does_not_deal_it(house_night):
     with pytest.raises(DomainError) as err:
         draft_start(tournament=fixed, by=admin, game=baseball.slug)
     assert list(err.value.fields) == ["game"]
+
+
+def test_the_phone_engine_draws_and_steps_an_open_house_draft_offline(house_night):
+    """The logger's setup holds the game's definition, so the phone's own engine (what it
+    runs offline) offers the pay and takes it as the server does."""
+    import json
+
+    from tracker.engine.screen import phone_screen, phone_step
+    from web.presenters.live import live_page
+
+    _, admin, tournament, _, baseball = house_night
+    draft = draft_start(tournament=tournament, by=admin, game=baseball.slug)
+    draft = step(draft, admin, DealHole(0, cards("?? ?? 3c")))
+    setup = json.dumps(live_page(draft_state(draft)).phone_setup)
+    assert json.loads(setup)["game"]["name"] == "baseball"
+    drawn = json.loads(phone_screen(setup, json.dumps(draft.steps)))
+    assert [b["label"] for b in drawn["buttons"]][:2] == ["Pay 8", "Fold"]
+    tap = {"op": "act", "seat": "0", "verb": "pay"}
+    answer = json.loads(phone_step(setup, json.dumps(draft.steps), json.dumps(tap)))
+    assert answer["events"] == [{"event": "pay", "seat": 0}]
+    server = step(draft, admin, *[event_from_json(e, n=2) for e in answer["events"]])
+    assert server.steps == answer["steps"]
