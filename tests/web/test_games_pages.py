@@ -236,3 +236,8 @@ def test_a_house_game_hand_page_marks_the_wild_cards_and_the_winner(
     assert showdown.count("card wild") >= 1 and "as 9" in showdown  # the 3c, wild, as a nine
     assert page.count("card wild") > showdown.count("card wild")  # the replayer marks it too
     assert "pays 8 for the card dealt face up." in page  # the pay rule, in the replayer's log
+    assert 'data-testid="phh-download"' not in page
+    phh = client.get(f"/hands/{hand.pk}/download.phh")  # no PHH form yet: said, not faked
+    assert phh.status_code == 409 and b"house games' hands logged live" in phh.content
+    night = client.get(f"/tournaments/{choice.pk}/download.phhs").content.decode()
+    assert "# Left out, house games' hands logged live" in night and "hand 1" in night
