@@ -240,4 +240,13 @@ def test_a_house_game_hand_page_marks_the_wild_cards_and_the_winner(
     phh = client.get(f"/hands/{hand.pk}/download.phh")  # no PHH form yet: said, not faked
     assert phh.status_code == 409 and b"house games' hands logged live" in phh.content
     night = client.get(f"/tournaments/{choice.pk}/download.phhs").content.decode()
+    for url in (  # the pages that read the hand back: none fails on a house game's hand
+        f"/tournaments/{choice.pk}/",
+        "/leagues/club/table/",
+        "/leagues/club/stats/",
+        "/leagues/club/stats.csv",
+        f"/players/{hand.positions[0]}/stats/",
+        f"/players/{hand.positions[0]}/",
+    ):
+        assert client.get(url).status_code == 200, url
     assert "# Left out, house games' hands logged live" in night and "hand 1" in night
