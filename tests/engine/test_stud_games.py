@@ -466,3 +466,47 @@ def test_the_best_board_is_the_four_games_order_of_action():
         keys = [up_key(b) for b in boards]
         expected = keys.index(max(keys))
         assert first_to_act(PRESETS["seven_card_stud"], boards) == expected
+
+
+def test_an_extra_card_of_the_extra_rank_earns_another_and_a_down_extra_card():
+    data = dump_game(PRESETS["baseball"])
+    data["pays"] = []
+    hand = new(load_game(data), 2)
+    hand.post_antes()
+    for seat, token in zip((0, 1, 0, 1, 0), "As Qh Ks Qd 4h".split(), strict=True):
+        hand.deal(seat, parse_card(token))
+    hand.deal(0, parse_card("4c"))  # the extra card is a four too: one more
+    assert hand.cards_due(0) == 1 and hand.next_event().deals[0].seat == 0
+    hand.deal(0, parse_card("8d"))
+    assert hand.up_cards(0) == cards("4h 4c 8d") and hand.cards_due(1) == 1
+    data["extra_cards"] = [{"rank": "4", "face": "down"}]
+    hand = new(load_game(data), 2)
+    hand.post_antes()
+    for seat, token in zip((0, 1, 0, 1, 0), "As Qh Ks Qd 4h".split(), strict=True):
+        hand.deal(seat, parse_card(token))
+    assert hand.next_face(0) is Face.DOWN
+    with pytest.raises(ProcedureError):
+        hand.deal(0, parse_card("9c"), up=True)
+
+
+def test_the_deck_runs_short_with_extra_cards_and_a_community_card_comes():
+    game = PRESETS["baseball"]
+    hand = new(game, 7, stacks=1000)
+    hand.post_antes()
+    deck = [c for c in range(52) if (c >> 2) + 2 != 3]  # no threes: nobody pays
+    fours = [c for c in deck if (c >> 2) + 2 == 4]
+    rest = [c for c in deck if c not in fours]
+    order = rest[:14] + fours + rest[14:]  # the door cards: four fours, four extra cards
+    while not hand.over:
+        nxt = hand.next_event()
+        if nxt.phase is Phase.BET:
+            passive(hand)
+        elif nxt.deals:
+            d = nxt.deals[0]
+            card = order.pop(0)
+            hand.deal_community(card) if d.face is Face.COMMUNITY else hand.deal(d.seat, card)
+    # 7 players x 6 cards and the extra cards leave fewer than 7 of the 52 - 5 burns
+    extras = sum(len(c) for c in hand.cards) - 7 * 6
+    assert extras >= 2 and 52 - 5 - 42 - extras < 7
+    assert hand.community is not None
+    conserved(hand, hand.settle())

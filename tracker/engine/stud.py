@@ -472,7 +472,7 @@ class StudHand:
         "unit", "last_inc", "acted", "short", "bring_in_due", "completion_due",
         "seventh_open", "seventh_up", "bought", "at_showdown", "declarations", "observers",
         "shown", "events", "automations", "game", "street_names", "last_street", "declares",
-        "up_order", "paying", "pay_price", "paid", "extra_due", "house",
+        "up_order", "paying", "pay_price", "paid", "extra_due", "house", "acts_on_cards",
     )  # fmt: skip
 
     #: How each event type is played and checked (:func:`_event_tables`, per class).
@@ -565,6 +565,7 @@ class StudHand:
         self.shown = [False] * n
         self.events = 0
         self.up_order: list[int | None] = []
+        self.acts_on_cards = bool(self.game.extra_cards or self.game.pays)
         self.paid = [0] * n
         self.extra_due = [0] * n
         self.automations = frozenset(automations)
@@ -1136,7 +1137,12 @@ class StudHand:
         if self.observers:
             verb = Verb.DEAL_UP if up else Verb.DEAL_DOWN
             self._emit(Event(verb, self.street, seat, cards=(card,)))
-        self._game_dealt(seat, card, up)
+        if up:
+            self.up_order.append(card)
+        if self.acts_on_cards:
+            self._game_dealt(seat, card, up)
+        elif not self.to_deal:
+            self._end_dealing()
 
     def deal_down(self, seat: int, card: int | None) -> None:
         """Deal ``seat`` a face-down card (``None``: nobody saw it).
@@ -1406,19 +1412,25 @@ class StudHand:
         k = int(self.street)
         faces = game.streets[k].faces
         last = self.street == self.last_street
-        self.extra_due = [0] * n
+        if self.acts_on_cards:
+            self.extra_due = [0] * n
         self.seventh_open = last or "choice" in faces
-        short = last and len(faces) == 1 and DECK_SIZE - self._burns() - self.dealt < self.n_in
-        if faces == ("community",) or short:
+        if faces == ("community",) or (
+            last and len(faces) == 1 and DECK_SIZE - len(game.streets) - self.dealt < self.n_in
+        ):
             self.community_due = True
             self.pending = [0] * n
             self.to_deal = 1
             return
         if "choice" in faces:
             self.seventh_up = [False] * n
-        self.next_faces = [self._game_faces(i) for i in range(n)]
-        self.pending = [len(faces) if self.in_hand[i] else 0 for i in range(n)]
-        self.to_deal = len(faces) * self.n_in
+        if self.seventh_open or self.acts_on_cards:
+            self.next_faces = [self._game_faces(i) for i in range(n)]
+        else:  # the same faces for everyone, never changed on the street
+            self.next_faces = [[f == "up" for f in faces]] * n
+        k = len(faces)
+        self.pending = [k if i else 0 for i in self.in_hand]
+        self.to_deal = k * self.n_in
 
     def _game_faces(self, seat: int) -> list[bool]:
         """Whether each card of this street comes up for ``seat``: the definition's faces,
@@ -1487,14 +1499,12 @@ class StudHand:
         return self.stakes.big_bet if price is None else price
 
     def _game_dealt(self, seat: int, card: int | None, up: bool) -> None:
-        """After a card of a house game: the order of the up cards, an extra card due at
-        once, a price to pay; the betting begins once every card is dealt and paid for."""
+        """After a card of a game with extra-card or pay rules: an extra card due at once, a
+        price to pay; the betting begins once every card is dealt and paid for."""
         if self.extra_due[seat]:
             self.extra_due[seat] -= 1
-        if up:
-            self.up_order.append(card)
-            if card is not None:
-                self._card_rules(seat, (card >> 2) + 2)
+        if up and card is not None:
+            self._card_rules(seat, (card >> 2) + 2)
         if self.paying is None and not self.to_deal:
             self._end_dealing()
 
@@ -1611,11 +1621,23 @@ class StudHand:
         (the definition's lowest or highest door card), then the best or lowest board."""
         game = self.game
         in_hand = self.in_hand
+        aces_high = game.order_aces == "high"
         if self.street == Street.THIRD:
+            if game.bring_in == "lowest" and aces_high and all(in_hand):
+                # the lowest door card, aces high, clubs lowest: the card int order
+                return min(range(self.n), key=self._door)
             seats = [i for i in range(self.n) if in_hand[i] and self._door(i) < 52]
             if not seats:
                 return in_hand.index(True)
             return seats[bring_in_seat(game, [self._door(i) for i in seats])]
+        if game.first_to_act == "best_board" and aces_high:
+            opener, best = -1, None
+            for i in range(self.n):
+                if in_hand[i]:
+                    key = up_key(self.up_cards(i))
+                    if best is None or key > best:
+                        best, opener = key, i
+            return opener
         boards = [self.up_cards(i) if in_hand[i] else None for i in range(self.n)]
         return first_to_act(game, boards)  # type: ignore[arg-type]
 
