@@ -28,7 +28,10 @@ class LeagueGameSerializer(serializers.Serializer):
     preset = serializers.CharField(allow_null=True, help_text="the preset it was made from")
     archived = serializers.BooleanField()
     loggable_live = serializers.BooleanField(
-        help_text="whether hands of it can be recorded yet (not yet for any house game)"
+        help_text=(
+            "whether hands of it can be logged live (on a dealer's choice night, while it "
+            "is not archived)"
+        )
     )
     version = serializers.IntegerField(help_text="the current version's number")
     digest = serializers.CharField()

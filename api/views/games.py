@@ -47,7 +47,7 @@ def game_data(game, version, *, versions=None) -> dict:
         "name": game.name,
         "preset": game.preset or None,
         "archived": game.archived,
-        "loggable_live": False,
+        "loggable_live": not game.archived,
         "version": version.number,
         "digest": version.digest,
         "definition": version.definition,

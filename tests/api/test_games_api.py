@@ -32,7 +32,7 @@ def test_create_from_a_preset_read_list_and_update_to_a_new_version(world):
         "follow_the_queen",
     )
     assert body["definition"]["wild"][0]["later_x"] == "replaces"
-    assert body["loggable_live"] is False and len(body["versions"]) == 1
+    assert body["loggable_live"] is True and len(body["versions"]) == 1
     listed = client.get(BASE).json()
     assert [g["slug"] for g in listed] == ["follow-the-queen"]
 

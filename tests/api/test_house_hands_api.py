@@ -73,7 +73,7 @@ def test_a_follow_the_queen_history_is_recorded_under_its_version_and_settled_by
     assert hand.game_version == LeagueGameVersion.objects.get(game=world["ftq"], number=1)
     detail = world["api"].get(f"/api/v1/hands/{hand.pk}/").json()
     assert detail["game"] == {"slug": "follow-the-queen", "version": 1}
-    assert detail["variant"] == "follow-the-queen" and detail["options"] == {}
+    assert detail["variant"] == "house" and detail["options"] == {}
     assert hand.status == HandStatus.VERIFIED, hand.status_reason
     each = st.ante + st.bring_in
     assert hand.projected_net == {str(p1): -each, str(p2): each}
@@ -200,7 +200,9 @@ def test_statistics_count_house_game_hands(world):
     assert (ann.showdowns, bob.showdowns, ann.showdowns_won, bob.showdowns_won) == (2, 2, 1, 1)
     assert (ann.wild_hands, ann.wild_cards, bob.wild_cards) == (2, 2, 2)  # one wild card each
     assert ann.chips_won > 0 and bob.chips_won > 0 and ann.net == -bob.net
-    by_game = {s.key: s.hands for s in stats_table(scope, "hand__variant")}
+    by_variant = {s.key: s.hands for s in stats_table(scope, "hand__variant")}
+    assert by_variant == {"house": 4}
+    by_game = {s.key: s.hands for s in stats_table(scope, "hand__game_version__game__slug")}
     assert by_game == {"follow-the-queen": 2, "baseball": 2}
 
 

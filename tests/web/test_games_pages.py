@@ -25,11 +25,11 @@ def world():
     return league, admin, client
 
 
-def test_the_list_offers_games_and_says_they_are_not_loggable_yet(world):
+def test_the_list_offers_games_and_says_they_are_logged_live(world):
     league, admin, client = world
     league_game_create(league=league, by=admin, name="Deuces", preset="deuces_wild")
     page = Client().get("/leagues/club/games/").content.decode()
-    assert "Deuces" in page and "cannot be recorded yet" in page and "New game" not in page
+    assert "Deuces" in page and "logged live on a dealer" in page and "New game" not in page
     assert "New game" in client.get("/leagues/club/games/").content.decode()
     assert 'href="/leagues/club/games/"' in Client().get("/leagues/club/").content.decode()
 
@@ -159,18 +159,18 @@ def test_only_admins_reach_the_forms(world, role):
     assert Client().get("/leagues/club/games/new/").status_code == 302  # the login page
 
 
-def test_a_dealers_choice_night_lists_the_league_games_as_not_yet_loggable(world):
+def test_a_dealers_choice_night_offers_the_league_games_live(world):
     from tests.factories import make_tournament
 
     league, admin, client = world
     league_game_create(league=league, by=admin, name="Baseball", preset="baseball")
     choice, _ = make_tournament(league=league, by=admin, name="Anything goes")
     page = client.get(f"/tournaments/{choice.pk}/").content.decode()
-    assert 'data-testid="house-games"' in page and "Not yet loggable live" in page
+    assert 'data-testid="house-games"' in page and "The live logger deals them" in page
     assert 'href="/leagues/club/games/baseball/"' in page
     live = client.get(f"/tournaments/{choice.pk}/live/").content.decode()
-    assert "<option disabled>Baseball (not yet loggable live)</option>" in live
-    assert "Not yet loggable live" in live
+    assert '<option value="game:baseball">Baseball (version 1)</option>' in live
+    assert "not yet loggable" not in live.lower()
     stud, _ = make_tournament(
         league=league,
         by=admin,
@@ -181,3 +181,72 @@ def test_a_dealers_choice_night_lists_the_league_games_as_not_yet_loggable(world
     assert (
         'data-testid="house-games"' not in client.get(f"/tournaments/{stud.pk}/").content.decode()
     )
+
+
+def test_a_house_game_hand_is_started_and_paid_on_the_live_page(world):
+    from tests.factories import make_tournament
+
+    league, admin, client = world
+    league_game_create(league=league, by=admin, name="Baseball", preset="baseball")
+    choice, _ = make_tournament(league=league, by=admin, name="Anything goes", names=("A", "B"))
+    url = f"/tournaments/{choice.pk}/live/"
+    assert client.post(url, {"op": "start", "variant": "game:baseball"}).status_code == 302
+    page = client.get(url).content.decode()
+    assert "Hand 1 · Baseball" in page
+    draft = choice.drafts.get()
+    assert draft.game_version.game.slug == "baseball" and draft.variant == "house"
+    assert "Deal third street to " in page  # one seat at a time: a three up pays first
+    assert 'name="card-0-2"' in page and 'name="card-1-2"' not in page
+    cards = {"op": "deal", "version": 0, "card-0-0": "As", "card-0-1": "Ks", "card-0-2": "3c"}
+    assert client.post(url, cards).status_code == 302
+    page = client.get(url).content.decode()
+    assert "Pay 8" in page and "Fold" in page
+    paid = client.post(url, {"op": "act", "version": 1, "seat": 0, "verb": "pay"})
+    assert paid.status_code == 302
+    draft.refresh_from_db()
+    assert draft.steps[-1] == {"event": "pay", "seat": 0}
+
+
+def test_a_house_game_hand_page_marks_the_wild_cards_and_the_winner(
+    world, django_capture_on_commit_callbacks
+):
+    from tests.factories import make_tournament
+    from tests.hands.test_live_house import cards, play_out, step
+    from tracker.engine.events import DealHole, Pay
+    from tracker.hands.services.live import draft_finish, draft_start
+
+    league, admin, client = world
+    league_game_create(league=league, by=admin, name="Baseball", preset="baseball")
+    choice, _ = make_tournament(league=league, by=admin, name="Anything goes", names=("A", "B"))
+    draft = draft_start(tournament=choice, by=admin, game="baseball")
+    draft = step(draft, admin, DealHole(0, cards("As Ks 2c")), DealHole(1, cards("Qh Qd 3c")))
+    draft = step(draft, admin, Pay(1))
+    draft = play_out(draft, admin, {0: "4h Td Ah 7d 8d".split(), 1: "5d 6d 7s 8s".split()})
+    with django_capture_on_commit_callbacks(execute=True):
+        hand = draft_finish(draft=draft, by=admin, version=draft.version)
+    page = client.get(f"/hands/{hand.pk}/").content.decode()
+    assert "Baseball (version 1)" in page and "cannot be shown street by street" not in page
+    shares = page[page.index('data-testid="shares"') :].split("</ul>")[0]
+    winner = hand.positions[1]
+    assert (
+        f"{choice.seats.get(player_id=winner).player.name} wins the pot with nine-high straight"
+        in shares
+    )
+    showdown = page[page.index('class="showdown-list"') :].split("</ul>")[0]
+    assert showdown.count("card wild") >= 1 and "as 9" in showdown  # the 3c, wild, as a nine
+    assert page.count("card wild") > showdown.count("card wild")  # the replayer marks it too
+    assert "pays 8 for the card dealt face up." in page  # the pay rule, in the replayer's log
+    assert 'data-testid="phh-download"' not in page
+    phh = client.get(f"/hands/{hand.pk}/download.phh")  # no PHH form yet: said, not faked
+    assert phh.status_code == 409 and b"house games' hands logged live" in phh.content
+    night = client.get(f"/tournaments/{choice.pk}/download.phhs").content.decode()
+    for url in (  # the pages that read the hand back: none fails on a house game's hand
+        f"/tournaments/{choice.pk}/",
+        "/leagues/club/table/",
+        "/leagues/club/stats/",
+        "/leagues/club/stats.csv",
+        f"/players/{hand.positions[0]}/stats/",
+        f"/players/{hand.positions[0]}/",
+    ):
+        assert client.get(url).status_code == 200, url
+    assert "# Left out, house games' hands logged live" in night and "hand 1" in night

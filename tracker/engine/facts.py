@@ -314,6 +314,7 @@ def hand_facts(
     facts are the same: a full history's walk is the same walk, and of a quick entry only
     what its reading holds is read (the streets dealt, the showdown, the cards shown there).
     """
+    # A house game's hand (variant "house") has no announcements: its definition rules it.
     if game is None:
         options = normalize_announcements(variant, options)
     n = len(reading["folded"])

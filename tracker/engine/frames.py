@@ -275,6 +275,18 @@ class FramesObserver(HandObserver):
         self.last[seat] = f"buys ({event.amount})"  # type: ignore[index]
         self.step(hand, text)
 
+    def _on_pay(self, event: Event, hand: StudHand) -> None:
+        """A house game's pay rule: the price of the card just dealt face up, straight to
+        the pot (no bet: nobody calls it)."""
+        seat = event.seat
+        self.flush_shows()
+        self.total[seat] += event.amount  # type: ignore[index]
+        all_in = " and is all in" if event.all_in else ""
+        text = f"{self.name(seat)} pays {event.amount} for the card dealt face up{all_in}."  # type: ignore[arg-type]
+        self.log.append(text)
+        self.last[seat] = f"pays {event.amount}"  # type: ignore[index]
+        self.step(hand, text)
+
     def _on_choose_seventh(self, event: Event, hand: StudHand) -> None:
         self.step(hand, f"{self.name(event.seat)} takes the seventh card {event.choice}.")  # type: ignore[arg-type]
 
@@ -380,6 +392,7 @@ _HANDLERS = {
     Verb.DEAL_DOWN: FramesObserver._on_deal,
     Verb.DEAL_COMMUNITY: FramesObserver._on_community,
     Verb.BUY: FramesObserver._on_buy,
+    Verb.PAY: FramesObserver._on_pay,
     Verb.CHOOSE_SEVENTH: FramesObserver._on_choose_seventh,
     Verb.RETURN: FramesObserver._on_return,
     Verb.SHOW: FramesObserver._on_show,

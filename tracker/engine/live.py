@@ -28,6 +28,7 @@ from typing import Any
 
 from .errors import Code
 from .events import Check, TableEvent
+from .games import GameDefinition
 from .stakes import Stakes
 from .stud import ALL_AUTOMATIONS, HandObserver, ProcedureError, StudHand, Verb
 
@@ -82,11 +83,22 @@ def live_hand(
     events: Sequence[TableEvent],
     labels: Sequence[str] | None = None,
     observers: Sequence[HandObserver] = (),
+    game: GameDefinition | None = None,
 ) -> StudHand:
     """The hand after the antes and ``events`` (every one already accepted once, those
-    the machine did by itself included, so none is automated again on the way)."""
+    the machine did by itself included, so none is automated again on the way). With
+    ``game`` (a house game's definition) the machine deals and bets that definition and
+    ``variant`` is not read.
+
+    >>> from tracker.engine.game_presets import PRESETS
+    >>> hand = live_hand(variant="house", options={}, stakes=Stakes(1, 2, 5, 10),
+    ...                  stacks=[100, 100], events=[], game=PRESETS["baseball"])
+    >>> hand.house, hand.next_event().phase.value
+    (True, 'deal')
+    """
     hand = StudHand(
-        variant=variant,
+        variant=None if game is not None else variant,
+        game=game,
         stakes=stakes,
         stacks=stacks,
         options=options,

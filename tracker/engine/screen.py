@@ -45,6 +45,7 @@ from .events import (
     event_to_json,
 )
 from .frames import FrameSeat, FramesObserver, StreetFrame
+from .games import GameDefinition, load_game
 from .live import check_around, checks_around, live_hand
 from .stakes import Stakes
 from .stud import BET_VERBS, NextEvent, Option, ProcedureError, StudHand, Verb, declaring
@@ -80,6 +81,7 @@ VERB_LABELS = {
     Verb.CALL: "Call",
     Verb.CHECK: "Check",
     Verb.FOLD: "Fold",
+    Verb.PAY: "Pay",  # a house game's pay rule (e.g. Baseball's three up): pay or fold
 }
 
 
@@ -174,8 +176,10 @@ def table_now(
     stacks: Sequence[int],
     names: Sequence[str],
     steps: Sequence[Mapping[str, Any]],
+    game: GameDefinition | None = None,
 ) -> TableNow:
-    """The hand after its stored ``steps``, with the table and the log of what happened."""
+    """The hand after its stored ``steps``, with the table and the log of what happened
+    (``game``: the house game's definition the hand deals, variant ``house``)."""
     names = list(names)
     frames = FramesObserver(names)
     hand = live_hand(
@@ -186,6 +190,7 @@ def table_now(
         events=steps_events(steps, n=len(names)),
         labels=names,
         observers=[frames],
+        game=game,
     )
     table = frames.snapshot(frames.number, hand)
     log = [line for s in frames.steps for line in s.actions]
@@ -314,6 +319,13 @@ def _betting(page: Screen, now: TableNow) -> None:
         page.buttons.append(Button("check_around", "Check around", style="primary"))
 
 
+def _seat_by_seat(now: TableNow) -> bool:
+    """Whether the street goes in one seat at a time: a house game where a card dealt face
+    up may bring a pay or an extra card before the next seat's (as the machine deals it)."""
+    game = now.hand.game
+    return bool(now.hand.house and (game.pays or game.extra_cards))
+
+
 def _dealing(page: Screen, now: TableNow) -> None:
     """The street's cards: a slot per card due (the face-up ones required), or the
     community card."""
@@ -328,6 +340,13 @@ def _dealing(page: Screen, now: TableNow) -> None:
         slots = by_seat.setdefault(deal.seat, [])  # type: ignore[arg-type]
         up = deal.face is Face.UP
         slots.append(Slot(f"card-{deal.seat}-{len(slots)}", up, up))
+    if _seat_by_seat(now):
+        first = now.next.deals[0].seat
+        by_seat = {first: by_seat[first]}  # type: ignore[index]
+        page.prompt = (
+            f"Deal {street} street to {now.names[first]}: the face-up cards "  # type: ignore[index]
+            "(face-down ones only if seen)"
+        )
     page.deals = [SeatDeal(s, now.names[s], slots) for s, slots in sorted(by_seat.items())]
     if not now.next.choices and all(not slot.up for d in page.deals for slot in d.slots):
         page.prompt = f"Deal {street} street: face-down cards only if seen"
@@ -449,6 +468,9 @@ def _choice(form: Mapping[str, Any], allowed: tuple[str, ...]) -> str:
     return choice
 
 
+#: What a hand's variant is for a house game (its definition comes with it: ``game``).
+HOUSE = "house"
+
 #: The betting events a button may name by its verb (any other is no betting action).
 _BETTING = {v.value: EVENT_TYPES[v.value] for v in VERB_LABELS}
 
@@ -478,6 +500,9 @@ def _deals(now: TableNow, form: Mapping[str, Any]) -> list[TableEvent]:
             else ("no cards are due now")
         )
         raise DomainError(why, field="op")
+    if _seat_by_seat(now):
+        first = next(d.seat for d in now.next.deals if d.seat is not None)
+        by_seat = {first: by_seat[first]}
     return [
         DealHole(seat, tuple(_card(form.get(f"card-{seat}-{k}"), f"card-{seat}-{k}")
                              for k in range(count)))
@@ -547,6 +572,7 @@ def _setup(data: Mapping[str, Any]) -> dict[str, Any]:
         "stakes": Stakes.coerce(stakes),
         "stacks": list(data["stacks"]),
         "names": list(data["names"]),
+        "game": load_game(data["game"]) if data.get("game") else None,
     }
 
 
@@ -677,10 +703,20 @@ def night_game(
     Traceback (most recent call last):
     ...
     tracker.engine.errors.DomainError: 'razz' is not a game of this night (low_hold)
+    >>> night_game(night, None, same={"variant": "house"}, players=3)
+    Traceback (most recent call last):
+    ...
+    tracker.engine.errors.DomainError: a house game's next hand is dealt online only (the server deals the game's latest version): choose one of the night's variants, or reconnect
     """
     if night.get("variant"):
         return night["variant"], dict(night.get("options") or {})
     if not chosen or not chosen.get("variant"):
+        if same.get("variant") == HOUSE:
+            raise DomainError(
+                "a house game's next hand is dealt online only (the server deals the game's "
+                "latest version): choose one of the night's variants, or reconnect",
+                field="variant",
+            )
         return same["variant"], dict(same.get("options") or {})
     games = {g["variant"]: g for g in night.get("games") or ()}
     variant = chosen["variant"]

@@ -19,6 +19,11 @@ from tracker.engine.stakes import Stakes
 from tracker.leagues.models import League, Player
 from tracker.tournaments.models import VARIANT_CHOICES, Tournament
 
+#: What a hand's ``variant`` holds for a league's house game (its ``game_version`` says which).
+HOUSE_VARIANT = "house"
+#: A hand's variant: one of today's variants, or a house game.
+HAND_VARIANT_CHOICES = [*VARIANT_CHOICES, (HOUSE_VARIANT, "House game")]
+
 
 class HandStatus(models.TextChoices):
     RECORDED = "recorded", "Pending"  # stored, waiting for the worker to settle it
@@ -61,12 +66,11 @@ class Hand(DealtAt, models.Model):
     small_bet = models.PositiveIntegerField()
     big_bet = models.PositiveIntegerField()
     dealer_seat = models.PositiveSmallIntegerField()
-    variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
+    variant = models.CharField(max_length=32, choices=HAND_VARIANT_CHOICES)
     # Every announcement the hand was dealt under, defaults filled in (never changes).
     options = models.JSONField(default=dict)
     # The league's house game version the hand was dealt under (tracker/games/models.py),
-    # kept as its announcements are; null for the variants of today (the only hands the
-    # recording takes so far).
+    # kept as its announcements are (variant "house"); null for the variants of today.
     game_version = models.ForeignKey(
         "tracker.LeagueGameVersion",
         on_delete=models.PROTECT,
@@ -313,7 +317,7 @@ class DraftHand(DealtAt, models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="drafts")
     number = models.PositiveIntegerField()  # the hand number it will be recorded as
-    variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
+    variant = models.CharField(max_length=32, choices=HAND_VARIANT_CHOICES)
     options = models.JSONField(default=dict)
     # The players dealt in, clockwise from the dealer's left, and their stacks then.
     positions = models.JSONField()
@@ -323,6 +327,14 @@ class DraftHand(DealtAt, models.Model):
     small_bet = models.PositiveIntegerField()
     big_bet = models.PositiveIntegerField()
     level = models.PositiveIntegerField()
+    # The house game version the draft deals (variant "house"), null for today's variants.
+    game_version = models.ForeignKey(
+        "tracker.LeagueGameVersion",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="drafts",
+    )
     steps = models.JSONField(default=list)  # event_to_json() of each event, in order
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=12, choices=DraftStatus.choices, default=DraftStatus.OPEN)

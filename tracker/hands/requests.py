@@ -32,8 +32,14 @@ class HandRequest:
     options: Mapping[str, Any] | None = None
     table_result: Mapping[str, Any] | None = None
     number: int | None = None
+    # A house game of the tournament's league by its slug, and a version number (None: the
+    # latest); then ``variant`` and ``options`` are not given.
     game: str | None = None
     game_version: int | None = None
+    # A house game version already dealt (tracker/games/models.py LeagueGameVersion: a live
+    # draft keeps the version it was started under); then a full ``entry`` is the table's
+    # events (``{"events": [...]}``, the live logger's steps).
+    dealt_version: Any = None
 
     @classmethod
     def given(cls, hand: HandRequest | None, fields: Mapping[str, Any]) -> HandRequest:

@@ -3,6 +3,7 @@ the engine read it, the pots and what the table said, as one page object."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from tracker.core.permissions import NOBODY, Capabilities, capabilities
@@ -122,6 +123,7 @@ class HandReplay:
     steps: list[StreetView] = field(default_factory=list)  # the table after each action
     current_key: str = ""  # the frame shown first: "3" .. "8", or "step-K"
     logged_live: bool = False  # recorded with the live logger
+    shares: list[str] = field(default_factory=list)  # a house game's shares, in words
     ruling_badge: tuple[str, str] | None = None  # (label, help): open or ruled, beside the status
     # Whether the engine's reading is the result that stands: "" (it is), "overruled" (a
     # ruling kept another result: "Rob is right"), or "held" (a disputed pot keeps the
@@ -222,6 +224,29 @@ def _hand_bounties(hand: Hand, names: dict[int, str]) -> list[str]:
     ]
 
 
+def _game_title(hand: Hand) -> str:
+    """The hand's game: the variant's title, or the house game's name and version."""
+    if hand.game_version_id is not None:
+        version = hand.game_version
+        return f"{version.game.name} (version {version.number})"
+    return VARIANT_TITLES.get(hand.variant, hand.variant)
+
+
+_SEAT_WORD = re.compile(r"\bSeat (\d+)\b")
+
+
+def _shares_text(showdown: dict | None, positions: list[int], names: dict[int, str]) -> list[str]:
+    """A house game's shares of the pot as the engine says them (``shares``: "Seat 1 wins
+    the pot with ..."), each seat named by its player."""
+
+    def named(match: re.Match) -> str:
+        pos = int(match.group(1))
+        pid = positions[pos] if pos < len(positions) else None
+        return names.get(pid, match.group(0)) if pid is not None else match.group(0)
+
+    return [_SEAT_WORD.sub(named, s["text"]) for s in (showdown or {}).get("shares") or []]
+
+
 def hand_replay(user, pk: int, street: int | None = None, step: int | None = None) -> HandReplay:
     hand = visible_hand(user, pk, hands=with_open_disputes(Hand.objects.all()))
     tournament = hand.tournament
@@ -285,6 +310,8 @@ def hand_replay(user, pk: int, street: int | None = None, step: int | None = Non
             else:
                 cards = dealt_order(data.get("down", []), data.get("up", []))
             mark_wild(cards, data.get("high"), data.get("low"))
+            for c in cards:  # a house game's reading: every card wild for this player
+                c.wild = c.wild or c.code in (data.get("wild") or ())
             row = seat_rows.get(pid)
             show_seats.append(
                 ShowdownSeat(
@@ -348,7 +375,8 @@ def hand_replay(user, pk: int, street: int | None = None, step: int | None = Non
     status_label, status_help = status_words(hand.status, ruling_state)
     return HandReplay(
         hand=hand,
-        variant_title=VARIANT_TITLES.get(hand.variant, hand.variant),
+        variant_title=_game_title(hand),
+        shares=_shares_text(showdown, hand.positions, names),
         announcements=_announcements(hand),
         status_label=status_label,
         status_help=status_help,

@@ -51,7 +51,7 @@ class LivePage:
     @property
     def phone_setup(self) -> dict[str, Any]:
         """What the phone's engine needs to draw the screen itself (JSON): the variant,
-        its options, the stakes and level, the starting stacks, the seats' names and
+        its options (a house game: its definition, ``game``), the stakes and level, the starting stacks, the seats' names and
         players (the dealer last) and the hand's number and title."""
         draft = self.state.draft
         return {
@@ -65,6 +65,8 @@ class LivePage:
             "number": draft.number,
             "title": self.title,
             "stakes_line": self.stakes,
+            # a house game: its definition at the draft's version (the phone deals it too)
+            "game": draft.game_version.definition if draft.game_version_id else None,
         }
 
     @property
@@ -83,7 +85,11 @@ def live_page(state: DraftState) -> LivePage:
     draft = state.draft
     return LivePage(
         state=state,
-        title=hand_title(draft.number, draft.variant),
+        title=(
+            f"Hand {draft.number} · {draft.game_version.game.name}"
+            if draft.game_version_id
+            else hand_title(draft.number, draft.variant)
+        ),
         stakes=stakes_line(
             draft.level,
             {

@@ -18,7 +18,11 @@ from tracker.engine.announcements import VARIANT_TITLES, VARIANTS
 from tracker.engine.errors import Code, DomainError
 from tracker.games.selectors import league_games
 from tracker.hands.models import DraftStatus
-from tracker.hands.selectors.live import draft_state, open_draft, tournament_draft_night
+from tracker.hands.selectors.live import (
+    draft_state,
+    open_draft,
+    tournament_draft_night,
+)
 from tracker.hands.services.live import (
     draft_check_around,
     draft_discard,
@@ -43,6 +47,9 @@ from web.presenters.live import events_from_post, live_json, live_page, table_re
 from web.views.app import phone_engine
 from web.views.common import records_hands
 
+#: The start form's value for a house game: this, then the game's slug.
+HOUSE_CHOICE = "game:"
+
 
 def _announcements(tournament, data) -> AnnouncementsForm:
     """The start form's announcements: the league's house rules, the tournament's."""
@@ -66,11 +73,16 @@ def live_hand(request, tournament):
             if op == "start":
                 variant = request.POST.get("variant") or tournament.default_variant
                 options = None
-                if variant in VARIANTS and announcements.is_valid():
-                    options = announcements.options(variant)
-                draft_start(
-                    tournament=tournament, by=request.user, variant=variant, options=options
-                )
+                if variant.startswith(HOUSE_CHOICE):  # a house game: "game:<slug>"
+                    draft_start(
+                        tournament=tournament, by=request.user, game=variant[len(HOUSE_CHOICE) :]
+                    )
+                else:
+                    if variant in VARIANTS and announcements.is_valid():
+                        options = announcements.options(variant)
+                    draft_start(
+                        tournament=tournament, by=request.user, variant=variant, options=options
+                    )
             elif draft is None:
                 messages.info(request, "That hand is no longer open: start the next one.")
             elif op == "check_around":
@@ -103,7 +115,8 @@ def live_hand(request, tournament):
         "error": error,
         "over": state.over,
         "variant_choices": [(v, VARIANT_TITLES[v]) for v in VARIANTS],
-        "house_games": league_games(tournament.league),
+        "house_games": [] if tournament.default_variant else league_games(tournament.league),
+        "house_choice": HOUSE_CHOICE,
         "announcements": announcements,
         "page": live_page(draft_state(draft)) if draft is not None else None,
         "phone_engine": phone_engine(),

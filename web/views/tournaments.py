@@ -35,7 +35,7 @@ from web.views.common import login_first, page_gate
 @require_GET
 def tournament(request, pk):
     page = tournament_page(request.user, pk)
-    # a dealer's choice night: the league's own games too, said not yet loggable live
+    # a dealer's choice night: the league's own games too, loggable live
     house_games = [] if page.tournament.default_variant else league_games(page.league)
     return render(request, "tracker/tournament.html", {"page": page, "house_games": house_games})
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from tracker.core.paths import FieldPath
 from tracker.engine.errors import Code, DomainError
+from tracker.engine.events import event_from_json
 from tracker.engine.games import GameDefinition
 from tracker.engine.pots import award_pot, split_amount
 from tracker.engine.procedure import (
@@ -24,7 +25,7 @@ from tracker.engine.procedure import (
     settle_quick,
 )
 from tracker.engine.stakes import Stakes
-from tracker.engine.stud import HandObserver
+from tracker.engine.stud import ALL_AUTOMATIONS, HandObserver, StudHand
 from tracker.engine.version import ENGINE_VERSION
 from tracker.games.selectors import version_definition
 from tracker.hands.models import EntryMode, Hand
@@ -211,6 +212,8 @@ def _run_engine(
             fields = {_quick_field(k, index_of): v for k, v in exc.fields.items()}
             raise DomainError(exc.message, code=exc.code, fields=fields or None) from None
     entry = spec.entry
+    if spec.game is not None and "events" in entry:  # logged live: the table's events
+        return _run_house(spec, stacks, observers)
     unknown = set(entry) - FULL_KEYS
     if unknown:
         raise DomainError(f"unknown field(s): {', '.join(sorted(unknown))}", field="entry")
@@ -226,6 +229,40 @@ def _run_engine(
     except DomainError as exc:
         fields = {_history_field(k): v for k, v in exc.fields.items()}
         raise DomainError(exc.message, code=exc.code, fields=fields or None) from None
+
+
+def _run_house(
+    spec: HandSpec, stacks: Sequence[int], observers: Sequence[HandObserver]
+) -> HandResult:
+    """A house game's hand logged live: its table events (``entry.events``, the logger's
+    steps; a full history of PHH actions is replayed as the variants' are) walked on the machine that deals the game's definition, then settled by it."""
+    if spec.entry_mode != EntryMode.FULL:
+        raise DomainError(
+            "a house game's hand is recorded as its events (a full entry)", field="entry_mode"
+        )
+    unknown = set(spec.entry) - {"events"}
+    if unknown:
+        raise DomainError(f"unknown field(s): {', '.join(sorted(unknown))}", field="entry")
+    raw = spec.entry.get("events")
+    if not isinstance(raw, list):
+        raise DomainError("must be the list of the hand's events", field="entry.events")
+    n = len(stacks)
+    hand = StudHand(
+        game=spec.game,
+        stakes=spec.stakes,
+        stacks=list(stacks),
+        observers=observers,
+        automations=ALL_AUTOMATIONS,
+    )
+    for i, data in enumerate(raw):
+        try:
+            hand.apply(event_from_json(data, n=n), automate=False)
+        except DomainError as exc:
+            raise DomainError(exc.message, code=exc.code, field=f"entry.events[{i}]") from None
+    try:
+        return hand.settle()
+    except DomainError as exc:
+        raise DomainError(exc.message, code=exc.code, field="entry.events") from None
 
 
 # A full history's user-defined PHH field -> the entry's field it came from.

@@ -23,6 +23,7 @@ from tracker.core.errors import NotFound
 from tracker.engine.announcements import VARIANT_TITLES, VARIANTS, normalize_announcements
 from tracker.engine.events import TableEvent, event_from_json
 from tracker.engine.frames import FramesObserver, StreetFrame
+from tracker.engine.games import GameDefinition
 from tracker.engine.live import live_hand
 from tracker.engine.screen import TableNow
 from tracker.engine.stud import NextEvent, StudHand
@@ -50,7 +51,16 @@ def draft_walk(draft: DraftHand, *, names: list[str] | None = None, observers=()
         events=draft_events(draft),
         labels=names,
         observers=observers,
+        game=draft_game(draft),
     )
+
+
+def draft_game(draft: DraftHand) -> GameDefinition | None:
+    """The house game definition the draft deals (the version it was started at), or None
+    for one of today's variants."""
+    if draft.game_version_id is None:
+        return None
+    return draft.game_version.game_definition
 
 
 #: How many drafts' machines a thread keeps (a night has one open draft; a few nights may
@@ -84,6 +94,7 @@ def _machines() -> OrderedDict[int, DraftMachine]:
 def _deal(draft: DraftHand) -> tuple[Any, ...]:
     return (
         draft.variant,
+        draft.game_version_id,
         draft.options,
         draft.stakes,
         list(draft.positions),

@@ -24,7 +24,9 @@ from dataclasses import dataclass
 
 from tracker.engine.cards import format_card, parse_card, symbol_text
 from tracker.engine.errors import DomainError
+from tracker.engine.events import event_from_json
 from tracker.engine.frames import STREET_TITLES, FramesObserver, PotTaken, StreetFrame
+from tracker.engine.live import live_hand
 from tracker.engine.procedure import history_from_entry, walk_history
 from tracker.hands.models import Hand, Pot
 
@@ -54,12 +56,13 @@ class CardView:
     up: bool
     wild_as: str | None = None  # what a wild card stood for (high hand), symbol form
     wild_low_as: str | None = None  # ... and in the low hand
+    wild: bool = False  # wild for its player (a house game's reading: the player's ``wild``)
     new: bool = False  # dealt on the street being shown
 
     @property
     def flags(self) -> str:
         out = [] if self.up else ["down"]
-        if self.wild_as or self.wild_low_as:
+        if self.wild or self.wild_as or self.wild_low_as:
             out.append("wild")
         if self.new:
             out.append("new")
@@ -196,16 +199,28 @@ def replay_frames(
     ProcedureError on a history the engine refuses); ``pots``: the hand's settled pots,
     for the end of the hand (who took each and how much)."""
     players = list(hand.positions)
-    frames = FramesObserver([names.get(pid, f"player {pid}") for pid in players])
-    history = history_from_entry(
-        variant=hand.variant,
-        options=hand.options or {},
-        stakes=hand.stakes,
-        starting_stacks=hand.starting_stacks,
-        entry={**(hand.entry or {}), "actions": list(actions)},
-    )
-    walked = walk_history(history, max_players=max(len(players), 2), observers=[frames])
     n = len(players)
+    frames = FramesObserver([names.get(pid, f"player {pid}") for pid in players])
+    if hand.game_version_id is not None:  # a house game: its events, on its machine
+        walked = live_hand(
+            variant=hand.variant,
+            options={},
+            stakes=hand.stakes,
+            stacks=hand.starting_stacks,
+            events=[event_from_json(e, n=n) for e in (hand.entry or {}).get("events") or []],
+            observers=[frames],
+            game=hand.game_version.game_definition,
+        )
+    else:
+        history = history_from_entry(
+            variant=hand.variant,
+            options=hand.options or {},
+            stakes=hand.stakes,
+            starting_stacks=hand.starting_stacks,
+            entry={**(hand.entry or {}), "actions": list(actions)},
+        )
+        walked = walk_history(history, max_players=max(len(players), 2), observers=[frames])
+    wild = _wild_by_position(hand)
 
     def view(frame: StreetFrame, step: int | None = None) -> StreetView:
         return StreetView(
@@ -217,7 +232,10 @@ def replay_frames(
                     seat=seats.get(players[s.position], -1),
                     position=s.position,
                     dealer=s.position == n - 1,
-                    cards=[CardView(c.code, c.up, new=c.new) for c in s.cards],
+                    cards=[
+                        CardView(c.code, c.up, new=c.new, wild=c.code in wild[s.position])
+                        for c in s.cards
+                    ],
                     folded=s.folded,
                     street_chips=s.street_chips,
                     total=s.total,
@@ -273,6 +291,19 @@ def hand_view(data: dict | None) -> HandView | None:
         wild=[(w["card"], w["as"]) for w in data.get("wild", [])],
         qualifies=data.get("qualifies", True),
     )
+
+
+def _wild_by_position(hand: Hand) -> list[set[str]]:
+    """Each position's wild cards as the engine's reading says them (a house game's
+    reading has a ``wild`` list per player; today's variants mark only what a card stood
+    for)."""
+    showdown = (hand.engine_reading or {}).get("showdown") or {}
+    players = showdown.get("players") or []
+    found: list[set[str]] = [set() for _ in hand.positions]
+    for pos, data in enumerate(players[: len(found)]):
+        if data:
+            found[pos] = set(data.get("wild") or [])
+    return found
 
 
 def mark_wild(cards: list[CardView], high: dict | None, low: dict | None) -> None:

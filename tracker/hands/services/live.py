@@ -9,7 +9,10 @@ saw, so two phones on one draft cannot overwrite each other (the second is told 
 reload). The machine a change moved on is kept for the next read or change of the draft
 (tracker/hands/selectors/live.py), so a change late in a hand does not replay the hand.
 Finishing records the hand as a full history through :func:`hand_record`, so settlement,
-disputes, statistics and the replayer work for it as for any hand.
+disputes, statistics and the replayer work for it as for any hand. A house game's draft
+(``game``, on a dealer's choice night) deals the league's game at its latest version, keeps
+that version, and is recorded as its events with ``game_version`` set (variant ``house``),
+settled by the machine that deals the definition.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ from tracker.engine.events import TableEvent
 from tracker.engine.live import check_around
 from tracker.engine.phh import history_entry
 from tracker.engine.screen import change_steps, undo_steps
-from tracker.hands.models import DraftChange, DraftHand, DraftStatus, Hand
+from tracker.games.models import LeagueGame, LeagueGameVersion
+from tracker.hands.models import HOUSE_VARIANT, DraftChange, DraftHand, DraftStatus, Hand
 from tracker.hands.selectors.live import (
     draft_events,
     draft_machine,
@@ -46,8 +50,11 @@ def draft_start(
     by,
     variant: str | None = None,
     options: Mapping[str, Any] | None = None,
+    game: str | None = None,
 ) -> DraftHand:
-    """Start logging the next hand of ``tournament`` live (or return the one open)."""
+    """Start logging the next hand of ``tournament`` live (or return the one open).
+    ``game`` (a house game's slug, on a dealer's choice night) deals the league's house
+    game at its latest version instead of ``variant``; the draft keeps that version."""
     require(by, tournament.league, Capability.RECORD_HAND, "record hands")
     tournament = (
         Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
@@ -56,7 +63,14 @@ def draft_start(
     if open_draft is not None:
         return open_draft
     state = next_hand_state(tournament)
-    variant, options, seats = next_hand_deal(tournament, state, variant, options)
+    version = None
+    if game:
+        version = _house_version(tournament, game, variant=variant, options=options)
+        variant, options = HOUSE_VARIANT, {}
+        seats = state.next_positions()
+        _house_players(version, len(seats))
+    else:
+        variant, options, seats = next_hand_deal(tournament, state, variant, options)
     stakes = state.next_stakes
     players = [s.player_id for s in seats]
     return DraftHand.objects.create(
@@ -64,6 +78,7 @@ def draft_start(
         number=state.next_number,
         variant=variant,
         options=options,
+        game_version=version,
         positions=players,
         starting_stacks=[state.stacks[pid] for pid in players],
         ante=stakes.ante,
@@ -73,6 +88,52 @@ def draft_start(
         level=stakes.level,
         created_by=by if getattr(by, "is_authenticated", False) else None,
     )
+
+
+def _house_version(
+    tournament: Tournament,
+    slug: str,
+    *,
+    variant: str | None,
+    options: Mapping[str, Any] | None,
+) -> LeagueGameVersion:
+    """The latest version of the league's house game ``slug``, if the night deals it: a
+    dealer's choice night, the game not archived, no variant nor announcements beside it."""
+    if tournament.default_variant:
+        raise DomainError(
+            f"{tournament.name} deals {tournament.default_variant} only: house games are dealt "
+            "on a dealer's choice night",
+            field="game",
+        )
+    if variant not in (None, "", HOUSE_VARIANT) or options:
+        raise DomainError(
+            "a house game is dealt by its definition: send no variant nor announcements with it",
+            field="variant" if variant not in (None, "", HOUSE_VARIANT) else "options",
+        )
+    found = LeagueGame.objects.filter(
+        league_id=tournament.league_id, slug=slug, archived_at__isnull=True
+    ).first()
+    if found is None:
+        raise DomainError(
+            f"{slug!r} is not a house game of {tournament.league.name} (or it is archived)",
+            code=Code.INVALID_VARIANT,
+            field="game",
+        )
+    version = found.versions.order_by("-number").first()
+    if version is None:
+        raise DomainError(f"{found.name} has no version yet", field="game")
+    return version
+
+
+def _house_players(version: LeagueGameVersion, players: int) -> None:
+    """Refuse a house game its definition cannot deal to ``players``."""
+    most = version.game_definition.player_limit
+    if players > most:
+        raise DomainError(
+            f"{version.game.name} is dealt to at most {most} players, and {players} are still in",
+            code=Code.PLAYER_COUNT,
+            field="game",
+        )
 
 
 #: What a phone assumed of a hand it started offline, as the server checks it.
@@ -340,17 +401,27 @@ def draft_finish(
     draft = _locked(draft, by, version)
     hand = draft_walk(draft)
     hand.verify_complete_hand()
-    entry = history_entry(draft_events(draft), n=len(draft.positions))
-    recorded = hand_record(
-        tournament=draft.tournament,
-        by=by,
-        entry_mode="full",
-        entry=entry,
-        variant=draft.variant,
-        options=draft.options,
-        table_result=table_result,
-        number=draft.number,
-    )
+    if draft.game_version_id is not None:  # a house game: its events, on its machine
+        recorded = hand_record(
+            tournament=draft.tournament,
+            by=by,
+            entry_mode="full",
+            entry={"events": [dict(step) for step in draft.steps]},
+            dealt_version=draft.game_version,
+            table_result=table_result,
+            number=draft.number,
+        )
+    else:
+        recorded = hand_record(
+            tournament=draft.tournament,
+            by=by,
+            entry_mode="full",
+            entry=history_entry(draft_events(draft), n=len(draft.positions)),
+            variant=draft.variant,
+            options=draft.options,
+            table_result=table_result,
+            number=draft.number,
+        )
     if recorded.positions != draft.positions or recorded.starting_stacks != draft.starting_stacks:
         raise Conflict(
             f"the stacks changed since hand {draft.number} was started (a ruling or a void "

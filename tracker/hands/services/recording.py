@@ -32,6 +32,7 @@ from tracker.engine.variants import Street
 from tracker.games.models import LeagueGameVersion
 from tracker.games.selectors import league_game_version, version_definition
 from tracker.hands.models import (
+    HOUSE_VARIANT,
     EntryMode,
     Hand,
     HandSeat,
@@ -75,7 +76,10 @@ def entry_digest(*, tournament_id: int, asked: HandRequest) -> str:
         "options": asked.options or {},
         "table_result": asked.table_result,
     }
-    if asked.game is not None:  # only then: the digests of the variants' hands stay the same
+    # Only for a house game's hand: the digests of the variants' hands stay the same.
+    if asked.dealt_version is not None:
+        body["game"] = [asked.dealt_version.game_id, asked.dealt_version.number]
+    elif asked.game is not None:
         body["game"] = [asked.game, asked.game_version]
     return sha256_hex(canonical_json(body))
 
@@ -159,6 +163,14 @@ class CheckedHand(NamedTuple):
 def house_version(tournament: Tournament, asked: HandRequest) -> LeagueGameVersion | None:
     """The house game version ``asked`` names in the tournament's league (None: no game
     named), refused naming ``game``, ``game_version``, ``variant`` or ``options``."""
+    if asked.dealt_version is not None:  # dealt already (a live draft keeps its version)
+        version = asked.dealt_version
+        if version.game.league_id != tournament.league_id:
+            raise DomainError(
+                f"{version.game.name} is not a house game of {tournament.league.name}",
+                field="game",
+            )
+        return version
     if asked.game is None:
         if asked.game_version is not None:
             raise DomainError("name the game of this version", field="game")
@@ -175,7 +187,7 @@ def house_version(tournament: Tournament, asked: HandRequest) -> LeagueGameVersi
 def _house_deal(
     state: TournamentState, version: LeagueGameVersion
 ) -> tuple[str, dict, list[Seat], GameDefinition]:
-    """A house game's hand: its variant (the game's name), no announcements, the seats,
+    """A house game's hand: its variant (``house``), no announcements, the seats,
     if the game can be dealt to every player still in, and the definition."""
     game = version_definition(version)
     seats = state.next_positions()
@@ -186,7 +198,7 @@ def _house_deal(
             code=Code.PLAYER_COUNT,
             field="game",
         )
-    return game.name[:32], {}, seats, game
+    return HOUSE_VARIANT, {}, seats, game
 
 
 def _checked(
@@ -274,6 +286,7 @@ def _checked_next(
         variant, options, seats, game = _house_deal(state, version)
     stakes = state.next_stakes
     spec = HandSpec(
+        game=game,
         variant=variant,
         options=options,
         stakes=stakes,
@@ -281,7 +294,6 @@ def _checked_next(
         entry_mode=entry_mode,
         entry=dict(entry),
         table_result=dict(table_result) if table_result is not None else None,
-        game=game,
     )
     stacks = [state.stacks[pid] for pid in spec.players]
     outcome = hand_evaluate(spec, stacks)

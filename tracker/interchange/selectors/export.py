@@ -37,6 +37,20 @@ QUICK_REASON = (
     "without the action history a PHH hand needs"
 )
 
+HOUSE_REASON = (
+    "house games' hands logged live, kept as the table's events (a pay rule's pay has no "
+    "PHH action yet)"
+)
+
+
+def _no_history(hand: Hand) -> str | None:
+    """Why ``hand`` has no PHH form, or None when it has one."""
+    if hand.entry_mode != EntryMode.FULL:
+        return QUICK_REASON
+    if "events" in (hand.entry or {}):
+        return HOUSE_REASON
+    return None
+
 
 class NoHistory(Conflict):
     code = "no_action_history"
@@ -60,8 +74,11 @@ def _hands(queryset) -> list[Hand]:
 
 def hand_history(hand: Hand) -> dict[str, Any]:
     """One full-history hand as a PHH hand mapping (what :func:`phh.dumps` writes)."""
-    if hand.entry_mode != EntryMode.FULL:
+    why = _no_history(hand)
+    if why == QUICK_REASON:
         raise NoHistory(f"hand {hand.number} was {QUICK_REASON}", field="hand")
+    if why is not None:
+        raise NoHistory(f"hand {hand.number} is one of the {why}", field="hand")
     seats: list[HandSeat] = sorted(hand.hand_seats.all(), key=lambda s: s.position)
     stacks = [s.starting_stack for s in seats]
     entry = hand.entry or {}
@@ -133,19 +150,22 @@ def _phhs(
 ) -> tuple[str, int, list[tuple[str, int]]]:
     tables = []
     left_out: list[tuple[str, int]] = []
+    reasons: dict[str, list[tuple[str, int]]] = {}
     for hand in hands:
-        if hand.entry_mode != EntryMode.FULL:
+        why = _no_history(hand)
+        if why is not None:
             left_out.append((hand.tournament.name, hand.number))
+            reasons.setdefault(why, []).append((hand.tournament.name, hand.number))
             continue
         label = hand.number if label_by_number else len(tables) + 1
         tables.append(f"[{label}]\n{phh.dumps(hand_history(hand))}")
     head = [
         f"# {_line(title)}: {len(tables)} hand{'' if len(tables) == 1 else 's'} in PHH (docs/phh.md)"
     ]
-    if left_out:
-        head.append(f"# Left out, {QUICK_REASON}:")
+    for why, hands_left in reasons.items():
+        head.append(f"# Left out, {why}:")
         by_event: dict[str, list[int]] = {}
-        for event, number in left_out:
+        for event, number in hands_left:
             by_event.setdefault(event, []).append(number)
         for event, numbers in by_event.items():
             listed = ", ".join(str(n) for n in numbers)
