@@ -318,6 +318,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
         "VariantEnum": "tracker.tournaments.models.VARIANT_CHOICES",
+        "HandVariantEnum": "tracker.hands.models.HAND_VARIANT_CHOICES",
         "HandStatusEnum": "tracker.hands.models.HandStatus",
         "TournamentStatusEnum": "tracker.tournaments.models.TournamentStatus",
         "JobStatusEnum": "tracker.hands.models.JobStatus",

@@ -211,7 +211,7 @@ def test_a_house_game_hand_page_marks_the_wild_cards_and_the_winner(
     world, django_capture_on_commit_callbacks
 ):
     from tests.factories import make_tournament
-    from tests.hands.test_live_house import cards, play_out, step
+    from tests.support.live_house import cards, play_out, step
     from tracker.engine.events import DealHole, Pay
     from tracker.hands.services.live import draft_finish, draft_start
 

@@ -9,8 +9,8 @@ Screenshots: the test's tmp dir (house-*.png)."""
 from __future__ import annotations
 
 from tests.web.conftest import BROWSER_TESTS, log_in, make_game
+from tests.web.live_table import Table
 from tests.web.targets import page_problems as clean
-from tests.web.test_live_variants import Table
 from tracker.games.services import league_game_create
 from tracker.hands.models import Hand
 

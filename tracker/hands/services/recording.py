@@ -10,6 +10,7 @@ stored when anything is wrong.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Mapping
 from dataclasses import replace
@@ -19,6 +20,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Max, Q
 
 from tracker.audit.services import audit_record, audit_record_many
+from tracker.core import rows
 from tracker.core.bulk import row_insert, rows_copy, rows_insert
 from tracker.core.digest import canonical_json, sha256_hex
 from tracker.core.errors import Conflict
@@ -40,6 +42,7 @@ from tracker.hands.models import (
 )
 from tracker.hands.requests import HandRequest
 from tracker.hands.selectors.evaluation import HandSpec, Outcome, hand_evaluate
+from tracker.leagues.models import League
 from tracker.tournaments.models import (
     LedgerEntry,
     LedgerKind,
@@ -235,26 +238,45 @@ def _checked(
     )
 
 
-# The tournament's row read again under its lock, written out: Django building the
-# queryset (a select_for_update with its league joined) cost more than running it.
-_LOCKED_SQL = "SELECT {columns} FROM {table} WHERE {pk} = %s".format(
-    columns=", ".join(f.column for f in Tournament._meta.concrete_fields),
-    table=Tournament._meta.db_table,
-    pk=Tournament._meta.pk.column,
+# The tournament's row and its league's read again under the tournament's lock, written
+# out: Django building the queryset (a select_for_update with its league joined) cost more
+# than running it.
+_TOURNAMENT_FIELDS = rows.fields_named(Tournament)
+_LEAGUE_FIELDS = rows.fields_named(League)
+_LOCKED_SQL = "SELECT {t}, {lg} FROM {table} t JOIN {leagues} lg ON lg.{pk} = t.{fk} WHERE t.{tpk} = %s".format(
+    t=rows.select_list("t", _TOURNAMENT_FIELDS),
+    lg=rows.select_list("lg", _LEAGUE_FIELDS),
+    table=connection.ops.quote_name(Tournament._meta.db_table),
+    leagues=connection.ops.quote_name(League._meta.db_table),
+    pk=connection.ops.quote_name(League._meta.pk.column),
+    fk=connection.ops.quote_name(Tournament._meta.get_field("league").column),
+    tpk=connection.ops.quote_name(Tournament._meta.pk.column),
 )
 
 
 def _tournament_locked(tournament: Tournament) -> Tournament:
-    """``tournament`` read again and locked until the transaction ends (``FOR UPDATE`` where
-    the database has row locks), with the league ``tournament`` holds (the caller has just
-    read it: its house rules, which no lock of the tournament holds still either way)."""
-    sql = _LOCKED_SQL + (" FOR UPDATE" if connection.features.has_select_for_update else "")
-    locked = next(iter(Tournament.objects.raw(sql, [tournament.pk])), None)
-    if locked is None:
+    """``tournament`` read again and locked until the transaction ends (``FOR UPDATE OF``
+    the tournament where the database has row locks), with its league read again in the
+    same statement: its house rules are the defaults of the hand's announcements, and the
+    caller's copy may be older than a change of them."""
+    sql = _LOCKED_SQL
+    if connection.features.has_select_for_update:
+        sql += " FOR UPDATE OF t" if connection.features.has_select_for_update_of else " FOR UPDATE"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament.pk])
+        row = cursor.fetchone()
+    if row is None:
         raise Tournament.DoesNotExist(f"tournament {tournament.pk} is gone")
-    if locked.league_id == tournament.league_id:
-        locked.league = tournament.league
+    n = len(_TOURNAMENT_FIELDS)
+    locked = rows.instance(Tournament, _TOURNAMENT_FIELDS, _converters()[0], row[:n])
+    locked.league = rows.instance(League, _LEAGUE_FIELDS, _converters()[1], row[n:])
     return locked
+
+
+@functools.cache
+def _converters() -> tuple[list, list]:
+    """The fields' converters on the connection (worked out once, at the first hand)."""
+    return rows.converters(_TOURNAMENT_FIELDS), rows.converters(_LEAGUE_FIELDS)
 
 
 def _checked_next(
