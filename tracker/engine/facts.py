@@ -66,7 +66,9 @@ __all__ = ["BETTING_KEYS", "FACTS_VERSION", "STREET_INDEX", "FactsObserver", "ha
 #: Bumped when the facts change meaning; ``refresh_stats`` recomputes older rows.
 #: 2: streets seen from the cards dealt, and a muck at the showdown is a showdown.
 #: 3: the hand shown by the only player left after the others mucked counts its category.
-FACTS_VERSION = 3
+#: 4: a house game's all-in is valued in every game (it was skipped in follow-the-X,
+#: extra-card, pay-rule, Chicago and five- and six-card games).
+FACTS_VERSION = 4
 STREET_INDEX = {name: k for k, name in enumerate(STREETS)}
 BETTING_KEYS = ("vpip", "bi", "comp", "r3", "bets", "calls", "st_try", "steal")
 
