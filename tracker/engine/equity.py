@@ -52,6 +52,19 @@ Little Ones: Ann's king is wild and makes her lowest card, the deuce, wild too):
 >>> result = all_in_equity("kings_and_little_ones", {}, [ann, bob], pots=[Pot(200, (0, 1))])
 >>> [round(e, 3) for e in result.equity]
 [0.871, 0.129]
+
+A house game is valued by its definition (``game``). In Follow the Queen the runouts follow
+the up cards dealt so far (``up_order``, folded players' included): a folded player's Qc
+was followed by Ann's 5h, so fives are wild, and her 5h makes any pair trips:
+
+>>> from tracker.engine.game_presets import PRESETS
+>>> ann = Seat(down=(c("Ah"), c("2h")), up=(c("Th"), c("5h"), c("Kc"), c("6d")), to_come=(False,))
+>>> bob = Seat(down=(c("Js"), c("Jd")), up=(c("9c"), c("Ts"), c("8c"), c("8s")), to_come=(False,))
+>>> order = [c(x) for x in "Th 9c Qc 5h Ts Kc 8c 6d 8s".split()]
+>>> result = all_in_equity("house", None, [ann, bob], pots=[Pot(200, (0, 1))], dead=[c("Qc")],
+...                        game=PRESETS["follow_the_queen"], up_order=order)
+>>> result.method, result.runouts, [round(e, 3) for e in result.equity]
+('exact', 1482, [0.484, 0.516])
 """
 
 from __future__ import annotations
