@@ -208,7 +208,8 @@ def test_statistics_count_house_game_hands(world):
 
 def test_all_in_equity_of_a_house_game():
     """Deuces Wild heads-up, all in on fifth street: valued by the game's hand values;
-    a follow-the-X game is refused naming the game (what is wild follows the cards to come)."""
+    a follow-the-X game needs the up cards so far in the order dealt (refused without it,
+    naming ``up_order``), which the runouts follow."""
     deuces = PRESETS["deuces_wild"]
     seats = [
         Seat(down=(c("As"), c("Ad")), up=(c("Ah"), c("Kc"), c("7d")), to_come=(True, False)),
@@ -218,9 +219,15 @@ def test_all_in_equity_of_a_house_game():
     natural = all_in_equity("seven_card_stud", None, seats, samples=4000)
     assert result.equity[1] > natural.equity[1] + 0.05  # the 2c is wild in Deuces Wild
     assert abs(sum(result.equity) - 1) < 1e-9
+    ftq = PRESETS["follow_the_queen"]
     with pytest.raises(DomainError) as refused:
-        all_in_equity("", None, seats, game=PRESETS["follow_the_queen"])
-    assert refused.value.fields == {"game": [refused.value.message]}
+        all_in_equity("", None, seats, game=ftq)
+    assert refused.value.fields == {"up_order": [refused.value.message]}
+    order = [c(x) for x in "Ah Qh Kc Jc 7d 8d".split()]  # the Kc follows the Qh: kings wild
+    followed = all_in_equity("", None, seats, game=ftq, up_order=order, samples=4000)
+    assert abs(sum(followed.equity) - 1) < 1e-9
+    # seat 1's Qh is wild (and seat 0's Kc): a wild card each against the aces' natural edge
+    assert followed.equity[1] > natural.equity[1] + 0.05
 
 
 @pytest.mark.parametrize("mode", ["full", "quick"])

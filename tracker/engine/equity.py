@@ -52,6 +52,19 @@ Little Ones: Ann's king is wild and makes her lowest card, the deuce, wild too):
 >>> result = all_in_equity("kings_and_little_ones", {}, [ann, bob], pots=[Pot(200, (0, 1))])
 >>> [round(e, 3) for e in result.equity]
 [0.871, 0.129]
+
+A house game is valued by its definition (``game``). In Follow the Queen the runouts follow
+the up cards dealt so far (``up_order``, folded players' included): a folded player's Qc
+was followed by Ann's 5h, so fives are wild, and her 5h makes any pair trips:
+
+>>> from tracker.engine.game_presets import PRESETS
+>>> ann = Seat(down=(c("Ah"), c("2h")), up=(c("Th"), c("5h"), c("Kc"), c("6d")), to_come=(False,))
+>>> bob = Seat(down=(c("Js"), c("Jd")), up=(c("9c"), c("Ts"), c("8c"), c("8s")), to_come=(False,))
+>>> order = [c(x) for x in "Th 9c Qc 5h Ts Kc 8c 6d 8s".split()]
+>>> result = all_in_equity("house", None, [ann, bob], pots=[Pot(200, (0, 1))], dead=[c("Qc")],
+...                        game=PRESETS["follow_the_queen"], up_order=order)
+>>> result.method, result.runouts, [round(e, 3) for e in result.equity]
+('exact', 1482, [0.484, 0.516])
 """
 
 from __future__ import annotations
@@ -61,13 +74,14 @@ import random
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
 from .announcements import check_variant, has_high, has_low, normalize_announcements
 from .errors import Code, DomainError
-from .game_showdown import game_hand_keys
-from .games import GameDefinition
+from .game_showdown import game_hand_keys, spade_key
+from .games import DECK_SIZE, FollowWild, GameDefinition, follow_ranks
 from .hands import eval7
 from .low import best_low
 from .pots import award_pot
@@ -110,15 +124,19 @@ class Seat:
 
     ``down`` and ``up`` are the cards dealt so far (ints, in the order
     dealt; the door card is ``up[0]``); ``to_come`` has one flag per card
-    still to come, in order, ``True`` for a face-up card. ``declare`` is
+    still to come, in order, ``True`` for a face-up card (a house game's
+    extra cards not counted: the runout deals them). ``declare`` is
     the player's declaration in a high-low game played with declarations
-    (``"high"``, ``"low"``, ``"both"``), else ``None``.
+    (``"high"``, ``"low"``, ``"both"``), else ``None``. ``chips``: the
+    chips the player has left (0: all in); read only by a house game's
+    pay rules.
     """
 
     down: tuple[int, ...]
     up: tuple[int, ...]
     to_come: tuple[bool, ...] = ()
     declare: str | None = None
+    chips: int = 0
 
 
 @dataclass(frozen=True)
@@ -284,8 +302,14 @@ class _Settler:
 
 
 def _check(
-    seats: Sequence[Seat], pots: Sequence[Pot], dead: Iterable[int], community: bool
+    seats: Sequence[Seat],
+    pots: Sequence[Pot],
+    dead: Iterable[int],
+    community: bool,
+    cards: int | None = 7,
 ) -> tuple[list[int], list[Pot]]:
+    """The unseen cards and the pots, checked; ``cards``: how many cards a hand ends with
+    (``None``: not checked here, the caller checks the deal)."""
     if len(seats) < 2:
         raise EquityError("an all-in needs at least two contenders", field="seats")
     seen: set[int] = set()
@@ -303,9 +327,10 @@ def _check(
         for j, card in enumerate(s.up):
             take(card, f"seats[{i}].up[{j}]")
         total = len(s.down) + len(s.up) + len(s.to_come) + (1 if community else 0)
-        if total != 7:
+        if cards is not None and total != cards:
+            with_community = f" ({cards - 1} and the community card)" if community else ""
             raise EquityError(
-                f"{total} cards in all; a stud hand ends with 7 (6 and the community card)",
+                f"{total} cards in all; a hand of this deal ends with {cards}{with_community}",
                 field=f"seats[{i}]",
             )
         if not s.up:
@@ -332,20 +357,20 @@ def _check(
 
 
 def _check_house(game: GameDefinition) -> None:
-    """Refuse a house game whose runouts the cards alone do not value (see all_in_equity)."""
-    why = (
-        "what is wild follows the order of the cards to come"
-        if game.up_order_needed
-        else "the cards to come change the deal (extra cards, pay rules)"
-        if game.extra_cards or game.pays
-        else "a Chicago pot's spade half is not valued"
-        if game.pot.chicago
-        else f"{game.title} deals {game.cards_per_player} cards, not seven"
-        if game.cards_per_player != 7
-        else None
-    )
-    if why is not None:
-        raise EquityError(f"no all-in equity in {game.title}: {why}", field="game")
+    """Refuse a house game whose runouts this module does not deal (see all_in_equity)."""
+    if "community" in game.faces:
+        raise EquityError(
+            f"no all-in equity in {game.title}: a community street of the definition is not "
+            "dealt out here",
+            field="game",
+        )
+
+
+def _dealt_in_order(game: GameDefinition) -> bool:
+    """Whether a runout must be dealt card by card in the machine's order: the order of the
+    up cards sets what is wild (follow-the-X), or an up card changes the deal (extra cards,
+    pay rules)."""
+    return game.up_order_needed or bool(game.extra_cards) or bool(game.pays)
 
 
 def all_in_equity(
@@ -360,15 +385,29 @@ def all_in_equity(
     samples: int = SAMPLES,
     seed: int | None = None,
     game: GameDefinition | None = None,
+    up_order: Sequence[int] | None = None,
+    dealt: int | None = None,
 ) -> Equity:
     """Each contender's equity and expected chips (see the module doc).
 
     ``game``: a house game's definition, whose hands are valued by ``game_hand_keys`` (the
     values :func:`~tracker.engine.game_showdown.evaluate_game` settles by; ``variant`` and
-    ``announcements`` are then not read). Refused (:class:`EquityError`, field ``game``)
-    where a runout cannot be valued from the cards alone: follow-the-X (the order of the
-    cards to come changes what is wild), extra cards and pay rules (the cards to come
-    change the deal), a Chicago pot (its spade half), a deal of other than seven cards.
+    ``announcements`` are then not read), in a deal of any length (five- and six-card stud:
+    each seat's ``to_come`` is what the definition's streets still deal it). A Chicago pot
+    is paid as settlement pays it (:mod:`tracker.engine.game_settle`): a high half and a
+    half to the best spade in the hole, the high hand taking all without one. Follow-the-X,
+    extra cards and pay rules are dealt card by card as the machine deals them
+    (:class:`_HouseDeal`): ``up_order`` is every up card of the hand so far in the order
+    dealt (folded players' too; required by follow-the-X), each runout's up cards follow
+    it, and the follow ranks of the whole order set what is wild; an up card of an
+    extra-card rank gets its player one more card at once, from the rest of the deck; a pay
+    card costs an all-in player nothing (all in if short) and it stays in, while a player
+    with ``chips`` left who may be dealt an up card under a pay rule is refused (pay or
+    fold is a choice). ``dealt``: the cards dealt in the hand so far, seen or not; given, each
+    runout decides the community card as the machine does (the deck short of a last card
+    each), else ``community`` holds for every runout. Such runouts differ in length, so an
+    exact enumeration weighs each by its chance. Refused (field ``game``): a definition
+    with a community street.
 
     ``pots`` default to one pot of 1 chip everyone can win (so ``expected``
     is the equity). ``seed`` fixes the Monte Carlo draw; by default it is
@@ -381,12 +420,23 @@ def all_in_equity(
     pots = list(pots) if pots is not None else [Pot(1, tuple(range(n)))]
     if house is not None:
         _check_house(house)
-        unseen, pots = _check(seats, pots, list(dead), community)
-        game = house.pot.kind
+        if _dealt_in_order(house):
+            return _house_equity(
+                house, seats, pots, list(dead), community, exact_limit, samples, seed,
+                up_order, dealt,
+            )  # fmt: skip
+        unseen, pots = _check(seats, pots, list(dead), community, house.cards_per_player)
+        chicago = house.pot.chicago
+        # Chicago: a high half and a spade half, paid as a high-low pot whose "low" is the
+        # spade in the hole (tracker.engine.game_settle)
+        game = "high_low" if chicago else house.pot.kind
         declaring = game == "high_low" and house.pot.declaration == "declare"
 
         def keys(down: Sequence[int], up: Sequence[int], comm: int | None):
+            if chicago:
+                return game_hand_keys(house, down, up, comm)[0], spade_key(house, down)
             return game_hand_keys(house, down, up, comm)
+
     else:
         variant = check_variant(variant)
         ann = normalize_announcements(variant, announcements)
@@ -418,7 +468,11 @@ def all_in_equity(
     return _result(method, tally, settler)
 
 
-def _result(method: str, tally: dict[Outcome, int], settler: _Settler) -> Equity:
+def _result(
+    method: str, tally: Mapping[Outcome, Any], settler: _Settler, runouts: int | None = None
+) -> Equity:
+    """The equities from ``tally``: each outcome's weight (a count of runouts, or a
+    probability, a Fraction, when runouts are dealt card by card and differ in length)."""
     n = settler.n
     pots = settler.pots
     count = sum(tally.values())
@@ -434,17 +488,17 @@ def _result(method: str, tally: dict[Outcome, int], settler: _Settler) -> Equity
         for i in range(n):
             total[i] += chips[i] * times
             square[i] += chips[i] * chips[i] * times
-    expected = tuple(total[i] / count for i in range(n))
+    expected = tuple(float(total[i] / count) for i in range(n))
     stderr = []
     for i in range(n):
         if method == "exact":
             stderr.append(0.0)
         else:
-            var = max(square[i] / count - expected[i] ** 2, 0.0)
+            var = max(float(square[i] / count) - expected[i] ** 2, 0.0)
             stderr.append(math.sqrt(var / count))
     pot_equity = tuple(
         tuple(
-            per_pot[i][k] / count / pot.amount if pot.amount and i in pot.eligible else 0.0
+            float(per_pot[i][k] / count / pot.amount) if pot.amount and i in pot.eligible else 0.0
             for i in range(n)
         )
         for k, pot in enumerate(pots)
@@ -455,7 +509,7 @@ def _result(method: str, tally: dict[Outcome, int], settler: _Settler) -> Equity
         equity.append(expected[i] / contended if contended else 0.0)
     return Equity(
         method=method,
-        runouts=count,
+        runouts=count if runouts is None else runouts,
         expected=expected,
         equity=tuple(equity),
         pot_equity=pot_equity,
@@ -578,3 +632,255 @@ def _monte_carlo(
         key = outcome(high, low)
         tally[key] = tally.get(key, 0) + 1
     return tally
+
+
+# --- house games dealt card by card -----------------------------------------------------------
+
+_MORE = object()  # a runout that needs more cards than it was given
+
+
+class _HouseDeal:
+    """A house game's runout dealt as the machine deals it (:mod:`tracker.engine.stud`):
+    street by street, within a street round the table one card at a time in seat order, an
+    extra card at once after the up card that earns it (its own rules apply in turn), the
+    community card for the last street of one card when the deck cannot serve everyone.
+    Every contender stays in: an all-in player pays a pay rule's price with nothing (the
+    machine's "all in if short"), and a player with chips who could be dealt a pay card is
+    refused (paying or folding is a choice, not a card)."""
+
+    def __init__(
+        self,
+        game: GameDefinition,
+        seats: list[Seat],
+        community: bool,
+        up_order: Sequence[int] | None,
+        dealt: int | None,
+        seen: set[int],
+    ) -> None:
+        self.game = game
+        self.seats = seats
+        self.n = len(seats)
+        streets = game.streets
+        width = len(seats[0].to_come)
+        for i, s in enumerate(seats):
+            if len(s.to_come) != width:
+                raise EquityError(
+                    f"{len(s.to_come)} cards to come; seat 0 has {width}: every contender "
+                    "is dealt the same streets",
+                    field=f"seats[{i}].to_come",
+                )
+        remaining = width + (1 if community else 0)
+        k, acc = len(streets), 0
+        while acc < remaining and k > 0:
+            k -= 1
+            acc += len(streets[k].faces)
+        if acc != remaining or k == 0:
+            raise EquityError(
+                f"{remaining} cards to come a player do not end the streets of {game.title} "
+                "after the first",
+                field="seats",
+            )
+        if community and len(streets[-1].faces) != 1:
+            raise EquityError(
+                "a community card stands in only for a last street of one card", field="community"
+            )
+        self.first = k  # the first street to come
+        before = sum(len(st.faces) for st in streets[:k])
+        extra = {e.rank: e.face == "up" for e in game.extra_cards}
+        self.extra = extra
+        for i, s in enumerate(seats):
+            earned = sum(1 for c in s.up if (c >> 2) + 2 in extra)
+            if len(s.down) + len(s.up) != before + earned:
+                raise EquityError(
+                    f"{len(s.down) + len(s.up)} cards dealt; {game.title} deals {before} by "
+                    f"street {k} and {earned} extra",
+                    field=f"seats[{i}]",
+                )
+            if game.pays and s.chips and any(s.to_come):
+                raise EquityError(
+                    f"seat {i} has chips left and may be dealt a card it pays for or folds: "
+                    "a choice, not a card",
+                    field=f"seats[{i}].chips",
+                )
+        # each seat's faces per street to come (the community card's street left out)
+        self.plan: list[list[tuple[bool, ...]]] = []
+        at = 0
+        for st in streets[k:]:
+            w = len(st.faces)
+            if at + w > width:  # the community card's street
+                break
+            self.plan.append([s.to_come[at : at + w] for s in seats])
+            at += w
+        self.community = community
+        self.dealt = dealt
+        last = streets[-1].faces
+        self.last_single = len(last) == 1
+        self.last_default = last[0] if self.last_single else None
+        self.rule = next((w for w in game.wild if isinstance(w, FollowWild)), None)
+        order: list[int] = []
+        if self.rule is not None:
+            if up_order is None:
+                raise EquityError(
+                    f"required: {game.title} needs the up cards so far in the order dealt",
+                    code=Code.REQUIRED,
+                    field="up_order",
+                )
+            order = list(up_order)
+            listed = set(order)
+            for j, c in enumerate(order):
+                if c not in seen:
+                    raise EquityError(
+                        f"card {c} is in up_order but nowhere in the hand", field=f"up_order[{j}]"
+                    )
+            if len(listed) != len(order):
+                raise EquityError(
+                    "a card appears twice", code=Code.DUPLICATE_CARD, field="up_order"
+                )
+            for i, s in enumerate(seats):
+                for j, c in enumerate(s.up):
+                    if c not in listed:
+                        raise EquityError(
+                            f"card {c} is up but not in up_order", field=f"seats[{i}].up[{j}]"
+                        )
+        self.order = order
+        self.chicago = game.pot.chicago
+
+    def cards_bound(self) -> int:
+        """The regular cards a runout deals (its extra cards come on top)."""
+        return sum(len(f) for street in self.plan for f in street[:1]) * self.n + (
+            1 if self.community else 0
+        )
+
+    def play(self, cards: Sequence[int]) -> Any:
+        """The (high, low-or-spade) keys of every seat after dealing ``cards`` in order and
+        how many of them the runout took, or ``_MORE`` when it needs more."""
+        n = self.n
+        down = [list(s.down) for s in self.seats]
+        up = [list(s.up) for s in self.seats]
+        order = list(self.order)
+        extra = self.extra
+        at = 0
+        size = len(cards)
+        dealt = self.dealt
+        streets = self.game.streets
+        comm = None
+        plan = self.plan
+        last_street = len(streets) - self.first - 1
+        for j in range(len(streets) - self.first):
+            if j == last_street and self.last_single:
+                if dealt is None:
+                    short = self.community
+                else:
+                    short = DECK_SIZE - len(streets) - dealt < n
+                if short:
+                    if at >= size:
+                        return _MORE
+                    comm = cards[at]
+                    at += 1
+                    order.append(comm)
+                    break
+            faces = plan[j] if j < len(plan) else None
+            width = len(faces[0]) if faces is not None else 1
+            for w in range(width):
+                for i in range(n):
+                    if faces is not None:
+                        face = faces[i][w]
+                    elif self.last_default in ("up", "down") and self.game.buy is None:
+                        face = self.last_default == "up"
+                    else:
+                        raise EquityError(
+                            "the deck serves a last card the all-in thought shared, and its "
+                            "face is the player's choice",
+                            field="community",
+                        )
+                    while True:
+                        if at >= size:
+                            return _MORE
+                        card = cards[at]
+                        at += 1
+                        if dealt is not None:
+                            dealt += 1
+                        if not face:
+                            down[i].append(card)
+                            break
+                        up[i].append(card)
+                        order.append(card)
+                        nxt = extra.get((card >> 2) + 2)
+                        if nxt is None:
+                            break
+                        face = nxt  # the extra card, at once
+        follow = follow_ranks(self.rule, order) if self.rule is not None else frozenset()
+        game = self.game
+        out = []
+        for i in range(n):
+            high, low = game_hand_keys(game, down[i], up[i], comm, follow)
+            if self.chicago:
+                low = spade_key(game, down[i])
+            out.append((high, low))
+        return out, at
+
+
+def _house_equity(
+    game: GameDefinition,
+    seats: list[Seat],
+    pots: list[Pot],
+    dead: list[int],
+    community: bool,
+    exact_limit: int,
+    samples: int,
+    seed: int | None,
+    up_order: Sequence[int] | None,
+    dealt: int | None,
+) -> Equity:
+    """A house game whose runouts are dealt card by card (:class:`_HouseDeal`)."""
+    unseen, pots = _check(seats, pots, dead, community, None)
+    seen = {c for s in seats for c in (*s.down, *s.up)} | set(dead)
+    deal = _HouseDeal(game, seats, community, up_order, dealt, seen)
+    kind = "high_low" if game.pot.chicago else game.pot.kind
+    declaring = kind == "high_low" and game.pot.declaration == "declare"
+    declares = [s.declare for s in seats] if declaring else None
+    if declares is not None and any(d is None for d in declares):
+        raise EquityError("every contender declares in a declare game", field="seats")
+    n = len(seats)
+    settler = _Settler(kind, pots, declares, n)
+    need = deal.cards_bound()
+    if need > len(unseen):
+        raise EquityError(f"{need} cards to come but only {len(unseen)} unseen", field="seats")
+    ups = sum(1 for s in seats for f in s.to_come if f)
+    work = math.perm(len(unseen), min(len(unseen), need + (ups if game.extra_cards else 0)))
+    outcome = settler.outcome
+    if work * GENERIC_COST <= exact_limit:
+        tally: dict[Outcome, Any] = {}
+        leaves = 0
+        total = len(unseen)
+        stack: list[tuple[int, ...]] = [()]
+        while stack:
+            prefix = stack.pop()
+            played = deal.play(prefix)
+            if played is _MORE:
+                rest = [c for c in unseen if c not in prefix]
+                if not rest:
+                    raise EquityError("the deck runs out before the runout ends", field="seats")
+                stack.extend(prefix + (c,) for c in rest)
+                continue
+            leaves += 1
+            keys = played[0]
+            won = outcome([k[0] for k in keys], [k[1] for k in keys])
+            weight = Fraction(1, math.perm(total, len(prefix)))
+            tally[won] = tally.get(won, 0) + weight
+        return _result("exact", tally, settler, leaves)
+    if samples < 1:
+        raise EquityError("at least one sample", field="samples")
+    if seed is None:
+        marks = [c for s in seats for c in (*s.down, 99, *s.up, 98)]
+        seed = zlib.crc32(bytes(marks + unseen))
+    rng = random.Random(seed)
+    tally = {}
+    for _ in range(samples):
+        played = deal.play(rng.sample(unseen, len(unseen)))
+        if played is _MORE:
+            raise EquityError("the deck runs out before the runout ends", field="seats")
+        keys = played[0]
+        won = outcome([k[0] for k in keys], [k[1] for k in keys])
+        tally[won] = tally.get(won, 0) + 1
+    return _result("monte_carlo", tally, settler)

@@ -66,7 +66,9 @@ __all__ = ["BETTING_KEYS", "FACTS_VERSION", "STREET_INDEX", "FactsObserver", "ha
 #: Bumped when the facts change meaning; ``refresh_stats`` recomputes older rows.
 #: 2: streets seen from the cards dealt, and a muck at the showdown is a showdown.
 #: 3: the hand shown by the only player left after the others mucked counts its category.
-FACTS_VERSION = 3
+#: 4: a house game's all-in is valued in every game (it was skipped in follow-the-X,
+#: extra-card, pay-rule, Chicago and five- and six-card games).
+FACTS_VERSION = 4
 STREET_INDEX = {name: k for k, name in enumerate(STREETS)}
 BETTING_KEYS = ("vpip", "bi", "comp", "r3", "bets", "calls", "st_try", "steal")
 
@@ -86,6 +88,12 @@ class FactsObserver(HandObserver):
         self.contested = False
         self.closed_at: int | None = None  # street index after whose betting nobody could bet
         self.contenders: tuple[int, ...] = ()
+        # at that moment: the faces of each seat's cards, the up cards in the order dealt,
+        # the cards dealt and the chips left (a house game's runout starts there)
+        self.closed_faces: list[tuple[bool, ...]] = []
+        self.closed_up_order: tuple[int, ...] = ()
+        self.closed_dealt = 0
+        self.closed_stacks: tuple[int, ...] = ()
 
     def on_event(self, event: Event, hand: StudHand) -> None:
         self.hand = hand
@@ -103,6 +111,10 @@ class FactsObserver(HandObserver):
             if self.closed_at is None and hand.closed and street > Street.THIRD:
                 self.closed_at = street - 1
                 self.contenders = tuple(i for i in range(self.n) if hand.in_hand[i])
+                self.closed_faces = [tuple(f) for f in hand.faces]
+                self.closed_up_order = tuple(c for c in hand.up_order if c is not None)
+                self.closed_dealt = hand.dealt
+                self.closed_stacks = tuple(hand.stacks)
         elif seat is not None:
             f = self.betting[seat]
             if verb is Verb.BRING_IN:
@@ -181,7 +193,13 @@ def _luck(
         return {}
     contenders = facts.contenders
     seats = []
-    for pos in contenders:
+    extra: dict[str, Any] = {}
+    if game is not None:
+        seats = _house_seats(game, facts, hand, players, community is not None)
+        if not seats:
+            return {}
+        extra = {"up_order": facts.closed_up_order, "dealt": facts.closed_dealt}
+    for pos in contenders if game is None else ():
         shown = players[pos] if pos < len(players) else None
         if not shown:
             return {}  # a contender mucked: the runout did not decide the pots
@@ -218,6 +236,7 @@ def _luck(
         community=community is not None,
         samples=samples,
         game=game,
+        **extra,
     )
     out = {}
     for k, pos in enumerate(contenders):
@@ -230,6 +249,47 @@ def _luck(
             "ai_m": "exact" if result.method == "exact" else "mc",
         }
     return out
+
+
+def _house_seats(
+    game: GameDefinition,
+    facts: FactsObserver,
+    hand: StudHand,
+    players: list,
+    community: bool,
+) -> list[Seat]:
+    """A house game's contenders at the all-in moment: the cards each had then (the first of
+    the cards shown, by face), the faces of the streets to come (a choice as the player made
+    it, a bought last card turned over), the chips left; empty when a contender mucked."""
+    streets = game.streets[facts.closed_at + 1 :]  # type: ignore[operator]
+    if community:
+        streets = streets[:-1]
+    buy = game.buy
+    seats = []
+    for pos in facts.contenders:
+        shown = players[pos] if pos < len(players) else None
+        if not shown:
+            return []
+        faces = facts.closed_faces[pos]
+        n_up = sum(faces)
+        to_come = []
+        for k, street in enumerate(streets):
+            last = k == len(game.streets) - facts.closed_at - 2  # type: ignore[operator]
+            for j, f in enumerate(street.faces):
+                up = f == "up" or (f == "choice" and hand.seventh_up[pos])
+                if buy is not None and last and j == len(street.faces) - 1:
+                    up = hand.bought[pos] if buy.version == "contributed" else not hand.bought[pos]
+                to_come.append(up)
+        seats.append(
+            Seat(
+                down=tuple(parse_card(c) for c in shown["down"][: len(faces) - n_up]),
+                up=tuple(parse_card(c) for c in shown["up"][:n_up]),
+                to_come=tuple(to_come),
+                declare=shown.get("declare"),
+                chips=facts.closed_stacks[pos],
+            )
+        )
+    return seats
 
 
 def _walk_full(
