@@ -323,6 +323,9 @@ def test_a_baseball_quick_entry_with_a_three_up_paid(world):
         p1: 0,
         p2: 4 * st.ante + 2 * st.bring_in,
     }
+    stored = [s.facts for s in sorted(hand.hand_seats.all(), key=lambda s: s.position)]
+    assert all("error" not in f for f in stored), stored
+    assert facts_for_hand(hand, hand.engine_reading) == stored  # a statistics refresh too
 
     def refused(seats):
         body = {"game": "baseball", "entry_mode": "quick", "entry": {"seats": seats}}
