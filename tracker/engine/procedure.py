@@ -672,6 +672,17 @@ class QuickEntry:
     ...     folded=[None, "third"])
     >>> settle_quick(entry).finishing_stacks
     [101, 99]
+
+    Baseball's three up paid (the pot then: the two antes), the other seat folding later:
+
+    >>> from tracker.engine.game_presets import PRESETS
+    >>> entry = QuickEntry(variant="baseball", game=PRESETS["baseball"], stakes={"ante": 1,
+    ...     "bring_in": 2, "small_bet": 5, "big_bet": 10}, starting_stacks=[100, 100],
+    ...     put_in=[1, 3], paid=[None, 2], folded=["fourth", None],
+    ...     shown=[{"down": [], "up": ["2c", "Kd"]}, {"down": [], "up": ["3c", "8h"]}])
+    >>> result = settle_quick(entry)
+    >>> result.finishing_stacks, result.paid
+    ([99, 101], [0, 2])
     """
 
     variant: str
@@ -1027,7 +1038,8 @@ class _QuickDriver:
         if self.quick.folds[seat] != hand.street:
             raise DomainError(
                 f"seat {seat} was dealt a card face up that costs on "
-                f"{hand.street_names[hand.street]} street: it paid (paid) or folded there",
+                f"{hand.street_names[hand.street]} street: give the chips it paid (paid), "
+                "or its fold on that street",
                 code=Code.INVALID_PAY.value,
                 field=f"paid[{seat}]",
             )
