@@ -37,7 +37,7 @@ class HandCreateSerializer(serializers.Serializer):
     entry = serializers.DictField(
         help_text=(
             'quick: {"seats": [{"player", "put_in", "folded", "down", "up", "bought", '
-            '"declare", "seventh"}], "community"}; full: {"actions": [PHH actions, p1 = '
+            '"declare", "seventh", "paid"}], "community"}; full: {"actions": [PHH actions, p1 = '
             'first player left of the dealer], "seventh_card", "buys", "declarations"}'
         )
     )

@@ -293,3 +293,71 @@ def test_a_baseball_quick_entry_with_an_extra_card(world):
     )
     assert r.status_code == 400, r.json()
     assert any(f.startswith("entry.seats[0]") for f in r.json()["error"]["fields"]), r.json()
+
+
+def test_a_baseball_quick_entry_with_a_three_up_paid(world):
+    """The three up's pay in quick entry: ``paid``, the chips paid (part of ``put_in``);
+    without it the seat dealt the three must fold there, and a pay nothing called for is
+    refused on that seat's field."""
+    p1, p2 = positions(world)
+    st = stakes(world)
+    each = st.ante + st.bring_in
+    price = 2 * st.ante  # the pot when the 3c fell: the two antes
+    seats = [
+        {
+            "player": p1,
+            "put_in": each,
+            "down": ["As", "Ks", "9s"],
+            "up": ["2c", "4h", "5d", "Jc", "6c"],
+        },
+        {
+            "player": p2,
+            "put_in": each + price,
+            "paid": price,
+            "down": ["Qh", "Qd", "Th"],
+            "up": ["3c", "8c", "Jd", "7d"],
+        },
+    ]
+    r = post(world, {"game": "baseball", "entry_mode": "quick", "entry": {"seats": seats}})
+    assert r.status_code == 201, r.json()
+    hand = Hand.objects.get(pk=r.json()["id"])
+    assert hand.status == HandStatus.VERIFIED, hand.status_reason
+    reading = hand.engine_reading
+    assert reading["paid"] == [0, price]
+    assert [p["wild"] for p in reading["showdown"]["players"]] == [["9s"], ["3c"]]
+    # as the full history of the same hand (test_a_baseball_hand_with_a_pay_and_an_extra_card)
+    assert {s.player_id: s.won for s in hand.hand_seats.all()} == {
+        p1: 0,
+        p2: 4 * st.ante + 2 * st.bring_in,
+    }
+    stored = [s.facts for s in sorted(hand.hand_seats.all(), key=lambda s: s.position)]
+    assert all("error" not in f for f in stored), stored
+    assert facts_for_hand(hand, hand.engine_reading) == stored  # a statistics refresh too
+
+    def refused(seats):
+        body = {"game": "baseball", "entry_mode": "quick", "entry": {"seats": seats}}
+        r = post(world, body, settle=False)
+        assert r.status_code == 400, r.json()
+        return r.json()["error"]
+
+    # The three up without its pay, the seat still in: refused on its paid.
+    error = refused([seats[0], {k: v for k, v in seats[1].items() if k != "paid"}])
+    assert "entry.seats[1].paid" in error["fields"], error
+    # A pay on the seat whose cards called for none.
+    error = refused([{**seats[0], "put_in": each + 3, "paid": 3}, seats[1]])
+    assert "entry.seats[0].paid" in error["fields"], error
+
+
+def test_a_baseball_quick_entry_with_a_three_up_folded(world):
+    p1, p2 = positions(world)
+    st = stakes(world)
+    seats = [
+        {"player": p1, "put_in": st.ante, "up": ["2c"]},
+        {"player": p2, "put_in": st.ante, "folded": "third", "up": ["3c"]},
+    ]
+    r = post(world, {"game": "baseball", "entry_mode": "quick", "entry": {"seats": seats}})
+    assert r.status_code == 201, r.json()
+    hand = Hand.objects.get(pk=r.json()["id"])
+    assert hand.status == HandStatus.VERIFIED, hand.status_reason
+    assert hand.engine_reading["paid"] == [0, 0]
+    assert {s.player_id: s.won for s in hand.hand_seats.all()} == {p1: 2 * st.ante, p2: 0}

@@ -62,7 +62,12 @@ def test_a_baseball_hand_is_logged_live_with_the_pay_and_the_extra_card(
     draft.refresh_from_db()
     assert draft.status == DraftStatus.RECORDED and draft.hand == hand
     assert hand.variant == "house" and hand.game_version == draft.game_version
-    assert hand.entry == {"events": draft.steps}
+    # the same full history of PHH actions the API takes: the pay, the extra card a deal
+    actions = hand.entry["actions"]
+    assert set(hand.entry) == {"actions"}
+    assert actions[:3] == ["d dh p1 AsKs2c", "d dh p2 QhQd3c", "p2 _pay"]
+    four = actions.index("d dh p1 4h")
+    assert actions[four + 1 : four + 3] == ["d dh p1 Td", "d dh p2 5d"]
     assert hand.status == HandStatus.VERIFIED
     reading = hand.engine_reading
     assert reading["game"]["name"] == "baseball"

@@ -1,24 +1,31 @@
 """A house game's hand in PHH: the export writes its definition in ``_game``; an import
 carrying an invalid definition, or one no game of the league has, is refused naming the part
 at fault, nothing stored; one the league has is recorded under that game version, and an
-export -> import round trip gives the same rows. Both databases."""
+export -> import round trip gives the same rows, a hand logged live too. Both databases."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.factories import make_league, make_tournament
+from tests.hands.test_live_house import cards, play_out, step
 from tests.interchange.histories import FOLD, night
 from tests.support.house_hands import BASEBALL_ACTIONS, FTQ_ACTIONS
 from tracker.engine import phh
+from tracker.engine.events import DealHole, event_for, event_from_json
 from tracker.engine.game_presets import PRESETS
 from tracker.engine.games import dump_game
+from tracker.engine.stud import Verb
 from tracker.games.selectors import game_latest
 from tracker.games.services import league_game_archive, league_game_create
-from tracker.hands.models import Hand
+from tracker.hands.models import DraftHand, Hand, HandStatus
+from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
+from tracker.hands.selectors.live import draft_state
+from tracker.hands.services.live import draft_finish, draft_start
 from tracker.hands.services.recording import hand_record
 from tracker.interchange.selectors.export import export_hand, export_tournament
 from tracker.interchange.services.imports import phh_import_start
+from tracker.tournaments.services import tournament_create
 
 pytestmark = pytest.mark.django_db
 
@@ -152,3 +159,68 @@ def test_house_game_hands_round_trip_export_to_import(django_capture_on_commit_c
     assert {h.game_version.game.league_id for h in Hand.objects.filter(tournament=target)} == {
         other.pk
     }
+
+
+def _live_baseball_hand(tournament, admin, capture):
+    """A heads-up Baseball hand logged live: a three up paid, a four up's extra card."""
+    draft = draft_start(tournament=tournament, by=admin, game="baseball")
+    draft = step(draft, admin, DealHole(0, cards("As Ks 2c")), DealHole(1, cards("Qh Qd 3c")))
+    draft = step(draft, admin, event_from_json({"event": "pay", "seat": 1}, n=2))
+    draft = step(draft, admin, event_for(draft_state(draft).next.options[0]))
+    call = next(o for o in draft_state(draft).next.options if o.verb is Verb.CALL)
+    draft = step(draft, admin, event_for(call))
+    draft = step(draft, admin, DealHole(0, cards("4h")), DealHole(0, cards("Td")))
+    draft = play_out(draft, admin, {0: "Ah 7d 8d".split(), 1: "5d 6d 7s 8s".split()})
+    draft.refresh_from_db()
+    with capture(execute=True):
+        return draft_finish(draft=draft, by=admin, version=draft.version)
+
+
+def test_a_house_hand_logged_live_round_trips_export_to_import(django_capture_on_commit_callbacks):
+    league, admin = make_league(slug="home")
+    league_game_create(league=league, by=admin, name="Baseball", preset="baseball")
+    source, players = make_tournament(
+        league=league, by=admin, names=("Ann", "Bob"), default_variant=""
+    )
+    hand = _live_baseball_hand(source, admin, django_capture_on_commit_callbacks)
+    hand.refresh_from_db()
+    assert hand.status == HandStatus.VERIFIED, hand.status_reason
+    (exported,) = phh.loads(export_hand(hand).text)
+    assert "p2 _pay" in exported["actions"] and exported["_game"]["name"] == "baseball"
+    text = export_tournament(source).text
+    assert "Left out" not in text and len(phh.loads(text)) == 1
+    target = tournament_create(
+        league=league,
+        by=admin,
+        player_ids=[p.pk for p in players],
+        name="Next night",
+        default_variant="",
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        job = phh_import_start(tournament=target, by=admin, files=[("night.phhs", text)])
+    assert job.imported == 1, job.errors
+    assert _rows(target) == _rows(source)
+    (imported,) = Hand.objects.filter(tournament=target)
+    assert imported.game_version == hand.game_version
+    assert imported.engine_reading["showdown"]["shares"][0]["winners"] == [1]
+    won = {s.player.name: s.won for s in imported.hand_seats.all()}
+    assert won == {s.player.name: s.won for s in hand.hand_seats.all()}
+    assert sorted(won.values()) == [0, 36]  # the whole pot, the three's pay of 8 in it
+
+
+def test_a_house_hand_kept_as_its_events_exports_its_actions(django_capture_on_commit_callbacks):
+    """A hand recorded as the table's events (the logger's form before the actions) exports
+    the same PHH as the one recorded as actions, and is settled the same."""
+    league, admin = make_league()
+    league_game_create(league=league, by=admin, name="Baseball", preset="baseball")
+    tournament, _ = make_tournament(
+        league=league, by=admin, names=("Ann", "Bob"), default_variant=""
+    )
+    hand = _live_baseball_hand(tournament, admin, django_capture_on_commit_callbacks)
+    as_actions = export_hand(hand).text
+    draft = DraftHand.objects.get(hand=hand)
+    Hand.objects.filter(pk=hand.pk).update(entry={"events": draft.steps})
+    hand.refresh_from_db()
+    assert export_hand(hand).text == as_actions
+    reading = hand_evaluate(HandSpec.of(hand), hand.starting_stacks).result
+    assert reading.finishing_stacks == phh.loads(as_actions)[0]["finishing_stacks"]

@@ -106,7 +106,7 @@ def test_house_games_logged_live(site, phone, tmp_path):
     look("house-baseball-hand")
     assert baseball.game_version.game.slug == "baseball"
     assert sum(1 for chips in baseball.engine_reading["paid"] if chips) == 1  # the three paid
-    dealt = [e for e in baseball.entry["events"] if e["event"] == "deal"]
-    assert [e["cards"][-1] for e in dealt[:4]] == ["3c", "4h", "Ah", "Kd"]  # the extra card
+    dealt = [a for a in baseball.entry["actions"] if a.startswith("d dh")]
+    assert [a[-2:] for a in dealt[:4]] == ["3c", "4h", "Ah", "Kd"]  # the extra card
     assert Hand.objects.filter(tournament=game.tournament).count() == 2
     assert not found, "\n".join(found)

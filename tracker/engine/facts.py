@@ -336,7 +336,8 @@ def _walk_results(
         else any("choice" in street.faces for street in game.streets)
     )
     returned = reading.get("returned") or [0] * n
-    buys = reading.get("buys") or [0] * n
+    paid = reading.get("paid") or [0] * n  # a pay rule's chips, counted in buys too
+    buys = [b - p for b, p in zip(reading.get("buys") or [0] * n, paid, strict=True)]
     entry = QuickEntry(
         variant=variant,
         stakes=reading["stakes"],
@@ -350,6 +351,7 @@ def _walk_results(
         declarations=declarations if any(declarations) else None,
         seventh_card=seventh if rules_choose and any(seventh) else None,
         game=game,
+        paid=paid if any(paid) else None,
     )
     return walk_quick(entry, max_players=max(n, 2), observers=[observer])
 

@@ -58,6 +58,7 @@ from .events import (
     EndBetting,
     Fold,
     Muck,
+    Pay,
     PostAntes,
     ReturnUncalled,
     Show,
@@ -659,14 +660,29 @@ class QuickEntry:
     whether the seat bought (Low Hold); ``declarations`` high/low/both;
     ``seventh_card`` up/down (Kings and Little Ones). ``community`` is the
     community card, if one was dealt. ``game``: a house game's definition (then
-    ``variant`` is its name and ``options`` are not read). The fields are read as
-    given: the walk checks them, naming the field at fault.
+    ``variant`` is its name and ``options`` are not read). ``paid``: per seat, the
+    chips it paid under the game's pay rule (Baseball's three up), part of its
+    ``put_in``, or None: each pay takes the rule's price (a ``pot`` price: all
+    the seat paid, the pot then being unknown to quick entry); a seat dealt the
+    card that costs without ``paid`` must fold on that street. The fields are read
+    as given: the walk checks them, naming the field at fault.
 
     >>> entry = QuickEntry(variant="seven_card_stud", stakes={"ante": 1, "bring_in": 2,
     ...     "small_bet": 5, "big_bet": 10}, starting_stacks=[100, 100], put_in=[3, 1],
     ...     folded=[None, "third"])
     >>> settle_quick(entry).finishing_stacks
     [101, 99]
+
+    Baseball's three up paid (the pot then: the two antes), the other seat folding later:
+
+    >>> from tracker.engine.game_presets import PRESETS
+    >>> entry = QuickEntry(variant="baseball", game=PRESETS["baseball"], stakes={"ante": 1,
+    ...     "bring_in": 2, "small_bet": 5, "big_bet": 10}, starting_stacks=[100, 100],
+    ...     put_in=[1, 3], paid=[None, 2], folded=["fourth", None],
+    ...     shown=[{"down": [], "up": ["2c", "Kd"]}, {"down": [], "up": ["3c", "8h"]}])
+    >>> result = settle_quick(entry)
+    >>> result.finishing_stacks, result.paid
+    ([99, 101], [0, 2])
     """
 
     variant: str
@@ -681,6 +697,7 @@ class QuickEntry:
     declarations: Sequence[str | None] | None = None
     seventh_card: Sequence[str | None] | None = None
     game: GameDefinition | None = None
+    paid: Sequence[int | None] | None = None
 
 
 def _per_seat(value: Any, n: int, name: str) -> list:
@@ -725,6 +742,25 @@ def _quick_folds(value: Any, n: int) -> list[int | None]:
     return folds
 
 
+def _quick_paid(value: Any, total: list[int]) -> list[int]:
+    """The chips each seat paid under a pay rule (0: none), each part of its ``put_in``."""
+    n = len(total)
+    if value is None:
+        return [0] * n
+    paid = [
+        0 if v is None else chip_amount(v, f"paid[{i}]")
+        for i, v in enumerate(_per_seat(value, n, "paid"))
+    ]
+    for i in range(n):
+        if paid[i] > total[i]:
+            raise DomainError(
+                f"seat {i} paid {paid[i]} but put in only {total[i]} in all",
+                code=Code.INVALID_PAY.value,
+                field=f"paid[{i}]",
+            )
+    return paid
+
+
 def _quick_buys(value: Any, n: int) -> list[bool]:
     """Whether each seat bought (Low Hold): true or false, or none given."""
     if value is None:
@@ -754,6 +790,7 @@ class _Quick:
     cards: list[_Shown]
     community: int | None
     game: GameDefinition | None = None
+    paid: list[int] | None = None
 
     @classmethod
     def read(cls, entry: QuickEntry, max_players: int | None) -> _Quick:
@@ -772,6 +809,14 @@ class _Quick:
         total = _quick_put_in(entry.put_in, starting)
         folds = _quick_folds(entry.folded, n)
         buys = _quick_buys(entry.buys, n)
+        paid = _quick_paid(entry.paid, total)
+        if any(paid) and (game is None or not game.pays):
+            seat = next(i for i in range(n) if paid[i])
+            raise DomainError(
+                f"{variant if game is None else game.title} has no pay rule",
+                code=Code.INVALID_PAY.value,
+                field=f"paid[{seat}]",
+            )
         if game is None:
             price = VARIANT_RULES[variant].buy_price(options, stakes.big_bet)
         else:
@@ -788,7 +833,7 @@ class _Quick:
             community = parse_card(entry.community, "community")
         return cls(
             variant, options, stakes, starting, total, folds, buys, price, choices,
-            declarations, cards, community, game,
+            declarations, cards, community, game, paid,
         )  # fmt: skip
 
 
@@ -797,7 +842,7 @@ class _QuickDriver:
     first, then each street's cards as dealt and its folds, then the showdown. Each
     ``check_`` method is one rule, raising the DomainError that names its field."""
 
-    __slots__ = ("quick", "hand", "community")
+    __slots__ = ("quick", "hand", "community", "pay_left", "folded_at_pay")
 
     def __init__(self, quick: _Quick, observers: Sequence[HandObserver]) -> None:
         self.quick = quick
@@ -812,6 +857,8 @@ class _QuickDriver:
             game=quick.game,
         )
         self.community = quick.community  # None once dealt
+        self.pay_left = list(quick.paid or [0] * n)  # the chips paid not yet taken by a pay
+        self.folded_at_pay: set[int] = set()  # seats that folded rather than pay
 
     def run(self) -> ResultsHand:
         hand = self.hand
@@ -826,6 +873,8 @@ class _QuickDriver:
             raise _quick_error(exc) from None
         self.check_choices_reached()
         self.check_community_used()
+        for i in range(hand.n):
+            self.check_paid_used(i)
         try:
             self.showdown()
         except ProcedureError as exc:
@@ -845,8 +894,10 @@ class _QuickDriver:
         quick, hand = self.quick, self.hand
         n = hand.n
         rules = hand.rules
+        paid = quick.paid or [0] * n
         live = [
-            quick.total[i] - (quick.price if quick.buys[i] and rules.buys else 0) for i in range(n)
+            quick.total[i] - (quick.price if quick.buys[i] and rules.buys else 0) - paid[i]
+            for i in range(n)
         ]
         for i in range(n):
             self.check_ante(i, live[i])
@@ -923,7 +974,7 @@ class _QuickDriver:
         else:
             self.deal_cards()
         for i, fold in enumerate(self.quick.folds):
-            if fold == street:
+            if fold == street and i not in self.folded_at_pay:
                 hand.apply(Fold(i))
         if hand.phase is Phase.BET:
             hand.apply(EndBetting())
@@ -968,7 +1019,43 @@ class _QuickDriver:
                     hand.apply(DealHole(seat, (card,)))  # type: ignore[arg-type]  # the face it is due
                 except ProcedureError as exc:
                     raise _quick_error(exc, path) from None
+                if hand.paying is not None:
+                    self.pay_or_fold(hand.paying)
             deals = hand.next_event().deals if one_by_one and hand.phase is Phase.DEAL else ()
+
+    def pay_or_fold(self, seat: int) -> None:
+        """A card dealt face up costs (a pay rule): the seat pays from its ``paid`` (the
+        rule's price, or all of it for a ``pot`` price), else folds on this street."""
+        hand = self.hand
+        left = self.pay_left[seat]
+        if left:
+            price = hand.pay_price
+            amount = left if price == "pot" else min(int(price), left)
+            hand.pay_price = amount  # the chips the entry says (quick entry has no pot so far)
+            hand.apply(Pay(seat))
+            self.pay_left[seat] -= amount
+            return
+        if self.quick.folds[seat] != hand.street:
+            raise DomainError(
+                f"seat {seat} was dealt a card face up that costs on "
+                f"{hand.street_names[hand.street]} street: give the chips it paid (paid), "
+                "or its fold on that street",
+                code=Code.INVALID_PAY.value,
+                field=f"paid[{seat}]",
+            )
+        hand.apply(Fold(seat))
+        self.folded_at_pay.add(seat)
+
+    def check_paid_used(self, seat: int) -> None:
+        """Every chip a seat says it paid was taken by a pay its cards called for."""
+        if self.pay_left[seat]:
+            paid = (self.quick.paid or [])[seat]
+            raise DomainError(
+                f"seat {seat} paid {paid}, but its cards face up called for "
+                f"{paid - self.pay_left[seat]}",
+                code=Code.INVALID_PAY.value,
+                field=f"paid[{seat}]",
+            )
 
     def check_choices_reached(self) -> None:
         """A hand over before seventh street had no buys nor seventh-card choices."""

@@ -37,8 +37,7 @@ class HandRequest:
     game: str | None = None
     game_version: int | None = None
     # A house game version already dealt (tracker/games/models.py LeagueGameVersion: a live
-    # draft keeps the version it was started under); then a full ``entry`` is the table's
-    # events (``{"events": [...]}``, the live logger's steps).
+    # draft keeps the version it was started under), with the full ``entry`` of its PHH actions.
     dealt_version: Any = None
 
     @classmethod

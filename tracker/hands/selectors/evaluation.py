@@ -31,7 +31,9 @@ from tracker.games.selectors import version_definition
 from tracker.hands.models import EntryMode, Hand
 
 FULL_KEYS = {"actions", "seventh_card", "buys", "declarations"}
-QUICK_SEAT_KEYS = {"player", "put_in", "folded", "down", "up", "bought", "declare", "seventh"}
+QUICK_SEAT_KEYS = {
+    "player", "put_in", "folded", "down", "up", "bought", "declare", "seventh", "paid",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,7 @@ def _quick_arguments(spec: HandSpec) -> dict[str, Any]:
         "buys": [bool(s.get("bought", False)) for s in ordered],
         "declarations": [s.get("declare") for s in ordered],
         "seventh_card": [s.get("seventh") for s in ordered],
+        "paid": [s.get("paid") for s in ordered],
         "community": entry.get("community"),
         "_entry_index": [by_player[pid][0] for pid in spec.players],
     }
@@ -168,6 +171,7 @@ QUICK_SEAT_FIELD_OF = {
     "buys": "bought",
     "declarations": "declare",
     "seventh_card": "seventh",
+    "paid": "paid",
     "shown": None,
 }
 
@@ -234,8 +238,10 @@ def _run_engine(
 def _run_house(
     spec: HandSpec, stacks: Sequence[int], observers: Sequence[HandObserver]
 ) -> HandResult:
-    """A house game's hand logged live: its table events (``entry.events``, the logger's
-    steps; a full history of PHH actions is replayed as the variants' are) walked on the machine that deals the game's definition, then settled by it."""
+    """A house game's hand kept as its table events (``entry.events``, the logger's steps:
+    how the live logger recorded one before it recorded the PHH actions of every hand; a
+    full history of PHH actions is replayed as the variants' are), walked on the machine
+    that deals the game's definition, then settled by it."""
     if spec.entry_mode != EntryMode.FULL:
         raise DomainError(
             "a house game's hand is recorded as its events (a full entry)", field="entry_mode"

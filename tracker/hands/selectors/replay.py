@@ -201,15 +201,17 @@ def replay_frames(
     players = list(hand.positions)
     n = len(players)
     frames = FramesObserver([names.get(pid, f"player {pid}") for pid in players])
-    if hand.game_version_id is not None:  # a house game: its events, on its machine
+    entry = hand.entry or {}
+    game = hand.game_version.game_definition if hand.game_version_id is not None else None
+    if game is not None and "events" in entry:  # a house game's hand kept as its events
         walked = live_hand(
             variant=hand.variant,
             options={},
             stakes=hand.stakes,
             stacks=hand.starting_stacks,
-            events=[event_from_json(e, n=n) for e in (hand.entry or {}).get("events") or []],
+            events=[event_from_json(e, n=n) for e in entry.get("events") or []],
             observers=[frames],
-            game=hand.game_version.game_definition,
+            game=game,
         )
     else:
         history = history_from_entry(
@@ -217,9 +219,11 @@ def replay_frames(
             options=hand.options or {},
             stakes=hand.stakes,
             starting_stacks=hand.starting_stacks,
-            entry={**(hand.entry or {}), "actions": list(actions)},
+            entry={**entry, "actions": list(actions)},
         )
-        walked = walk_history(history, max_players=max(len(players), 2), observers=[frames])
+        walked = walk_history(
+            history, max_players=max(len(players), 2), observers=[frames], game=game
+        )
     wild = _wild_by_position(hand)
 
     def view(frame: StreetFrame, step: int | None = None) -> StreetView:

@@ -11,8 +11,9 @@ reload). The machine a change moved on is kept for the next read or change of th
 Finishing records the hand as a full history through :func:`hand_record`, so settlement,
 disputes, statistics and the replayer work for it as for any hand. A house game's draft
 (``game``, on a dealer's choice night) deals the league's game at its latest version, keeps
-that version, and is recorded as its events with ``game_version`` set (variant ``house``),
-settled by the machine that deals the definition.
+that version, and is recorded as the same full history of PHH actions as any hand (the pay
+``pN _pay``, an extra card one more deal) with ``game_version`` set (variant ``house``),
+replayed by the machine that deals the definition.
 """
 
 from __future__ import annotations
@@ -401,27 +402,19 @@ def draft_finish(
     draft = _locked(draft, by, version)
     hand = draft_walk(draft)
     hand.verify_complete_hand()
-    if draft.game_version_id is not None:  # a house game: its events, on its machine
-        recorded = hand_record(
-            tournament=draft.tournament,
-            by=by,
-            entry_mode="full",
-            entry={"events": [dict(step) for step in draft.steps]},
-            dealt_version=draft.game_version,
-            table_result=table_result,
-            number=draft.number,
-        )
+    if draft.game_version_id is not None:  # a house game: the version it was dealt under
+        dealt: dict[str, Any] = {"dealt_version": draft.game_version}
     else:
-        recorded = hand_record(
-            tournament=draft.tournament,
-            by=by,
-            entry_mode="full",
-            entry=history_entry(draft_events(draft), n=len(draft.positions)),
-            variant=draft.variant,
-            options=draft.options,
-            table_result=table_result,
-            number=draft.number,
-        )
+        dealt = {"variant": draft.variant, "options": draft.options}
+    recorded = hand_record(
+        tournament=draft.tournament,
+        by=by,
+        entry_mode="full",
+        entry=history_entry(draft_events(draft), n=len(draft.positions)),
+        table_result=table_result,
+        number=draft.number,
+        **dealt,
+    )
     if recorded.positions != draft.positions or recorded.starting_stacks != draft.starting_stacks:
         raise Conflict(
             f"the stacks changed since hand {draft.number} was started (a ruling or a void "

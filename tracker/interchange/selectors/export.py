@@ -6,6 +6,9 @@ position order -- and the ``actions`` as recorded), ``players``, ``hand``,
 ``level``, ``event``, the date, ``finishing_stacks`` (the replay's), and our
 ``_variant``, ``_options`` (every announcement), ``_seventh_card``, ``_buys``,
 ``_declarations`` and ``_table_result`` (what the table awarded, when it said).
+A house game's hand kept as the table's events (``{"events": [...]}``, how the live
+logger recorded one before it recorded the PHH actions) exports the same: its events turned
+into actions by :func:`phh.history_entry` (the pay ``pN _pay``, an extra card one more deal).
 
 A quick-entry hand has no action history (only the chips each player put in
 and the cards shown), so it is left out of a ``.phhs`` -- a comment at the top
@@ -24,6 +27,8 @@ from django.utils.text import slugify
 from tracker.core.errors import Conflict
 from tracker.engine import phh
 from tracker.engine.errors import DomainError
+from tracker.engine.events import event_from_json
+from tracker.engine.phh import history_entry
 from tracker.engine.procedure import ENTRY_FIELDS
 from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import EntryMode, Hand, HandSeat
@@ -37,19 +42,22 @@ QUICK_REASON = (
     "without the action history a PHH hand needs"
 )
 
-HOUSE_REASON = (
-    "house games' hands logged live, kept as the table's events (a pay rule's pay has no "
-    "PHH action yet)"
-)
-
 
 def _no_history(hand: Hand) -> str | None:
     """Why ``hand`` has no PHH form, or None when it has one."""
     if hand.entry_mode != EntryMode.FULL:
         return QUICK_REASON
-    if "events" in (hand.entry or {}):
-        return HOUSE_REASON
     return None
+
+
+def _history_entry(hand: Hand) -> dict[str, Any]:
+    """The hand's full-history entry: as recorded, or, for a house game's hand kept as the
+    table's events, those events as PHH actions and per-seat choices."""
+    entry = dict(hand.entry or {})
+    if "events" not in entry:
+        return entry
+    n = len(hand.positions)
+    return history_entry((event_from_json(data, n=n) for data in entry["events"]), n=n)
 
 
 class NoHistory(Conflict):
@@ -74,14 +82,11 @@ def _hands(queryset) -> list[Hand]:
 
 def hand_history(hand: Hand) -> dict[str, Any]:
     """One full-history hand as a PHH hand mapping (what :func:`phh.dumps` writes)."""
-    why = _no_history(hand)
-    if why == QUICK_REASON:
+    if _no_history(hand) is not None:
         raise NoHistory(f"hand {hand.number} was {QUICK_REASON}", field="hand")
-    if why is not None:
-        raise NoHistory(f"hand {hand.number} is one of the {why}", field="hand")
     seats: list[HandSeat] = sorted(hand.hand_seats.all(), key=lambda s: s.position)
     stacks = [s.starting_stack for s in seats]
-    entry = hand.entry or {}
+    entry = _history_entry(hand)
     tournament = hand.tournament
     data: dict[str, Any] = {
         "variant": "F7S",
