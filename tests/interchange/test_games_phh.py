@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import make_league, make_tournament
-from tests.hands.test_live_house import cards, play_out, step
 from tests.interchange.histories import FOLD, night
 from tests.support.house_hands import BASEBALL_ACTIONS, FTQ_ACTIONS
+from tests.support.live_house import cards, play_out, step
 from tracker.engine import phh
 from tracker.engine.events import DealHole, event_for, event_from_json
 from tracker.engine.game_presets import PRESETS
