@@ -57,8 +57,6 @@ log = logging.getLogger(__name__)
 
 SETTLE_TASK = "tracker.tournament_settle"  # tracker/hands/tasks.py
 
-QUICK_SEAT_KEYS = {"player", "put_in", "folded", "down", "up", "bought", "declare", "seventh"}
-
 
 class RecordedHand(NamedTuple):
     """A hand just recorded, as stored: the hand, its seats (each with its player) and the state

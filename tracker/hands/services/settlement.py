@@ -86,8 +86,6 @@ from tracker.tournaments.services import tournament_finish_if_over
 
 log = logging.getLogger(__name__)
 
-QUICK_SEAT_KEYS = {"player", "put_in", "folded", "down", "up", "bought", "declare", "seventh"}
-
 
 # --------------------------------------------------------------------------
 # Settlement
