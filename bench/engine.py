@@ -11,6 +11,12 @@ the engine is held to:
 * ours natural >= 3x treys
 * ours with wild cards >= half our natural rate
 * ours with 2 wild cards >= 1000x the brute force
+* each preset with wild rules, on hands where two of the player's cards are wild, >= 1000x
+  the brute force
+
+Beside today's four games (``hand_keys`` of each variant) it lists every preset
+(``game_hand_keys`` of its definition: its wild rules, then the values; a follow rule's
+ranks from the player's own up cards) with its rate over seven-card stud's.
 
 All evaluators see the same random hands. Measurements are interleaved in
 rounds and each evaluator keeps its best round, so a busy machine slows
@@ -24,17 +30,25 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from functools import partial
 
 from _common import project_on_path, rate
 
 project_on_path()
 from tracker.engine import hand_keys, hands, normalize_announcements  # noqa: E402
 from tracker.engine.cards import format_card  # noqa: E402
+from tracker.engine.game_presets import PRESETS  # noqa: E402
+from tracker.engine.game_showdown import game_hand_keys  # noqa: E402
+from tracker.engine.games import FollowWild, follow_ranks, wild_options  # noqa: E402
 
 WILD_ROWS = (("1 wild", (1,)), ("2 wild", (2,)), ("3 wild", (3,)), ("4+ wild", (4, 5)))
 BRUTE = "brute force, 2 wild (oracle)"
 FLOOR_CALL = "floor: a Python call per hand"
 FLOOR_LOOKUPS = "floor: the call, 8 lookups, 6 adds"
+VARIANTS = ("seven_card_stud", "kings_and_little_ones", "low_hole", "low_hold")
+PRESET = "preset "
+TWO_WILD = ", 2 wild"
+MIN_TWO_WILD = 100  # deals with two wild cards needed to time a preset on them
 
 
 def jobs(deals: list[list[int]], brute_hands: int) -> dict[str, tuple]:
@@ -120,7 +134,7 @@ def jobs(deals: list[list[int]], brute_hands: int) -> dict[str, tuple]:
 
     # the whole per-player path: the variant's wild-card rules, then the value
     seats = [(d[:3], d[3:]) for d in deals]
-    for variant in ("seven_card_stud", "kings_and_little_ones", "low_hold"):
+    for variant in VARIANTS:
         ann = normalize_announcements(variant, {})
 
         def rules_run(items, variant=variant, ann=ann):
@@ -128,6 +142,8 @@ def jobs(deals: list[list[int]], brute_hands: int) -> dict[str, tuple]:
                 hand_keys(variant, ann, down, up)
 
         out[f"ours hand_keys {variant}"] = (rules_run, seats, 0.4)
+
+    out.update(preset_jobs(deals))
 
     from tests.engine import oracle
 
@@ -138,6 +154,45 @@ def jobs(deals: list[list[int]], brute_hands: int) -> dict[str, tuple]:
             oracle.best_high(nat, 2)
 
     out[BRUTE] = (brute_run, brute_items, 0.8)
+    return out
+
+
+def _preset_seat(game, deal: list[int]) -> tuple[list[int], list[int], frozenset[int]]:
+    """One player's cards of ``game`` from a deal (down, up as its streets' faces say, a
+    ``choice`` card down) and the follow ranks of a follow rule, its up cards the table's."""
+    down: list[int] = []
+    up: list[int] = []
+    for face, card in zip(game.faces, deal, strict=False):
+        (up if face == "up" else down).append(card)
+    follow: frozenset[int] = frozenset()
+    for rule in game.wild:
+        if isinstance(rule, FollowWild):
+            follow = follow_ranks(rule, up)
+    return down, up, follow
+
+
+def _wild_count(game, seat) -> int:
+    down, up, follow = seat
+    return max(len(o) for o in wild_options(game, down, up, follow=follow))
+
+
+def preset_jobs(deals: list[list[int]]) -> dict[str, tuple]:
+    """Each preset's hand values by ``game_hand_keys`` (its wild rules, then the values) on
+    the same random deals, and for a preset with wild rules on the deals where two of the
+    player's cards are wild (the brute force's case), if there are enough of them."""
+    out: dict[str, tuple] = {}
+
+    def keys_run(items, game):
+        for down, up, follow in items:
+            game_hand_keys(game, down, up, None, follow)
+
+    for name, game in PRESETS.items():
+        seats = [_preset_seat(game, d) for d in deals]
+        out[f"{PRESET}{name}"] = (partial(keys_run, game=game), seats, 0.4)
+        if game.wild:
+            two = [s for s in seats if _wild_count(game, s) == 2]
+            if len(two) >= MIN_TWO_WILD:  # Low Hold: one hole card wild, two only on a tie
+                out[f"{PRESET}{name}{TWO_WILD}"] = (partial(keys_run, game=game), two, 0.4)
     return out
 
 
@@ -181,10 +236,17 @@ def main(argv: list[str] | None = None) -> int:
     for label, _ in WILD_ROWS:
         checks.append((f"ours {label} / ours natural", results[f"ours {label}"] / nat, 0.5))
     stud = results["ours hand_keys seven_card_stud"]
-    for variant in ("kings_and_little_ones", "low_hold"):
+    for variant in VARIANTS[1:]:
         ratio = results[f"ours hand_keys {variant}"] / stud
         checks.append((f"hand_keys {variant} / seven_card_stud", ratio, None))
-    checks.append(("ours 2 wild / brute force", results["ours 2 wild"] / results[BRUTE], 1000.0))
+    brute = results[BRUTE]
+    checks.append(("ours 2 wild / brute force", results["ours 2 wild"] / brute, 1000.0))
+    for name in PRESETS:
+        checks.append((f"{name} / seven_card_stud", results[f"{PRESET}{name}"] / stud, None))
+    for name in PRESETS:
+        two = results.get(f"{PRESET}{name}{TWO_WILD}")
+        if two is not None:
+            checks.append((f"{name}{TWO_WILD} / brute force", two / brute, 1000.0))
     failed = False
     for name, value, target in checks:
         verdict = ""

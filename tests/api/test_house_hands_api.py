@@ -9,6 +9,7 @@ import pytest
 
 from tests.factories import api_client, make_league, make_tournament
 from tests.support.definitions import stats_for, stats_table
+from tests.support.house_api import positions, post, recorded, stakes
 from tests.support.house_hands import BASEBALL_ACTIONS, FTQ_ACTIONS
 from tracker.engine.cards import parse_card as c
 from tracker.engine.equity import Seat, all_in_equity
@@ -45,22 +46,6 @@ def world(django_capture_on_commit_callbacks):
     }
 
 
-def post(world, body, *, settle=True):
-    body = {"tournament": world["tournament"].pk, **body}
-    if not settle:
-        return world["api"].post("/api/v1/hands/", body, format="json")
-    with world["capture"](execute=True):
-        return world["api"].post("/api/v1/hands/", body, format="json")
-
-
-def positions(world):
-    return [s.player_id for s in tournament_state(world["tournament"]).next_positions()]
-
-
-def stakes(world):
-    return tournament_state(world["tournament"]).next_stakes
-
-
 def test_a_follow_the_queen_history_is_recorded_under_its_version_and_settled_by_it(world):
     p1, p2 = positions(world)
     st = stakes(world)
@@ -94,22 +79,14 @@ def test_follow_the_queen_by_quick_entry_values_the_sevens_wild(world):
         {"player": p1, "put_in": each, "down": ["As", "Ks", "8s"], "up": ["Qc", "Ah", "Kd", "5c"]},
         {"player": p2, "put_in": each, "down": ["2d", "3d", "Jd"], "up": ["7h", "2s", "2h", "9c"]},
     ]
-    r = post(world, {"game": "follow-the-queen", "entry_mode": "quick", "entry": {"seats": seats}})
-    assert r.status_code == 201, r.json()
-    hand = Hand.objects.get(pk=r.json()["id"])
-    assert hand.status == HandStatus.VERIFIED, hand.status_reason
+    hand = recorded(world, "follow-the-queen", "quick", {"seats": seats})
     assert {s.player_id: s.won for s in hand.hand_seats.all()} == {p1: 0, p2: 2 * each}
 
 
 def test_a_baseball_hand_with_a_pay_and_an_extra_card(world):
     p1, p2 = positions(world)
     st = stakes(world)
-    r = post(
-        world, {"game": "baseball", "entry_mode": "full", "entry": {"actions": BASEBALL_ACTIONS}}
-    )
-    assert r.status_code == 201, r.json()
-    hand = Hand.objects.get(pk=r.json()["id"])
-    assert hand.status == HandStatus.VERIFIED, hand.status_reason
+    hand = recorded(world, "baseball", "full", {"actions": BASEBALL_ACTIONS})
     reading = hand.engine_reading
     assert reading["paid"] == [0, 2 * st.ante]  # the pot when the 3c fell: the two antes
     players = reading["showdown"]["players"]
@@ -256,9 +233,7 @@ def test_the_facts_walked_again_are_those_of_the_settling_walk(world, mode):
                 },
             ]
         }
-    r = post(world, {"game": "follow-the-queen", "entry_mode": mode, "entry": entry})
-    assert r.status_code == 201, r.json()
-    hand = Hand.objects.get(pk=r.json()["id"])
+    hand = recorded(world, "follow-the-queen", mode, entry)
     stored = [s.facts for s in sorted(hand.hand_seats.all(), key=lambda s: s.position)]
     assert all("error" not in f for f in stored) and [f["wild"] for f in stored] == [1, 1]
     assert facts_for_hand(hand, hand.engine_reading) == stored
@@ -278,10 +253,7 @@ def test_a_baseball_quick_entry_with_an_extra_card(world):
         },
         {"player": p2, "put_in": each, "down": ["Qh", "Qd", "Th"], "up": ["8c", "8d", "Jd", "7d"]},
     ]
-    r = post(world, {"game": "baseball", "entry_mode": "quick", "entry": {"seats": seats}})
-    assert r.status_code == 201, r.json()
-    hand = Hand.objects.get(pk=r.json()["id"])
-    assert hand.status == HandStatus.VERIFIED, hand.status_reason
+    hand = recorded(world, "baseball", "quick", {"seats": seats})
     players = hand.engine_reading["showdown"]["players"]
     assert players[0]["wild"] == ["9s"] and players[0]["high"]["category"] == "straight"
     assert {s.player_id: s.won for s in hand.hand_seats.all()} == {p1: 2 * each, p2: 0}
@@ -318,10 +290,7 @@ def test_a_baseball_quick_entry_with_a_three_up_paid(world):
             "up": ["3c", "8c", "Jd", "7d"],
         },
     ]
-    r = post(world, {"game": "baseball", "entry_mode": "quick", "entry": {"seats": seats}})
-    assert r.status_code == 201, r.json()
-    hand = Hand.objects.get(pk=r.json()["id"])
-    assert hand.status == HandStatus.VERIFIED, hand.status_reason
+    hand = recorded(world, "baseball", "quick", {"seats": seats})
     reading = hand.engine_reading
     assert reading["paid"] == [0, price]
     assert [p["wild"] for p in reading["showdown"]["players"]] == [["9s"], ["3c"]]
@@ -355,9 +324,6 @@ def test_a_baseball_quick_entry_with_a_three_up_folded(world):
         {"player": p1, "put_in": st.ante, "up": ["2c"]},
         {"player": p2, "put_in": st.ante, "folded": "third", "up": ["3c"]},
     ]
-    r = post(world, {"game": "baseball", "entry_mode": "quick", "entry": {"seats": seats}})
-    assert r.status_code == 201, r.json()
-    hand = Hand.objects.get(pk=r.json()["id"])
-    assert hand.status == HandStatus.VERIFIED, hand.status_reason
+    hand = recorded(world, "baseball", "quick", {"seats": seats})
     assert hand.engine_reading["paid"] == [0, 0]
     assert {s.player_id: s.won for s in hand.hand_seats.all()} == {p1: 2 * st.ante, p2: 0}

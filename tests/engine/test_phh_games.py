@@ -1,14 +1,18 @@
 """A house game's definition travels in a PHH hand's ``_game`` field: written and read back
 exactly (its nulls as "none"), and an invalid or unknown definition refused naming the part
-at fault under ``_game``."""
+at fault under ``_game``; a choice street before the last is read from ``_seventh_card`` on
+its own street, the buys on the last."""
 
 from __future__ import annotations
 
 import pytest
 
+from tests.support.house_hands import CHOICE_ACTIONS, CHOICE_FOURTH_GAME
 from tracker.engine import phh
 from tracker.engine.game_presets import PRESETS, definition_for_variant
 from tracker.engine.games import dump_game
+from tracker.engine.procedure import replay_hand
+from tracker.engine.stud import ProcedureError
 
 HAND = {
     "variant": "F7S",
@@ -67,3 +71,19 @@ def test_a_game_field_that_is_not_a_table_is_refused():
     with pytest.raises(phh.PHHError) as caught:
         phh.game_from_phh(hand["_game"])
     assert list(caught.value.fields) == ["_game"]
+
+
+@pytest.mark.parametrize("side", ["up", "down"])
+def test_a_choice_before_the_last_street_and_a_buy_on_the_last(side):
+    hand = {**HAND, "starting_stacks": [100, 100], "actions": CHOICE_ACTIONS}
+    hand |= {"_game": CHOICE_FOURTH_GAME, "_seventh_card": [None, side], "_buys": [True, False]}
+    result = replay_hand(hand)
+    players = result.showdown["players"]
+    assert ("2s" in players[1]["up"], "2s" in players[1]["down"]) == (side == "up", side == "down")
+    assert players[0]["up"][-1] == "8s" and result.buys == [5, 0]  # bought: turned up
+    over = {**hand, "actions": CHOICE_ACTIONS[:3] + ["p1 f"]}
+    with pytest.raises(ProcedureError) as err:
+        replay_hand(over)
+    assert err.value.fields == {
+        "_buys[0]": ["the hand ended before the last card: there was nothing to choose"]
+    }

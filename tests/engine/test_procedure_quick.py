@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tests.support.hands import STAKES, payout, phh_hand
+from tests.support.house_hands import CHOICE_FOURTH_GAME
 from tracker.engine.errors import DomainError
+from tracker.engine.games import load_game
 from tracker.engine.procedure import replay_hand, settle_quick
 from tracker.engine.stakes import Stakes
 
@@ -250,3 +252,29 @@ def test_an_ante_bigger_than_every_other_stack_goes_back():
         {"amount": 2, "eligible": [1, 2]},
     ]
     assert result.finishing_stacks == [6, 2, 997]
+
+
+CHOICE_FOURTH = load_game(CHOICE_FOURTH_GAME)
+
+
+@pytest.mark.parametrize("side", ["up", "down"])
+def test_a_house_games_choice_before_the_last_street_by_quick_entry(side):
+    """The choice is made on its street (not again on the last) and stands for a hand over
+    after it; a hand over before it is refused the choice, naming the seat."""
+    fourth = {"up": ["2s"]} if side == "up" else {"down": ["2s"]}
+    p2 = {
+        "down": ["2d", "3d", *fourth.get("down", []), "Qs"],
+        "up": ["7h", *fourth.get("up", []), "4h", "9c"],
+    }
+    p1 = {"down": ["As", "Ks", "Ah", "8s"], "up": ["Qc", "Kd", "5c"]}
+    game = {"game": CHOICE_FOURTH, "variant": CHOICE_FOURTH.name, "put_in": [14, 14]}
+    result = quick(**game, seventh_card=[None, side], shown=[p1, p2])
+    assert result.showdown["players"][1]["up"][1:2] == (["2s"] if side == "up" else ["4h"])
+    assert result.showdown["high_winners"] == [0]
+    over = {**game, "folded": ["fifth", None], "shown": None}
+    assert quick(**over, seventh_card=[None, side]).finishing_stacks == [986, 1014]
+    early = {**game, "put_in": [4, 14], "folded": ["third", None], "shown": None}
+    err = refused(**early, seventh_card=[None, side])
+    assert err.fields == {
+        "seventh_card[1]": ["seat 1 was not dealt the card of the player's choice"]
+    }

@@ -8,6 +8,17 @@ import random
 
 import pytest
 
+from tests.support.house_hands import CHOICE_GAME, CHOICE_SEATS
+from tests.support.stud_games import (
+    STAKES,
+    cards,
+    conserved,
+    deal_due,
+    new,
+    passive,
+    play_out,
+    settled,
+)
 from tracker.engine.cards import format_card, parse_card
 from tracker.engine.events import (
     DealBoard,
@@ -22,67 +33,7 @@ from tracker.engine.events import (
 from tracker.engine.game_presets import PRESETS
 from tracker.engine.game_showdown import evaluate_game
 from tracker.engine.games import dump_game, load_game
-from tracker.engine.stakes import Stakes
 from tracker.engine.stud import Face, Phase, ProcedureError, StudHand, Verb
-
-STAKES = Stakes(1, 2, 5, 10)
-
-
-def cards(text: str) -> list[int]:
-    return [parse_card(t) for t in text.split()]
-
-
-def new(game, n, stacks=100, **kw) -> StudHand:
-    return StudHand(game=game, stakes=STAKES, stacks=[stacks] * n, **kw)
-
-
-def deal_due(hand: StudHand, queues: dict[int, list[int]], *, events: bool = False) -> None:
-    """Deal every card due, in the order the machine lists them, each seat's from its queue
-    (the community card from ``queues[-1]``); stops at a price to pay."""
-    while hand.phase is Phase.DEAL:
-        nxt = hand.next_event()
-        if nxt.seat is not None or not nxt.deals:
-            return
-        d = nxt.deals[0]
-        if d.face is Face.COMMUNITY:
-            card = queues[-1].pop(0)
-            hand.apply(DealBoard(card)) if events else hand.deal_community(card)
-        else:
-            card = queues[d.seat].pop(0)
-            if events:
-                hand.apply(DealHole(d.seat, (card,)))
-            else:
-                hand.deal(d.seat, card, up=d.face is Face.UP)
-
-
-def passive(hand: StudHand, *, events: bool = False) -> None:
-    """Bet the street out: bring in, then check or call."""
-    while hand.phase is Phase.BET:
-        nxt = hand.next_event()
-        by = {o.verb: o for o in nxt.options}
-        option = by.get(Verb.BRING_IN) or by.get(Verb.CHECK) or by[Verb.CALL]
-        if events:
-            hand.apply(event_for(option))
-        elif option.verb is Verb.BRING_IN:
-            hand.bring_in(option.seat)
-        elif option.verb is Verb.CHECK:
-            hand.check(option.seat)
-        else:
-            hand.call(option.seat)
-
-
-def play_out(hand: StudHand, queues: dict[int, list[int]], *, events: bool = False) -> None:
-    """Antes, then every street dealt from ``queues`` and bet passively to the showdown."""
-    hand.apply(PostAntes()) if events else hand.post_antes()
-    while not hand.over:
-        deal_due(hand, queues, events=events)
-        passive(hand, events=events)
-
-
-def conserved(hand: StudHand, result) -> None:
-    assert sum(result.finishing_stacks) == sum(hand.starting)
-    assert sum(result.winnings) == sum(p.amount for p in result.pots)
-
 
 # --- Follow the Queen -----------------------------------------------------------------------
 
@@ -263,40 +214,30 @@ def test_five_card_stud_ten_players_four_streets_and_the_community_card():
 
 
 def test_five_card_stud_each_gets_a_fifth_card_when_the_deck_serves():
-    hand = new(PRESETS["five_card_stud"], 4)
-    q = {s: cards(c) for s, c in {0: "As Kd Qd 2c 3c", 1: "Ks 7h Qh 8c 9c"}.items()}
-    q |= {2: cards("2d 5h 6h 7d 4s"), 3: cards("3d 4h Th Jd Js")}
-    play_out(hand, q)
+    seats = {0: "As Kd Qd 2c 3c", 1: "Ks 7h Qh 8c 9c", 2: "2d 5h 6h 7d 4s", 3: "3d 4h Th Jd Js"}
+    hand, result = settled(PRESETS["five_card_stud"], seats)
     assert hand.community is None and all(len(c) == 5 for c in hand.cards)
     assert hand.folded == [None] * 4
-    result = hand.settle()
     assert result.showdown["high_winners"] == [3]  # a pair of jacks
-    conserved(hand, result)
 
 
 # --- Low Chicago, Deuces Wild ------------------------------------------------------------------
 
 
 def test_low_chicago_half_to_the_lowest_spade_in_the_hole():
-    hand = new(PRESETS["low_chicago"], 2)
-    q = {0: cards("2s Kd Ah Ad Ac 7h 9d"), 1: cards("5c 6d Qh Qd 8c 9h 4c")}
-    play_out(hand, q)
-    result = hand.settle()
+    seats = {0: "2s Kd Ah Ad Ac 7h 9d", 1: "5c 6d Qh Qd 8c 9h 4c"}
+    _, result = settled(PRESETS["low_chicago"], seats)
     sd = result.showdown
     assert sd["high_winners"] == [0] and sd["spade_winners"] == [0]  # the 2s in the hole
     assert [s["share"] for s in sd["shares"]] == ["high", "spade"]
     assert result.payouts[0].to_dict()["spade_winners"] == [0]
-    conserved(hand, result)
 
 
 def test_low_chicago_the_spade_half_goes_to_the_other_player():
-    hand = new(PRESETS["low_chicago"], 2)
-    q = {0: cards("Kh Kd Ah Ad Ac 7h 9d"), 1: cards("3s 6c Qh Qd 8c 9c 4c")}
-    play_out(hand, q)
-    result = hand.settle()
+    seats = {0: "Kh Kd Ah Ad Ac 7h 9d", 1: "3s 6c Qh Qd 8c 9c 4c"}
+    _, result = settled(PRESETS["low_chicago"], seats)
     # pot 2 antes + 2 bring-in + 2 call = 6: the high half 3, the spade half 3
     assert result.showdown["spade_winners"] == [1] and result.winnings == [3, 3]
-    conserved(hand, result)
 
 
 def test_deuces_wild_a_deuce_makes_the_winner():
@@ -329,6 +270,36 @@ def test_a_choice_card_follows_the_players_choice():
     passive(hand)
     assert hand.showdown_hands()[1]["up"][-1] == "8s"
     conserved(hand, hand.settle())
+
+
+@pytest.mark.parametrize("events", [False, True], ids=["verbs", "events"])
+@pytest.mark.parametrize(("up", "winner"), [(False, 1), (True, 0)], ids=["down", "up"])
+def test_a_house_games_choice_street_deals_the_card_as_chosen(up, winner, events):
+    """A house game's last card up or down as each player says (Follow the Queen): p2's Qs
+    taken up is the last up card, and with ``no_follow`` the sevens are wild no more."""
+    game = load_game(CHOICE_GAME)
+    hand = new(game, 2)
+    queues = {s: cards(c) for s, c in CHOICE_SEATS.items()}
+    hand.post_antes()
+    while hand.street < hand.last_street:
+        deal_due(hand, queues, events=events)
+        passive(hand, events=events)
+    offered = hand.next_event().choices
+    assert [(o.verb, o.seat) for o in offered] == [
+        (Verb.CHOOSE_SEVENTH, 0),
+        (Verb.CHOOSE_SEVENTH, 1),
+    ]
+    play_out(hand, queues, events=events, choices={1: up})
+    shown = hand.showdown_hands()
+    assert shown[0]["down"][-1] == "8s"  # p1 did not choose: down
+    assert ("Qs" in shown[1]["up"], "Qs" in shown[1]["down"]) == (up, not up)
+    assert (format_card(hand.up_order[-1]) == "Qs") is up
+    result = hand.settle()
+    sd = result.showdown
+    assert sd["high_winners"] == [winner]
+    assert sd["follow"] == ([] if up else ["7"])
+    assert sorted(sd["players"][1]["wild"]) == (["Qs"] if up else ["7h", "Qs"])
+    conserved(hand, result)
 
 
 def test_a_game_buy_turns_the_last_card_over():

@@ -3,8 +3,10 @@ companion of :func:`tracker.engine.pots.settle_pots`.
 
 Each pot is read by :func:`tracker.engine.game_showdown.evaluate_game` over its
 contenders only (follow-the-X: with every up card of the hand in the order dealt,
-folded players' included, which the machine passes itself). The shares are paid as
-:func:`tracker.engine.pots.award_pot` pays today's games: a high or a low pot whole; a
+folded players' included, which the machine passes itself). The pots are paid by the
+loop of today's games, :func:`tracker.engine.pots.pay_pots` (one contender, or no
+showdown: that contender's), each contested pot's shares as
+:func:`tracker.engine.pots.award_pot` pays them: a high or a low pot whole; a
 high-low pot in halves, the high half taking the odd chip, a half nobody wins going to
 the other; Chicago as a high half and a spade half (no spade in the hole: the high hand
 takes it all).
@@ -26,7 +28,7 @@ from typing import Any
 
 from .game_showdown import _shares, evaluate_game
 from .games import GameDefinition
-from .pots import Evaluate, Pot, PotAward, Settlement, award_pot, uncontested_award
+from .pots import Evaluate, Pot, PotAward, Settlement, award_pot, pay_pots
 
 __all__ = ["settle_game_pots"]
 
@@ -52,8 +54,6 @@ def settle_game_pots(
     ``shares`` (winners as seats), ``follow`` and ``up_order`` (follow-the-X), and per
     player ``spade`` and ``wild``.
     """
-    winnings = [0] * n_players
-    payouts: list[PotAward] = []
     readings: dict[tuple[int, ...], _Reading] = {}
     showdown_seats = tuple(sorted(hands))
 
@@ -76,24 +76,19 @@ def settle_game_pots(
 
     showdown = _showdown(game, read, showdown_seats, hands, community, up_order, n_players)
     kind = "high_low" if game.pot.chicago else game.pot.kind
-    for k, pot in enumerate(pots):
-        contenders = pot.eligible
-        if len(showdown_seats) < 2 or len(contenders) == 1:
-            payout = uncontested_award(k, pot)
-            awards = payout.awards
-            payouts.append(payout)
-        else:
-            high, low, spade, _ = read(contenders)
-            second = spade if game.pot.chicago else low
-            awards = award_pot(pot.amount, kind, high, second, contenders)
-            payouts.append(
-                PotAward(
-                    k, pot.amount, contenders, "showdown", high, low, awards,
-                    spade_winners=spade if game.pot.chicago else None,
-                )
-            )  # fmt: skip
-        for seat, amount in awards:
-            winnings[seat] += amount
+    chicago = game.pot.chicago
+
+    def split(k: int, pot: Pot) -> PotAward:
+        high, low, spade, _ = read(pot.eligible)
+        awards = award_pot(pot.amount, kind, high, spade if chicago else low, pot.eligible)
+        return PotAward(
+            k, pot.amount, pot.eligible, "showdown", high, low, awards,
+            spade_winners=spade if chicago else None,
+        )  # fmt: skip
+
+    payouts, winnings = pay_pots(
+        pots, n_players=n_players, contested=len(showdown_seats) >= 2, split=split
+    )
     return Settlement(payouts, winnings, showdown)
 
 

@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .cards import card_symbol, format_card, parse_card, rank_char
-from .errors import DomainError
+from .errors import Code, DomainError
 from .explain import wild_high
 from .games import (
     FixedWild,
@@ -293,12 +293,9 @@ def _parse(game: GameDefinition, showdown: Any):
     players = showdown.get("players")
     if isinstance(players, str) or not isinstance(players, Sequence) or not players:
         raise GameShowdownError("must be a list of at least one player", field="players")
-    if len(players) > game.player_limit:
-        raise GameShowdownError(
-            f"{len(players)} players; {game.title} seats at most {game.player_limit}",
-            code="too_many_players",
-            field="players",
-        )
+    game.refuse_players(
+        len(players), field="players", error=GameShowdownError, code=Code.TOO_MANY_PLAYERS
+    )
     declaring = game.pot.kind == "high_low" and game.pot.declaration == "declare"
     seats = [
         _parse_player(game, p, f"players[{i}]", community, seen, declaring)

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .cards import RANK_CHARS, format_card, parse_card
-from .errors import DomainError
+from .errors import Code, DomainError
 from .low import LOW_RANKINGS
 
 __all__ = [
@@ -415,6 +415,32 @@ class GameDefinition:
         """The house's ``max_players`` when set (never above the deck's limit), else the
         deck's limit."""
         return self.deck_limit if self.max_players is None else self.max_players
+
+    def refuse_players(
+        self,
+        players: int,
+        *,
+        field: str,
+        error: type[DomainError] = DomainError,
+        code: str = Code.PLAYER_COUNT,
+    ) -> None:
+        """Refuse dealing the game to more ``players`` than it seats (:attr:`player_limit`),
+        naming ``field``: the one refusal of the machine, the recording services and the
+        showdown reader (``error`` and ``code`` are the caller's kind of refusal).
+
+        >>> from tracker.engine.game_presets import PRESETS
+        >>> PRESETS["follow_the_queen"].refuse_players(7, field="stacks")
+        >>> PRESETS["follow_the_queen"].refuse_players(8, field="stacks")
+        Traceback (most recent call last):
+        tracker.engine.errors.DomainError: Follow the Queen is dealt to at most 7 players, not 8
+        """
+        most = self.player_limit
+        if players > most:
+            raise error(
+                f"{self.title} is dealt to at most {most} players, not {players}",
+                code=code,
+                field=field,
+            )
 
     @property
     def up_order_needed(self) -> bool:

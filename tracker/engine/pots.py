@@ -44,6 +44,7 @@ __all__ = [
     "Settlement",
     "award_pot",
     "build_pots",
+    "pay_pots",
     "settle_pots",
     "split_amount",
     "uncontested_award",
@@ -188,8 +189,6 @@ def settle_pots(
     each pot goes to its only contender. ``options`` are the normalized
     announcements (``game`` decides high, low or high-low; absent = high).
     """
-    winnings = [0] * n_players
-    payouts: list[PotAward] = []
     game = options.get("game", "high")
     readings: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...], Mapping]] = {}
     showdown_seats = tuple(sorted(hands))
@@ -233,23 +232,52 @@ def settle_pots(
             "low_winners": list(low),
         }
 
-    for k, pot in enumerate(pots):
-        contenders = pot.eligible
-        if len(showdown_seats) < 2 or len(contenders) == 1:
-            payout = uncontested_award(k, pot)
-            awards = payout.awards
-            payouts.append(payout)
-        else:
-            if not contenders:
-                raise DomainError(
-                    f"pot {k} has no contender at the showdown", code=Code.POT_WITHOUT_CONTENDER
-                )
-            high, low, _ = read(contenders)
-            awards = award_pot(pot.amount, game, high, low, contenders)
-            payouts.append(PotAward(k, pot.amount, pot.eligible, "showdown", high, low, awards))
-        for seat, amount in awards:
-            winnings[seat] += amount
+    def split(k: int, pot: Pot) -> PotAward:
+        high, low, _ = read(pot.eligible)
+        awards = award_pot(pot.amount, game, high, low, pot.eligible)
+        return PotAward(k, pot.amount, pot.eligible, "showdown", high, low, awards)
+
+    payouts, winnings = pay_pots(
+        pots, n_players=n_players, contested=len(showdown_seats) >= 2, split=split
+    )
     return Settlement(payouts, winnings, showdown)
+
+
+def pay_pots(
+    pots: Sequence[Pot],
+    *,
+    n_players: int,
+    contested: bool,
+    split: Callable[[int, Pot], PotAward],
+) -> tuple[list[PotAward], list[int]]:
+    """Every pot's payout and each seat's total winnings: a pot with one contender, or
+    every pot when the hand has no showdown (``contested`` false), goes to that contender
+    (:func:`uncontested_award`); any other pot ``k`` is paid as ``split(k, pot)`` says
+    (the hands compared over its contenders).
+
+    >>> def split(k, pot):
+    ...     awards = tuple(split_amount(pot.amount, pot.eligible))
+    ...     return PotAward(k, pot.amount, pot.eligible, "showdown", pot.eligible, (), awards)
+    >>> payouts, winnings = pay_pots([Pot(30, (0, 1, 2)), Pot(11, (0, 2))], n_players=3,
+    ...                             contested=True, split=split)
+    >>> winnings, payouts[1].awards
+    ([16, 10, 15], ((0, 6), (2, 5)))
+    """
+    winnings = [0] * n_players
+    payouts: list[PotAward] = []
+    for k, pot in enumerate(pots):
+        if not contested or len(pot.eligible) == 1:
+            payout = uncontested_award(k, pot)
+        elif not pot.eligible:
+            raise DomainError(
+                f"pot {k} has no contender at the showdown", code=Code.POT_WITHOUT_CONTENDER
+            )
+        else:
+            payout = split(k, pot)
+        payouts.append(payout)
+        for seat, amount in payout.awards:
+            winnings[seat] += amount
+    return payouts, winnings
 
 
 def uncontested_award(k: int, pot: Pot) -> PotAward:

@@ -344,6 +344,22 @@ def _read_game_spec(
 _CHOICE_FIELDS = {Subject.BUY: "_buys", Subject.SEVENTH: "_seventh_card"}
 
 
+def _choice_street(hand: StudHand) -> int:
+    """The street of the card of the player's choice: the first that deals a ``choice``
+    card, else the last (the seventh card of today's games)."""
+    streets = hand.game.streets
+    return next((k for k, s in enumerate(streets) if "choice" in s.faces), hand.last_street)
+
+
+def _chosen_card(hand: StudHand, name: str) -> str:
+    """The card a buy or an up/down choice was for: the seventh card of today's games; a
+    house game's card of the player's choice (its ``choice`` street may be any) or last
+    card (a buy)."""
+    if not hand.house:
+        return "the seventh card"
+    return "the card of the player's choice" if "seventh" in name else "the last card"
+
+
 class _PHHDriver:
     """Turns PHH actions into events (:func:`tracker.engine.phh.parse_action`) and plays
     them on one :class:`StudHand`."""
@@ -362,7 +378,7 @@ class _PHHDriver:
         )
         self.index = 0
         self.action: str | None = None
-        self.chosen = False
+        self.chosen: set[str] = set()  # "_buys", "_seventh_card": applied on their street
 
     def run(self) -> StudHand:
         hand = self.hand
@@ -381,7 +397,7 @@ class _PHHDriver:
                     raise
                 if event is not None:
                     apply(event)
-                if hand.seventh_open and not self.chosen:
+                if hand.seventh_open and len(self.chosen) < 2:
                     self.choose()
         except ProcedureError as exc:
             if exc.action_index is None:
@@ -420,27 +436,35 @@ class _PHHDriver:
         return exc.locate(field=field, action_index=self.index, action=self.action)
 
     def choose(self) -> None:
-        """Seventh street is reached: apply the recorded buys and up/down choices."""
-        self.chosen = True
+        """A street of choices is reached: apply the recorded buys on the last street and
+        the up/down choices on the street of the card of the player's choice (the seventh
+        card of today's games; a house game's may come before the last), each once."""
         spec = self.spec
         hand = self.hand
-        for i in range(hand.n):
-            if spec.buys[i]:
-                hand.apply(Buy(i))
-            choice = spec.seventh[i]
-            if choice is not None:
-                hand.apply(ChooseSeventh(i, choice == "up"))
+        chosen = self.chosen
+        if "_buys" not in chosen and hand.street == hand.last_street:
+            chosen.add("_buys")
+            for i in range(hand.n):
+                if spec.buys[i]:
+                    hand.apply(Buy(i))
+        if "_seventh_card" not in chosen and hand.street == _choice_street(hand):
+            chosen.add("_seventh_card")
+            for i in range(hand.n):
+                choice = spec.seventh[i]
+                if choice is not None:
+                    hand.apply(ChooseSeventh(i, choice == "up"))
 
     def finish(self) -> None:
         hand = self.hand
         spec = self.spec
         hand.verify_over()
-        if not self.chosen:
-            for name, values in (("_buys", spec.buys), ("_seventh_card", spec.seventh)):
+        for name, values in (("_buys", spec.buys), ("_seventh_card", spec.seventh)):
+            if name not in self.chosen:
                 for i, v in enumerate(values):
                     if v:
                         raise ProcedureError(
-                            "the hand ended before the seventh card: there was nothing to choose",
+                            f"the hand ended before {_chosen_card(hand, name)}: there was "
+                            "nothing to choose",
                             code=Code.INVALID_CHOICE.value,
                             field=f"{name}[{i}]",
                             action_index=self.index,
@@ -980,11 +1004,15 @@ class _QuickDriver:
             hand.apply(EndBetting())
 
     def choose_seventh(self) -> None:
+        """The buys (on the last street) and the up/down choices (on the street that deals
+        the card of the player's choice: a house game's may come before the last)."""
         quick, hand = self.quick, self.hand
+        buying = hand.street == hand.last_street
+        choosing = hand.street == _choice_street(hand)  # elsewhere the machine refuses them
         for i in range(hand.n):
-            if quick.buys[i]:
+            if quick.buys[i] and buying:
                 hand.apply(Buy(i))
-            if quick.choices[i] is not None:
+            if quick.choices[i] is not None and choosing:
                 hand.apply(ChooseSeventh(i, quick.choices[i] == "up"))
 
     def deal_community(self) -> None:
@@ -1058,10 +1086,12 @@ class _QuickDriver:
             )
 
     def check_choices_reached(self) -> None:
-        """A hand over before seventh street had no buys nor seventh-card choices."""
+        """A hand over before its last street had no buys, nor up/down choices if it was
+        over before the street of the card of the player's choice."""
         hand, quick = self.hand, self.quick
-        if hand.phase is not Phase.OVER or hand.street == 4:
+        if hand.phase is not Phase.OVER or hand.street >= hand.last_street:
             return
+        choice_street = _choice_street(hand)
         for i in range(hand.n):
             if quick.buys[i]:
                 raise DomainError(
@@ -1069,9 +1099,11 @@ class _QuickDriver:
                     code=Code.INVALID_BUY.value,
                     field=f"buys[{i}]",
                 )
-            if quick.choices[i] is not None:
+            if quick.choices[i] is not None and hand.street < choice_street:
                 raise DomainError(
-                    f"seat {i} took no seventh card of their own",
+                    f"seat {i} was not dealt {_chosen_card(hand, 'seventh_card')}"
+                    if hand.house
+                    else f"seat {i} took no seventh card of their own",
                     code=Code.INVALID_CHOICE.value,
                     field=f"seventh_card[{i}]",
                 )

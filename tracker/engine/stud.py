@@ -582,12 +582,7 @@ class StudHand:
                 code=Code.INVALID_VARIANT,
                 field="game.streets",
             )
-        if n > game.player_limit:
-            raise ProcedureError(
-                f"{n} players; {game.title} seats at most {game.player_limit}",
-                code=Code.PLAYER_COUNT,
-                field="stacks",
-            )
+        game.refuse_players(n, field="stacks", error=ProcedureError)
         self.variant = variant if variant is not None else game.name
         last = streets[-1].faces
         seventh = (

@@ -128,13 +128,7 @@ def _house_version(
 
 def _house_players(version: LeagueGameVersion, players: int) -> None:
     """Refuse a house game its definition cannot deal to ``players``."""
-    most = version.game_definition.player_limit
-    if players > most:
-        raise DomainError(
-            f"{version.game.name} is dealt to at most {most} players, and {players} are still in",
-            code=Code.PLAYER_COUNT,
-            field="game",
-        )
+    version.game_definition.refuse_players(players, field="game")
 
 
 #: What a phone assumed of a hand it started offline, as the server checks it.

@@ -27,8 +27,9 @@ from tracker.core.errors import Conflict
 from tracker.core.jobs import enqueue_on_commit
 from tracker.core.permissions import Capability, require
 from tracker.core.totals import totals_kept
-from tracker.engine.announcements import check_variant, max_players, normalize_announcements
+from tracker.engine.announcements import check_variant, normalize_announcements
 from tracker.engine.errors import Code, DomainError
+from tracker.engine.game_presets import definition_for_variant
 from tracker.engine.games import GameDefinition
 from tracker.engine.variants import Street
 from tracker.games.models import LeagueGameVersion
@@ -139,13 +140,7 @@ def next_hand_deal(
     every player still in."""
     variant, options = variant_resolve(tournament, variant, options)
     seats = state.next_positions()
-    if len(seats) > max_players(variant):
-        raise DomainError(
-            f"{variant} is dealt to at most {max_players(variant)} players, "
-            f"and {len(seats)} are still in",
-            code=Code.PLAYER_COUNT,
-            field="variant",
-        )
+    definition_for_variant(variant, options).refuse_players(len(seats), field="variant")
     return variant, options, seats
 
 
@@ -192,13 +187,7 @@ def _house_deal(
     if the game can be dealt to every player still in, and the definition."""
     game = version_definition(version)
     seats = state.next_positions()
-    if len(seats) > game.player_limit:
-        raise DomainError(
-            f"{game.title} is dealt to at most {game.player_limit} players, "
-            f"and {len(seats)} are still in",
-            code=Code.PLAYER_COUNT,
-            field="game",
-        )
+    game.refuse_players(len(seats), field="game")
     return HOUSE_VARIANT, {}, seats, game
 
 
