@@ -787,9 +787,10 @@ def phone_next_hand(
     the same game again), and the chips bought since this hand started (``bought``, by
     player id, for hand ``number``). ``setup`` is this hand's (with ``number``,
     ``positions``: player ids, the dealer last, and ``level``). The answer is the next
-    hand's ``setup`` (``title`` and ``stakes_line`` too) and its ``screen``, ``over`` saying
-    why the night deals no more hands, or ``error`` (``message``, ``field``) for a game the
-    night does not offer.
+    hand's ``setup`` (``title`` and ``stakes_line`` too; a house game's ``game``, its
+    definition, with ``game_slug`` and ``game_version``, the version the night holds) and its
+    ``screen``, ``over`` saying why the night deals no more hands, or ``error`` (``message``,
+    ``field``) for a game the night does not offer.
 
     >>> night = json.dumps({"seats": [{"seat": 0, "player": 7, "name": "A"},
     ...     {"seat": 1, "player": 8, "name": "B"}], "others": {}, "first_dealer": 0,
