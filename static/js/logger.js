@@ -517,7 +517,9 @@
    * night's games, their announcements the house rules): the engine checks the choice. */
   function chosenGame() {
     var select = document.getElementById("next-game");
-    return select ? { variant: select.value, options: null } : null;
+    if (!select) return null;
+    var house = select.value.indexOf("game:") === 0;  // a house game, by its slug
+    return house ? { game: select.value.slice(5) } : { variant: select.value, options: null };
   }
   /* "Start hand N+1" on the phone: the engine deals it from this hand's result. */
   function startNext() {
@@ -633,14 +635,22 @@
     if (night.variant || !night.games || !night.games.length) return "";
     return '<div class="live-next-game"><label for="next-game">Game of hand ' + esc(number) + "</label>" +
       '<select id="next-game" name="variant" data-testid="next-game">' + night.games.map(function (g) {
-        return '<option value="' + esc(g.variant) + '"' + (g.variant === setup.variant ? " selected" : "") + ">" +
-          esc(g.title) + "</option>";
+        return '<option value="' + esc(choiceOf(g)) + '"' + (choiceOf(g) === choiceOf(setup) ? " selected" : "") + ">" +
+          esc(g.game ? g.name : g.title) + "</option>";
       }).join("") + "</select>" +
-      '<p class="muted small" data-testid="next-game-announcements">' + esc(gameWords(night, setup.variant)) + "</p></div>";
+      '<p class="muted small" data-testid="next-game-announcements">' + esc(gameWords(night, choiceOf(setup))) + "</p></div>";
   }
-  function gameWords(night, variant) {
-    var game = (night.games || []).filter(function (g) { return g.variant === variant; })[0];
-    return game ? "Announcements (the league's house rules): " + game.announcements : "";
+  /* A game's value in the picker: a variant, or a house game "game:<slug>" (a hand's setup
+   * names its house game by game_slug, the night's games by game). */
+  function choiceOf(g) {
+    var slug = g.game_slug || (typeof g.game === "string" ? g.game : null);
+    return g.variant === "house" && slug ? "game:" + slug : g.variant;
+  }
+  function gameWords(night, choice) {
+    var game = (night.games || []).filter(function (g) { return choiceOf(g) === choice; })[0];
+    if (!game) return "";
+    return game.game ? "House game, version " + game.version + ": " + game.announcements
+      : "Announcements (the league's house rules): " + game.announcements;
   }
 
   /* --- drawing the engine's screen (the same parts as templates/tracker/_live_draft.html) */

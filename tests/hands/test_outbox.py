@@ -12,6 +12,7 @@ from tests.factories import add_member, make_tournament
 from tracker.core.errors import Conflict, PermissionDenied
 from tracker.engine.events import EVENT_TYPES, event_from_json
 from tracker.engine.screen import phone_next_hand, phone_replay
+from tracker.games.services import league_game_create, league_game_update
 from tracker.hands.models import DraftChange, DraftHand, DraftStatus, Hand
 from tracker.hands.selectors.live import draft_night, draft_state
 from tracker.hands.services.live import draft_start, draft_step
@@ -429,3 +430,75 @@ def test_a_rebuy_recorded_while_the_phone_was_offline_is_named_and_a_fresh_night
     assert statuses(result) == ["applied"]
     later = DraftHand.objects.get(tournament=tournament, number=2)
     assert later.starting_stacks == again.hand["stacks"]
+
+
+def house_night_hand(night):
+    """A dealer's choice night of three with the league's Follow the Queen game (version 1),
+    its hand 1 of seven-card stud logged on the phone offline (nothing sent yet)."""
+    league, admin, _, _ = night
+    tournament = make_tournament(league=league, by=admin, names=("Dee", "Eve", "Fay"))[0]
+    queens = league_game_create(league=league, by=admin, name="Queens", preset="follow_the_queen")
+    draft = draft_start(tournament=tournament, by=admin, variant="seven_card_stud")
+    return admin, tournament, queens, draft, phone_hand(draft)
+
+
+def test_a_house_game_hand_started_offline_sent_twice_records_once(night):
+    admin, tournament, queens, draft, first = house_night_hand(night)
+    games = draft_night(draft)["games"]
+    house = [g for g in games if g.get("game")]
+    assert [(g["variant"], g["game"], g["name"], g["version"]) for g in house] == [
+        ("house", queens.slug, "Queens", 1)
+    ]
+    start = phone_next(draft, first, chosen={"game": queens.slug})
+    assert start.hand["variant"] == "house" and start.hand["options"] == {}
+    assert (start.hand["game_slug"], start.hand["game_version"]) == (queens.slug, 1)
+    assert start.hand["title"] == "Hand 2 · Queens"
+    assert start.hand["game"] == house[0]["definition"]  # what the phone's engine deals
+    outbox = [*first, start, *phone_hand(draft, start=start.client_id)]
+    result = outbox_apply(tournament=tournament, by=admin, changes=outbox)
+    assert statuses(result) == ["applied"] * 13
+    again = outbox_apply(tournament=tournament, by=admin, changes=outbox[::-1])
+    assert statuses(again) == ["already"] * 13
+    hands = Hand.objects.filter(tournament=tournament).order_by("number")
+    assert [(h.number, h.variant) for h in hands] == [(1, "seven_card_stud"), (2, "house")]
+    assert hands[1].game_version.game == queens and hands[1].game_version.number == 1
+    assert DraftHand.objects.filter(tournament=tournament).count() == 2
+
+
+def test_a_house_game_hand_dealt_offline_under_an_older_version_keeps_it(night):
+    admin, tournament, queens, draft, first = house_night_hand(night)
+    start = phone_next(draft, first, chosen={"game": queens.slug})  # the phone holds version 1
+    changed = {**queens.versions.get(number=1).definition, "max_players": 6}
+    league_game_update(game=queens, by=admin, definition=changed)  # version 2, on the server
+    assert queens.versions.count() == 2
+    outbox = [*first, start, *phone_hand(draft, start=start.client_id)]
+    result = outbox_apply(tournament=tournament, by=admin, changes=outbox)
+    assert statuses(result) == ["applied"] * 13
+    later = DraftHand.objects.get(tournament=tournament, number=2)
+    assert later.game_version.number == 1
+    assert later.hand.game_version.number == 1  # recorded under the version it was dealt
+    # The phone's next hand after it: the same game, at the version the night holds now.
+    night_now = draft_night(later)
+    assert [g["version"] for g in night_now["games"] if g.get("game")] == [2]
+
+
+def test_a_house_game_start_the_night_does_not_offer_is_refused_naming_the_field(night):
+    admin, tournament, queens, draft, first = house_night_hand(night)
+    for hand, field in (
+        ({"game_slug": "no-such-game"}, "hand.game"),
+        ({"game_version": 9}, "hand.game_version"),
+    ):
+        start = phone_next(draft, first, chosen={"game": queens.slug}, **hand)
+        result = outbox_apply(tournament=tournament, by=admin, changes=[*first, start])
+        refused = result.results[-1]
+        assert refused.status == "refused" and refused.error.code == "start_refused"
+        assert list(refused.error.fields) == [field] and "does not offer" in refused.error.message
+    assert DraftHand.objects.filter(tournament=tournament).count() == 1
+    assert Hand.objects.filter(tournament=tournament).count() == 1
+    # The phone's engine refuses a house game the night does not offer, naming ``game``.
+    setup = json.dumps(phone_setup(draft))
+    waiting = [{"op": c.op, "events": list(c.events)} for c in first]
+    steps = json.loads(phone_replay(setup, "[]", json.dumps(waiting)))["steps"]
+    answer = json.loads(phone_next_hand(json.dumps(draft_night(draft)), setup,
+                                        json.dumps(steps), json.dumps({"game": "nope"})))  # fmt: skip
+    assert answer["error"]["field"] == "game"

@@ -3,7 +3,7 @@
 network cut (``context.set_offline``) each tap draws the next buttons at once, with no
 reload and no round trip: a whole hand is logged and recorded offline and the next hand
 started and logged there (dealt by the phone's engine, in the game the start form offers on
-a dealer's choice night), a reload offline opens the logger
+a dealer's choice night: the league's Follow the Queen, a house game), a reload offline opens the logger
 from the service worker's cache with the outbox intact and the hand where the phone left
 it, and back online each hand is recorded exactly once, settles, replays and counts in the
 statistics. A second phone, online without JavaScript, moves a hand while the first is
@@ -32,6 +32,7 @@ from tests.web.conftest import (
     live_tap,
     log_in,
 )
+from tracker.games.services import league_game_create
 from tracker.hands.models import SETTLED, DraftChange, DraftHand, Hand, HandSeat
 from web.views import app
 
@@ -73,6 +74,9 @@ def test_a_whole_hand_logged_offline_on_the_phones_engine_is_recorded_once(site,
     figures: dict[str, object] = {}
     page = phone
     game, live = live_start(page, site, "engine", variant="")  # dealer's choice: stud first
+    queen = league_game_create(  # the league's house game, offered offline too
+        league=game.league, by=game.admin, name="Follow the Queen", preset="follow_the_queen"
+    )
     page.wait_for_function(ENGINE_READY, timeout=120_000)
     # The page's own files as Resource Timing counts them, and what the engine's worker
     # fetches (its requests are not in the page's timeline): Pyodide's files and the zip.
@@ -125,6 +129,7 @@ def test_a_whole_hand_logged_offline_on_the_phones_engine_is_recorded_once(site,
     choice = page.locator("[data-testid=next-game]")
     assert choice.locator("option").all_inner_texts() == [
         "Seven-Card Stud", "Kings and Little Ones", "Low Hole", "Low Hold",
+        "Follow the Queen",
     ]  # fmt: skip
     assert choice.input_value() == "seven_card_stud"
     problems = describe("the next hand's game, offline", axe_violations(page))
@@ -132,10 +137,13 @@ def test_a_whole_hand_logged_offline_on_the_phones_engine_is_recorded_once(site,
     choice.select_option("low_hold")
     words = page.inner_text("[data-testid=next-game-announcements]")
     assert "buy version: contributed; buy price: one big bet" in words
+    choice.select_option(f"game:{queen.slug}")  # the house game, dealt by the phone's engine
+    words = page.inner_text("[data-testid=next-game-announcements]")
+    assert words.startswith("House game, version 1: 7 cards a player") and "Queens" in words
     page.evaluate("window.scrollTo(0, 0)")  # the prompt sticks at the top once scrolled
     shots(page, "phone-live-next-game-offline")
     page.locator("#next button:text-is('Start hand 2')").click()
-    page.wait_for_selector(".live-head h1:text-is('Hand 2 · Low Hold')")
+    page.wait_for_selector(".live-head h1:text-is('Hand 2 · Follow the Queen')")
     figures["offline_start_next_hand_ms"] = draw_ms(page)
     stacks = [
         s.split()[0] for s in page.locator(".live-seats .seat-chips .muted").all_inner_texts()
@@ -165,7 +173,8 @@ def test_a_whole_hand_logged_offline_on_the_phones_engine_is_recorded_once(site,
     page.wait_for_function(OUTBOX_IDLE)
     assert Hand.objects.get().number == 1  # once
     second = DraftHand.objects.get(number=2)
-    assert second.variant == "low_hold"  # the game chosen on the phone, checked there
+    # the house game chosen on the phone, checked there, at the version the phone dealt
+    assert (second.variant, second.game_version) == ("house", queen.versions.get(number=1))
     assert second.positions == [p.pk for p in (game.players[2], game.players[0], game.players[1])]
     assert second.starting_stacks == [996, 996, 1008] and second.version == 2
     assert page.locator(".live-head h1").inner_text().startswith("Hand 2")
@@ -175,6 +184,7 @@ def test_a_whole_hand_logged_offline_on_the_phones_engine_is_recorded_once(site,
     page.wait_for_url(f"{site}/hands/*/", timeout=30_000)
     hands = list(Hand.objects.order_by("number"))
     assert [h.number for h in hands] == [1, 2] and page.url.endswith(f"/hands/{hands[1].pk}/")
+    assert hands[1].game_version.game == queen  # recorded once, under the version dealt
     kept = DraftChange.objects.filter(client_id__isnull=False)
     assert sorted(kept.filter(draft__number=1).values_list("op", flat=True)) == (
         ["events"] * 4 + ["finish"]

@@ -682,19 +682,41 @@ def stakes_line(level: int, stakes: Mapping[str, int]) -> str:
     )
 
 
+def _house_game(night: Mapping[str, Any], slug: str, players: int) -> dict[str, Any]:
+    """The night's house game ``slug`` (as the phone holds it: ``game``, ``name``,
+    ``version`` and ``definition``), if it can be dealt to ``players``."""
+    houses = {g["game"]: g for g in night.get("games") or () if g.get("game")}
+    if slug not in houses:
+        raise DomainError(
+            f"{slug!r} is not a house game of this night ({', '.join(houses) or 'none'})",
+            field="game",
+        )
+    house = houses[slug]
+    most = load_game(house["definition"]).player_limit
+    if players > most:
+        raise DomainError(
+            f"{house['name']} is dealt to at most {most} players, and {players} are still in",
+            field="game",
+        )
+    return dict(house)
+
+
 def night_game(
     night: Mapping[str, Any],
     chosen: Mapping[str, Any] | None,
     *,
     same: Mapping[str, Any],
     players: int,
-) -> tuple[str, dict[str, Any]]:
-    """The next hand's game and announcements: the night's game; on a dealer's choice night
-    (``variant`` ``None``) the game ``chosen`` among the night's ``games`` (each ``variant``
-    with its announcements, the house rules), its announcements over the game's, or the game
-    of this hand (``same``) again if none is chosen. Refuses a game the night does not offer
-    (field ``variant``), a bad announcement (``options.<name>``), or a game dealt to fewer
-    players than are still in.
+) -> tuple[str, dict[str, Any], dict[str, Any] | None]:
+    """The next hand's game, announcements and house game: the night's game; on a dealer's
+    choice night (``variant`` ``None``) the game ``chosen`` among the night's ``games``
+    (each ``variant`` with its announcements, the house rules; a house game ``game`` by its
+    slug, with its ``name``, ``version`` and ``definition``), its announcements over the
+    game's, or the game of this hand (``same``) again if none is chosen (a house game: the
+    version the night holds, ``same["game_slug"]``). Refuses a game the night does not
+    offer (field ``variant``, a house game ``game``), a bad announcement
+    (``options.<name>``), or a game dealt to fewer players than are still in. The third
+    part is the house game dealt (variant ``house``, no announcements), else None.
 
     >>> night = {"variant": None, "games": [{"variant": "low_hold", "options": {"buy_price": 20}}]}
     >>> night_game(night, {"variant": "low_hold"}, same={}, players=3)[1]["buy_price"]
@@ -703,22 +725,37 @@ def night_game(
     Traceback (most recent call last):
     ...
     tracker.engine.errors.DomainError: 'razz' is not a game of this night (low_hold)
-    >>> night_game(night, None, same={"variant": "house"}, players=3)
+
+    A house game is dealt offline under the version the phone holds, and again as the
+    game of this hand when none is chosen:
+
+    >>> from tracker.engine.games import dump_game
+    >>> from tracker.engine.game_presets import PRESETS
+    >>> night["games"].append({"variant": "house", "game": "queens", "name": "Queens",
+    ...     "version": 2, "definition": dump_game(PRESETS["follow_the_queen"])})
+    >>> variant, options, house = night_game(night, {"game": "queens"}, same={}, players=3)
+    >>> variant, options, house["name"], house["version"]
+    ('house', {}, 'Queens', 2)
+    >>> night_game(night, None, same={"variant": "house", "game_slug": "queens"}, players=3)[2]["version"]
+    2
+    >>> night_game(night, {"game": "baseball"}, same={}, players=3)
     Traceback (most recent call last):
     ...
-    tracker.engine.errors.DomainError: a house game's next hand is dealt online only (the server deals the game's latest version): choose one of the night's variants, or reconnect
+    tracker.engine.errors.DomainError: 'baseball' is not a house game of this night (queens)
+    >>> night_game(night, {"game": "queens"}, same={}, players=8)
+    Traceback (most recent call last):
+    ...
+    tracker.engine.errors.DomainError: Queens is dealt to at most 7 players, and 8 are still in
     """
     if night.get("variant"):
-        return night["variant"], dict(night.get("options") or {})
+        return night["variant"], dict(night.get("options") or {}), None
+    if chosen and chosen.get("game"):
+        return HOUSE, {}, _house_game(night, chosen["game"], players)
     if not chosen or not chosen.get("variant"):
         if same.get("variant") == HOUSE:
-            raise DomainError(
-                "a house game's next hand is dealt online only (the server deals the game's "
-                "latest version): choose one of the night's variants, or reconnect",
-                field="variant",
-            )
-        return same["variant"], dict(same.get("options") or {})
-    games = {g["variant"]: g for g in night.get("games") or ()}
+            return HOUSE, {}, _house_game(night, same.get("game_slug") or "", players)
+        return same["variant"], dict(same.get("options") or {}), None
+    games = {g["variant"]: g for g in night.get("games") or () if not g.get("game")}
     variant = chosen["variant"]
     if variant not in games:
         raise DomainError(
@@ -732,7 +769,7 @@ def night_game(
             f"and {players} are still in",
             field="variant",
         )
-    return variant, options
+    return variant, options, None
 
 
 def phone_next_hand(
@@ -750,9 +787,10 @@ def phone_next_hand(
     the same game again), and the chips bought since this hand started (``bought``, by
     player id, for hand ``number``). ``setup`` is this hand's (with ``number``,
     ``positions``: player ids, the dealer last, and ``level``). The answer is the next
-    hand's ``setup`` (``title`` and ``stakes_line`` too) and its ``screen``, ``over`` saying
-    why the night deals no more hands, or ``error`` (``message``, ``field``) for a game the
-    night does not offer.
+    hand's ``setup`` (``title`` and ``stakes_line`` too; a house game's ``game``, its
+    definition, with ``game_slug`` and ``game_version``, the version the night holds) and its
+    ``screen``, ``over`` saying why the night deals no more hands, or ``error`` (``message``,
+    ``field``) for a game the night does not offer.
 
     >>> night = json.dumps({"seats": [{"seat": 0, "player": 7, "name": "A"},
     ...     {"seat": 1, "player": 8, "name": "B"}], "others": {}, "first_dealer": 0,
@@ -799,7 +837,7 @@ def phone_next_hand(
     player_at = {s["seat"]: s for s in seats}
     dealt = [player_at[n] for n in upcoming.seats]
     try:
-        variant, options = night_game(
+        variant, options, house = night_game(
             night, json.loads(chosen_json), same=data, players=len(upcoming.seats)
         )
     except DomainError as exc:
@@ -818,6 +856,13 @@ def phone_next_hand(
         "number": upcoming.number,
         "title": hand_title(upcoming.number, variant),
         "stakes_line": stakes_line(level.level, stakes),
+        # a house game: the version the phone holds (the server checks it when the start
+        # arrives) and its definition, which the phone's engine deals
+        "game": house["definition"] if house else None,
+        "game_slug": house["game"] if house else None,
+        "game_version": house["version"] if house else None,
     }
+    if house:
+        nxt["title"] = f"Hand {upcoming.number} · {house['name']}"
     page = screen(table_now(**_setup(nxt), steps=[]))
     return json.dumps({"setup": nxt, "screen": screen_json(page)})

@@ -33,12 +33,11 @@ class HandRequest:
     table_result: Mapping[str, Any] | None = None
     number: int | None = None
     # A house game of the tournament's league by its slug, and a version number (None: the
-    # latest); then ``variant`` and ``options`` are not given.
+    # latest); then ``variant`` and ``options`` are not given. The one way to name a house
+    # game's version: a live draft names the version it was dealt under by its number, as a
+    # client or an import does.
     game: str | None = None
     game_version: int | None = None
-    # A house game version already dealt (tracker/games/models.py LeagueGameVersion: a live
-    # draft keeps the version it was started under), with the full ``entry`` of its PHH actions.
-    dealt_version: Any = None
 
     @classmethod
     def given(cls, hand: HandRequest | None, fields: Mapping[str, Any]) -> HandRequest:

@@ -34,7 +34,8 @@ def _whole(value: Any, field: str, *, high: int = VERSION_MAX) -> int:
 
 def _started_hand(hand: Any, path: str) -> dict[str, Any]:
     """The hand a phone started offline, as it assumed it (the server checks it against
-    the hand it deals): its number, level, game, announcements, seats, stacks and stakes."""
+    the hand it deals): its number, level, game (a house game's slug and version too),
+    announcements, seats, stacks and stakes."""
     if not isinstance(hand, dict):
         raise DomainError(
             "must be the hand this phone started (its number, game, seats, stacks, stakes)",
@@ -46,6 +47,10 @@ def _started_hand(hand: Any, path: str) -> dict[str, Any]:
         raise DomainError("must name the game", field=f"{path}.variant")
     if not isinstance(hand.get("options", {}), dict):
         raise DomainError("must be an object of announcements", field=f"{path}.options")
+    if hand.get("game_slug") is not None and not isinstance(hand["game_slug"], str):
+        raise DomainError("must name the house game by its slug", field=f"{path}.game")
+    if hand.get("game_version") is not None:
+        _whole(hand["game_version"], f"{path}.game_version")
     for name in ("positions", "stacks"):
         values = hand.get(name)
         if not isinstance(values, list):

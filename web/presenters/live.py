@@ -14,9 +14,11 @@ from django.utils.html import format_html_join
 
 from tracker.engine.errors import DomainError
 from tracker.engine.events import TableEvent
+from tracker.engine.games import load_game
 from tracker.engine.screen import Screen, events_from_form, hand_title, screen, stakes_line
 from tracker.engine.variants import STREETS
 from tracker.hands.selectors.live import DraftState, draft_night
+from web.presenters.games import definition_lines
 
 
 @dataclass
@@ -65,18 +67,31 @@ class LivePage:
             "number": draft.number,
             "title": self.title,
             "stakes_line": self.stakes,
-            # a house game: its definition at the draft's version (the phone deals it too)
+            # a house game: its definition at the draft's version (the phone deals it too),
+            # and the game and version (the phone deals the same game again offline)
             "game": draft.game_version.definition if draft.game_version_id else None,
+            "game_slug": draft.game_version.game.slug if draft.game_version_id else None,
+            "game_version": draft.game_version.number if draft.game_version_id else None,
         }
 
     @property
     def phone_night(self) -> dict[str, Any]:
-        """What the phone's engine needs to deal the next hand itself, offline."""
-        return draft_night(self.state.draft)
+        """What the phone's engine needs to deal the next hand itself, offline (a house
+        game's house choices in words too, for the next-hand picker)."""
+        return night_in_words(draft_night(self.state.draft))
 
     @property
     def phone_steps(self) -> list[dict]:
         return list(self.state.draft.steps)
+
+
+def night_in_words(night: dict[str, Any]) -> dict[str, Any]:
+    """The night's data with each house game's rules in words (``announcements``, as the
+    variants have their house rules), for the phone's next-hand picker."""
+    for game in night.get("games") or ():
+        if game.get("game"):
+            game["announcements"] = " ".join(definition_lines(load_game(game["definition"])))
+    return night
 
 
 def live_page(state: DraftState) -> LivePage:

@@ -43,7 +43,13 @@ from tracker.tournaments.selectors import tournament_state
 from web.forms.cards import AnnouncementsForm
 from web.forms.drafts import posted_version
 from web.forms.outbox import json_body, outbox_changes, resolve_choice
-from web.presenters.live import events_from_post, live_json, live_page, table_result_from_post
+from web.presenters.live import (
+    events_from_post,
+    live_json,
+    live_page,
+    night_in_words,
+    table_result_from_post,
+)
 from web.views.app import phone_engine
 from web.views.common import records_hands
 
@@ -226,7 +232,8 @@ def _outbox_view(view):
 def live_night(request, tournament):
     """The night as the phone's engine deals its next hand from (``?draft=<id>``: the hand
     on the phone), as the server has it now: asked again when the network is back."""
-    return JsonResponse(tournament_draft_night(tournament, request.GET.get("draft", "")))
+    night = tournament_draft_night(tournament, request.GET.get("draft", ""))
+    return JsonResponse(night_in_words(night))
 
 
 @_outbox_view

@@ -27,7 +27,8 @@ from tracker.engine.games import GameDefinition
 from tracker.engine.live import live_hand
 from tracker.engine.screen import TableNow
 from tracker.engine.stud import NextEvent, StudHand
-from tracker.hands.models import DraftHand, DraftStatus
+from tracker.games.selectors import league_games
+from tracker.hands.models import HOUSE_VARIANT, DraftHand, DraftStatus
 from tracker.hands.selectors.wording import announcement_text
 from tracker.leagues.models import Player
 from tracker.tournaments.models import LedgerEntry, LedgerKind, Tournament
@@ -197,13 +198,31 @@ def night_games(tournament: Tournament) -> list[dict[str, Any]]:
     return games
 
 
+def night_house_games(tournament: Tournament) -> list[dict[str, Any]]:
+    """The league's house games a dealer's choice night offers (those not archived), each
+    at its latest version as the phone keeps it to deal one offline: variant ``house``,
+    its ``game`` (slug), ``name``, ``version`` and ``definition`` (as stored)."""
+    return [
+        {
+            "variant": HOUSE_VARIANT,
+            "game": row.game.slug,
+            "name": row.game.name,
+            "title": row.game.name,
+            "version": row.version.number,
+            "definition": row.version.definition,
+        }
+        for row in league_games(tournament.league)
+    ]
+
+
 def draft_night(draft: DraftHand) -> dict[str, Any]:
     """What the phone's engine needs to deal the night's next hand itself, offline
     (tracker/engine/screen.py ``phone_next_hand``): the seats in clockwise order, the
     stacks of the players not in this hand, the chips the players in it bought since it
     started (``bought``, for hand ``number``: rebuys and add-ons), the first dealer, the
     stakes schedule, the hand limit and the night's game (``None`` on a dealer's choice
-    night, with the ``games`` it offers)."""
+    night, with the ``games`` it offers: the variants, then the league's house games,
+    :func:`night_house_games`)."""
     tournament = draft.tournament
     state = tournament_state(tournament)
     in_hand = set(draft.positions)
@@ -235,7 +254,7 @@ def draft_night(draft: DraftHand) -> dict[str, Any]:
         "hand_limit": tournament.hand_limit,
         "variant": variant,
         "options": options,
-        "games": [] if variant else night_games(tournament),
+        "games": [] if variant else night_games(tournament) + night_house_games(tournament),
     }
 
 

@@ -52,10 +52,12 @@ def draft_start(
     variant: str | None = None,
     options: Mapping[str, Any] | None = None,
     game: str | None = None,
+    game_version: int | None = None,
 ) -> DraftHand:
     """Start logging the next hand of ``tournament`` live (or return the one open).
     ``game`` (a house game's slug, on a dealer's choice night) deals the league's house
-    game at its latest version instead of ``variant``; the draft keeps that version."""
+    game instead of ``variant``, at ``game_version`` (a phone offline holds the version it
+    dealt; None: the latest); the draft keeps that version."""
     require(by, tournament.league, Capability.RECORD_HAND, "record hands")
     tournament = (
         Tournament.objects.select_for_update().select_related("league").get(pk=tournament.pk)
@@ -66,7 +68,7 @@ def draft_start(
     state = next_hand_state(tournament)
     version = None
     if game:
-        version = _house_version(tournament, game, variant=variant, options=options)
+        version = _house_version(tournament, game, game_version, variant=variant, options=options)
         variant, options = HOUSE_VARIANT, {}
         seats = state.next_positions()
         _house_players(version, len(seats))
@@ -94,12 +96,15 @@ def draft_start(
 def _house_version(
     tournament: Tournament,
     slug: str,
+    number: int | None,
     *,
     variant: str | None,
     options: Mapping[str, Any] | None,
 ) -> LeagueGameVersion:
-    """The latest version of the league's house game ``slug``, if the night deals it: a
-    dealer's choice night, the game not archived, no variant nor announcements beside it."""
+    """Version ``number`` (None: the latest) of the league's house game ``slug``, if the
+    night deals it: a dealer's choice night, the game not archived, no variant nor
+    announcements beside it; a version the game does not have is refused naming
+    ``game_version``."""
     if tournament.default_variant:
         raise DomainError(
             f"{tournament.name} deals {tournament.default_variant} only: house games are dealt "
@@ -120,7 +125,12 @@ def _house_version(
             code=Code.INVALID_VARIANT,
             field="game",
         )
-    version = found.versions.order_by("-number").first()
+    versions = found.versions.order_by("-number")
+    version = versions.first() if number is None else versions.filter(number=number).first()
+    if version is None and number is not None:
+        raise DomainError(
+            f"{found.name} has no version {number}", code=Code.UNKNOWN_GAME, field="game_version"
+        )
     if version is None:
         raise DomainError(f"{found.name} has no version yet", field="game")
     return version
@@ -132,7 +142,9 @@ def _house_players(version: LeagueGameVersion, players: int) -> None:
 
 
 #: What a phone assumed of a hand it started offline, as the server checks it.
-ASSUMED_FIELDS = ("variant", "options", "positions", "stacks", "stakes", "level")
+ASSUMED_FIELDS = (
+    "variant", "options", "game_slug", "game_version", "positions", "stacks", "stakes", "level",
+)  # fmt: skip
 
 
 def _bought_since(draft: DraftHand, players: Sequence[int]) -> dict[int, list[str]]:
@@ -180,8 +192,17 @@ def _differences(
     stakes = {"ante": draft.ante, "bring_in": draft.bring_in,
               "small_bet": draft.small_bet, "big_bet": draft.big_bet}  # fmt: skip
     found = []
+    dealt = draft.game_version
     if assumed.get("variant") != draft.variant:
         found.append(f"the game is {draft.variant} (this phone: {assumed.get('variant')})")
+    elif dealt is not None and (assumed.get("game_slug"), assumed.get("game_version")) != (
+        dealt.game.slug,
+        dealt.number,
+    ):
+        found.append(
+            f"the game is {dealt.game.name} version {dealt.number} (this phone: "
+            f"{assumed.get('game_slug')} version {assumed.get('game_version')})"
+        )
     elif dict(assumed.get("options") or {}) != dict(draft.options):
         found.append("the announcements differ")
     if list(assumed.get("positions") or []) != list(draft.positions):
@@ -208,7 +229,11 @@ def draft_start_checked(
 ) -> DraftHand:
     """A hand a phone started offline (the logger's outbox, op ``start``): the server deals
     the next hand itself and refuses the start unless it is the hand the phone assumed:
-    its number, game, seats dealt in, starting stacks and stakes.
+    its number, game, seats dealt in, starting stacks and stakes. A house game
+    (``game_slug``, ``game_version``: the version the phone held) is dealt under that
+    version, an older one than the latest too (the hand keeps it); a game the night does
+    not offer is refused naming ``hand.game``, a version the game does not have
+    ``hand.game_version``.
 
     When the server has that hand already (another screen started it, or recorded it),
     the phone's start is tied to it: its steps then go on from that draft's version 0, so
@@ -253,6 +278,8 @@ def draft_start_checked(
                 by=by,
                 variant=assumed.get("variant"),
                 options=assumed.get("options"),
+                game=assumed.get("game_slug") or None,
+                game_version=assumed.get("game_version"),
             )
         except DomainError as exc:
             raise DomainError(
@@ -397,7 +424,8 @@ def draft_finish(
     hand = draft_walk(draft)
     hand.verify_complete_hand()
     if draft.game_version_id is not None:  # a house game: the version it was dealt under
-        dealt: dict[str, Any] = {"dealt_version": draft.game_version}
+        version = draft.game_version
+        dealt: dict[str, Any] = {"game": version.game.slug, "game_version": version.number}
     else:
         dealt = {"variant": draft.variant, "options": draft.options}
     recorded = hand_record(

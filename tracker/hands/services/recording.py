@@ -79,9 +79,7 @@ def entry_digest(*, tournament_id: int, asked: HandRequest) -> str:
         "table_result": asked.table_result,
     }
     # Only for a house game's hand: the digests of the variants' hands stay the same.
-    if asked.dealt_version is not None:
-        body["game"] = [asked.dealt_version.game_id, asked.dealt_version.number]
-    elif asked.game is not None:
+    if asked.game is not None:
         body["game"] = [asked.game, asked.game_version]
     return sha256_hex(canonical_json(body))
 
@@ -159,14 +157,6 @@ class CheckedHand(NamedTuple):
 def house_version(tournament: Tournament, asked: HandRequest) -> LeagueGameVersion | None:
     """The house game version ``asked`` names in the tournament's league (None: no game
     named), refused naming ``game``, ``game_version``, ``variant`` or ``options``."""
-    if asked.dealt_version is not None:  # dealt already (a live draft keeps its version)
-        version = asked.dealt_version
-        if version.game.league_id != tournament.league_id:
-            raise DomainError(
-                f"{version.game.name} is not a house game of {tournament.league.name}",
-                field="game",
-            )
-        return version
     if asked.game is None:
         if asked.game_version is not None:
             raise DomainError("name the game of this version", field="game")
