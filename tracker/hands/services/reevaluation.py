@@ -17,7 +17,7 @@ import time
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Prefetch
 from django.utils import timezone
 
 from tracker.audit.services import audit_record, system_actor
@@ -34,8 +34,10 @@ from tracker.hands.models import (
     Evaluation,
     EvaluationSource,
     Hand,
+    HandSeat,
     HandStatus,
     JobStatus,
+    Pot,
     ReevaluationChunk,
     ReevaluationJob,
 )
@@ -261,6 +263,14 @@ def reevaluation_chunk_run(*, job_id: int, index: int) -> dict:
     return {"job": job_id, "chunk": index, "read": read}
 
 
+# What a re-reading never looks at unless the hand changed (then Django loads it on use): the
+# seats' cards and facts (the facts are rewritten whole), the pots' eligible players and table
+# award, the hand's projection and review. Leaving them unread keeps the JSON decoding down.
+_HAND_UNREAD = ("projected_net", "starting_stacks", "review_reason", "content_hash")
+_SEAT_UNREAD = ("down", "up", "facts")
+_POT_UNREAD = ("eligible", "table_award")
+
+
 def _batch_read(job_id: int, hand_ids: list[int]) -> int:
     """Re-read a few hands in one transaction (their rows locked, in id order), skipping those
     the job has read already; count them on the job and write its heartbeat. Returns how many
@@ -270,7 +280,11 @@ def _batch_read(job_id: int, hand_ids: list[int]) -> int:
             Hand.objects.select_for_update(of=("self",))
             .filter(pk__in=hand_ids)
             .order_by("id")
-            .prefetch_related("hand_seats", "pots")
+            .defer(*_HAND_UNREAD)
+            .prefetch_related(
+                Prefetch("hand_seats", HandSeat.objects.defer(*_SEAT_UNREAD)),
+                Prefetch("pots", Pot.objects.defer(*_POT_UNREAD)),
+            )
         )
         seen = set(
             Evaluation.objects.filter(hand_id__in=hand_ids, job_id=job_id).values_list(
