@@ -1,0 +1,49 @@
+"""The replayer marks the wild cards as they stood on each street: in Follow the Queen the
+wild rank moves as up cards fall; the end of the hand shows the engine's reading."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import make_league, make_tournament
+from tests.support.live_house import cards, play_out, step
+from tracker.engine.events import DealHole
+from tracker.games.services import league_game_create
+from tracker.hands.services.live import draft_finish, draft_start
+from web.presenters.hands import hand_replay
+
+pytestmark = pytest.mark.django_db
+
+
+def _wild(street):
+    return [sorted(c.code for c in seat.cards if c.wild) for seat in street.seats]
+
+
+def test_follow_the_queen_marks_each_streets_wild_cards(django_capture_on_commit_callbacks):
+    league, admin = make_league()
+    tournament, _ = make_tournament(
+        league=league, by=admin, names=("Ann", "Bob"), default_variant=""
+    )
+    game = league_game_create(
+        league=league, by=admin, name="Follow the Queen", preset="follow_the_queen"
+    )
+    draft = draft_start(tournament=tournament, by=admin, game=game.slug)
+    # third street: a queen up, then a seven up: sevens are wild
+    draft = step(draft, admin, DealHole(0, cards("9h 7d Qd")), DealHole(1, cards("2c 3c 7h")))
+    # fourth street: a second queen, then a nine: nines replace sevens
+    deals = {0: "Qs 4d 5s Jh".split(), 1: "9d 6c Tc 8c".split()}
+    draft = play_out(draft, admin, deals)
+    draft.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        hand = draft_finish(draft=draft, by=admin, version=draft.version)
+    hand.refresh_from_db()
+    page = hand_replay(admin, hand.pk)
+    by_number = {s.number: s for s in page.streets}
+    assert _wild(by_number[3]) == [["7d", "Qd"], ["7h"]]
+    assert _wild(by_number[4]) == [["9h", "Qd", "Qs"], ["9d"]]
+    end = page.streets[-1]
+    reading = hand.engine_reading["showdown"]["players"]
+    assert _wild(end) == [sorted(p["wild"]) for p in reading]
+    assert _wild(by_number[7]) == _wild(end)  # nothing fell after the last nine
+    # a wild card says so in words on the street shown, not only by colour
+    assert "wild" in by_number[3].seats[1].cards[2].flags
