@@ -47,3 +47,15 @@ def test_follow_the_queen_marks_each_streets_wild_cards(django_capture_on_commit
     assert _wild(by_number[7]) == _wild(end)  # nothing fell after the last nine
     # a wild card says so in words on the street shown, not only by colour
     assert "wild" in by_number[3].seats[1].cards[2].flags
+    # the share sentences name the winners from the engine's winner lists
+    seats = {s.player_id: s.player.name for s in tournament.seats.select_related("player")}
+    names = [seats[pid] for pid in hand.positions]
+    shares = hand.engine_reading["showdown"]["shares"]
+    assert len(page.shares) == len(shares)
+    for sentence, share in zip(page.shares, shares, strict=True):
+        who = " and ".join(names[w] for w in share["winners"])
+        assert (
+            sentence
+            == who + share["text"][len(share["text"].split(" wins")[0].split(" split")[0]) :]
+        )
+        assert "Seat" not in sentence and "seat" not in sentence
