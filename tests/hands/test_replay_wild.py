@@ -5,11 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import make_league, make_tournament
-from tests.support.live_house import cards, play_out, step
-from tracker.engine.events import DealHole
-from tracker.games.services import league_game_create
-from tracker.hands.services.live import draft_finish, draft_start
+from tests.support.live_house import house_table, record_live
 from web.presenters.hands import hand_replay
 
 pytestmark = pytest.mark.django_db
@@ -20,22 +16,12 @@ def _wild(street):
 
 
 def test_follow_the_queen_marks_each_streets_wild_cards(django_capture_on_commit_callbacks):
-    league, admin = make_league()
-    tournament, _ = make_tournament(
-        league=league, by=admin, names=("Ann", "Bob"), default_variant=""
-    )
-    game = league_game_create(
-        league=league, by=admin, name="Follow the Queen", preset="follow_the_queen"
-    )
-    draft = draft_start(tournament=tournament, by=admin, game=game.slug)
-    # third street: a queen up, then a seven up: sevens are wild
-    draft = step(draft, admin, DealHole(0, cards("9h 7d Qd")), DealHole(1, cards("2c 3c 7h")))
-    # fourth street: a second queen, then a nine: nines replace sevens
+    league, admin, tournament, players, game = house_table()
+    # third street: a queen up, then a seven up: sevens are wild; fourth street: a
+    # second queen, then a nine: nines replace sevens
     deals = {0: "Qs 4d 5s Jh".split(), 1: "9d 6c Tc 8c".split()}
-    draft = play_out(draft, admin, deals)
-    draft.refresh_from_db()
     with django_capture_on_commit_callbacks(execute=True):
-        hand = draft_finish(draft=draft, by=admin, version=draft.version)
+        hand = record_live(tournament, admin, game, {0: "9h 7d Qd", 1: "2c 3c 7h"}, deals)
     hand.refresh_from_db()
     page = hand_replay(admin, hand.pk)
     by_number = {s.number: s for s in page.streets}
