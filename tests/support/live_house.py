@@ -44,3 +44,31 @@ def play_out(draft, by, deals):
             option = next(o for verb in PREFER for o in nxt.options if o.verb is verb)
             draft = step(draft, by, event_for(option))
     raise AssertionError("the hand did not end")
+
+
+def record_live(tournament, by, game, first, deals):
+    """A whole house hand of ``game`` logged live and recorded: ``first`` the first
+    street's cards by seat ({0: "9h 7d Qd", ...}), then :func:`play_out` with ``deals``;
+    run it inside ``django_capture_on_commit_callbacks(execute=True)`` to settle it."""
+    from tracker.hands.services.live import draft_finish, draft_start
+
+    draft = draft_start(tournament=tournament, by=by, game=game.slug)
+    draft = step(draft, by, *(DealHole(seat, cards(text)) for seat, text in first.items()))
+    draft = play_out(draft, by, deals)
+    draft.refresh_from_db()
+    hand = draft_finish(draft=draft, by=by, version=draft.version)
+    return hand
+
+
+def house_table(name="Follow the Queen", preset="follow_the_queen"):
+    """A league with Ann and Bob at a dealer's choice night and one house game:
+    (league, admin, tournament, players, game)."""
+    from tests.factories import make_league, make_tournament
+    from tracker.games.services import league_game_create
+
+    league, admin = make_league()
+    tournament, players = make_tournament(
+        league=league, by=admin, names=("Ann", "Bob"), default_variant=""
+    )
+    game = league_game_create(league=league, by=admin, name=name, preset=preset)
+    return league, admin, tournament, players, game

@@ -51,7 +51,7 @@ from .hands import best_high
 from .low import best_low, low_hand
 from .showdown import decide_winners
 
-__all__ = ["GameShowdownError", "evaluate_game", "game_hand_keys", "spade_key"]
+__all__ = ["GameShowdownError", "evaluate_game", "game_hand_keys", "share_text", "spade_key"]
 
 _TOP_KEYS = ("community", "up_order", "players")
 _PLAYER_KEYS = ("down", "up", "declare")
@@ -409,8 +409,29 @@ def _winners(keys: Mapping[int, int]) -> list[int]:
     return sorted(i for i, k in keys.items() if k == top)
 
 
-def _names(seats: Sequence[int]) -> str:
-    return " and ".join(f"seat {i}" for i in seats)
+def _names(seats: Sequence[int], names: Sequence[str] = ()) -> str:
+    return " and ".join(names[i] if i < len(names) else f"seat {i}" for i in seats)
+
+
+def _opening(who: str) -> str:
+    return f"{who[0].upper()}{who[1:]}"
+
+
+def share_text(share: Mapping[str, Any], names: Sequence[str]) -> str:
+    """A share's sentence (``evaluate_game``'s ``shares``) with its winners (seat indexes)
+    named by ``names``; a share nobody wins reads as it is.
+
+    >>> share_text({"winners": [1], "text": "Seat 1 wins the pot with two pair"}, ["Ann", "Bob"])
+    'Bob wins the pot with two pair'
+    >>> share_text({"winners": [0, 1], "text": "Seat 0 and seat 1 split the low half with 7-5"},
+    ...            ["ann", "Bob"])
+    'Ann and Bob split the low half with 7-5'
+    """
+    text, winners = share["text"], list(share.get("winners") or ())
+    said = _opening(_names(winners)) if winners else ""
+    if not said or not text.startswith(said):
+        return text
+    return _opening(_names(winners, names)) + text[len(said) :]
 
 
 def evaluate_game(game: GameDefinition, showdown: Mapping[str, Any]) -> dict:
@@ -490,7 +511,7 @@ def _shares(game: GameDefinition, players: list[dict], hi: list[int], lo: list[i
                 why = f"the {which} spade in the hole, {spade}"
             else:
                 why = players[winners[0]][half]["text"].split(" (")[0]
-            text = f"{who[0].upper()}{who[1:]} {verb} {tail} with {why}"
+            text = f"{_opening(who)} {verb} {tail} with {why}"
         return {"share": name, "portion": portion, "winners": winners, "text": text}
 
     if pot.kind == "high":

@@ -34,7 +34,7 @@ evaluators of :mod:`.hands` and :mod:`.low`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from .cards import RANK_CHARS, format_card, parse_card
@@ -65,6 +65,7 @@ __all__ = [
     "first_to_act",
     "follow_ranks",
     "load_game",
+    "wild_now",
     "wild_options",
 ]
 
@@ -820,6 +821,45 @@ def follow_ranks(rule: FollowWild, up_order: Sequence[int]) -> frozenset[int]:
     if pending and rule.last_x == "no_follow":
         ranks = set()
     return frozenset(ranks)
+
+
+def wild_now(
+    game: GameDefinition,
+    down: Sequence[int],
+    up: Sequence[int],
+    up_order: Sequence[int],
+    *,
+    complete: bool,
+    community: int | None = None,
+) -> frozenset[int]:
+    """A player's cards (ints) that are wild as things stand after the up cards
+    ``up_order`` (the table's, in the order dealt): every card that any of
+    :func:`wild_options`'s choices makes wild, with the follow ranks of
+    :func:`follow_ranks`. ``complete``: every up card of the deal is out, so an X as the
+    last of them follows ``last_x``; before that an X waiting for its follower leaves
+    the rank already following wild (its follower has not fallen yet).
+
+    >>> from tracker.engine.cards import parse_card as c
+    >>> ftq = load_game({"name": "ftq", "title": "Follow the Queen",
+    ...                  "wild": [{"kind": "follow", "rank": "Q"}]})
+    >>> mine = [c("9h"), c("7d")]
+    >>> sorted(map(format_card, wild_now(ftq, mine, [], [c("Qd"), c("7h")], complete=False)))
+    ['7d']
+    >>> order = [c(x) for x in "Qd 7h Qs 9d".split()]
+    >>> sorted(map(format_card, wild_now(ftq, mine, [], order, complete=False)))
+    ['9h']
+    >>> sorted(map(format_card, wild_now(ftq, mine, [], order + [c("Qh")], complete=False)))
+    ['9h']
+    >>> sorted(map(format_card, wild_now(ftq, mine, [], order + [c("Qh")], complete=True)))
+    []
+    """
+    follow: frozenset[int] = frozenset()
+    for w in game.wild:
+        if isinstance(w, FollowWild):
+            rule = w if complete else replace(w, last_x="keeps")
+            follow = follow_ranks(rule, up_order)
+    options = wild_options(game, down, up, community, follow)
+    return frozenset().union(*options)
 
 
 def _kings_and_lowest(

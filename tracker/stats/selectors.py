@@ -577,6 +577,16 @@ def tally_table(tallies: QuerySet, by: str = "player_id") -> list[Stats]:
     return stats_rows(tallies.values(*values).annotate(**_tally_sums()).order_by(), by)
 
 
+def house_game_rows(scope: Scope) -> list[Stats]:
+    """The scope's house hands by house game (the game, whatever its version), labelled
+    with its name, by name: one query over the scope's settled house seats (the running
+    totals keep house hands together under the variant ``house``)."""
+    seats = settled_seats(players=scope.players, tournament=scope.tournament, variant="house")
+    rows = seats.values(game=F("hand__game_version__game__name")).annotate(**seat_sums()).order_by()
+    out = [stats_from_totals(r, "house", r["game"] or "House game") for r in rows]
+    return sorted(out, key=lambda s: s.label.lower())
+
+
 def scope_tallies(scope: Scope, *, variant: str | None = None) -> QuerySet:
     """The running-total rows of a player's scope (a tournament's rows, or the months')."""
     variant = variant or scope.variant

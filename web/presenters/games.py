@@ -8,11 +8,11 @@ texts, with the seats said by name).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from tracker.engine.cards import card_symbol, parse_card, rank_name
 from tracker.engine.game_preview import wild_summary
+from tracker.engine.game_showdown import share_text
 from tracker.engine.games import GameDefinition
 from tracker.games.selectors import HOUSE_PRESETS, game_preview
 
@@ -125,10 +125,6 @@ class PreviewHand:
     community: list[PreviewCard]
 
 
-def _named(text: str) -> str:
-    return re.sub(r"\b([Ss])eat (\d+)", lambda m: NAMES[int(m.group(2))], text)
-
-
 def _seat(i: int, sd: dict, res: dict) -> PreviewSeat:
     wild = set(res["wild"])
     stood = {}
@@ -168,7 +164,7 @@ def preview(game: GameDefinition, *, seed: int) -> list[PreviewHand]:
                 number=n,
                 wild=hand["wild"],
                 seats=seats,
-                shares=[_named(s["text"]) for s in result["shares"]],
+                shares=[share_text(s, NAMES) for s in result["shares"]],
                 up_order=order,
                 community=[PreviewCard(community, True, community in wild)] if community else [],
             )

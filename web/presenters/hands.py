@@ -3,13 +3,13 @@ the engine read it, the pots and what the table said, as one page object."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from tracker.core.permissions import NOBODY, Capabilities, capabilities
 from tracker.engine.announcements import ANNOUNCEMENTS, VARIANT_ANNOUNCEMENTS, VARIANT_TITLES
 from tracker.engine.errors import DomainError
 from tracker.engine.frames import END
+from tracker.engine.game_showdown import share_text
 from tracker.hands.models import EntryMode, Hand, HandStatus
 from tracker.hands.selectors.live import hand_logged_live
 from tracker.hands.selectors.replay import (
@@ -232,19 +232,11 @@ def _game_title(hand: Hand) -> str:
     return VARIANT_TITLES.get(hand.variant, hand.variant)
 
 
-_SEAT_WORD = re.compile(r"\bSeat (\d+)\b")
-
-
 def _shares_text(showdown: dict | None, positions: list[int], names: dict[int, str]) -> list[str]:
-    """A house game's shares of the pot as the engine says them (``shares``: "Seat 1 wins
-    the pot with ..."), each seat named by its player."""
-
-    def named(match: re.Match) -> str:
-        pos = int(match.group(1))
-        pid = positions[pos] if pos < len(positions) else None
-        return names.get(pid, match.group(0)) if pid is not None else match.group(0)
-
-    return [_SEAT_WORD.sub(named, s["text"]) for s in (showdown or {}).get("shares") or []]
+    """A house game's shares of the pot as the engine says them (``shares``, each with its
+    ``winners`` by seat position), each winner named by its player."""
+    named = [names.get(pid, f"seat {pos}") for pos, pid in enumerate(positions)]
+    return [share_text(s, named) for s in (showdown or {}).get("shares") or []]
 
 
 def hand_replay(user, pk: int, street: int | None = None, step: int | None = None) -> HandReplay:

@@ -36,6 +36,7 @@ from tracker.stats.selectors import (
     HandPoint,
     Scope,
     Stats,
+    house_game_rows,
     month_tallies,
     player_allins,
     player_hands,
@@ -151,6 +152,9 @@ def player_stats_page(
     scope = player_scope(user, player, tournament=tournament, variant=variant)
     stats = tally_stats(scope_tallies(scope))
     by_variant = tally_table(scope_tallies(scope), "variant") if scope.variant is None else []
+    if any(s.key == "house" for s in by_variant):  # each house game by its name
+        at = next(k for k, s in enumerate(by_variant) if s.key == "house")
+        by_variant[at : at + 1] = house_game_rows(scope)
     if stats.hands <= CHART_HANDS or scope.tournament is not None:
         chips_chart, luck_chart = _hand_charts(player_hands(scope))
     else:

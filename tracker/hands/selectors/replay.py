@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from tracker.engine.cards import format_card, parse_card, symbol_text
 from tracker.engine.errors import DomainError
 from tracker.engine.events import event_from_json
-from tracker.engine.frames import STREET_TITLES, FramesObserver, PotTaken, StreetFrame
+from tracker.engine.frames import END, STREET_TITLES, FramesObserver, PotTaken, StreetFrame
+from tracker.engine.games import GameDefinition, wild_now
 from tracker.engine.live import live_hand
 from tracker.engine.procedure import history_from_entry, walk_history
 from tracker.hands.models import Hand, Pot
@@ -225,8 +226,10 @@ def replay_frames(
             history, max_players=max(len(players), 2), observers=[frames], game=game
         )
     wild = _wild_by_position(hand)
+    wild_at = _WildByStreet(game, n)
 
     def view(frame: StreetFrame, step: int | None = None) -> StreetView:
+        marks = wild if frame.number == END else wild_at(frame, step is not None)
         return StreetView(
             number=frame.number,
             seats=[
@@ -237,7 +240,7 @@ def replay_frames(
                     position=s.position,
                     dealer=s.position == n - 1,
                     cards=[
-                        CardView(c.code, c.up, new=c.new, wild=c.code in wild[s.position])
+                        CardView(c.code, c.up, new=c.new, wild=c.code in marks[s.position])
                         for c in s.cards
                     ],
                     folded=s.folded,
@@ -265,6 +268,39 @@ def replay_frames(
     for street in streets:
         street.first_step = first.get(street.number)
     return ReplayFrames(streets, steps)
+
+
+class _WildByStreet:
+    """Each position's wild cards as they stood on a frame: a house game's wild rules
+    (:func:`tracker.engine.games.wild_now`) over the up cards dealt so far, in the order
+    dealt (street by street, from the dealer's left). The end of the hand shows the
+    engine's reading instead."""
+
+    def __init__(self, game: GameDefinition | None, n: int) -> None:
+        self.game, self.n = game, n
+        self.order: dict[bool, list[int]] = {False: [], True: []}
+        self.seen: dict[bool, set[str]] = {False: set(), True: set()}
+        # third street is the game's first street; the last street completes the deal
+        self.last = 0 if game is None else len(game.streets) + 2
+
+    def __call__(self, frame: StreetFrame, steps: bool) -> list[set[str]]:
+        if self.game is None or not self.game.wild:
+            return [set() for _ in range(self.n)]
+        order, seen = self.order[steps], self.seen[steps]
+        for s in frame.seats:
+            for c in s.cards:
+                if c.up and c.code and c.code not in seen:
+                    seen.add(c.code)
+                    order.append(parse_card(c.code))
+        community = parse_card(frame.community) if frame.community else None
+        out = []
+        for s in frame.seats:
+            down = [parse_card(c.code) for c in s.cards if c.code and not c.up]
+            up = [parse_card(c.code) for c in s.cards if c.code and c.up]
+            complete = frame.number >= self.last
+            cards = wild_now(self.game, down, up, order, complete=complete, community=community)
+            out.append({format_card(c) for c in cards})
+        return out
 
 
 def street_frames(
