@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import math
+import random
 from dataclasses import replace
 
 import pytest
@@ -13,16 +14,18 @@ import pytest
 from tests.support.house_equity import (
     STAKES,
     bet_until_closed,
+    brute_force,
     cards,
     deal_known,
     oracle,
     pots_of,
+    random_all_in,
     seats_of,
 )
 from tracker.engine.cards import parse_card
 from tracker.engine.equity import EquityError, Pot, Seat, all_in_equity
 from tracker.engine.game_presets import PRESETS
-from tracker.engine.games import load_game
+from tracker.engine.games import dump_game, load_game
 from tracker.engine.stud import Face, Phase, StudHand
 
 STACK = 8  # antes 1, the bring-in 2 called, then a bet of 5 puts both all in
@@ -256,3 +259,55 @@ def test_the_facts_of_a_house_all_in_value_the_runout_the_machine_deals(name, st
     assert facts[0]["ai_st"] == street + 3
     # seat 1's 3h in the runout: with chips it paid the pot of the all-in moment
     assert hand.paid == [0, moment.pot_total() if stacks[1] > STACK else 0]
+
+
+# Random multiway all-ins (three and four contenders, unequal stacks: side pots by the engine's
+# pots code) against the brute force: every runout the machine deals from the unseen cards,
+# each pot decided among its own contenders by tests/engine/games_oracle.py.
+def seventh_up(name: str):
+    """A preset dealt with its seventh card up: after sixth street one up card each is to
+    come, so the runouts deal Baseball's fours (an extra card at once) and threes (the
+    contender with chips pays), and Follow the Queen's queens and followers."""
+    d = dump_game(PRESETS[name])
+    d["streets"][-1] = {**d["streets"][-1], "faces": ["up"]}
+    return load_game(d)
+
+
+MULTIWAY = [
+    # game, contenders, the street they go all in on, spare unseen cards, ranks among them
+    ("baseball", 3, 3, 2, (3, 4)),
+    ("baseball", 4, 3, 1, (3, 4)),
+    ("follow_the_queen", 4, 3, 1, (12,)),
+    ("seven_card_stud_high_low", 4, 3, 0, ()),
+    ("low_chicago", 4, 3, 1, ()),
+    ("deuces_wild", 4, 3, 0, (2,)),
+    ("razz", 3, 3, 2, ()),
+]
+
+
+@pytest.mark.parametrize("name,players,street,spare,ranks", MULTIWAY)
+def test_multiway_side_pots_against_the_brute_force(name, players, street, spare, ranks):
+    game = seventh_up(name) if name in ("baseball", "follow_the_queen") else PRESETS[name]
+    rng = random.Random(f"{name}-{players}")
+    value = brute_force(game)
+    checked = 0
+    side_pots = 0
+    for _ in range(40):
+        drawn = random_all_in(game, rng, players, street, spare, ranks)
+        if drawn is None:
+            continue
+        hand, unseen, dead = drawn
+        pots = pots_of(hand)
+        want = oracle(hand, unseen, value)
+        got = all_in_equity(
+            "house", None, seats_of(hand), pots, dead=dead, game=game,
+            up_order=[c for c in hand.up_order if c is not None], dealt=hand.dealt,
+            exact_limit=10**9,
+        )  # fmt: skip
+        assert got.method == "exact"
+        assert got.expected == pytest.approx([float(x) for x in want], abs=1e-9)
+        checked += 1
+        side_pots += len(pots) > 1
+        if checked == 2:
+            break
+    assert checked == 2 and side_pots  # two all-ins checked, at least one with a side pot

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from tests.engine import games_oracle
+from tests.engine import oracle as brute
 from tracker.engine.cards import format_card, parse_card
 from tracker.engine.equity import Pot, Seat
 from tracker.engine.events import event_for
@@ -41,12 +42,13 @@ def deal_known(hand: StudHand, queues: dict[int, list[int]]) -> None:
 
 def bet_until_closed(hand: StudHand, street: int, deal: Callable[[StudHand], None]) -> None:
     """Play until nobody can bet: ``deal`` deals each street; the bring-in, checks and calls
-    before ``street``, then on ``street`` everyone bets or raises while they can (all in)."""
-    while not hand.closed:
+    before ``street``, then from ``street`` on everyone bets or raises while they can (all
+    in); it stops at the showdown if nobody is all in by then."""
+    while not hand.closed and not hand.over:
         deal(hand)
         while hand.phase is Phase.BET:
             by = {o.verb: o for o in hand.next_event().options}
-            if hand.street == street:
+            if hand.street >= street:
                 option = (
                     by.get(Verb.RAISE)
                     or by.get(Verb.BET)
@@ -117,35 +119,47 @@ def settled(hand: StudHand) -> list[int]:
     return list(hand.settle().winnings)
 
 
-def brute_forced(hand: StudHand) -> list[int]:
-    """What each seat wins when each of the engine's pots is decided among its own contenders
-    by the brute-force evaluator and paid by ``award_pot``."""
-    definition = dump_game(hand.game)
+def brute_force(game) -> Callable[[StudHand], list[int]]:
+    """What each seat wins when each of the engine's pots (``hand.pots()``) is decided among
+    its own contenders by the brute-force evaluator (each distinct hand valued once) and paid
+    by ``award_pot``."""
+    definition = dump_game(game)
     kind = definition["pot"]["kind"]
-    game = "high_low" if kind.endswith("chicago") else kind
-    community = format_card(hand.community) if hand.community is not None else None
-    up_order = [format_card(c) for c in hand.up_order if c is not None]
-    won = [0] * hand.n
-    for pot in hand.pots():
-        elig = list(pot.eligible)
-        players = []
-        for i in elig:
+    split = "high_low" if kind.endswith("chicago") else kind
+    rule = next((w for w in definition["wild"] if w["kind"] == "follow"), None)
+    memo: dict[tuple, tuple] = {}
+
+    def pair(c: int) -> tuple[int, int]:
+        return brute.card(format_card(c))
+
+    def value(hand: StudHand) -> list[int]:
+        com = pair(hand.community) if hand.community is not None else None
+        follow: set[int] = set()
+        if rule is not None:
+            order = [pair(c) for c in hand.up_order if c is not None]
+            follow = games_oracle.follow_ranks(rule, order)
+        values = {}
+        for i in range(hand.n):
+            if not hand.in_hand[i]:
+                continue
             pairs = list(zip(hand.cards[i], hand.faces[i], strict=True))
-            players.append(
-                {
-                    "down": [format_card(c) for c, up in pairs if not up],
-                    "up": [format_card(c) for c, up in pairs if up],
-                }
-            )
-        res = games_oracle.evaluate(
-            definition, {"players": players, "community": community, "up_order": up_order}
-        )
-        hi = [elig[j] for j in res["high_winners"]]
-        second = res["spade_winners"] if kind.endswith("chicago") else res["low_winners"]
-        lo = [elig[j] for j in second]
-        for seat, chips in award_pot(pot.amount, game, hi, lo, elig):
-            won[seat] += chips
-    return won
+            down = [pair(c) for c, up in pairs if not up]
+            up = [pair(c) for c, up in pairs if up]
+            key = (tuple(down), tuple(up), com, frozenset(follow))
+            if key not in memo:
+                memo[key] = games_oracle.player_value(definition, down, up, com, follow)
+            values[i] = memo[key]
+        won = [0] * hand.n
+        for pot in hand.pots():
+            elig = list(pot.eligible)
+            hw, lw, sw = games_oracle.decide([values[i] for i in elig], None)
+            hi = [elig[j] for j in hw]
+            lo = [elig[j] for j in (sw if kind.endswith("chicago") else lw)]
+            for seat, chips in award_pot(pot.amount, split, hi, lo, elig):
+                won[seat] += chips
+        return won
+
+    return value
 
 
 def oracle(
@@ -167,3 +181,40 @@ def oracle(
         for k, i in enumerate(contenders):
             expected[k] += weight * won[i]
     return expected
+
+
+def random_all_in(game, rng, players: int, street: int, spare: int = 0, ranks=()):
+    """A random all-in of ``players`` with unequal stacks, bet in from ``street`` on (pay
+    rules paid while one can): the hand at that moment, its unseen cards (just enough for
+    every runout, ``spare`` more, with a card of each of ``ranks`` among them if the deck has one) and the dead
+    ones, or None when nobody was all in before the last street."""
+    stacks = sorted(rng.sample(range(4, 40), players), key=lambda _: rng.random())
+    hand = StudHand(game=game, stakes=STAKES, stacks=stacks)
+    hand.post_antes()
+    deck = list(range(52))
+    rng.shuffle(deck)
+
+    def deal(h: StudHand) -> None:
+        while h.phase is Phase.DEAL:
+            nxt = h.next_event()
+            if nxt.seat is not None:
+                h.pay(nxt.seat)
+                continue
+            d = nxt.deals[0]
+            if d.face is Face.COMMUNITY:
+                h.deal_community(deck.pop())
+            else:
+                h.deal(d.seat, deck.pop(), up=d.face is Face.UP)
+
+    bet_until_closed(hand, street, deal)
+    if hand.phase is not Phase.DEAL or sum(hand.in_hand) < 2:
+        return None
+    seats = seats_of(hand)
+    need = sum(len(s.to_come) for s in seats) + spare
+    unseen = deck[-need:]
+    for k, r in enumerate(ranks):
+        left = [c for c in deck if (c >> 2) + 2 == r]
+        if left and not any(c in unseen for c in left):
+            unseen[k] = left[0]
+    dead = [c for c in range(52) if c not in hand.known and c not in unseen]
+    return hand, unseen, dead
