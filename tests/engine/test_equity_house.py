@@ -213,25 +213,26 @@ def test_follow_the_queen_needs_the_up_order():
 
 
 @pytest.mark.parametrize(
-    "name,stacks",
+    "name,stacks,street",
     [
-        ("follow_the_queen", (STACK, STACK)),
-        ("baseball", (STACK, STACK)),
-        ("baseball", (STACK, 40)),  # seat 1 has chips left and pays for its 3h in the runout
-        ("five_card_stud", (STACK, STACK)),
+        ("follow_the_queen", (STACK, STACK), 2),
+        ("baseball", (STACK, STACK), 2),
+        ("baseball", (STACK, 40), 2),  # seat 1 has chips left and pays for its 3h in the runout
+        ("five_card_stud", (STACK, STACK), 1),
+        ("board", (STACK, STACK), 1),  # the community street comes in the runout
+        ("board", (STACK, 40), 2),  # it came before the all-in: the facts give it as board
     ],
 )
-def test_the_facts_of_a_house_all_in_value_the_runout_the_machine_deals(name, stacks):
+def test_the_facts_of_a_house_all_in_value_the_runout_the_machine_deals(name, stacks, street):
     from tracker.engine.facts import FactsObserver, hand_facts
 
-    game = PRESETS[name]
-    first = {0: cards("Ah Ad 5c 6h 8s"), 1: cards("Kc Ks 7h Td Jc")}
+    game = load_game(COMMUNITY_STREET) if name == "board" else PRESETS[name]
+    first = {0: cards("Ah Ad 5c 6h 8s"), 1: cards("Kc Ks 7h Td Jc"), None: cards("Jh")}
     if name == "five_card_stud":
         first = {0: cards("Ah 5c 6h"), 1: cards("Kc 7h Td")}
     observer = FactsObserver(2)
     hand = StudHand(game=game, stakes=STAKES, stacks=list(stacks), observers=[observer])
     hand.post_antes()
-    street = 2 if name != "five_card_stud" else 1
     queues = {k: list(v) for k, v in first.items()}
     bet_until_closed(hand, street, lambda h: deal_known(h, queues))
     moment = copy.deepcopy(hand)
@@ -242,7 +243,10 @@ def test_the_facts_of_a_house_all_in_value_the_runout_the_machine_deals(name, st
             hand.pay(nxt.seat)
             continue
         d = nxt.deals[0]
-        hand.deal(d.seat, next(rest), up=d.face is Face.UP)
+        if d.face is Face.COMMUNITY:
+            hand.deal_community(next(rest))
+        else:
+            hand.deal(d.seat, next(rest), up=d.face is Face.UP)
     reading = hand.settle().to_dict()
     facts = hand_facts(
         variant="house", options={}, entry_mode="full", entry={}, reading=reading,
@@ -251,14 +255,15 @@ def test_the_facts_of_a_house_all_in_value_the_runout_the_machine_deals(name, st
     assert "ai_skip" not in facts[0] and facts[0]["ai"] == 1
     want = all_in_equity(
         "house", None, seats_of(moment), [Pot(p.amount, p.eligible) for p in moment.pots()],
-        game=game, up_order=list(moment.up_order), dealt=moment.dealt,
+        game=game, up_order=list(moment.up_order), dealt=moment.dealt, board=moment.community,
     )  # fmt: skip
+    assert (moment.community is not None) == (name == "board" and street == 2)
     assert facts[0]["eq"] == round(want.equity[0], 4) and facts[1]["ev"] == round(
         want.expected[1], 2
     )
     assert facts[0]["ai_st"] == street + 3
     # seat 1's 3h in the runout: with chips it paid the pot of the all-in moment
-    assert hand.paid == [0, moment.pot_total() if stacks[1] > STACK else 0]
+    assert hand.paid == [0, moment.pot_total() if game.pays and stacks[1] > STACK else 0]
 
 
 # Random multiway all-ins (three and four contenders, unequal stacks: side pots by the engine's
