@@ -100,48 +100,65 @@ def wild_sets(game: dict, down: list, up: list, community, follow: set, half: st
     return out
 
 
-def evaluate(game: dict, showdown: dict) -> dict:
-    """Per player (high, low, spade) values and the winners of each half."""
+def player_value(game: dict, down: list, up: list, com, follow: set) -> tuple:
+    """One player's ``(high, low, spade)`` values (cards as (rank, suit) pairs)."""
     pot = game["pot"]
     kind = pot["kind"]
     low_rule = pot.get("low")
     da = game["double_ace_flush"]
+    every = down + up + ([com] if com else [])
+    high = low = None
+    if kind != "low":
+        for wild in wild_sets(game, down, up, com, follow, "high"):
+            v = oracle.best_high([c for c in every if c not in wild], len(wild), da)
+            high = v if high is None or v > high else high
+    if low_rule is not None:
+        for wild in wild_sets(game, down, up, com, follow, "low"):
+            nat = [c for c in every if c not in wild]
+            v = oracle.best_low(nat, len(wild), low_rule["ranking"], low_rule["qualifier"])
+            if v is not None and (low is None or v < low):
+                low = v
+    hole_spades = [r for r, s in down if s == 3]
+    spade = None
+    if kind.endswith("chicago") and hole_spades:
+        if kind == "high_chicago":
+            spade = max(hole_spades)
+        else:
+            ace = 1 if pot.get("spade_ace") == "low" else 14
+            spade = -min(ace if r == 14 else r for r in hole_spades)
+    return high, low, spade
+
+
+def decide(values: list[tuple], declares: list | None) -> tuple[list, list, list]:
+    """The high, low and spade winners among the players' ``player_value``s."""
+    hw, lw = oracle.winners([(h, lo) for h, lo, _ in values], declares)
+    present = [s for _, _, s in values if s is not None]
+    sw = [i for i, (_, _, s) in enumerate(values) if present and s == max(present)]
+    return hw, lw, sw
+
+
+def evaluate(game: dict, showdown: dict) -> dict:
+    """Per player (high, low, spade) values and the winners of each half."""
+    pot = game["pot"]
     com = showdown.get("community")
     com = oracle.card(com) if com else None
     follow: set[int] = set()
     rule = next((w for w in game["wild"] if w["kind"] == "follow"), None)
     if rule is not None:
         follow = follow_ranks(rule, [oracle.card(c) for c in showdown["up_order"]])
-    results = []
-    spades = []
-    for p in showdown["players"]:
-        down = [oracle.card(x) for x in p["down"]]
-        up = [oracle.card(x) for x in p["up"]]
-        every = down + up + ([com] if com else [])
-        high = low = None
-        if kind != "low":
-            for wild in wild_sets(game, down, up, com, follow, "high"):
-                v = oracle.best_high([c for c in every if c not in wild], len(wild), da)
-                high = v if high is None or v > high else high
-        if low_rule is not None:
-            for wild in wild_sets(game, down, up, com, follow, "low"):
-                nat = [c for c in every if c not in wild]
-                v = oracle.best_low(nat, len(wild), low_rule["ranking"], low_rule["qualifier"])
-                if v is not None and (low is None or v < low):
-                    low = v
-        results.append((high, low))
-        hole_spades = [r for r, s in down if s == 3]
-        if not kind.endswith("chicago") or not hole_spades:
-            spades.append(None)
-        elif kind == "high_chicago":
-            spades.append(max(hole_spades))
-        else:
-            ace = 1 if pot.get("spade_ace") == "low" else 14
-            spades.append(-min(ace if r == 14 else r for r in hole_spades))
+    values = [
+        player_value(
+            game,
+            [oracle.card(x) for x in p["down"]],
+            [oracle.card(x) for x in p["up"]],
+            com,
+            follow,
+        )
+        for p in showdown["players"]
+    ]
     declares = None
-    if kind == "high_low" and pot.get("declaration") == "declare":
+    if pot["kind"] == "high_low" and pot.get("declaration") == "declare":
         declares = [p["declare"] for p in showdown["players"]]
-    hw, lw = oracle.winners(results, declares)
-    present = [s for s in spades if s is not None]
-    sw = [i for i, s in enumerate(spades) if present and s == max(present)]
+    hw, lw, sw = decide(values, declares)
+    results = [(h, lo) for h, lo, _ in values]
     return {"players": results, "high_winners": hw, "low_winners": lw, "spade_winners": sw}

@@ -6,109 +6,42 @@ from __future__ import annotations
 
 import copy
 import math
-from fractions import Fraction
+import random
+from dataclasses import replace
 
 import pytest
 
+from tests.support.house_equity import (
+    STAKES,
+    bet_until_closed,
+    brute_force,
+    cards,
+    deal_known,
+    oracle,
+    pots_of,
+    random_all_in,
+    seats_of,
+)
 from tracker.engine.cards import parse_card
 from tracker.engine.equity import EquityError, Pot, Seat, all_in_equity
-from tracker.engine.events import event_for
 from tracker.engine.game_presets import PRESETS
-from tracker.engine.games import load_game
-from tracker.engine.stakes import Stakes
-from tracker.engine.stud import Face, Phase, StudHand, Verb
+from tracker.engine.games import dump_game, load_game
+from tracker.engine.stud import Face, Phase, StudHand
 
-STAKES = Stakes(1, 2, 5, 10)
 STACK = 8  # antes 1, the bring-in 2 called, then a bet of 5 puts both all in
 
 
-def cards(text: str) -> list[int]:
-    return [parse_card(t) for t in text.split()]
-
-
-def _deal_known(hand: StudHand, queues: dict[int, list[int]]) -> None:
-    while hand.phase is Phase.DEAL:
-        nxt = hand.next_event()
-        assert nxt.seat is None, "the known cards set off no pay rule"
-        d = nxt.deals[0]
-        hand.deal(d.seat, queues[d.seat].pop(0), up=d.face is Face.UP)
-
-
-def all_in_at(game, queues: dict[int, list[int]], street: int) -> StudHand:
-    """Heads-up, both all in when ``street``'s betting ends (its first actor bets all in)."""
-    hand = StudHand(game=game, stakes=STAKES, stacks=[STACK, STACK])
+def all_in_at(game, queues: dict[int, list[int]], street: int, stacks=(STACK, STACK)) -> StudHand:
+    """Heads-up, all in when ``street``'s betting ends (its first actor bets all in)."""
+    hand = StudHand(game=game, stakes=STAKES, stacks=list(stacks))
     hand.post_antes()
-    while not hand.closed:
-        _deal_known(hand, queues)
-        while hand.phase is Phase.BET:
-            by = {o.verb: o for o in hand.next_event().options}
-            if hand.street == street:
-                option = by.get(Verb.BET) or by.get(Verb.CALL) or by[Verb.CHECK]
-            else:
-                option = by.get(Verb.BRING_IN) or by.get(Verb.CHECK) or by[Verb.CALL]
-            hand.apply(event_for(option))
-    assert hand.stacks == [0, 0] and hand.phase is Phase.DEAL
+    bet_until_closed(hand, street, lambda h: deal_known(h, queues))
+    assert hand.phase is Phase.DEAL
     return hand
 
 
-_MORE = object()
-
-
-def _run(start: StudHand, seq: tuple[int, ...]):
-    hand = copy.deepcopy(start)
-    at = 0
-    while not hand.over:
-        nxt = hand.next_event()
-        assert nxt.phase is Phase.DEAL
-        if nxt.seat is not None:  # a pay rule's price: all in, it pays nothing
-            assert nxt.options[0].verb is Verb.PAY and nxt.options[0].amount == 0
-            hand.pay(nxt.seat)
-            continue
-        if at == len(seq):
-            return _MORE
-        d = nxt.deals[0]
-        if d.face is Face.COMMUNITY:
-            hand.deal_community(seq[at])
-        else:
-            hand.deal(d.seat, seq[at], up=d.face is Face.UP)
-        at += 1
-    return hand.settle().winnings
-
-
-def oracle(start: StudHand, unseen: list[int]) -> list[Fraction]:
-    """Each seat's expected chips over every runout the machine deals from ``unseen``."""
-    expected = [Fraction(0)] * start.n
-    stack: list[tuple[int, ...]] = [()]
-    while stack:
-        seq = stack.pop()
-        won = _run(start, seq)
-        if won is _MORE:
-            stack.extend(seq + (c,) for c in unseen if c not in seq)
-            continue
-        weight = Fraction(1, math.perm(len(unseen), len(seq)))
-        for i, chips in enumerate(won):
-            expected[i] += weight * chips
-    return expected
-
-
-def seats_of(hand: StudHand) -> list[Seat]:
-    streets = hand.game.streets[hand.street :]
-    to_come = tuple(f == "up" for s in streets for f in s.faces)
-    out = []
-    for i in range(hand.n):
-        pairs = list(zip(hand.cards[i], hand.faces[i], strict=True))
-        out.append(
-            Seat(
-                down=tuple(c for c, up in pairs if not up),
-                up=tuple(c for c, up in pairs if up),
-                to_come=to_come,
-            )
-        )
-    return out
-
-
-def check(game, queues: dict[int, list[int]], street: int, unseen: str, **kw):
-    hand = all_in_at(game, {k: list(v) for k, v in queues.items()}, street)
+def check(game, queues: dict[int, list[int]], street: int, unseen: str, stacks=None, **kw):
+    hand = all_in_at(game, {k: list(v) for k, v in queues.items()}, street, stacks or (8, 8))
     rest = cards(unseen)
     dead = [c for c in range(52) if c not in hand.known and c not in rest]
     pots = [Pot(p.amount, p.eligible) for p in hand.pots()]
@@ -123,6 +56,7 @@ def check(game, queues: dict[int, list[int]], street: int, unseen: str, **kw):
         up_order=[c for c in hand.up_order if c is not None],
         dealt=hand.dealt,
         exact_limit=10**9,
+        board=hand.community,
         **kw,
     )
     assert got.method == "exact"
@@ -210,12 +144,64 @@ def test_monte_carlo_agrees_with_the_oracle():
         assert abs(mc.expected[i] - exact.expected[i]) < 5 * mc.stderr[i]
 
 
-def test_a_player_with_chips_facing_a_pay_rule_is_refused():
-    seat = Seat(cards("Ah Ad"), cards("5c 6h 8s"), (True, False))
-    rich = Seat(cards("Kc Ks"), cards("7h Td Jc"), (True, False), chips=50)
-    with pytest.raises(EquityError) as err:
-        all_in_equity("house", None, [seat, rich], game=PRESETS["baseball"])
-    assert err.value.fields == {"seats[1].chips": [err.value.message]}
+def test_baseball_a_player_with_chips_pays_the_pot_for_each_three_up():
+    # seat 1 has 32 chips left at the all-in: a first three costs it the pot (16), a second
+    # one the pot again (32), all in if short (16); what it pays joins the main pot
+    queues = {0: cards("Ah Ad 5c 6h 8s"), 1: cards("Kc Ks 7h Td Jc")}
+    game = PRESETS["baseball"]
+    hand, got, *_ = check(game, queues, 2, "3h 3d 4s 9c Kd 2c", stacks=(STACK, 40))
+    assert hand.stacks == [0, 32]
+    assert got.expected[0] + got.expected[1] > sum(p.amount for p in hand.pots())
+    flat = all_in_equity(
+        "house", None, [replace(s, chips=0) for s in seats_of(hand)], pots_of(hand),
+        dead=[c for c in range(52) if c not in hand.known and c not in cards("3h 3d 4s 9c Kd 2c")],
+        game=game, up_order=list(hand.up_order), dealt=hand.dealt, exact_limit=10**9,
+    )  # fmt: skip
+    assert flat.expected[0] + flat.expected[1] == pytest.approx(16)  # all in: nothing paid
+    assert got.expected[0] > flat.expected[0]  # the all-in player can win what seat 1 paid
+
+
+COMMUNITY_STREET = {
+    "name": "board",
+    "title": "Board Stud",
+    "streets": [
+        {"faces": ["down", "down", "up"]},
+        {"faces": ["up"]},
+        {"faces": ["community"], "unit": "big"},
+        {"faces": ["up"], "unit": "big"},
+        {"faces": ["down"], "unit": "big"},
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    "definition,street",
+    [
+        (COMMUNITY_STREET, 1),  # the community card to come, then one up and one down each
+        (COMMUNITY_STREET, 2),  # the community card dealt (``board``), then two cards each
+        ({**COMMUNITY_STREET, "wild": [{"kind": "follow", "rank": "Q"}]}, 1),
+    ],
+)
+def test_a_community_street_is_one_card_for_everyone(definition, street):
+    game = load_game(definition)
+    queues = {0: cards("Ah Ad 5c 6h 7d 9c"), 1: cards("Kc Ks 8h 9d Jc 2s")}
+    if street == 2:  # the board card is dealt before the all-in
+        queues = {0: cards("Ah Ad 5c 6h"), 1: cards("Kc Ks 8h 9d"), None: cards("Jh")}
+    hand, got, *_ = check(game, queues, street, "Qd 5s 2c Kd 8s 6d")
+    assert (hand.community is not None) == (street == 2)
+
+
+def test_a_community_street_dealt_needs_its_card():
+    game = load_game(COMMUNITY_STREET)
+    a = Seat(cards("Ah Ad"), cards("5c 6h 7d"), (False,))
+    b = Seat(cards("Kc Ks"), cards("8h 9d Jc"), (False,))
+    with pytest.raises(EquityError) as err:  # after sixth street: the board card is out
+        all_in_equity("house", None, [a, b], game=game)
+    assert "board" in err.value.fields
+    early = [Seat(s.down, s.up[:1], (True, True, False)) for s in (a, b)]
+    with pytest.raises(EquityError) as err:  # after third street: no board yet
+        all_in_equity("house", None, early, game=game, board=parse_card("2c"))
+    assert "board" in err.value.fields
 
 
 def test_follow_the_queen_needs_the_up_order():
@@ -226,28 +212,29 @@ def test_follow_the_queen_needs_the_up_order():
     assert "up_order" in err.value.fields
 
 
-@pytest.mark.parametrize("name", ["follow_the_queen", "baseball", "five_card_stud"])
-def test_the_facts_of_a_house_all_in_value_the_runout_the_machine_deals(name):
+@pytest.mark.parametrize(
+    "name,stacks,street",
+    [
+        ("follow_the_queen", (STACK, STACK), 2),
+        ("baseball", (STACK, STACK), 2),
+        ("baseball", (STACK, 40), 2),  # seat 1 has chips left and pays for its 3h in the runout
+        ("five_card_stud", (STACK, STACK), 1),
+        ("board", (STACK, STACK), 1),  # the community street comes in the runout
+        ("board", (STACK, 40), 2),  # it came before the all-in: the facts give it as board
+    ],
+)
+def test_the_facts_of_a_house_all_in_value_the_runout_the_machine_deals(name, stacks, street):
     from tracker.engine.facts import FactsObserver, hand_facts
 
-    game = PRESETS[name]
-    first = {0: cards("Ah Ad 5c 6h 8s"), 1: cards("Kc Ks 7h Td Jc")}
+    game = load_game(COMMUNITY_STREET) if name == "board" else PRESETS[name]
+    first = {0: cards("Ah Ad 5c 6h 8s"), 1: cards("Kc Ks 7h Td Jc"), None: cards("Jh")}
     if name == "five_card_stud":
         first = {0: cards("Ah 5c 6h"), 1: cards("Kc 7h Td")}
     observer = FactsObserver(2)
-    hand = StudHand(game=game, stakes=STAKES, stacks=[STACK, STACK], observers=[observer])
+    hand = StudHand(game=game, stakes=STAKES, stacks=list(stacks), observers=[observer])
     hand.post_antes()
-    street = 2 if name != "five_card_stud" else 1
     queues = {k: list(v) for k, v in first.items()}
-    while not hand.closed:
-        _deal_known(hand, queues)
-        while hand.phase is Phase.BET:
-            by = {o.verb: o for o in hand.next_event().options}
-            if hand.street == street:
-                option = by.get(Verb.BET) or by.get(Verb.CALL) or by[Verb.CHECK]
-            else:
-                option = by.get(Verb.BRING_IN) or by.get(Verb.CHECK) or by[Verb.CALL]
-            hand.apply(event_for(option))
+    bet_until_closed(hand, street, lambda h: deal_known(h, queues))
     moment = copy.deepcopy(hand)
     rest = iter(cards("4d Qd 3h 9c 2c Kd 7d 8d"))
     while not hand.over:
@@ -256,7 +243,10 @@ def test_the_facts_of_a_house_all_in_value_the_runout_the_machine_deals(name):
             hand.pay(nxt.seat)
             continue
         d = nxt.deals[0]
-        hand.deal(d.seat, next(rest), up=d.face is Face.UP)
+        if d.face is Face.COMMUNITY:
+            hand.deal_community(next(rest))
+        else:
+            hand.deal(d.seat, next(rest), up=d.face is Face.UP)
     reading = hand.settle().to_dict()
     facts = hand_facts(
         variant="house", options={}, entry_mode="full", entry={}, reading=reading,
@@ -265,9 +255,64 @@ def test_the_facts_of_a_house_all_in_value_the_runout_the_machine_deals(name):
     assert "ai_skip" not in facts[0] and facts[0]["ai"] == 1
     want = all_in_equity(
         "house", None, seats_of(moment), [Pot(p.amount, p.eligible) for p in moment.pots()],
-        game=game, up_order=list(moment.up_order), dealt=moment.dealt,
+        game=game, up_order=list(moment.up_order), dealt=moment.dealt, board=moment.community,
     )  # fmt: skip
+    assert (moment.community is not None) == (name == "board" and street == 2)
     assert facts[0]["eq"] == round(want.equity[0], 4) and facts[1]["ev"] == round(
         want.expected[1], 2
     )
     assert facts[0]["ai_st"] == street + 3
+    # seat 1's 3h in the runout: with chips it paid the pot of the all-in moment
+    assert hand.paid == [0, moment.pot_total() if game.pays and stacks[1] > STACK else 0]
+
+
+# Random multiway all-ins (three and four contenders, unequal stacks: side pots by the engine's
+# pots code) against the brute force: every runout the machine deals from the unseen cards,
+# each pot decided among its own contenders by tests/engine/games_oracle.py.
+def seventh_up(name: str):
+    """A preset dealt with its seventh card up: after sixth street one up card each is to
+    come, so the runouts deal Baseball's fours (an extra card at once) and threes (the
+    contender with chips pays), and Follow the Queen's queens and followers."""
+    d = dump_game(PRESETS[name])
+    d["streets"][-1] = {**d["streets"][-1], "faces": ["up"]}
+    return load_game(d)
+
+
+MULTIWAY = [
+    # game, contenders, the street they go all in on, spare unseen cards, ranks among them
+    ("baseball", 3, 3, 2, (3, 4)),
+    ("baseball", 4, 3, 1, (3, 4)),
+    ("follow_the_queen", 4, 3, 1, (12,)),
+    ("seven_card_stud_high_low", 4, 3, 0, ()),
+    ("low_chicago", 4, 3, 1, ()),
+    ("deuces_wild", 4, 3, 0, (2,)),
+    ("razz", 3, 3, 2, ()),
+]
+
+
+@pytest.mark.parametrize("name,players,street,spare,ranks", MULTIWAY)
+def test_multiway_side_pots_against_the_brute_force(name, players, street, spare, ranks):
+    game = seventh_up(name) if name in ("baseball", "follow_the_queen") else PRESETS[name]
+    rng = random.Random(f"{name}-{players}")
+    value = brute_force(game)
+    checked = 0
+    side_pots = 0
+    for _ in range(40):
+        drawn = random_all_in(game, rng, players, street, spare, ranks)
+        if drawn is None:
+            continue
+        hand, unseen, dead = drawn
+        pots = pots_of(hand)
+        want = oracle(hand, unseen, value)
+        got = all_in_equity(
+            "house", None, seats_of(hand), pots, dead=dead, game=game,
+            up_order=[c for c in hand.up_order if c is not None], dealt=hand.dealt,
+            exact_limit=10**9,
+        )  # fmt: skip
+        assert got.method == "exact"
+        assert got.expected == pytest.approx([float(x) for x in want], abs=1e-9)
+        checked += 1
+        side_pots += len(pots) > 1
+        if checked == 2:
+            break
+    assert checked == 2 and side_pots  # two all-ins checked, at least one with a side pot

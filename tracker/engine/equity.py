@@ -129,7 +129,9 @@ class Seat:
     the player's declaration in a high-low game played with declarations
     (``"high"``, ``"low"``, ``"both"``), else ``None``. ``chips``: the
     chips the player has left (0: all in); read only by a house game's
-    pay rules.
+    pay rules (a player with chips pays a pay card's price, see
+    :func:`all_in_equity`). A house game's community street is nobody's
+    ``to_come``.
     """
 
     down: tuple[int, ...]
@@ -268,6 +270,7 @@ class _Settler:
         self.declares = declares
         self.n = n
         self.high_only = game == "high" and declares is None
+        self.adds = False  # outcomes are (chips paid into the main pot, winners)
 
     def outcome(self, high: list[int | None], low: list[int | None]) -> Outcome:
         out = []
@@ -289,15 +292,26 @@ class _Settler:
             out.append((tuple(elig[j] for j in hw), tuple(elig[j] for j in lw)))
         return tuple(out)
 
+    def amounts(self, outcome: Outcome) -> list[int]:
+        """The chips of each pot in ``outcome``'s runout: the pots, and in a house game with
+        pay rules (``adds``) the chips paid in the runout, which join the main pot."""
+        amounts = [p.amount for p in self.pots]
+        if self.adds:
+            amounts[0] += outcome[0]
+        return amounts
+
     def paid(self, outcome: Outcome) -> list[tuple[tuple[int, int], ...]]:
         """Per pot, the ``(seat, chips)`` pairs of ``outcome`` (as the engine pays them)."""
         out = []
-        for pot, won in zip(self.pots, outcome, strict=True):
+        amounts = self.amounts(outcome)
+        if self.adds:
+            outcome = outcome[1]
+        for pot, amount, won in zip(self.pots, amounts, outcome, strict=True):
             if self.high_only:
                 hi, lo, game = won, (), "high"
             else:
                 (hi, lo), game = won, self.game
-            out.append(award_pot(pot.amount, game, hi, lo, pot.eligible))
+            out.append(award_pot(amount, game, hi, lo, pot.eligible))
         return out
 
 
@@ -356,21 +370,16 @@ def _check(
     return unseen, checked
 
 
-def _check_house(game: GameDefinition) -> None:
-    """Refuse a house game whose runouts this module does not deal (see all_in_equity)."""
-    if "community" in game.faces:
-        raise EquityError(
-            f"no all-in equity in {game.title}: a community street of the definition is not "
-            "dealt out here",
-            field="game",
-        )
-
-
 def _dealt_in_order(game: GameDefinition) -> bool:
     """Whether a runout must be dealt card by card in the machine's order: the order of the
-    up cards sets what is wild (follow-the-X), or an up card changes the deal (extra cards,
-    pay rules)."""
-    return game.up_order_needed or bool(game.extra_cards) or bool(game.pays)
+    up cards sets what is wild (follow-the-X), an up card changes the deal (extra cards,
+    pay rules), or one card of the deal is everyone's (a community street)."""
+    return (
+        game.up_order_needed
+        or bool(game.extra_cards)
+        or bool(game.pays)
+        or "community" in game.faces
+    )
 
 
 def all_in_equity(
@@ -387,6 +396,7 @@ def all_in_equity(
     game: GameDefinition | None = None,
     up_order: Sequence[int] | None = None,
     dealt: int | None = None,
+    board: int | None = None,
 ) -> Equity:
     """Each contender's equity and expected chips (see the module doc).
 
@@ -396,18 +406,26 @@ def all_in_equity(
     each seat's ``to_come`` is what the definition's streets still deal it). A Chicago pot
     is paid as settlement pays it (:mod:`tracker.engine.game_settle`): a high half and a
     half to the best spade in the hole, the high hand taking all without one. Follow-the-X,
-    extra cards and pay rules are dealt card by card as the machine deals them
-    (:class:`_HouseDeal`): ``up_order`` is every up card of the hand so far in the order
-    dealt (folded players' too; required by follow-the-X), each runout's up cards follow
-    it, and the follow ranks of the whole order set what is wild; an up card of an
-    extra-card rank gets its player one more card at once, from the rest of the deck; a pay
-    card costs an all-in player nothing (all in if short) and it stays in, while a player
-    with ``chips`` left who may be dealt an up card under a pay rule is refused (pay or
-    fold is a choice). ``dealt``: the cards dealt in the hand so far, seen or not; given, each
-    runout decides the community card as the machine does (the deck short of a last card
-    each), else ``community`` holds for every runout. Such runouts differ in length, so an
-    exact enumeration weighs each by its chance. Refused (field ``game``): a definition
-    with a community street.
+    extra cards, pay rules and a community street are dealt card by card as the machine
+    deals them (:class:`_HouseDeal`): ``up_order`` is every up card of the hand so far in
+    the order dealt (folded players' too; required by follow-the-X), each runout's up cards
+    follow it, and the follow ranks of the whole order set what is wild; an up card of an
+    extra-card rank gets its player one more card at once, from the rest of the deck.
+
+    A pay card costs its player the price, all in if short, as the machine charges it: an
+    all-in player pays nothing and plays on; a player with ``chips`` left is taken to pay
+    (``"pot"``: every chip in the pots so far, the runout's earlier pays included), since
+    folding would give up the pots it has chips in for the price of one card. What is paid
+    is dead money in the main pot (``pots[0]``), so the pots of a runout grow by it;
+    ``expected`` counts the chips won from them (the price paid is not taken off) and
+    ``equity`` divides by the pots' average size over the runouts.
+
+    A definition's community street is one card for every contender (``to_come`` leaves it
+    out); ``board`` is that card once dealt (required then, and it is in ``up_order``).
+    ``dealt``: the cards dealt in the hand so far, seen or not; given, each runout decides
+    the community card standing in for a last card as the machine does (the deck short of
+    a last card each), else ``community`` holds for every runout. Such runouts differ in
+    length, so an exact enumeration weighs each by its chance.
 
     ``pots`` default to one pot of 1 chip everyone can win (so ``expected``
     is the equity). ``seed`` fixes the Monte Carlo draw; by default it is
@@ -418,13 +436,14 @@ def all_in_equity(
     seats = list(seats)
     n = len(seats)
     pots = list(pots) if pots is not None else [Pot(1, tuple(range(n)))]
+    if house is not None and _dealt_in_order(house):
+        return _house_equity(
+            house, seats, pots, list(dead), community, exact_limit, samples, seed,
+            up_order, dealt, board,
+        )  # fmt: skip
+    if board is not None:
+        raise EquityError("only a house game's community street deals a board card", field="board")
     if house is not None:
-        _check_house(house)
-        if _dealt_in_order(house):
-            return _house_equity(
-                house, seats, pots, list(dead), community, exact_limit, samples, seed,
-                up_order, dealt,
-            )  # fmt: skip
         unseen, pots = _check(seats, pots, list(dead), community, house.cards_per_player)
         chicago = house.pot.chicago
         # Chicago: a high half and a spade half, paid as a high-low pot whose "low" is the
@@ -479,7 +498,10 @@ def _result(
     per_pot = [[0.0] * len(pots) for _ in range(n)]
     total = [0.0] * n
     square = [0.0] * n
+    size = [0.0] * len(pots)  # the chips of each pot, summed over the runouts
     for outcome, times in tally.items():
+        for k, amount in enumerate(settler.amounts(outcome)):
+            size[k] += amount * times
         chips = [0] * n
         for k, paid in enumerate(settler.paid(outcome)):
             for seat, amount in paid:
@@ -496,16 +518,17 @@ def _result(
         else:
             var = max(float(square[i] / count) - expected[i] ** 2, 0.0)
             stderr.append(math.sqrt(var / count))
+    mean = [float(x / count) for x in size]  # the pots' chips (more on a runout's pays)
     pot_equity = tuple(
         tuple(
-            float(per_pot[i][k] / count / pot.amount) if pot.amount and i in pot.eligible else 0.0
+            float(per_pot[i][k] / count / mean[k]) if mean[k] and i in pot.eligible else 0.0
             for i in range(n)
         )
         for k, pot in enumerate(pots)
     )
     equity = []
     for i in range(n):
-        contended = sum(p.amount for p in pots if i in p.eligible)
+        contended = sum(mean[k] for k, p in enumerate(pots) if i in p.eligible)
         equity.append(expected[i] / contended if contended else 0.0)
     return Equity(
         method=method,
@@ -642,11 +665,12 @@ _MORE = object()  # a runout that needs more cards than it was given
 class _HouseDeal:
     """A house game's runout dealt as the machine deals it (:mod:`tracker.engine.stud`):
     street by street, within a street round the table one card at a time in seat order, an
-    extra card at once after the up card that earns it (its own rules apply in turn), the
-    community card for the last street of one card when the deck cannot serve everyone.
-    Every contender stays in: an all-in player pays a pay rule's price with nothing (the
-    machine's "all in if short"), and a player with chips who could be dealt a pay card is
-    refused (paying or folding is a choice, not a card)."""
+    extra card at once after the up card that earns it (its own rules apply in turn), a
+    community street's one card for everyone, the community card for the last street of one
+    card when the deck cannot serve everyone. Every contender stays in: a pay card costs its
+    player the price, all in if short (the machine's rule), so an all-in player pays
+    nothing and plays on, and a player with chips is taken to pay (see all_in_equity); what
+    is paid joins the main pot."""
 
     def __init__(
         self,
@@ -656,6 +680,7 @@ class _HouseDeal:
         up_order: Sequence[int] | None,
         dealt: int | None,
         seen: set[int],
+        board: int | None = None,
     ) -> None:
         self.game = game
         self.seats = seats
@@ -669,25 +694,44 @@ class _HouseDeal:
                     "is dealt the same streets",
                     field=f"seats[{i}].to_come",
                 )
+        shared = [st.faces == ("community",) for st in streets]
+        if community and (any(shared) or len(streets[-1].faces) != 1):
+            raise EquityError(
+                "a community card stands in only for a last street of one card a player",
+                field="community",
+            )
         remaining = width + (1 if community else 0)
         k, acc = len(streets), 0
         while acc < remaining and k > 0:
             k -= 1
-            acc += len(streets[k].faces)
+            acc += 0 if shared[k] else len(streets[k].faces)
+        if board is None and k > 1 and shared[k - 1]:
+            k -= 1  # the community street comes before the cards to come: it is to come too
         if acc != remaining or k == 0:
             raise EquityError(
                 f"{remaining} cards to come a player do not end the streets of {game.title} "
                 "after the first",
                 field="seats",
             )
-        if community and len(streets[-1].faces) != 1:
-            raise EquityError(
-                "a community card stands in only for a last street of one card", field="community"
-            )
+        if True in shared:
+            at_street = shared.index(True)
+            if board is None and at_street < k:
+                raise EquityError(
+                    f"required: the community card of {game.title} is dealt",
+                    code=Code.REQUIRED,
+                    field="board",
+                )
+            if board is not None and at_street >= k:
+                raise EquityError(
+                    f"the community card of {game.title} is still to come", field="board"
+                )
+        elif board is not None:
+            raise EquityError(f"{game.title} has no community street", field="board")
         self.first = k  # the first street to come
-        before = sum(len(st.faces) for st in streets[:k])
+        before = sum(len(st.faces) for st, sh in zip(streets[:k], shared, strict=False) if not sh)
         extra = {e.rank: e.face == "up" for e in game.extra_cards}
         self.extra = extra
+        self.pays = {p.rank: p.price for p in game.pays}
         for i, s in enumerate(seats):
             earned = sum(1 for c in s.up if (c >> 2) + 2 in extra)
             if len(s.down) + len(s.up) != before + earned:
@@ -696,25 +740,26 @@ class _HouseDeal:
                     f"street {k} and {earned} extra",
                     field=f"seats[{i}]",
                 )
-            if game.pays and s.chips and any(s.to_come):
-                raise EquityError(
-                    f"seat {i} has chips left and may be dealt a card it pays for or folds: "
-                    "a choice, not a card",
-                    field=f"seats[{i}].chips",
-                )
-        # each seat's faces per street to come (the community card's street left out)
-        self.plan: list[list[tuple[bool, ...]]] = []
+            if s.chips < 0:
+                raise EquityError("chips left cannot be negative", field=f"seats[{i}].chips")
+        # each seat's faces per street to come (None: the community street; the stand-in
+        # community card's street left out)
+        self.plan: list[list[tuple[bool, ...]] | None] = []
         at = 0
-        for st in streets[k:]:
+        for st, sh in zip(streets[k:], shared[k:], strict=True):
+            if sh:
+                self.plan.append(None)
+                continue
             w = len(st.faces)
-            if at + w > width:  # the community card's street
+            if at + w > width:  # the stand-in community card's street
                 break
             self.plan.append([s.to_come[at : at + w] for s in seats])
             at += w
         self.community = community
+        self.board = board
         self.dealt = dealt
         last = streets[-1].faces
-        self.last_single = len(last) == 1
+        self.last_single = len(last) == 1 and not shared[-1]
         self.last_default = last[0] if self.last_single else None
         self.rule = next((w for w in game.wild if isinstance(w, FollowWild)), None)
         order: list[int] = []
@@ -742,44 +787,55 @@ class _HouseDeal:
                         raise EquityError(
                             f"card {c} is up but not in up_order", field=f"seats[{i}].up[{j}]"
                         )
+            if board is not None and board not in listed:
+                raise EquityError(f"card {board} is up but not in up_order", field="board")
         self.order = order
         self.chicago = game.pot.chicago
+        #: a seat with chips may pay in a runout: outcomes then carry the chips paid
+        self.adds = bool(self.pays) and any(s.chips for s in seats)
 
     def cards_bound(self) -> int:
         """The regular cards a runout deals (its extra cards come on top)."""
-        return sum(len(f) for street in self.plan for f in street[:1]) * self.n + (
-            1 if self.community else 0
-        )
+        own = sum(len(street[0]) for street in self.plan if street is not None) * self.n
+        return own + sum(1 for street in self.plan if street is None) + (1 if self.community else 0)
 
-    def play(self, cards: Sequence[int]) -> Any:
-        """The (high, low-or-spade) keys of every seat after dealing ``cards`` in order and
-        how many of them the runout took, or ``_MORE`` when it needs more."""
+    def play(self, cards: Sequence[int], pot: int = 0) -> Any:
+        """The (high, low-or-spade) keys of every seat after dealing ``cards`` in order, how
+        many of them the runout took and the chips paid under pay rules (``pot``: the
+        chips in the pots before), or ``_MORE`` when it needs more cards."""
         n = self.n
         down = [list(s.down) for s in self.seats]
         up = [list(s.up) for s in self.seats]
+        chips = [s.chips for s in self.seats]
+        paid = 0
         order = list(self.order)
         extra = self.extra
+        pays = self.pays
         at = 0
         size = len(cards)
         dealt = self.dealt
         streets = self.game.streets
-        comm = None
+        comm = self.board
         plan = self.plan
         last_street = len(streets) - self.first - 1
         for j in range(len(streets) - self.first):
+            faces = plan[j] if j < len(plan) else None
+            board = j < len(plan) and faces is None  # the community street
+            stand_in = False  # the community card for a last card each
             if j == last_street and self.last_single:
                 if dealt is None:
-                    short = self.community
+                    stand_in = self.community
                 else:
-                    short = DECK_SIZE - len(streets) - dealt < n
-                if short:
-                    if at >= size:
-                        return _MORE
-                    comm = cards[at]
-                    at += 1
-                    order.append(comm)
+                    stand_in = DECK_SIZE - len(streets) - dealt < n
+            if board or stand_in:
+                if at >= size:
+                    return _MORE
+                comm = cards[at]
+                at += 1
+                order.append(comm)
+                if stand_in:
                     break
-            faces = plan[j] if j < len(plan) else None
+                continue
             width = len(faces[0]) if faces is not None else 1
             for w in range(width):
                 for i in range(n):
@@ -805,7 +861,13 @@ class _HouseDeal:
                             break
                         up[i].append(card)
                         order.append(card)
-                        nxt = extra.get((card >> 2) + 2)
+                        rank = (card >> 2) + 2
+                        price = pays.get(rank)
+                        if price is not None and chips[i]:
+                            amount = min(pot + paid if price == "pot" else price, chips[i])
+                            chips[i] -= amount
+                            paid += amount
+                        nxt = extra.get(rank)
                         if nxt is None:
                             break
                         face = nxt  # the extra card, at once
@@ -817,7 +879,7 @@ class _HouseDeal:
             if self.chicago:
                 low = spade_key(game, down[i])
             out.append((high, low))
-        return out, at
+        return out, at, paid
 
 
 def _house_equity(
@@ -831,11 +893,16 @@ def _house_equity(
     seed: int | None,
     up_order: Sequence[int] | None,
     dealt: int | None,
+    board: int | None = None,
 ) -> Equity:
     """A house game whose runouts are dealt card by card (:class:`_HouseDeal`)."""
+    if board is not None:
+        if isinstance(board, bool) or not isinstance(board, int) or not 0 <= board < 52:
+            raise EquityError(f"{board!r} is not a card (0..51)", field="board")
+        dead = [*dead, board]
     unseen, pots = _check(seats, pots, dead, community, None)
     seen = {c for s in seats for c in (*s.down, *s.up)} | set(dead)
-    deal = _HouseDeal(game, seats, community, up_order, dealt, seen)
+    deal = _HouseDeal(game, seats, community, up_order, dealt, seen, board)
     kind = "high_low" if game.pot.chicago else game.pot.kind
     declaring = kind == "high_low" and game.pot.declaration == "declare"
     declares = [s.declare for s in seats] if declaring else None
@@ -843,6 +910,8 @@ def _house_equity(
         raise EquityError("every contender declares in a declare game", field="seats")
     n = len(seats)
     settler = _Settler(kind, pots, declares, n)
+    settler.adds = deal.adds
+    base = sum(p.amount for p in pots)  # a pay rule's "pot" price counts every chip in
     need = deal.cards_bound()
     if need > len(unseen):
         raise EquityError(f"{need} cards to come but only {len(unseen)} unseen", field="seats")
@@ -856,7 +925,7 @@ def _house_equity(
         stack: list[tuple[int, ...]] = [()]
         while stack:
             prefix = stack.pop()
-            played = deal.play(prefix)
+            played = deal.play(prefix, base)
             if played is _MORE:
                 rest = [c for c in unseen if c not in prefix]
                 if not rest:
@@ -866,6 +935,8 @@ def _house_equity(
             leaves += 1
             keys = played[0]
             won = outcome([k[0] for k in keys], [k[1] for k in keys])
+            if deal.adds:
+                won = (played[2], won)
             weight = Fraction(1, math.perm(total, len(prefix)))
             tally[won] = tally.get(won, 0) + weight
         return _result("exact", tally, settler, leaves)
@@ -877,10 +948,12 @@ def _house_equity(
     rng = random.Random(seed)
     tally = {}
     for _ in range(samples):
-        played = deal.play(rng.sample(unseen, len(unseen)))
+        played = deal.play(rng.sample(unseen, len(unseen)), base)
         if played is _MORE:
             raise EquityError("the deck runs out before the runout ends", field="seats")
         keys = played[0]
         won = outcome([k[0] for k in keys], [k[1] for k in keys])
+        if deal.adds:
+            won = (played[2], won)
         tally[won] = tally.get(won, 0) + 1
     return _result("monte_carlo", tally, settler)

@@ -94,6 +94,8 @@ class FactsObserver(HandObserver):
         self.closed_up_order: tuple[int, ...] = ()
         self.closed_dealt = 0
         self.closed_stacks: tuple[int, ...] = ()
+        self.closed_paid = 0  # the pay-rule chips paid so far (the runout's pays come after)
+        self.closed_community: int | None = None  # a community street's card, if dealt
 
     def on_event(self, event: Event, hand: StudHand) -> None:
         self.hand = hand
@@ -115,6 +117,8 @@ class FactsObserver(HandObserver):
                 self.closed_up_order = tuple(c for c in hand.up_order if c is not None)
                 self.closed_dealt = hand.dealt
                 self.closed_stacks = tuple(hand.stacks)
+                self.closed_paid = sum(hand.paid)
+                self.closed_community = hand.community
         elif seat is not None:
             f = self.betting[seat]
             if verb is Verb.BRING_IN:
@@ -194,11 +198,17 @@ def _luck(
     contenders = facts.contenders
     seats = []
     extra: dict[str, Any] = {}
+    stand_in = community is not None  # the community card stood in for a last card each
     if game is not None:
-        seats = _house_seats(game, facts, hand, players, community is not None)
+        stand_in = stand_in and "community" not in game.faces
+        seats = _house_seats(game, facts, hand, players, stand_in)
         if not seats:
             return {}
-        extra = {"up_order": facts.closed_up_order, "dealt": facts.closed_dealt}
+        extra = {
+            "up_order": facts.closed_up_order,
+            "dealt": facts.closed_dealt,
+            "board": facts.closed_community,
+        }
     for pos in contenders if game is None else ():
         shown = players[pos] if pos < len(players) else None
         if not shown:
@@ -218,10 +228,14 @@ def _luck(
         )
     index = {pos: k for k, pos in enumerate(contenders)}
     pots = []
-    for pot in reading.get("pots") or []:
+    # a house game's runout pays under its pay rules go to the main pot: the equity adds
+    # them runout by runout, so the pots are taken as they were at the all-in moment
+    runout_paid = sum(hand.paid) - facts.closed_paid if game is not None else 0
+    for k, pot in enumerate(reading.get("pots") or []):
         eligible = tuple(index[p] for p in pot["eligible"] if p in index)
-        if eligible and pot["amount"]:
-            pots.append(Pot(pot["amount"], eligible))
+        amount = pot["amount"] - (runout_paid if k == 0 else 0)
+        if eligible and amount:
+            pots.append(Pot(amount, eligible))
     if not pots:
         return {}
     dead = [
@@ -233,7 +247,7 @@ def _luck(
         seats,
         pots,
         dead=dead,
-        community=community is not None,
+        community=stand_in,
         samples=samples,
         game=game,
         **extra,
@@ -276,6 +290,8 @@ def _house_seats(
         for k, street in enumerate(streets):
             last = k == len(game.streets) - facts.closed_at - 2  # type: ignore[operator]
             for j, f in enumerate(street.faces):
+                if f == "community":  # everyone's card, nobody's to come
+                    continue
                 up = f == "up" or (f == "choice" and hand.seventh_up[pos])
                 if buy is not None and last and j == len(street.faces) - 1:
                     up = hand.bought[pos] if buy.version == "contributed" else not hand.bought[pos]
