@@ -31,7 +31,7 @@ from .explain import natural_high, wild_high
 from .hands import best_high
 from .low import best_low, low_hand
 from .variants import VARIANT_RULES, SeventhCard
-from .wild import hand_wild_options
+from .wild import hand_wild_options, low_hole_split
 
 __all__ = ["Seat", "ShowdownError", "evaluate_showdown", "hand_keys", "parse_showdown"]
 
@@ -471,18 +471,29 @@ def evaluate_showdown(showdown: Mapping[str, Any]) -> dict:
     players = []
     high_keys: list[int | None] = []
     low_keys: list[int | None] = []
+    split = variant == "low_hole"  # one way to play each half: the cards split once for both
+    ranking, qualifier = ann.get("low_ranking"), ann.get("low_qualifier")
     for seat in seats:
         cards = seat.down + seat.up
         if community is not None:
             cards.append(community)
         hk = lk = high = low = None
-        if want_high:
-            if natural:  # the short way
-                hk, high = natural_high(cards, da)
-            else:
-                hk, high = _high_entry(variant, ann, seat, cards)
-        if want_low:
-            lk, low = _low_entry(variant, ann, seat, cards)
+        if split:
+            high_naturals, high_wild, low_naturals, low_wild = low_hole_split(ann, seat.down, cards)
+            if want_high:
+                hk, high = wild_high(high_naturals, high_wild, da)
+            if want_low:
+                lk, ok, low = low_hand(low_naturals, low_wild, ranking, qualifier)
+                if not ok:
+                    lk = None
+        else:
+            if want_high:
+                if natural:  # the short way
+                    hk, high = natural_high(cards, da)
+                else:
+                    hk, high = _high_entry(variant, ann, seat, cards)
+            if want_low:
+                lk, low = _low_entry(variant, ann, seat, cards)
         entry: dict[str, Any] = {"high": high, "low": low}
         if seat.declare is not None:
             entry["declare"] = seat.declare
