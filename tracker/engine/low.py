@@ -267,8 +267,14 @@ def _full_search(
     for k in range(min(wilds, 5) + 1):
         if 5 - k > len(nat):
             continue
+        tried: set[tuple[int, ...]] = set()  # ace_to_five: the rank sets tried already
         for sub in combinations(nat, 5 - k):
             ranks = [x[0] for x in sub]
+            if not suited:  # suits do not count: the same ranks as before, no better low
+                seen = len(tried)
+                tried.add(tuple(sorted(ranks)))
+                if len(tried) == seen:
+                    continue
             suits = [x[1] for x in sub]
             if k == 0:
                 cands = _NO_WILDS
