@@ -100,15 +100,48 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
         community = cards.take(showdown["community"], (None,))
     players = _players(showdown, variant)
     declaring = ann.get("declaration") == "declare" and ann.get("game") == "high_low"
-    seats = []
     quick = community is None and not declaring
     two_down = VARIANT_RULES[variant].seventh is not SeventhCard.DOWN  # 2 down, 5 up allowed
+    if quick:
+        seats = _quick_seats(players, two_down)
+        if seats is not None:
+            return variant, ann, community, seats
+    seats = []
     for i, p in enumerate(players):
         seat = cards.quick(p, i, two_down) if quick else None
         if seat is None:
             seat = _seat(p, i, cards, variant, community, declaring)
         seats.append(seat)
     return variant, ann, community, seats
+
+
+def _quick_seats(players: Sequence, two_down: bool) -> list[Seat] | None:
+    """Every player as written most often (:meth:`_Cards.quick`: only ``down`` and ``up``),
+    read at once, the cards checked new all together; ``None`` when one is not so, and the
+    players are then read one by one."""
+    fast = _FAST_CARDS.get
+    seats = []
+    every: list[int | None] = []
+    try:
+        for p in players:
+            if type(p) is not dict or len(p) != 2:
+                return None
+            down, up = p.get("down"), p.get("up")
+            if type(down) is not list or type(up) is not list or len(down) + len(up) != 7:
+                return None
+            if len(down) != 3 and (len(down) != 2 or not two_down):
+                return None
+            down = [*map(fast, down)]
+            up = [*map(fast, up)]
+            every += down
+            every += up
+            seats.append(Seat(down, up, None))
+    except TypeError:  # a token that cannot be a key: read it one by one
+        return None
+    fresh = set(every)
+    if None in fresh or len(fresh) != len(every):
+        return None
+    return seats
 
 
 def _seat(
