@@ -225,8 +225,9 @@ def _wild_stands(
 ) -> list[tuple[tuple[int, ...], list[int]]]:
     """What ``k`` wild cards may stand for beside five-minus-``k`` natural cards (their
     ``ranks`` and ``suits``): each choice of ranks the hand lacks, among the lowest ``k + 3``
-    with a suit left, with a free suit each, stepping one wild card off the suit when the
-    five would make a flush where suits count.
+    with a suit left (the lowest ``k`` alone where suits do not count: nothing else can be
+    better), with a free suit each, stepping one wild card off the suit when the five would
+    make a flush where suits count.
 
     >>> held = {r: set() for r in range(1, 14)}
     >>> held[1] = {3, 2, 1}  # three aces held, one suit left
@@ -235,7 +236,9 @@ def _wild_stands(
     """
     present = set(ranks)
     pool = [r for r in order if r not in present and len(held_suits[r]) < 4]
-    pool = pool[: k + 3]
+    # ace_to_five (no suit counts): the lowest ranks lacked make the best low; the others
+    # only step around a straight or a flush
+    pool = pool[: k + 3] if suited else pool[:k]
     cands = []
     for wr in combinations(pool, k):
         frees = [[s for s in (3, 2, 1, 0) if s not in held_suits[r]] for r in wr]
