@@ -148,14 +148,32 @@ def low_hole_split(
     ([20, 48, 30, 51], [9, 8, 11], [20, 9, 8, 30, 11], [48, 51])
     """
     low = min(down) >> 2
-    naturals = [c for c in hand if c >> 2 != low]
-    wild = [c for c in hand if c >> 2 == low]
+    naturals: list[int] = []
+    wild: list[int] = []
+    for c in hand:  # one loop: cheaper than two comprehensions
+        if c >> 2 == low:
+            wild.append(c)
+        else:
+            naturals.append(c)
     if low != 12 and max(down) >= 48 and ann["low_ranking"] in _ACE_LOW_RANKINGS:
-        return naturals, wild, [c for c in hand if c < 48], [c for c in hand if c >= 48]
+        return (naturals, wild, *_split(hand, 12))
     return naturals, wild, naturals, wild
 
 
 _ACE_LOW_RANKINGS = ("ace_to_five", "ace_to_six")
+
+
+def _split(hand: list[int], rank: int) -> tuple[list[int], list[int]]:
+    """The cards of ``hand`` not of rank index ``rank``, and those of it."""
+    others: list[int] = []
+    of_rank: list[int] = []
+    for c in hand:
+        if c >> 2 == rank:
+            of_rank.append(c)
+        else:
+            others.append(c)
+    return others, of_rank
+
 
 # The variants whose wild cards follow the lowest hole card.
 _LOW_CARD_RULES = {"low_hole": _low_hole, "low_hold": _low_hold}
