@@ -203,7 +203,18 @@ def wild_high(
     wild: list[dict] = []
     parts: list[str] = []
     cat = key >> 20
-    if cat == STRAIGHT or cat == FLUSH or cat == STRAIGHT_FLUSH:
+    held = 0
+    runs = _RUNS.get(key) or _runs(key)
+    if cat == STRAIGHT:  # played as groups of one, unless the natural cards are all spades
+        for c in naturals:
+            held |= 1 << c
+        for r, _n in runs:
+            suits = held >> (r << 2) & 15
+            if suits and not suits & 8:
+                break  # a natural card not a spade: the wild cards take spades
+        else:
+            held = -1
+    if cat == FLUSH or cat == STRAIGHT_FLUSH or held < 0:
         for c, w in _wild_played(naturals, wild_cards, double_ace_flush, key):
             cards.append(canon[c])
             if w is not None:
@@ -211,10 +222,10 @@ def wild_high(
                 parts.append(_AS[w][c])
     else:  # the groups of the key, as _wild_played plays them, in one walk
         wilds = sorted(wild_cards)  # the best one is popped first
-        held = 0
-        for c in naturals:
-            held |= 1 << c
-        for r, n in _runs(key):
+        if not held:
+            for c in naturals:
+                held |= 1 << c
+        for r, n in runs:
             names, stood = _GROUP_CARDS[r][held >> (r << 2) & 15][n]
             cards += names
             for c in stood:  # the cards the wild cards stand for
@@ -371,7 +382,8 @@ def natural_high(cards: Sequence[int], double_ace_flush: bool = False) -> tuple[
             counts[c & 3] += 1
         held &= _SUIT_CARDS[counts.index(max(counts))]
     played: list[str] = []
-    for r, n in _runs(key):  # each rank by its best suits held (of the flush's suit)
+    # each rank by its best suits held (of the flush's suit)
+    for r, n in _RUNS.get(key) or _runs(key):
         played += _GROUP_CARDS[r][held >> (r << 2) & 15][n][0]
     return key, {
         "category": category,

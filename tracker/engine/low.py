@@ -225,8 +225,9 @@ def _wild_stands(
 ) -> list[tuple[tuple[int, ...], list[int]]]:
     """What ``k`` wild cards may stand for beside five-minus-``k`` natural cards (their
     ``ranks`` and ``suits``): each choice of ranks the hand lacks, among the lowest ``k + 3``
-    with a suit left, with a free suit each, stepping one wild card off the suit when the
-    five would make a flush where suits count.
+    with a suit left (the lowest ``k`` alone where suits do not count: nothing else can be
+    better), with a free suit each, stepping one wild card off the suit when the five would
+    make a flush where suits count.
 
     >>> held = {r: set() for r in range(1, 14)}
     >>> held[1] = {3, 2, 1}  # three aces held, one suit left
@@ -235,7 +236,9 @@ def _wild_stands(
     """
     present = set(ranks)
     pool = [r for r in order if r not in present and len(held_suits[r]) < 4]
-    pool = pool[: k + 3]
+    # ace_to_five (no suit counts): the lowest ranks lacked make the best low; the others
+    # only step around a straight or a flush
+    pool = pool[: k + 3] if suited else pool[:k]
     cands = []
     for wr in combinations(pool, k):
         frees = [[s for s in (3, 2, 1, 0) if s not in held_suits[r]] for r in wr]
@@ -267,8 +270,14 @@ def _full_search(
     for k in range(min(wilds, 5) + 1):
         if 5 - k > len(nat):
             continue
+        tried: set[tuple[int, ...]] = set()  # ace_to_five: the rank sets tried already
         for sub in combinations(nat, 5 - k):
             ranks = [x[0] for x in sub]
+            if not suited:  # suits do not count: the same ranks as before, no better low
+                seen = len(tried)
+                tried.add(tuple(sorted(ranks)))
+                if len(tried) == seen:
+                    continue
             suits = [x[1] for x in sub]
             if k == 0:
                 cands = _NO_WILDS
@@ -369,39 +378,40 @@ def low_hand(
         found = _FIVES[tag] = _five_lowest(bits, wilds, ace_low)
     if not found:
         return _low_hand_searched(naturals, wild_cards, ranking, qualifier)  # a pair
-    five, value, straight, some_wild, ranks, text = found
+    five, value, straight, some_wild, ranks, text, layout, slots = found
     suit = 3  # of the first wild card (the lowest rank); the others take spades
     if ranking != "ace_to_five":
         if straight:
             return _low_hand_searched(naturals, wild_cards, ranking, qualifier)
-        suits = {first[r] & 3 for r, is_wild in five if not is_wild}
+        suits = {first[r] & 3 for r in layout if r}
         if some_wild and (not suits or suits == {3}):
             suit = 2  # the search steps the first wild card off the suit
         elif not some_wild and len(suits) == 1:
             return _low_hand_searched(naturals, wild_cards, ranking, qualifier)  # a flush
     ok = qualifier is None or value >> 16 <= 8
     canon = _CANON
-    cards = []
-    wild = []
+    cards = [canon[first[r]] if r else "" for r in layout]
     if some_wild:
-        wilds_up = sorted(wild_cards)  # the best on the lowest rank: popped from the end
-        stands = []
-        for r, is_wild in five:
-            if is_wild:
-                stands.append(((12 if r == 1 else r - 2) << 2 | suit, wilds_up.pop()))
-                suit = 3
-        parts = []
-        for r, is_wild in reversed(five):
-            if is_wild:
-                c, w = stands.pop()
+        # the best wild card on the lowest rank: high first, the slots take them in order
+        wilds_up = sorted(wild_cards)
+        if len(slots) == 1:
+            (at, base), w = slots[0], wilds_up[-1]
+            c = base | suit
+            cards[at] = canon[c]
+            wild = [{"card": canon[w], "as": canon[c]}]
+            text += f" ({_AS[w][c]})"
+        else:
+            last = len(slots) - 1
+            wild = []
+            parts = []
+            for j, ((at, base), w) in enumerate(zip(slots, wilds_up[-last - 1 :], strict=True)):
+                c = base | suit if j == last else base | 3
+                cards[at] = canon[c]
                 wild.append({"card": canon[w], "as": canon[c]})
                 parts.append(_AS[w][c])
-            else:
-                c = first[r]
-            cards.append(canon[c])
-        text += f" ({', '.join(parts)})"
+            text += f" ({', '.join(parts)})"
     else:
-        cards = [canon[first[r]] for r, _w in reversed(five)]
+        wild = []
     if not ok:
         text += f"; does not qualify ({qualifier} or better needed)"
     return (
@@ -426,10 +436,14 @@ def _five_lowest(bits: int, wilds: int, ace_low: bool) -> tuple | bool:
     """As :func:`_lowest` walks them: the five lowest ranks the hand can play, each held
     (``bits``: bit r for low rank r) or a wild card on a rank missing, lowest first, as
     ``((rank, wild), ...)``, with the low value, whether they are a straight, whether a wild
-    card is played, and the value's ranks and words; ``False`` when a pair must be played.
+    card is played, the value's ranks and words, the ranks high first as played (0 for a wild
+    card's place: its *layout*) and the wild cards' places in it with the first card of their
+    rank, high first (its *slots*); ``False`` when a pair must be played.
 
     >>> _five_lowest(0b1011010, 1, True)[:4]  # A, 3, 4, 6 held
     (((1, False), (2, True), (3, False), (4, False), (6, False)), 410401, False, True)
+    >>> _five_lowest(0b1011010, 1, True)[6:]  # the deuce (rank index 0) by a wild card
+    ((6, 4, 3, 0, 1), ((3, 0),))
     >>> _five_lowest(0b11010, 1, True)
     False
     """
@@ -450,7 +464,10 @@ def _five_lowest(bits: int, wilds: int, ace_low: bool) -> tuple | bool:
     a, b, c, d, e = (r for r, _w in five)
     value = e << 16 | d << 12 | c << 8 | b << 4 | a
     ranks, text = _low_words(value)
-    return tuple(five), value, e - a == 4, left < wilds, ranks, text
+    high_first = five[::-1]
+    layout = tuple(0 if w else r for r, w in high_first)
+    slots = tuple((i, (12 if r == 1 else r - 2) << 2) for i, (r, w) in enumerate(high_first) if w)
+    return tuple(five), value, e - a == 4, left < wilds, ranks, text, layout, slots
 
 
 def _low_hand_searched(

@@ -31,7 +31,7 @@ from .explain import natural_high, wild_high
 from .hands import best_high
 from .low import best_low, low_hand
 from .variants import VARIANT_RULES, SeventhCard
-from .wild import hand_wild_options
+from .wild import hand_wild_options, low_hole_split
 
 __all__ = ["Seat", "ShowdownError", "evaluate_showdown", "hand_keys", "parse_showdown"]
 
@@ -100,15 +100,48 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
         community = cards.take(showdown["community"], (None,))
     players = _players(showdown, variant)
     declaring = ann.get("declaration") == "declare" and ann.get("game") == "high_low"
-    seats = []
     quick = community is None and not declaring
     two_down = VARIANT_RULES[variant].seventh is not SeventhCard.DOWN  # 2 down, 5 up allowed
+    if quick:
+        seats = _quick_seats(players, two_down)
+        if seats is not None:
+            return variant, ann, community, seats
+    seats = []
     for i, p in enumerate(players):
         seat = cards.quick(p, i, two_down) if quick else None
         if seat is None:
             seat = _seat(p, i, cards, variant, community, declaring)
         seats.append(seat)
     return variant, ann, community, seats
+
+
+def _quick_seats(players: Sequence, two_down: bool) -> list[Seat] | None:
+    """Every player as written most often (:meth:`_Cards.quick`: only ``down`` and ``up``),
+    read at once, the cards checked new all together; ``None`` when one is not so, and the
+    players are then read one by one."""
+    fast = _FAST_CARDS.get
+    seats = []
+    every: list[int | None] = []
+    try:
+        for p in players:
+            if type(p) is not dict or len(p) != 2:
+                return None
+            down, up = p.get("down"), p.get("up")
+            if type(down) is not list or type(up) is not list or len(down) + len(up) != 7:
+                return None
+            if len(down) != 3 and (len(down) != 2 or not two_down):
+                return None
+            down = [*map(fast, down)]
+            up = [*map(fast, up)]
+            every += down
+            every += up
+            seats.append(Seat(down, up, None))
+    except TypeError:  # a token that cannot be a key: read it one by one
+        return None
+    fresh = set(every)
+    if None in fresh or len(fresh) != len(every):
+        return None
+    return seats
 
 
 def _seat(
@@ -471,18 +504,29 @@ def evaluate_showdown(showdown: Mapping[str, Any]) -> dict:
     players = []
     high_keys: list[int | None] = []
     low_keys: list[int | None] = []
+    split = variant == "low_hole"  # one way to play each half: the cards split once for both
+    ranking, qualifier = ann.get("low_ranking"), ann.get("low_qualifier")
     for seat in seats:
         cards = seat.down + seat.up
         if community is not None:
             cards.append(community)
         hk = lk = high = low = None
-        if want_high:
-            if natural:  # the short way
-                hk, high = natural_high(cards, da)
-            else:
-                hk, high = _high_entry(variant, ann, seat, cards)
-        if want_low:
-            lk, low = _low_entry(variant, ann, seat, cards)
+        if split:
+            high_naturals, high_wild, low_naturals, low_wild = low_hole_split(ann, seat.down, cards)
+            if want_high:
+                hk, high = wild_high(high_naturals, high_wild, da)
+            if want_low:
+                lk, ok, low = low_hand(low_naturals, low_wild, ranking, qualifier)
+                if not ok:
+                    lk = None
+        else:
+            if want_high:
+                if natural:  # the short way
+                    hk, high = natural_high(cards, da)
+                else:
+                    hk, high = _high_entry(variant, ann, seat, cards)
+            if want_low:
+                lk, low = _low_entry(variant, ann, seat, cards)
         entry: dict[str, Any] = {"high": high, "low": low}
         if seat.declare is not None:
             entry["declare"] = seat.declare
