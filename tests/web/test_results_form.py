@@ -19,14 +19,21 @@ pytestmark = pytest.mark.django_db
 
 ACES = {"d1": "As", "d2": "Ah", "u1": "Ad", "u2": "3c", "u3": "4c", "u4": "9d", "c7": "2c"}
 KINGS = {"d1": "Ks", "d2": "Kh", "u1": "Kd", "u2": "3d", "u3": "4d", "u4": "5h", "c7": "2d"}
+# A seven-card house game's slots (street k, card j), in the order of CARD_SLOTS.
+HOUSE_SLOTS = {
+    "d1": "s0_0", "d2": "s0_1", "u1": "s0_2", "u2": "s1_0", "u3": "s2_0", "u4": "s3_0",
+    "c7": "s4_0",
+}  # fmt: skip
+
+
+def house(cards: dict) -> dict:
+    """A seven-card hand typed in a house game's slots."""
+    return {HOUSE_SLOTS.get(k, k): v for k, v in cards.items()}
 
 
 @pytest.fixture
-def game(settle):
-    g = make_game()
-    with settle():
-        record_sample_hands(g)
-    return g
+def game(played):
+    return played
 
 
 def url(t) -> str:
@@ -204,7 +211,11 @@ def test_the_form_offers_the_leagues_house_games_and_records_one(client, game, s
     choices = dict(client.get(url(t)).context["form"].hand.fields["variant"].choices)
     assert choices["House games"] == [("game:deuces-wild", "Deuces Wild")]
     # The 2c and 2d are wild: four aces against four kings.
-    seats = [{"put_in": 24, **ACES, "result": "won"}, {"put_in": 24, **KINGS}, {"fold3": "on"}]
+    seats = [
+        {"put_in": 24, **house(ACES), "result": "won"},
+        {"put_in": 24, **house(KINGS)},
+        {"fold3": "on"},
+    ]
     with settle():
         response = client.post(url(t), form_data(t, seats, variant="game:deuces-wild"))
     assert response.status_code == 302, response.context["form"].summary()
