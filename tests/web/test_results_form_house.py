@@ -190,3 +190,11 @@ def test_another_game_chosen_lays_the_seats_out_again_keeping_the_chips(client, 
     assert "laid out for the game chosen now" in form.message
     assert form.seats[0].slots[0] == "s0_0" and form.seats[0]["put_in"].value() == "24"
     assert Hand.objects.filter(tournament=t).count() == 4
+
+
+def test_the_seat_layouts_docstring_examples():
+    import doctest
+
+    import web.forms.house_seats
+
+    assert doctest.testmod(web.forms.house_seats).failed == 0
