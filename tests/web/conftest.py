@@ -302,3 +302,12 @@ def live_type_street(page, codes: list[str]) -> None:
         input_.fill(code)
     page.keyboard.press("Escape")
     live_tap(page, "form[data-live] button[type=submit]")
+
+
+@pytest.fixture
+def played(settle):
+    """A night of three players with the sample hands recorded (hands 1 to 4)."""
+    game = make_game()
+    with settle():
+        record_sample_hands(game)
+    return game

@@ -9,7 +9,8 @@ import pytest
 from django.urls import reverse
 
 from tests.support.pages import form_data, html
-from tests.web.conftest import make_game, record_sample_hands
+from tests.web.conftest import CHROMIUM, log_in, make_game, record_sample_hands
+from tests.web.targets import page_problems
 from tracker.games.services import league_game_archive, league_game_create
 from tracker.hands.models import Hand
 from tracker.hands.services.recording import hand_check
@@ -19,14 +20,21 @@ pytestmark = pytest.mark.django_db
 
 ACES = {"d1": "As", "d2": "Ah", "u1": "Ad", "u2": "3c", "u3": "4c", "u4": "9d", "c7": "2c"}
 KINGS = {"d1": "Ks", "d2": "Kh", "u1": "Kd", "u2": "3d", "u3": "4d", "u4": "5h", "c7": "2d"}
+# A seven-card house game's slots (street k, card j), in the order of CARD_SLOTS.
+HOUSE_SLOTS = {
+    "d1": "s0_0", "d2": "s0_1", "u1": "s0_2", "u2": "s1_0", "u3": "s2_0", "u4": "s3_0",
+    "c7": "s4_0",
+}  # fmt: skip
+
+
+def house(cards: dict) -> dict:
+    """A seven-card hand typed in a house game's slots."""
+    return {HOUSE_SLOTS.get(k, k): v for k, v in cards.items()}
 
 
 @pytest.fixture
-def game(settle):
-    g = make_game()
-    with settle():
-        record_sample_hands(g)
-    return g
+def game(played):
+    return played
 
 
 def url(t) -> str:
@@ -204,7 +212,11 @@ def test_the_form_offers_the_leagues_house_games_and_records_one(client, game, s
     choices = dict(client.get(url(t)).context["form"].hand.fields["variant"].choices)
     assert choices["House games"] == [("game:deuces-wild", "Deuces Wild")]
     # The 2c and 2d are wild: four aces against four kings.
-    seats = [{"put_in": 24, **ACES, "result": "won"}, {"put_in": 24, **KINGS}, {"fold3": "on"}]
+    seats = [
+        {"put_in": 24, **house(ACES), "result": "won"},
+        {"put_in": 24, **house(KINGS)},
+        {"fold3": "on"},
+    ]
     with settle():
         response = client.post(url(t), form_data(t, seats, variant="game:deuces-wild"))
     assert response.status_code == 302, response.context["form"].summary()
@@ -221,3 +233,50 @@ def test_the_form_offers_the_leagues_house_games_and_records_one(client, game, s
     assert response.status_code == 200
     assert response.context["form"].hand.errors["variant"]
     assert Hand.objects.filter(tournament=t).count() == 5
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+def test_a_baseball_hand_recorded_through_the_form_at_phone_size(site, phone, tmp_path):
+    """At 375x740: Baseball from the league's games, a four up with its extra card, two
+    threes up paid, a seat folded on third street giving its door card; axe-clean.
+    Screenshot: the test's tmp dir (results-baseball.png)."""
+    game = make_game(slug="results")
+    league_game_create(league=game.league, by=game.admin, name="Baseball", preset="baseball")
+    t = game.tournament
+    state = tournament_state(t)
+    ann, bob, cat = (s.player_id for s in state.next_positions())
+    antes = 3 * state.next_stakes.ante
+    page = phone
+    log_in(page, site, game.keeper.username, next_url=f"{url(t)}?variant=game:baseball")
+    assert "Laid out now for Baseball" in page.inner_text("main")
+
+    def fill(pid, cards):
+        for slot, card in cards.items():
+            page.fill(f"#id_p{pid}-{slot}", card)
+
+    # Ann pays the antes for her door three, then at least twice that for the next.
+    first, second = antes, 2 * antes + 4
+    bets = 10
+    fill(ann, {"s0_0": "As", "s0_1": "Ah", "s0_2": "3c", "s1_0": "3h", "s2_0": "9d"})
+    fill(ann, {"s3_0": "2c", "s4_0": "5d"})
+    page.fill(f"#id_p{ann}-put_in", str(state.next_stakes.ante + first + second + bets))
+    page.fill(f"#id_p{ann}-paid", f"{first}, {second}")
+    fill(bob, {"s0_0": "Ks", "s0_1": "Kh", "s0_2": "4d", "x1": "8s", "s1_0": "Kd"})
+    fill(bob, {"s2_0": "5h", "s3_0": "6h", "s4_0": "7d"})
+    page.fill(f"#id_p{bob}-put_in", str(state.next_stakes.ante + bets))
+    page.check(f"#id_p{cat}-fold3")
+    assert page.is_visible(f"#id_p{cat}-s0_2") and not page.is_visible(f"#id_p{cat}-s0_0")
+    page.fill(f"#id_p{cat}-s0_2", "7c")
+    found = page_problems(page, "results-baseball")
+    page.screenshot(path=str(tmp_path / "results-baseball.png"), full_page=True)
+    page.click("[data-testid=submit-hand]")
+    page.wait_for_load_state()
+    assert not page.query_selector("[data-testid=form-error]"), page.inner_text("main")
+    hand = Hand.objects.get(tournament=t, number=state.next_number)
+    seats = {s["player"]: s for s in hand.entry["seats"]}
+    assert seats[ann]["paid"] == [first, second]
+    assert seats[bob]["up"][:2] == ["4d", "8s"] and seats[cat]["up"] == ["7c"]
+    assert hand.status == "verified", hand.status_reason
+    assert not found, found

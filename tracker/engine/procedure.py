@@ -45,7 +45,7 @@ from typing import Any
 
 from .announcements import check_variant, normalize_announcements, options_from_text
 from .announcements import max_players as variant_max_players
-from .cards import parse_card
+from .cards import format_card, parse_card
 from .errors import DomainError
 from .events import (
     Buy,
@@ -686,10 +686,12 @@ class QuickEntry:
     community card, if one was dealt. ``game``: a house game's definition (then
     ``variant`` is its name and ``options`` are not read). ``paid``: per seat, the
     chips it paid under the game's pay rule (Baseball's three up), part of its
-    ``put_in``, or None: each pay takes the rule's price (a ``pot`` price: all
-    the seat paid, the pot then being unknown to quick entry); a seat dealt the
-    card that costs without ``paid`` must fold on that street. The fields are read
-    as given: the walk checks them, naming the field at fault.
+    ``put_in``, or None. A number: each pay takes the rule's price (a ``pot`` price:
+    all of it, for one card that costs). A list: each pay, in the order of the
+    seat's up cards (needed for two cards that cost under a ``pot`` price: each pay
+    matches the pot as it is then, so at least the antes and the pays before it).
+    A seat dealt the card that costs without a pay must fold on that street. The
+    fields are read as given: the walk checks them, naming the field at fault.
 
     >>> entry = QuickEntry(variant="seven_card_stud", stakes={"ante": 1, "bring_in": 2,
     ...     "small_bet": 5, "big_bet": 10}, starting_stacks=[100, 100], put_in=[3, 1],
@@ -707,6 +709,16 @@ class QuickEntry:
     >>> result = settle_quick(entry)
     >>> result.finishing_stacks, result.paid
     ([99, 101], [0, 2])
+
+    Two threes up under the ``pot`` price: each pay given, the second matching the pot
+    after the first (the antes, 2, and the first pay, 2):
+
+    >>> entry = QuickEntry(variant="baseball", game=PRESETS["baseball"], stakes={"ante": 1,
+    ...     "bring_in": 2, "small_bet": 5, "big_bet": 10}, starting_stacks=[100, 100],
+    ...     put_in=[1, 7], paid=[None, [2, 4]], folded=["fourth", None],
+    ...     shown=[{"down": [], "up": ["2c", "Kd"]}, {"down": [], "up": ["3c", "3h"]}])
+    >>> settle_quick(entry).paid
+    [0, 6]
     """
 
     variant: str
@@ -721,7 +733,7 @@ class QuickEntry:
     declarations: Sequence[str | None] | None = None
     seventh_card: Sequence[str | None] | None = None
     game: GameDefinition | None = None
-    paid: Sequence[int | None] | None = None
+    paid: Sequence[int | Sequence[int] | None] | None = None
 
 
 def _per_seat(value: Any, n: int, name: str) -> list:
@@ -766,15 +778,22 @@ def _quick_folds(value: Any, n: int) -> list[int | None]:
     return folds
 
 
-def _quick_paid(value: Any, total: list[int]) -> list[int]:
-    """The chips each seat paid under a pay rule (0: none), each part of its ``put_in``."""
+def _quick_paid(value: Any, total: list[int]) -> tuple[list[int], list[list[int] | None]]:
+    """The chips each seat paid under a pay rule (0: none), each part of its ``put_in``;
+    and per seat the pays one by one when given as a list (else None)."""
     n = len(total)
     if value is None:
-        return [0] * n
-    paid = [
-        0 if v is None else chip_amount(v, f"paid[{i}]")
-        for i, v in enumerate(_per_seat(value, n, "paid"))
-    ]
+        return [0] * n, [None] * n
+    paid: list[int] = []
+    each: list[list[int] | None] = []
+    for i, v in enumerate(_per_seat(value, n, "paid")):
+        if isinstance(v, (list, tuple)):
+            pays = [chip_amount(a, f"paid[{i}][{k}]", minimum=1) for k, a in enumerate(v)]
+            paid.append(sum(pays))
+            each.append(pays)
+        else:
+            paid.append(0 if v is None else chip_amount(v, f"paid[{i}]"))
+            each.append(None)
     for i in range(n):
         if paid[i] > total[i]:
             raise DomainError(
@@ -782,7 +801,7 @@ def _quick_paid(value: Any, total: list[int]) -> list[int]:
                 code=Code.INVALID_PAY.value,
                 field=f"paid[{i}]",
             )
-    return paid
+    return paid, each
 
 
 def _quick_buys(value: Any, n: int) -> list[bool]:
@@ -815,6 +834,7 @@ class _Quick:
     community: int | None
     game: GameDefinition | None = None
     paid: list[int] | None = None
+    pays: list[list[int] | None] | None = None  # per seat, each pay (given as a list)
 
     @classmethod
     def read(cls, entry: QuickEntry, max_players: int | None) -> _Quick:
@@ -833,7 +853,7 @@ class _Quick:
         total = _quick_put_in(entry.put_in, starting)
         folds = _quick_folds(entry.folded, n)
         buys = _quick_buys(entry.buys, n)
-        paid = _quick_paid(entry.paid, total)
+        paid, pays = _quick_paid(entry.paid, total)
         if any(paid) and (game is None or not game.pays):
             seat = next(i for i in range(n) if paid[i])
             raise DomainError(
@@ -857,7 +877,7 @@ class _Quick:
             community = parse_card(entry.community, "community")
         return cls(
             variant, options, stakes, starting, total, folds, buys, price, choices,
-            declarations, cards, community, game, paid,
+            declarations, cards, community, game, paid, pays,
         )  # fmt: skip
 
 
@@ -866,7 +886,9 @@ class _QuickDriver:
     first, then each street's cards as dealt and its folds, then the showdown. Each
     ``check_`` method is one rule, raising the DomainError that names its field."""
 
-    __slots__ = ("quick", "hand", "community", "pay_left", "folded_at_pay")
+    __slots__ = (
+        "quick", "hand", "community", "pay_left", "pays_left", "pays_taken", "folded_at_pay",
+    )  # fmt: skip
 
     def __init__(self, quick: _Quick, observers: Sequence[HandObserver]) -> None:
         self.quick = quick
@@ -882,6 +904,9 @@ class _QuickDriver:
         )
         self.community = quick.community  # None once dealt
         self.pay_left = list(quick.paid or [0] * n)  # the chips paid not yet taken by a pay
+        # Per seat, the pays given one by one not yet taken (None: paid given as a number).
+        self.pays_left = [None if p is None else list(p) for p in quick.pays or [None] * n]
+        self.pays_taken = 0  # the chips every pay so far put in the pot
         self.folded_at_pay: set[int] = set()  # seats that folded rather than pay
 
     def run(self) -> ResultsHand:
@@ -1048,34 +1073,80 @@ class _QuickDriver:
                 except ProcedureError as exc:
                     raise _quick_error(exc, path) from None
                 if hand.paying is not None:
-                    self.pay_or_fold(hand.paying)
+                    self.pay_or_fold(hand.paying, card)
             deals = hand.next_event().deals if one_by_one and hand.phase is Phase.DEAL else ()
 
-    def pay_or_fold(self, seat: int) -> None:
+    def pay_or_fold(self, seat: int, card: int | None) -> None:
         """A card dealt face up costs (a pay rule): the seat pays from its ``paid`` (the
-        rule's price, or all of it for a ``pot`` price), else folds on this street."""
+        rule's price, or all of it for a ``pot`` price; given as a list, the next pay),
+        else folds on this street."""
         hand = self.hand
-        left = self.pay_left[seat]
-        if left:
+        street = hand.street_names[hand.street]
+        what = f"the {format_card(card) if card is not None else 'card'} up on {street} street"
+        queue = self.pays_left[seat]
+        if queue is not None:
+            if queue:
+                self.take_pay(seat, queue.pop(0), what)
+                return
+        elif self.pay_left[seat]:
+            left = self.pay_left[seat]
             price = hand.pay_price
-            amount = left if price == "pot" else min(int(price), left)
-            hand.pay_price = amount  # the chips the entry says (quick entry has no pot so far)
-            hand.apply(Pay(seat))
-            self.pay_left[seat] -= amount
+            self.take_pay(seat, left if price == "pot" else min(int(price), left), what)
             return
         if self.quick.folds[seat] != hand.street:
-            raise DomainError(
-                f"seat {seat} was dealt a card face up that costs on "
-                f"{hand.street_names[hand.street]} street: give the chips it paid (paid), "
-                "or its fold on that street",
-                code=Code.INVALID_PAY.value,
-                field=f"paid[{seat}]",
-            )
+            if queue is None and hand.pay_price == "pot" and hand.paid[seat]:
+                why = (
+                    f"seat {seat} paid {hand.paid[seat]} in one sum, and {what} costs too: "
+                    "under a pot price give each pay, in the order of the up cards"
+                )
+            else:
+                why = (
+                    f"seat {seat} was dealt {what}, which costs: give the chips it paid "
+                    "(paid), or its fold on that street"
+                )
+            raise DomainError(why, code=Code.INVALID_PAY.value, field=f"paid[{seat}]")
         hand.apply(Fold(seat))
         self.folded_at_pay.add(seat)
 
+    def take_pay(self, seat: int, amount: int, what: str) -> None:
+        """``seat`` pays ``amount`` for ``what``; a pay given one by one is checked against
+        the price (``pot``: at least the antes and every pay before it, unless all in)."""
+        hand, quick = self.hand, self.quick
+        price = hand.pay_price
+        queue = self.pays_left[seat]
+        if queue is not None:
+            k = len((quick.pays or [])[seat] or []) - len(queue) - 1
+            all_in = quick.total[seat] == quick.starting[seat]
+            least = sum(hand.antes) + self.pays_taken if price == "pot" else int(price)
+            if price == "pot" and amount < least and not all_in:
+                raise DomainError(
+                    f"seat {seat} paid {amount} for {what}, less than the pot then (at "
+                    f"least {least}: the antes and the pays before it)",
+                    code=Code.INVALID_PAY.value,
+                    field=f"paid[{seat}][{k}]",
+                )
+            if price != "pot" and amount != least and not (all_in and amount < least):
+                raise DomainError(
+                    f"seat {seat} paid {amount} for {what}; the price is {least}",
+                    code=Code.INVALID_PAY.value,
+                    field=f"paid[{seat}][{k}]",
+                )
+        hand.pay_price = amount  # the chips the entry says (quick entry has no pot so far)
+        hand.apply(Pay(seat))
+        self.pay_left[seat] -= amount
+        self.pays_taken += amount
+
     def check_paid_used(self, seat: int) -> None:
         """Every chip a seat says it paid was taken by a pay its cards called for."""
+        queue = self.pays_left[seat]
+        if queue:
+            given = len((self.quick.pays or [])[seat] or [])
+            raise DomainError(
+                f"seat {seat} gave {given} pays, but its cards face up called for "
+                f"{given - len(queue)}",
+                code=Code.INVALID_PAY.value,
+                field=f"paid[{seat}][{given - len(queue)}]",
+            )
         if self.pay_left[seat]:
             paid = (self.quick.paid or [])[seat]
             raise DomainError(

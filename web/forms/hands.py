@@ -19,6 +19,7 @@ from tracker.core.paths import FieldPath
 from tracker.engine.announcements import (
     VARIANTS,
 )
+from tracker.engine.cards import RANK_CHARS
 from tracker.engine.errors import DomainError
 from tracker.engine.variants import SEVEN_CARD_STUD, VARIANT_RULES
 from tracker.games.selectors import league_games
@@ -35,6 +36,7 @@ from web.forms.cards import (
     add_card_fields,
     check_duplicates,
 )
+from web.forms.house_seats import SeatShape, parse_pays, seat_shape, shaped_cards
 
 #: The variant field's value for a league's house game: this, then the game's slug.
 GAME_CHOICE = "game:"
@@ -56,7 +58,9 @@ RESULT_CHOICES = [
     ("both", "Won high and low"),
 ]
 # A quick-entry seat's own fields, as paths after ``entry.seats[k]``.
-SEAT_FIELD_PATHS = {(name,) for name in ("put_in", "folded", "bought", "declare", "seventh")}
+SEAT_FIELD_PATHS = {
+    (name,) for name in ("put_in", "folded", "bought", "declare", "seventh", "paid")
+}
 # The parts of a seat's entry that are its cards.
 SEAT_CARD_PARTS = ("down", "up")
 
@@ -94,10 +98,43 @@ class SeatForm(CardsMixin, forms.Form):
     result = forms.ChoiceField(choices=RESULT_CHOICES, required=False, label="The table says")
 
     def __init__(
-        self, *args, seat=None, stack: int = 0, dealer: bool = False, ante: int = 0, **kwargs
+        self,
+        *args,
+        seat=None,
+        stack: int = 0,
+        dealer: bool = False,
+        ante: int = 0,
+        shape: SeatShape | None = None,
+        **kwargs,
     ):
         super().__init__(*args, **kwargs)
-        add_card_fields(self)
+        self.shape = shape
+        if shape is None:
+            add_card_fields(self)
+            self.slots: tuple[str, ...] = CARD_SLOTS
+        else:  # a house game: the seat as its definition deals it
+            for slot in shape.slots:
+                self.fields[slot.name] = CardField(label=slot.label)
+                self.fields[slot.name].label = slot.label
+            self.slots = shape.names
+            self.fields["folded"].choices = shape.fold_choices()
+            self.fields["fold3"].label = f"Folded on {shape.street_names[0]} street"
+            if shape.has_choice:
+                self.fields["seventh"].choices = [
+                    ("", "—"),
+                    ("down", "Turned face down"),
+                    ("up", "Turned face up"),
+                ]
+                self.fields["seventh"].label = "The choice card"
+            if shape.has_pays:
+                ranks = ", ".join(RANK_CHARS[p.rank - 2] for p in shape.game.pays)
+                self.fields["paid"] = forms.CharField(
+                    required=False,
+                    max_length=60,
+                    label=f"Paid for a {ranks} up",
+                    help_text="Each pay in the order dealt, like 3, 6; blank: folded instead.",
+                    widget=forms.TextInput(attrs={"inputmode": "numeric", "class": "paid-input"}),
+                )
         self.seat = seat
         self.stack = stack
         self.dealer = dealer
@@ -120,7 +157,10 @@ class SeatForm(CardsMixin, forms.Form):
             # read; blank chips are the ante. Typed chips stay (the bring-in, say): the
             # engine checks them against the others.
             data["folded"] = "third"
-            for slot in CARD_SLOTS:
+            kept = self.shape.kept_on_first_fold if self.shape is not None else ()
+            for slot in self.slots:
+                if slot in kept:  # the game's rules act on that up card: still read
+                    continue
                 self.errors.pop(slot, None)
                 data[slot] = ""
             for name in ("seventh", "declare", "result"):
@@ -131,7 +171,24 @@ class SeatForm(CardsMixin, forms.Form):
                 data["put_in"] = self.ante
         elif data.get("put_in") is None and "put_in" not in self.errors:
             self.add_error("put_in", "This field is required.")
+        if "paid" in self.fields and "paid" not in self.errors:
+            try:
+                data["pays"] = parse_pays(data.get("paid") or "")
+            except ValueError:
+                self.add_error("paid", "Type each pay as chips, like 3 or 3, 6.")
         return data
+
+    def card_fields(self):
+        return [self[s] for s in self.slots]
+
+    @property
+    def kept_slots(self) -> tuple[str, ...]:
+        """The slots still read when the seat folded on the first street (up cards the
+        game's rules act on)."""
+        return self.shape.kept_on_first_fold if self.shape is not None else ()
+
+    def has_cards(self) -> bool:
+        return any(self.cleaned_data.get(s) for s in self.slots)
 
     @property
     def player_id(self) -> int:
@@ -141,14 +198,10 @@ class SeatForm(CardsMixin, forms.Form):
     def name(self) -> str:
         return self.seat.player.name
 
-    def entry(self, variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    def seat_cards(self, down: list[str], up: list[str], paths: dict[str, str]) -> dict[str, Any]:
+        """The seat's chips, finish and cards as quick entry takes them."""
         data = self.cleaned_data
-        bought = bool(data.get("bought"))
-        rules = VARIANT_RULES[variant]
-        chose_up = rules.chooses_seventh and data.get("seventh") == "up"
-        seventh_up = rules.seventh_up(options, bought=bought, chose_up=chose_up)
-        down, up, paths = self.hand_cards(seventh_up)
-        if any(slot in self.errors for slot in CARD_SLOTS):
+        if any(slot in self.errors for slot in self.slots):
             # Some card did not read (the engine is asked about the rest of the hand only).
             down, up, paths = [], [], {}
         self.paths = paths
@@ -157,6 +210,35 @@ class SeatForm(CardsMixin, forms.Form):
         if down or up:
             seat["down"] = down
             seat["up"] = up
+        return seat
+
+    def house_entry(self) -> dict[str, Any]:
+        """The seat as quick entry takes it in a house game (shaped by its definition)."""
+        data = self.cleaned_data
+        shape = self.shape
+        assert shape is not None
+        chose_up = data.get("seventh") == "up"
+        down, up, paths, unused = shaped_cards(shape, data, chose_up)
+        for slot in unused:
+            self.add_error(slot, "No card up set off this extra card.")
+        seat = self.seat_cards(down, up, paths)
+        if shape.has_choice and data.get("seventh"):
+            seat["seventh"] = data["seventh"]
+        if data.get("pays"):
+            seat["paid"] = data["pays"]
+        if data.get("declare"):
+            seat["declare"] = data["declare"]
+        return seat
+
+    def entry(self, variant: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        if self.shape is not None:
+            return self.house_entry()
+        data = self.cleaned_data
+        bought = bool(data.get("bought"))
+        rules = VARIANT_RULES[variant]
+        chose_up = rules.chooses_seventh and data.get("seventh") == "up"
+        seventh_up = rules.seventh_up(options, bought=bought, chose_up=chose_up)
+        seat = self.seat_cards(*self.hand_cards(seventh_up))
         if bought:
             seat["bought"] = True
         if data.get("declare"):
@@ -172,7 +254,7 @@ class SeatForm(CardsMixin, forms.Form):
                 target, where = f"seat-{self.prefix}", self.name
             else:
                 field = self[name]
-                label = f"{field.label} card" if name in CARD_SLOTS else field.label
+                label = f"{field.label} card" if name in self.slots else field.label
                 target, where = field.auto_id, f"{self.name} · {label}"
             out.extend(SummaryItem(where, str(e), target) for e in errors)
         return out
@@ -195,6 +277,9 @@ class HandForm(forms.Form):
     # "Safe retries").
     token = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
     variant = forms.ChoiceField(choices=[("", "— choose the game —"), *VARIANT_CHOICES])
+    # The game the seats were laid out for ("" for the variants, "game:<slug>" for a house
+    # game): another game chosen lays the seats out again before anything is recorded.
+    shape = forms.CharField(required=False, widget=forms.HiddenInput)
     community = CardField(label="community card")
 
     def __init__(self, *args, **kwargs):
@@ -208,7 +293,7 @@ class HandForm(forms.Form):
 class HandEntry:
     """The whole entry form: the hand, its announcements and one row per seat."""
 
-    def __init__(self, *, tournament, state, data=None):
+    def __init__(self, *, tournament, state, data=None, variant: str | None = None):
         self.tournament = tournament
         self.state = state
         league = tournament.league
@@ -216,19 +301,37 @@ class HandEntry:
         if tournament.default_variant:
             defaults[tournament.default_variant].update(tournament.default_options or {})
         # The variant of the latest hand of the tournament, else the tournament's own.
+        rows = league_games(league)
+        definitions = {f"{GAME_CHOICE}{row.game.slug}": row.version for row in rows}
+        opened = variant if variant in definitions else None
+        if data is not None:
+            chosen = str(data.get("variant") or "")
+        else:
+            chosen = opened or state.last_variant or tournament.default_variant or ""
+        version = definitions.get(chosen)
+        self.shape_key = chosen if version is not None else ""
+        self.shape: SeatShape | None = (
+            seat_shape(version.game_definition) if version is not None else None
+        )
         self.hand = HandForm(
             data,
             initial={
                 "number": state.next_number,
                 "token": secrets.token_urlsafe(16),
-                "variant": state.last_variant or tournament.default_variant,
+                "variant": opened or state.last_variant or tournament.default_variant,
+                "shape": self.shape_key,
             },
         )
+        if data is not None:  # the seats as they are laid out now, posted next time
+            self.hand.data = data.copy()
+            self.hand.data["shape"] = self.shape_key
+        posted = data is not None and "shape" in data
+        self.posted_shape = str(data.get("shape") or "") if posted else None
         # The league's house games, after the variants: "game:<slug>" (recorded by its slug).
-        games = [(f"{GAME_CHOICE}{row.game.slug}", row.game.name) for row in league_games(league)]
+        games = [(f"{GAME_CHOICE}{row.game.slug}", row.game.name) for row in rows]
         if games:
-            variant = self.hand.fields["variant"]
-            variant.choices = [*variant.choices, ("House games", games)]
+            field = self.hand.fields["variant"]
+            field.choices = [*field.choices, ("House games", games)]
         self.announcements = AnnouncementsForm(data, defaults=defaults, prefix="opt")
         positions = state.next_positions()
         ante = state.next_stakes.ante if positions else 0
@@ -240,6 +343,7 @@ class HandEntry:
                 stack=state.stacks.get(seat.player_id, 0),
                 dealer=k == len(positions) - 1,
                 ante=ante,
+                shape=self.shape,
             )
             for k, seat in enumerate(positions)
         ]
@@ -263,16 +367,27 @@ class HandEntry:
 
     # -- validation
 
+    @property
+    def relaid(self) -> bool:
+        """Another game was chosen than the seats were laid out for (a form posted with
+        "shape" set): the seats are laid out again, keeping what was typed, and nothing is
+        recorded yet."""
+        if self.hand.is_bound and "relayout" in self.hand.data:
+            return True
+        return bool(self.posted_shape is not None and self.posted_shape != self.shape_key)
+
     def is_valid(self) -> bool:
         ok = self.hand.is_valid()
+        if self.relaid:
+            ok = False
+            self.message = (
+                "The seats are laid out for the game chosen now: type its cards, then record."
+            )
         ok = self.announcements.is_valid() and ok
         for seat in self.seats:
             ok = seat.is_valid() and ok
         ok = (
-            check_duplicates(
-                [(self.hand, ["community"])]
-                + [(s, CARD_SLOTS) for s in self.seats if not s.folded_third]
-            )
+            check_duplicates([(self.hand, ["community"])] + [(s, s.slots) for s in self.seats])
             and ok
         )
         if not ok and not self.message:
@@ -306,8 +421,7 @@ class HandEntry:
         variant = self.hand.cleaned_data.get("variant") or None
         game = None
         if variant and variant.startswith(GAME_CHOICE):
-            # A house game: no announcements; its seats typed as seven-card stud's (seven
-            # cards, the last down), which the engine then deals by the game's definition.
+            # A house game: no announcements; its seats laid out by the game's definition.
             game, variant = variant.removeprefix(GAME_CHOICE), None
             self.variant = ""
             options = None
@@ -349,7 +463,7 @@ class HandEntry:
         card left out because it did not read, a missing variant."""
         prefixes: list[tuple] = []
         for k, seat in enumerate(self.seats):
-            if any(slot in seat.errors for slot in CARD_SLOTS):
+            if any(slot in seat.errors for slot in seat.slots):
                 prefixes.extend(("entry", "seats", k, part) for part in SEAT_CARD_PARTS)
         for name in self.hand.errors:
             if name == "variant":

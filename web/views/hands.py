@@ -95,7 +95,12 @@ def hand_new(request, tournament):
     if state.over:
         messages.info(request, f"{tournament.name} is over: no more hands can be recorded.")
         return redirect(tournament)
-    form = HandEntry(tournament=tournament, state=state, data=request.POST or None)
+    form = HandEntry(
+        tournament=tournament,
+        state=state,
+        data=request.POST or None,
+        variant=request.GET.get("variant"),
+    )
     if request.method == "POST" and not form.is_valid() and form.checkable():
         # Every error at once: what the engine says of the hand too (chips that do not add
         # up, say), with the cards that did not read left out.
