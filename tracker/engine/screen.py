@@ -128,6 +128,12 @@ class ScreenSeat:
     cards: list[tuple[str | None, bool]]  # (code, up)
     wild: list[bool] = field(default_factory=list)  # per card: wild as things stand now
 
+    @property
+    def marked(self) -> list[tuple[str | None, bool, bool]]:
+        """The cards as ``(code, up, wild)``, for the server's page."""
+        wild = self.wild or [False] * len(self.cards)
+        return [(code, up, w) for (code, up), w in zip(self.cards, wild, strict=True)]
+
 
 @dataclass
 class TableNow:
@@ -611,7 +617,7 @@ def screen_json(page: Screen) -> dict[str, Any]:
                     "symbol": card_symbol(parse_card(code)) if code else None,
                     "wild": wild,
                 }
-                for (code, up), wild in zip(s.cards, s.wild or [False] * len(s.cards), strict=True)
+                for code, up, wild in s.marked
             ],
             "folded": s.seat.folded,
             "street_chips": s.seat.street_chips,
