@@ -333,8 +333,8 @@ def wild_cards(now: TableNow, seat: FrameSeat) -> set[str]:
     community = parse_card(now.table.community) if now.table.community else None
     if hand.house:
         game = hand.game
-        if not seen:
-            rules = tuple(w for w in game.wild if isinstance(w, FixedWild | FollowWild))
+        rules = tuple(w for w in game.wild if isinstance(w, FixedWild | FollowWild))
+        if not seen and len(rules) < len(game.wild):  # drop the rules that read every card
             game = replace(game, wild=rules)
         if not game.wild:
             return set()
