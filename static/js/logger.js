@@ -681,8 +681,10 @@
     if (!card.code) return '<span class="card unknown" title="not seen">?</span>';
     var suit = card.symbol.slice(-1);
     var red = suit === "\u2665" || suit === "\u2666";
-    return '<span class="card' + (card.up ? "" : " down") + '"><span class="card' + (red ? " red" : "") +
-      '">' + esc(card.symbol.slice(0, -1)) + '<span class="suit">' + esc(suit) + "</span></span></span>";
+    return '<span class="card' + (card.up ? "" : " down") + (card.wild ? " wild" : "") + '"' +
+      (card.wild ? ' title="' + esc(card.symbol) + ' wild"' : "") + '><span class="card' + (red ? " red" : "") +
+      '">' + esc(card.symbol.slice(0, -1)) + '<span class="suit">' + esc(suit) + "</span></span>" +
+      (card.wild ? '<span class="visually-hidden"> wild</span>' : "") + "</span>";
   }
   function paint(s, setup) {
     var number = JSON.parse(setup).number;

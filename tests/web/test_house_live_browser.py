@@ -1,8 +1,8 @@
 """A house game logged live at phone size (375x740), as one flow: the admin creates
 Follow the Queen from the preset (a late queen changes the wild rank); on a dealer's choice
-night the live logger deals it; a hand with a queen up followed by a seven is logged and
-recorded, and its page marks the sevens wild and names the engine's winner; then a
-Baseball hand with a three up (its player pays) and a four up (its extra card) is logged.
+night the live logger deals it; a hand with a queen up followed by a seven is logged (the
+phone marks the seven wild as it falls) and recorded, and its page marks the sevens wild
+and names the engine's winner; then a Baseball hand with a three up (its player pays) and a four up (its extra card) is logged.
 Every page is axe-clean, with no small targets and nothing scrolling sideways.
 Screenshots: the test's tmp dir (house-*.png)."""
 
@@ -67,6 +67,9 @@ def test_house_games_logged_live(site, phone, tmp_path):
     assert "Follow the Queen" in page.inner_text("h1")
     look("house-third")
     table.deal(["Qh", "7c", "2d"])  # the queen up, followed by a seven
+    seven = page.locator(".live-seats .card.wild", has_text="7")
+    assert seven.count() == 1 and "wild" in seven.first.text_content()  # its accessible name
+    shots(page, "house-third-wild", full_page=False)
     table.bet(passive)
     while "Deal" in table.prompt():
         look(f"house-street-{len(table.used)}")

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from .announcements import VARIANT_TITLES, has_high, has_low, max_players, normalize_announcements
-from .cards import card_symbol, parse_card
+from .cards import card_symbol, format_card, parse_card
 from .errors import DomainError
 from .events import (
     EVENT_TYPES,
@@ -45,12 +45,13 @@ from .events import (
     event_to_json,
 )
 from .frames import FrameSeat, FramesObserver, StreetFrame
-from .games import GameDefinition, load_game
+from .games import FixedWild, FollowWild, GameDefinition, load_game, wild_now
 from .live import check_around, checks_around, live_hand
 from .stakes import Stakes
-from .stud import BET_VERBS, NextEvent, Option, ProcedureError, StudHand, Verb, declaring
+from .stud import BET_VERBS, NextEvent, Option, Phase, ProcedureError, StudHand, Verb, declaring
 from .tournament import next_hand
 from .variants import STREETS, Face
+from .wild import wild_options
 
 __all__ = [
     "VERB_LABELS",
@@ -71,6 +72,7 @@ __all__ = [
     "step",
     "table_now",
     "undo_steps",
+    "wild_cards",
 ]
 
 VERB_LABELS = {
@@ -124,6 +126,13 @@ class ScreenSeat:
     name: str
     to_act: bool
     cards: list[tuple[str | None, bool]]  # (code, up)
+    wild: list[bool] = field(default_factory=list)  # per card: wild as things stand now
+
+    @property
+    def marked(self) -> list[tuple[str | None, bool, bool]]:
+        """The cards as ``(code, up, wild)``, for the server's page."""
+        wild = self.wild or [False] * len(self.cards)
+        return [(code, up, w) for (code, up), w in zip(self.cards, wild, strict=True)]
 
 
 @dataclass
@@ -284,15 +293,66 @@ def seen_cards(table: StreetFrame) -> tuple[list[str], list[str]]:
 
 
 def _seats(now: TableNow) -> list[ScreenSeat]:
-    return [
-        ScreenSeat(
-            seat=s,
-            name=now.names[s.position],
-            to_act=s.position == now.next.seat,
-            cards=[(c.code, c.up) for c in s.cards],
+    seats = []
+    for s in now.table.seats:
+        wild = wild_cards(now, s)
+        seats.append(
+            ScreenSeat(
+                seat=s,
+                name=now.names[s.position],
+                to_act=s.position == now.next.seat,
+                cards=[(c.code, c.up) for c in s.cards],
+                wild=[c.code is not None and c.code in wild for c in s.cards],
+            )
         )
-        for s in now.table.seats
-    ]
+    return seats
+
+
+def wild_cards(now: TableNow, seat: FrameSeat) -> set[str]:
+    """The seat's cards (codes) that are wild as things stand now: a house game's rules
+    over the up cards dealt so far (:func:`tracker.engine.games.wild_now`), today's games
+    as :func:`tracker.engine.wild.wild_options` reads them (every card any choice makes
+    wild; Low Hole's high and low halves both). While some of the seat's cards are unseen
+    only what cannot depend on them is marked: fixed and follow ranks, and kings.
+
+    >>> from tracker.engine.stakes import Stakes
+    >>> setup = dict(variant="kings_and_little_ones", options={}, stakes=Stakes(1, 2, 5, 10),
+    ...              stacks=[100, 100], names=["Ann", "Bob"])
+    >>> steps, _ = step(table_now(**setup, steps=[]), {"op": "deal", "card-0-0": "Kc",
+    ...     "card-0-1": "9d", "card-0-2": "4h", "card-1-2": "Kd"})
+    >>> now = table_now(**setup, steps=steps)
+    >>> sorted(wild_cards(now, now.table.seats[0])), sorted(wild_cards(now, now.table.seats[1]))
+    (['4h', 'Kc'], ['Kd'])
+    """
+    hand = now.hand
+    down = [parse_card(c.code) for c in seat.cards if c.code and not c.up]
+    up = [parse_card(c.code) for c in seat.cards if c.code and c.up]
+    if not down and not up:
+        return set()
+    seen = all(c.code for c in seat.cards)
+    community = parse_card(now.table.community) if now.table.community else None
+    if hand.house:
+        game = hand.game
+        rules = tuple(w for w in game.wild if isinstance(w, FixedWild | FollowWild))
+        if not seen and len(rules) < len(game.wild):  # drop the rules that read every card
+            game = replace(game, wild=rules)
+        if not game.wild:
+            return set()
+        order = [c for c in hand.up_order if c is not None]
+        complete = hand.street == hand.last_street and hand.phase is not Phase.DEAL
+        cards = wild_now(game, down, up, order, complete=complete, community=community)
+    elif hand.variant == "seven_card_stud" or not (seen or hand.variant == "kings_and_little_ones"):
+        return set()  # no wild cards, or they follow a hole card nobody has seen
+    else:
+        ann = normalize_announcements(hand.variant, hand.options)
+        halves = ["high"] + (["low"] if has_low(hand.variant, ann) else [])
+        options = [
+            o for half in halves for o in wild_options(hand.variant, ann, down, up, community, half)
+        ]
+        cards = frozenset().union(*options)
+        if not seen:  # the lowest card may be among the unseen ones: kings only
+            cards = frozenset(c for c in cards if c >> 2 == 11)
+    return {format_card(c) for c in cards}
 
 
 def _option_label(page: Screen, now: TableNow, option: Option) -> str:
@@ -551,8 +611,13 @@ def screen_json(page: Screen) -> dict[str, Any]:
             "name": s.name,
             "to_act": s.to_act,
             "cards": [
-                {"code": code, "up": up, "symbol": card_symbol(parse_card(code)) if code else None}
-                for code, up in s.cards
+                {
+                    "code": code,
+                    "up": up,
+                    "symbol": card_symbol(parse_card(code)) if code else None,
+                    "wild": wild,
+                }
+                for code, up, wild in s.marked
             ],
             "folded": s.seat.folded,
             "street_chips": s.seat.street_chips,

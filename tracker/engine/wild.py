@@ -93,6 +93,8 @@ def hand_wild_options(
         if announcements["king_required"] and not holds_king:
             return [kings]
         rest = [c for c in hand if c not in kings] if kings else hand
+        if not rest:  # a hand of kings so far (the live logger's screen asks mid-hand)
+            return [kings]
         if announcements["ace_low_for_lowest"] and max(rest) >= 48:
             lowest = [c for c in rest if c >= 48]
         else:
