@@ -17,6 +17,7 @@ from tests.support.house_equity import (
     brute_force,
     cards,
     deal_known,
+    deal_out,
     oracle,
     pots_of,
     random_all_in,
@@ -26,7 +27,7 @@ from tracker.engine.cards import parse_card
 from tracker.engine.equity import EquityError, Pot, Seat, all_in_equity
 from tracker.engine.game_presets import PRESETS
 from tracker.engine.games import dump_game, load_game
-from tracker.engine.stud import Face, Phase, StudHand
+from tracker.engine.stud import Phase, StudHand
 
 STACK = 8  # antes 1, the bring-in 2 called, then a bet of 5 puts both all in
 
@@ -237,16 +238,7 @@ def test_the_facts_of_a_house_all_in_value_the_runout_the_machine_deals(name, st
     bet_until_closed(hand, street, lambda h: deal_known(h, queues))
     moment = copy.deepcopy(hand)
     rest = iter(cards("4d Qd 3h 9c 2c Kd 7d 8d"))
-    while not hand.over:
-        nxt = hand.next_event()
-        if nxt.seat is not None:
-            hand.pay(nxt.seat)
-            continue
-        d = nxt.deals[0]
-        if d.face is Face.COMMUNITY:
-            hand.deal_community(next(rest))
-        else:
-            hand.deal(d.seat, next(rest), up=d.face is Face.UP)
+    deal_out(hand, rest.__next__)
     reading = hand.settle().to_dict()
     facts = hand_facts(
         variant="house", options={}, entry_mode="full", entry={}, reading=reading,

@@ -183,6 +183,21 @@ def oracle(
     return expected
 
 
+def deal_out(hand: StudHand, draw, *, until=lambda h: h.over) -> None:
+    """Deal ``hand`` from ``draw()`` (pay rules paid, a community card where the deal calls
+    for one) until ``until(hand)``: by default to the end of the hand."""
+    while not until(hand):
+        nxt = hand.next_event()
+        if nxt.seat is not None:
+            hand.pay(nxt.seat)
+            continue
+        d = nxt.deals[0]
+        if d.face is Face.COMMUNITY:
+            hand.deal_community(draw())
+        else:
+            hand.deal(d.seat, draw(), up=d.face is Face.UP)
+
+
 def random_all_in(game, rng, players: int, street: int, spare: int = 0, ranks=()):
     """A random all-in of ``players`` with unequal stacks, bet in from ``street`` on (pay
     rules paid while one can): the hand at that moment, its unseen cards (just enough for
@@ -195,16 +210,7 @@ def random_all_in(game, rng, players: int, street: int, spare: int = 0, ranks=()
     rng.shuffle(deck)
 
     def deal(h: StudHand) -> None:
-        while h.phase is Phase.DEAL:
-            nxt = h.next_event()
-            if nxt.seat is not None:
-                h.pay(nxt.seat)
-                continue
-            d = nxt.deals[0]
-            if d.face is Face.COMMUNITY:
-                h.deal_community(deck.pop())
-            else:
-                h.deal(d.seat, deck.pop(), up=d.face is Face.UP)
+        deal_out(h, deck.pop, until=lambda h: h.phase is not Phase.DEAL)
 
     bet_until_closed(hand, street, deal)
     if hand.phase is not Phase.DEAL or sum(hand.in_hand) < 2:

@@ -115,6 +115,20 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
     return variant, ann, community, seats
 
 
+def _as_written(down: Any, up: Any, two_down: bool) -> bool:
+    """Whether ``down`` and ``up`` are lists of seven cards in all, three down (or two when
+    ``two_down``): the shape the quick readers take.
+
+    >>> _as_written(["As", "Kd", "2c"], ["3h", "4h", "5h", "6h"], False)
+    True
+    >>> _as_written(["As", "Kd"], ["3h", "4h", "5h", "6h", "7h"], False)
+    False
+    """
+    if type(down) is not list or type(up) is not list or len(down) + len(up) != 7:
+        return False
+    return len(down) == 3 or (len(down) == 2 and two_down)
+
+
 def _quick_seats(players: Sequence, two_down: bool) -> list[Seat] | None:
     """Every player as written most often (:meth:`_Cards.quick`: only ``down`` and ``up``),
     read at once, the cards checked new all together; ``None`` when one is not so, and the
@@ -127,9 +141,7 @@ def _quick_seats(players: Sequence, two_down: bool) -> list[Seat] | None:
             if type(p) is not dict or len(p) != 2:
                 return None
             down, up = p.get("down"), p.get("up")
-            if type(down) is not list or type(up) is not list or len(down) + len(up) != 7:
-                return None
-            if len(down) != 3 and (len(down) != 2 or not two_down):
+            if not _as_written(down, up, two_down):
                 return None
             down = [*map(fast, down)]
             up = [*map(fast, up)]
@@ -287,9 +299,7 @@ class _Cards:
         if len(p) == 3 and p["declare"] is not None:
             return None
         down, up = p.get("down"), p.get("up")
-        if type(down) is not list or type(up) is not list or len(down) + len(up) != 7:
-            return None
-        if len(down) != 3 and (len(down) != 2 or not two_down):
+        if not _as_written(down, up, two_down):
             return None
         fast = _FAST_CARDS.get
         try:
