@@ -25,11 +25,12 @@ def world():
     return league, admin, client
 
 
-def test_the_list_offers_games_and_says_they_are_logged_live(world):
+def test_the_list_offers_games_and_says_how_they_are_logged(world):
     league, admin, client = world
     league_game_create(league=league, by=admin, name="Deuces", preset="deuces_wild")
     page = Client().get("/leagues/club/games/").content.decode()
-    assert "Deuces" in page and "logged live on a dealer" in page and "New game" not in page
+    assert "Deuces" in page and "logged on a dealer" in page and "New game" not in page
+    assert "the results form lays its seats out" in page
     assert "New game" in client.get("/leagues/club/games/").content.decode()
     assert 'href="/leagues/club/games/"' in Client().get("/leagues/club/").content.decode()
 
@@ -167,6 +168,7 @@ def test_a_dealers_choice_night_offers_the_league_games_live(world):
     choice, _ = make_tournament(league=league, by=admin, name="Anything goes")
     page = client.get(f"/tournaments/{choice.pk}/").content.decode()
     assert 'data-testid="house-games"' in page and "The live logger deals them" in page
+    assert "the results form records them" in page and "not take them" not in page
     assert 'href="/leagues/club/games/baseball/"' in page
     live = client.get(f"/tournaments/{choice.pk}/live/").content.decode()
     assert '<option value="game:baseball">Baseball (version 1)</option>' in live

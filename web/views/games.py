@@ -28,9 +28,9 @@ from web.views.common import login_first, page_gate
 
 ACTION = "manage the league's games"
 NOT_LOGGABLE = (
-    "Hands of house games are logged live on a dealer's choice night: the live logger deals "
-    "the game's latest version and the hand keeps it. The results form does not take them "
-    "yet. The preview shows how the engine values them."
+    "Hands of house games are logged on a dealer's choice night: the live logger deals the "
+    "game's latest version and the hand keeps it, and the results form lays its seats out "
+    "from the definition. The preview shows how the engine values them."
 )
 
 
