@@ -1,14 +1,18 @@
 """A league re-evaluated across Celery workers: hands per second with 1 and 2 workers.
 
     .venv/bin/python bench/reevaluate.py [--hands 1000000] [--workers 1,2] [--chunk 500]
+        [--keep] [--reuse]
 
 Creates its own database (``homegame_reeval_bench``, or BENCH_DB, on BENCH_PG, default
 postgres://postgres@127.0.0.1:5432) and uses a Redis database of its own (BENCH_REDIS,
 default redis://127.0.0.1:6379/10, flushed). The demo league is seeded through the
 services (its 54 hands recorded and settled, showdowns of every game among them); then its
-settled hands are copied, night after night, with ``bulk_create`` (tournaments, hands, hand
-seats and pots) until the league holds ``--hands`` settled hands, and the planner's
-statistics are refreshed (``ANALYZE``; ``--no-analyze`` leaves them as the load left them). For each worker count,
+settled hands are copied, night after night, inside PostgreSQL (``INSERT … SELECT`` over
+``generate_series``: tournaments, hands, hand seats and pots) until the league holds
+``--hands`` settled hands, and the planner's statistics are refreshed (``ANALYZE``;
+``--no-analyze`` leaves them as the load left them). ``--workers 0`` only loads (with
+``--keep``: the database stays); ``--reuse`` re-evaluates the league such a run left, with
+no new load. For each worker count,
 that many ``celery worker --pool=solo`` processes are started on the bench database, a
 re-evaluation of the whole league is started through ``reevaluation_start`` (the job splits
 into chunks of ``--chunk`` hands, sent as one group), and the wall time until the job is done
@@ -44,50 +48,83 @@ def rss_mb(pid: int) -> float:
 
 
 def load(league, target: int) -> int:
-    """Copy the league's settled hands, night after night, until it holds ``target``."""
-    from django.db import transaction
+    """Copy the league's settled hands, night after night, until it holds ``target``.
 
-    from tracker.hands.models import Hand, HandSeat, HandStatus, Pot
+    The copies are made inside PostgreSQL (``INSERT … SELECT`` over ``generate_series``):
+    each copy of a night is a new tournament holding the night's settled hands, with their
+    seats and pots, the ids drawn from the tables' sequences beforehand, so no row travels
+    through Python. The last copy may hold only part of a night (the league ends at exactly
+    ``target`` hands). Tens of thousands of copies are made per statement."""
+    from django.db import connection, transaction
+
+    from tracker.hands.models import SETTLED, Hand, HandSeat, Pot
     from tracker.tournaments.models import Tournament
 
-    settled = (HandStatus.VERIFIED, HandStatus.DISPUTED)
-    nights = []
-    for t in Tournament.objects.filter(league=league).order_by("id"):
-        hands = list(Hand.objects.filter(tournament=t, status__in=settled).order_by("number"))
-        if hands:
-            seats = {h.pk: list(h.hand_seats.all()) for h in hands}
-            pots = {h.pk: list(h.pots.all()) for h in hands}
-            nights.append((t, hands, seats, pots))
-    count = Hand.objects.filter(tournament__league=league, status__in=settled).count()
+    quote = connection.ops.quote_name
+
+    def columns(model, *skip: str) -> list[str]:
+        return [quote(f.column) for f in model._meta.concrete_fields if f.attname not in skip]
+
+    def seq(model) -> str:
+        return f"pg_get_serial_sequence('{model._meta.db_table}', 'id')"
+
+    t_table, h_table = quote(Tournament._meta.db_table), quote(Hand._meta.db_table)
+    s_table, p_table = quote(HandSeat._meta.db_table), quote(Pot._meta.db_table)
+    settled = [s.value for s in SETTLED]
+    nights = Tournament.objects.filter(league=league, hands__status__in=settled).distinct()
+    per_copy = Hand.objects.filter(tournament__league=league, status__in=settled).count()
+    count = per_copy
+    if not per_copy:
+        return 0
     copy = 0
+    copies_a_step = max(1, 100_000 // per_copy)
+    night_ids = sorted(nights.values_list("id", flat=True))
+    t_cols = columns(Tournament, "id", "name")
+    h_cols = columns(Hand, "id", "tournament_id")
+    s_cols = columns(HandSeat, "id", "hand_id")
+    p_cols = columns(Pot, "id", "hand_id")
     while count < target:
-        with transaction.atomic():
-            batch_hands, batch_seats, batch_pots = [], [], []
-            for t, hands, _seats, _pots in nights:
-                if count >= target:
-                    break
-                copy += 1
-                new = Tournament.objects.get(pk=t.pk)
-                new.pk = None
-                new.name = f"{t.name} (copy {copy})"
-                new.save()
-                for h in hands[: target - count]:
-                    hand = _clone(h)
-                    hand.tournament_id = new.pk
-                    batch_hands.append((hand, h))
-                    count += 1
-            Hand.objects.bulk_create([h for h, _ in batch_hands], batch_size=2000)
-            for hand, template in batch_hands:
-                for s in seats_of(template, nights):
-                    seat = _clone(s)
-                    seat.hand_id = hand.pk
-                    batch_seats.append(seat)
-                for p in pots_of(template, nights):
-                    pot = _clone(p)
-                    pot.hand_id = hand.pk
-                    batch_pots.append(pot)
-            HandSeat.objects.bulk_create(batch_seats, batch_size=5000)
-            Pot.objects.bulk_create(batch_pots, batch_size=5000)
+        copies = min(copies_a_step, -(-(target - count) // per_copy))
+        with transaction.atomic(), connection.cursor() as cur:
+            # Which hands are copied, and the ids of the copies (tournament and hand).
+            cur.execute("DROP TABLE IF EXISTS bench_hand_map, bench_night_map")
+            cur.execute(
+                "CREATE TEMP TABLE bench_night_map AS "
+                f"SELECT t.id AS old_id, g AS copy, nextval({seq(Tournament)}) AS new_id "
+                f"FROM unnest(%s::bigint[]) AS t(id), generate_series(%s, %s) AS g",
+                [night_ids, copy + 1, copy + copies],
+            )
+            cur.execute(
+                "CREATE TEMP TABLE bench_hand_map AS "
+                f"SELECT old_id, tournament_id, nextval({seq(Hand)}) AS new_id FROM ("
+                "SELECT h.id AS old_id, m.new_id AS tournament_id FROM bench_night_map m "
+                f"JOIN {h_table} h ON h.tournament_id = m.old_id AND h.status = ANY(%s) "
+                "ORDER BY m.copy, m.old_id, h.number LIMIT %s) AS chosen",
+                [settled, target - count],
+            )
+            cur.execute(
+                f"INSERT INTO {t_table} (id, name, {', '.join(t_cols)}) "
+                f"SELECT m.new_id, t.name || ' (copy ' || m.copy || ')', "
+                f"{', '.join('t.' + c for c in t_cols)} FROM bench_night_map m "
+                f"JOIN {t_table} t ON t.id = m.old_id "
+                "WHERE m.new_id IN (SELECT tournament_id FROM bench_hand_map)"
+            )
+            cur.execute(
+                f"INSERT INTO {h_table} (id, tournament_id, {', '.join(h_cols)}) "
+                f"SELECT m.new_id, m.tournament_id, {', '.join('h.' + c for c in h_cols)} "
+                f"FROM bench_hand_map m JOIN {h_table} h ON h.id = m.old_id ORDER BY m.new_id"
+            )
+            added = cur.rowcount
+            for table, cols in ((s_table, s_cols), (p_table, p_cols)):
+                cur.execute(
+                    f"INSERT INTO {table} (hand_id, {', '.join(cols)}) "
+                    f"SELECT m.new_id, {', '.join('r.' + c for c in cols)} "
+                    f"FROM bench_hand_map m JOIN {table} r ON r.hand_id = m.old_id "
+                    "ORDER BY m.new_id"
+                )
+            cur.execute("DROP TABLE bench_hand_map, bench_night_map")
+        copy += copies
+        count += added
         print(f"  loaded {count:,} hands", end="\r", flush=True)
     print()
     return count
@@ -103,31 +140,6 @@ def analyze() -> None:
     with connection.cursor() as cur:
         cur.execute("ANALYZE")
     print(f"ANALYZE in {time.perf_counter() - start:.1f} s")
-
-
-def _clone(obj):
-    clone = type(obj)()
-    for f in obj._meta.concrete_fields:
-        setattr(clone, f.attname, getattr(obj, f.attname))
-    clone.pk = None
-    return clone
-
-
-_SEATS: dict = {}
-_POTS: dict = {}
-
-
-def seats_of(template, nights):
-    if not _SEATS:
-        for _, _, seats, pots in nights:
-            _SEATS.update(seats)
-            _POTS.update(pots)
-    return _SEATS[template.pk]
-
-
-def pots_of(template, nights):
-    seats_of(template, nights)
-    return _POTS[template.pk]
 
 
 def run(league, admin, workers: int, logs: Path) -> dict:
@@ -210,8 +222,15 @@ def main() -> None:
         action="store_true",
         help="leave the planner's statistics as the bulk load left them (no ANALYZE)",
     )
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="re-evaluate the league a run with --keep left (no new database, no load)",
+    )
     args = parser.parse_args()
-    counts = [int(n) for n in args.workers.split(",")]
+    counts = [int(n) for n in args.workers.split(",") if int(n)]  # 0: load only
+    if args.reuse:
+        args.keep = True
     DB.env.update(
         {
             "CELERY_BROKER_URL": REDIS,
@@ -220,7 +239,8 @@ def main() -> None:
         }
     )
     subprocess.run(["redis-cli", "-u", REDIS, "flushdb"], check=True, capture_output=True)
-    DB.reset()
+    if not args.reuse:
+        DB.reset()
     DB.setup_django()
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
@@ -228,17 +248,19 @@ def main() -> None:
     from homegame.celery import app
     from tracker.leagues.models import League
 
-    app.conf.task_always_eager = True  # the demo's own settlement runs here
-    call_command("seed_demo", verbosity=0)
-    app.conf.task_always_eager = False
+    if not args.reuse:
+        app.conf.task_always_eager = True  # the demo's own settlement runs here
+        call_command("seed_demo", verbosity=0)
+        app.conf.task_always_eager = False
     league = League.objects.order_by("id").first()
     admin = get_user_model().objects.get(username="alex")  # the demo league's founder
     try:
-        start = time.perf_counter()
-        total = load(league, args.hands)
-        print(f"{total:,} settled hands loaded in {time.perf_counter() - start:.0f} s")
-        if not args.no_analyze:
-            analyze()
+        if not args.reuse:
+            start = time.perf_counter()
+            total = load(league, args.hands)
+            print(f"{total:,} settled hands loaded in {time.perf_counter() - start:.0f} s")
+            if not args.no_analyze:
+                analyze()
         logs = ROOT / "test-artifacts" / "bench-reevaluate"
         logs.mkdir(parents=True, exist_ok=True)
         results = {}
