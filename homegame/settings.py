@@ -374,7 +374,7 @@ JOB_MAX_RESTARTS = env_int("JOB_MAX_RESTARTS", default=3)  # then the job is fai
 REEVALUATION_CHUNK_SIZE = env_int("REEVALUATION_CHUNK_SIZE", default=500)
 # Hands of a chunk re-read in one transaction (one write of the job's progress): a worker
 # killed in the middle of a chunk loses at most this many readings, made again on resume.
-REEVALUATION_BATCH_SIZE = env_int("REEVALUATION_BATCH_SIZE", default=25)
+REEVALUATION_BATCH_SIZE = env_int("REEVALUATION_BATCH_SIZE", default=250)
 CELERY_BEAT_SCHEDULE = {
     "hands-sweep": {"task": "tracker.hands_sweep", "schedule": float(SWEEP_INTERVAL)},
     "imports-sweep": {"task": "tracker.imports_sweep", "schedule": float(SWEEP_INTERVAL)},

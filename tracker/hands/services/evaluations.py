@@ -20,15 +20,27 @@ from tracker.hands.models import Dispute, Evaluation, Hand, Pot
 
 
 def evaluation_row(
-    *, hand: Hand, source: str, outcome=None, error: str = "", job_id: int | None = None
+    *,
+    source: str,
+    hand: Hand | None = None,
+    hand_id: int | None = None,
+    outcome=None,
+    reading: dict | None = None,
+    error: str = "",
+    job_id: int | None = None,
 ) -> dict:
     """The Evaluation row of what this engine version read of ``hand`` (or why it refused
-    it), as field values, for :func:`evaluation_record` or a batch of ``rows_insert``."""
+    it), as field values, for :func:`evaluation_record` or a batch of ``rows_insert``.
+
+    ``hand_id`` stands for ``hand`` where the hand was read as plain values, and ``reading``
+    is ``outcome.reading()`` where the caller already made it."""
+    if reading is None and outcome is not None:
+        reading = outcome.reading()
     return {
-        "hand_id": hand.pk,
+        "hand_id": hand.pk if hand is not None else hand_id,
         "engine_version": ENGINE_VERSION,
         "source": source,
-        "reading": None if outcome is None else outcome.reading(),
+        "reading": reading,
         "awards": []
         if outcome is None
         else [ChipsByPlayer(pot.engine_award).to_json() for pot in outcome.pots],

@@ -16,18 +16,22 @@ import os
 import time
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F, Prefetch
+from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from tracker.audit.services import audit_record, system_actor
+from tracker.core import rows
 from tracker.core.bulk import rows_insert
 from tracker.core.jobs import enqueue_on_commit, send_group
 from tracker.core.permissions import Capability, require
 from tracker.core.totals import totals_kept
 from tracker.core.typed import ChipsByPlayer
 from tracker.engine.errors import DomainError
+from tracker.engine.stakes import Stakes
 from tracker.engine.version import ENGINE_VERSION
+from tracker.games.models import LeagueGameVersion
+from tracker.games.selectors import version_definition
 from tracker.hands.models import (
     SETTLED,
     DisputeSource,
@@ -51,7 +55,7 @@ log = logging.getLogger(__name__)
 
 CHUNK_TASK = "tracker.reevaluation_chunk"
 DEFAULT_CHUNK_SIZE = 500
-DEFAULT_BATCH_SIZE = 25
+DEFAULT_BATCH_SIZE = 250
 
 
 @transaction.atomic
@@ -263,49 +267,167 @@ def reevaluation_chunk_run(*, job_id: int, index: int) -> dict:
     return {"job": job_id, "chunk": index, "read": read}
 
 
-# What a re-reading never looks at unless the hand changed (then Django loads it on use): the
-# seats' cards and facts (the facts are rewritten whole), the pots' eligible players and table
-# award, the hand's projection and review. Leaving them unread keeps the JSON decoding down.
-_HAND_UNREAD = ("projected_net", "starting_stacks", "review_reason", "content_hash")
-_SEAT_UNREAD = ("down", "up", "facts")
-_POT_UNREAD = ("eligible", "table_award")
+# A batch is read as plain rows, in statements written out (tracker/core/rows.py): the
+# columns a reading needs of each hand, its seats' stacks and its pots' engine awards. A hand
+# becomes a model instance, with its seats and pots, only when its reading changed (rare):
+# then ``hand_reevaluate`` reads it again and writes what changed.
+# (fields_named gives them in the model's order.)
+_HAND_FIELDS = rows.fields_named(
+    Hand,
+    (
+        "id", "variant", "options", "ante", "bring_in", "small_bet", "big_bet", "level",
+        "positions", "entry_mode", "entry", "table_result", "game_version_id", "engine_reading",
+    ),
+)  # fmt: skip
+_POT_FIELDS = rows.fields_named(Pot, ("hand_id", "index", "engine_award", "overridden"))
+_SOURCE = EvaluationSource.REEVALUATION
+
+
+def _column(model, attname: str) -> str:
+    return connection.ops.quote_name(model._meta.get_field(attname).column)
+
+
+def _in(count: int) -> str:
+    return ", ".join(["%s"] * count)
+
+
+def _hands_locked(job_id: int, hand_ids: list[int]) -> list[tuple[dict, bool]]:
+    """The batch's hands as values of ``_HAND_FIELDS`` by attribute name, in id order, each
+    with whether the job has read it already (an Evaluation of the job), their rows locked
+    until the transaction ends (``FOR UPDATE`` where the database has row locks)."""
+    quote = connection.ops.quote_name
+    sql = (
+        f"SELECT {rows.select_list('h', _HAND_FIELDS)}, EXISTS (SELECT 1 FROM "
+        f"{quote(Evaluation._meta.db_table)} e WHERE e.{_column(Evaluation, 'hand_id')} = h.id "
+        f"AND e.{_column(Evaluation, 'job_id')} = %s) FROM {quote(Hand._meta.db_table)} h "
+        f"WHERE h.id IN ({_in(len(hand_ids))}) ORDER BY h.id"
+    )
+    if connection.features.has_select_for_update:
+        sql += " FOR UPDATE OF h" if connection.features.has_select_for_update_of else " FOR UPDATE"
+    convs = rows.converters(_HAND_FIELDS)
+    names = [field.attname for field in _HAND_FIELDS]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [job_id, *hand_ids])
+        return [
+            (
+                dict(zip(names, rows.converted(r[:-1], _HAND_FIELDS, convs), strict=True)),
+                bool(r[-1]),
+            )
+            for r in cursor
+        ]
+
+
+def _stacks_and_pots(hand_ids: list[int]) -> tuple[dict[int, list[int]], dict[int, dict]]:
+    """Each hand's seats' starting stacks by position, and its pots by index as
+    ``(engine_award, overridden)``."""
+    quote = connection.ops.quote_name
+    seat_hand, pot_hand = _column(HandSeat, "hand_id"), _column(Pot, "hand_id")
+    stacks: dict[int, list[int]] = {pk: [] for pk in hand_ids}
+    pots: dict[int, dict] = {pk: {} for pk in hand_ids}
+    convs = rows.converters(_POT_FIELDS)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {seat_hand}, {_column(HandSeat, 'starting_stack')} "
+            f"FROM {quote(HandSeat._meta.db_table)} WHERE {seat_hand} IN ({_in(len(hand_ids))}) "
+            f"ORDER BY {seat_hand}, {_column(HandSeat, 'position')}",
+            hand_ids,
+        )
+        for hand_id, stack in cursor:
+            stacks[hand_id].append(stack)
+        cursor.execute(
+            f"SELECT {rows.select_list('p', _POT_FIELDS)} FROM {quote(Pot._meta.db_table)} p "
+            f"WHERE p.{pot_hand} IN ({_in(len(hand_ids))})",
+            hand_ids,
+        )
+        names = [field.attname for field in _POT_FIELDS]
+        for r in cursor:
+            pot = dict(zip(names, rows.converted(r, _POT_FIELDS, convs), strict=True))
+            pots[pot["hand_id"]][pot["index"]] = (pot["engine_award"], pot["overridden"])
+    return stacks, pots
+
+
+def _definitions(version_ids: set[int]) -> dict:
+    """The house games' definitions of the given game versions, by version id."""
+    if not version_ids:
+        return {}
+    return {
+        v.pk: version_definition(v) for v in LeagueGameVersion.objects.filter(pk__in=version_ids)
+    }
+
+
+def _reading_changed(outcome, reading: dict, stored: dict | None, pots: dict) -> bool:
+    """Whether ``hand_reevaluate`` would write anything for this reading: a pot (not
+    overridden) whose engine award moved, or a reading that differs from the stored one but
+    for the engine's version."""
+    for k, pot in enumerate(outcome.pots):
+        row = pots.get(k)
+        if row is None or row[1]:
+            continue
+        if ChipsByPlayer.from_json(row[0]) != ChipsByPlayer(pot.engine_award):
+            return True
+    old = dict(stored or {})
+    old.pop("engine_version", None)
+    fresh = dict(reading)
+    fresh.pop("engine_version", None)
+    return old != fresh
 
 
 def _batch_read(job_id: int, hand_ids: list[int]) -> int:
     """Re-read a few hands in one transaction (their rows locked, in id order), skipping those
     the job has read already; count them on the job and write its heartbeat. Returns how many
-    hands were read."""
+    hands were read.
+
+    A hand is read from plain rows; one whose reading changed (rare) is read again as a model
+    instance by :func:`hand_reevaluate`, which writes the change."""
     with transaction.atomic():
-        hands = list(
-            Hand.objects.select_for_update(of=("self",))
-            .filter(pk__in=hand_ids)
-            .order_by("id")
-            .defer(*_HAND_UNREAD)
-            .prefetch_related(
-                Prefetch("hand_seats", HandSeat.objects.defer(*_SEAT_UNREAD)),
-                Prefetch("pots", Pot.objects.defer(*_POT_UNREAD)),
-            )
-        )
-        seen = set(
-            Evaluation.objects.filter(hand_id__in=hand_ids, job_id=job_id).values_list(
-                "hand_id", flat=True
-            )
-        )
+        hands = [values for values, seen in _hands_locked(job_id, hand_ids) if not seen]
+        if not hands:
+            return 0
+        stacks, pots = _stacks_and_pots([hand["id"] for hand in hands])
+        games = _definitions({h["game_version_id"] for h in hands if h["game_version_id"]})
         read = changed = 0
-        rows: list[dict] = []
+        out: list[dict] = []
         for hand in hands:
-            if hand.pk in seen:
-                continue  # read by an earlier run of this chunk
-            try:
-                changed += hand_reevaluate(hand=hand, job_id=job_id, rows=rows)
-            except DomainError:
-                pass  # kept as an Evaluation with its error; listed on the job at the end
+            pk, version_id = hand["id"], hand["game_version_id"]
             read += 1
-        rows_insert(Evaluation, rows)
-        if read:
-            ReevaluationJob.objects.filter(pk=job_id).update(
-                done=F("done") + read, changed=F("changed") + changed, heartbeat_at=timezone.now()
+            spec = HandSpec(
+                variant=hand["variant"],
+                options=hand["options"],
+                stakes=Stakes(
+                    hand["ante"],
+                    hand["bring_in"],
+                    hand["small_bet"],
+                    hand["big_bet"],
+                    level=hand["level"],
+                ),
+                players=list(hand["positions"]),
+                entry_mode=hand["entry_mode"],
+                entry=hand["entry"],
+                table_result=hand["table_result"],
+                game=games[version_id] if version_id is not None else None,
             )
+            try:
+                outcome = hand_evaluate(spec, stacks[pk])
+            except DomainError as exc:
+                # Kept with its error; listed on the job at the end.
+                out.append(
+                    evaluation_row(hand_id=pk, source=_SOURCE, job_id=job_id, error=exc.message)
+                )
+                continue
+            reading = outcome.reading()
+            if _reading_changed(outcome, reading, hand["engine_reading"], pots[pk]):
+                instance = Hand.objects.prefetch_related("hand_seats", "pots").get(pk=pk)
+                changed += hand_reevaluate(hand=instance, job_id=job_id, rows=out)
+                continue
+            out.append(
+                evaluation_row(
+                    hand_id=pk, source=_SOURCE, job_id=job_id, outcome=outcome, reading=reading
+                )
+            )
+        rows_insert(Evaluation, out)
+        ReevaluationJob.objects.filter(pk=job_id).update(
+            done=F("done") + read, changed=F("changed") + changed, heartbeat_at=timezone.now()
+        )
     return read
 
 
