@@ -16,7 +16,7 @@ Prints the median milliseconds of change 5, 30 and 60 of a hand (over ``--hands`
 and over changes 4-6, 29-31 and 59-61 so that a hand gives three samples) next to the
 trivial authenticated write, timed in the same loop right after each change: creating a
 player, ``player_create`` through the services and ``POST /api/v1/players/`` (token) over
-HTTP. The ratios are the figures: change / trivial write, and change 60 / change 5, of the
+HTTP, and over HTTP the answer's size. The ratios are the figures: change / trivial write, and change 60 / change 5, of the
 wall time and of this process's CPU time (the web side and the services, without the
 database server's: steadier on a loaded machine). Also the load average. ``--profile``
 prints a cProfile of the HTTP changes (which slows them).
@@ -217,6 +217,7 @@ def run(args) -> None:
     client.force_login(user)
     api = Client(HTTP_AUTHORIZATION=f"Token {token}")
     times, peer = {}, []
+    sizes: dict[int, list[int]] = {}  # the answer's bytes
     profile = cProfile.Profile() if args.profile else None
     for h in range(args.hands):
         t = tournament(f"H{h}")
@@ -248,6 +249,7 @@ def run(args) -> None:
                 raise SystemExit(f"change {k} of hand {h}: {response.status_code} {data}")
             version = data["results"][0]["version"]
             times.setdefault(k, []).append(clock.both)
+            sizes.setdefault(k, []).append(len(response.content))
             if k in SAMPLED:
                 peer_count += 1
                 with Clock() as clock:
@@ -266,6 +268,12 @@ def run(args) -> None:
         "write: POST /api/v1/players/)"
     )
     print_figures(times, peer)
+    print(
+        "    the answer: "
+        + ", ".join(
+            f"{statistics.median(window(sizes, p)):,.0f} bytes at change {p}" for p in POINTS
+        )
+    )
     print(f"\nload average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if profile:
         stats = pstats.Stats(profile)

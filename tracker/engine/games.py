@@ -65,6 +65,7 @@ __all__ = [
     "first_to_act",
     "follow_ranks",
     "load_game",
+    "table_follow_ranks",
     "wild_now",
     "wild_options",
 ]
@@ -182,6 +183,12 @@ class FixedWild:
     one-eyed jacks (``cards`` Js Jh), the suicide king (``cards`` Kh)."""
 
     kind: ClassVar[str] = "fixed"
+    #: Whether its wild cards depend on every card the player holds (the lowest of them):
+    #: while some are unseen a screen cannot mark them (see ``ranks_while_unseen``).
+    reads_every_card: ClassVar[bool] = False
+    #: Of a rule that reads every card, the ranks (rank index, card >> 2) of its wild cards
+    #: that no unseen card can change, marked while some are unseen.
+    ranks_while_unseen: ClassVar[frozenset[int]] = frozenset()
     ranks: tuple[int, ...] = ()
     cards: tuple[int, ...] = ()
 
@@ -198,6 +205,8 @@ class KingsAndLowestWild:
     """Kings and the player's lowest card (Kings and Little Ones; the announcements of RULES.md)."""
 
     kind: ClassVar[str] = "kings_and_lowest"
+    reads_every_card: ClassVar[bool] = True  # the little one: the lowest of them all
+    ranks_while_unseen: ClassVar[frozenset[int]] = frozenset({11})  # the kings
     king_required: bool = True
     all_lowest_wild: bool = False
     ace_low_for_lowest: bool = False
@@ -223,6 +232,8 @@ class LowestHoleWild:
     """
 
     kind: ClassVar[str] = "lowest_hole"
+    reads_every_card: ClassVar[bool] = True  # the lowest face-down card
+    ranks_while_unseen: ClassVar[frozenset[int]] = frozenset()
     same_rank: str = "all"
 
     def to_dict(self) -> dict:
@@ -243,6 +254,8 @@ class FollowWild:
     """
 
     kind: ClassVar[str] = "follow"
+    reads_every_card: ClassVar[bool] = False  # the table's up cards only
+    ranks_while_unseen: ClassVar[frozenset[int]] = frozenset()
     rank: int = 12
     x_wild: bool = True
     later_x: str = "replaces"
@@ -853,13 +866,33 @@ def wild_now(
     >>> sorted(map(format_card, wild_now(ftq, mine, [], order + [c("Qh")], complete=True)))
     []
     """
+    follow = table_follow_ranks(game, up_order, complete=complete)
+    options = wild_options(game, down, up, community, follow)
+    return frozenset().union(*options)
+
+
+def table_follow_ranks(
+    game: GameDefinition, up_order: Sequence[int], *, complete: bool
+) -> frozenset[int]:
+    """The follow ranks of the table after the up cards ``up_order`` (the same for every
+    player: :func:`wild_now` and the live logger's screen work them out once), as
+    :func:`wild_now`'s ``complete`` says.
+
+    >>> from tracker.engine.cards import parse_card as c
+    >>> ftq = load_game({"name": "ftq", "title": "Follow the Queen",
+    ...                  "wild": [{"kind": "follow", "rank": "Q"}]})
+    >>> order = [c(x) for x in "Qd 7h Qs".split()]
+    >>> sorted(table_follow_ranks(ftq, order, complete=False))
+    [7]
+    >>> sorted(table_follow_ranks(ftq, order, complete=True))
+    []
+    """
     follow: frozenset[int] = frozenset()
     for w in game.wild:
         if isinstance(w, FollowWild):
             rule = w if complete else replace(w, last_x="keeps")
             follow = follow_ranks(rule, up_order)
-    options = wild_options(game, down, up, community, follow)
-    return frozenset().union(*options)
+    return follow
 
 
 def _kings_and_lowest(

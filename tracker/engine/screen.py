@@ -23,7 +23,7 @@ on the later events of one change and ``"auto": True`` on what the machine did b
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -45,7 +45,8 @@ from .events import (
     event_to_json,
 )
 from .frames import FrameSeat, FramesObserver, StreetFrame
-from .games import FixedWild, FollowWild, GameDefinition, load_game, wild_now
+from .games import GameDefinition, load_game, table_follow_ranks
+from .games import wild_options as game_wild_options
 from .live import check_around, checks_around, live_hand
 from .stakes import Stakes
 from .stud import BET_VERBS, NextEvent, Option, Phase, ProcedureError, StudHand, Verb, declaring
@@ -72,7 +73,7 @@ __all__ = [
     "step",
     "table_now",
     "undo_steps",
-    "wild_cards",
+    "wild_marks",
 ]
 
 VERB_LABELS = {
@@ -294,8 +295,7 @@ def seen_cards(table: StreetFrame) -> tuple[list[str], list[str]]:
 
 def _seats(now: TableNow) -> list[ScreenSeat]:
     seats = []
-    for s in now.table.seats:
-        wild = wild_cards(now, s)
+    for s, wild in zip(now.table.seats, wild_marks(now), strict=True):
         seats.append(
             ScreenSeat(
                 seat=s,
@@ -308,51 +308,86 @@ def _seats(now: TableNow) -> list[ScreenSeat]:
     return seats
 
 
-def wild_cards(now: TableNow, seat: FrameSeat) -> set[str]:
-    """The seat's cards (codes) that are wild as things stand now: a house game's rules
-    over the up cards dealt so far (:func:`tracker.engine.games.wild_now`), today's games
-    as :func:`tracker.engine.wild.wild_options` reads them (every card any choice makes
-    wild; Low Hole's high and low halves both). While some of the seat's cards are unseen
-    only what cannot depend on them is marked: fixed and follow ranks, and kings.
+def wild_marks(now: TableNow) -> list[set[str]]:
+    """Each seat's cards (codes) that are wild as things stand now, worked out once for the
+    whole table: a house game's rules over the up cards dealt so far (the follow ranks of
+    :func:`tracker.engine.games.table_follow_ranks`, then each seat's
+    :func:`tracker.engine.games.wild_options`), today's games as
+    :func:`tracker.engine.wild.wild_options` reads them (every card any choice makes wild;
+    Low Hole's high and low halves both). While some of a seat's cards are unseen only
+    what cannot depend on them is marked, as the rules say of themselves
+    (``reads_every_card``, ``ranks_while_unseen``): a house game's fixed and follow ranks;
+    today's kings.
 
     >>> from tracker.engine.stakes import Stakes
     >>> setup = dict(variant="kings_and_little_ones", options={}, stakes=Stakes(1, 2, 5, 10),
     ...              stacks=[100, 100], names=["Ann", "Bob"])
     >>> steps, _ = step(table_now(**setup, steps=[]), {"op": "deal", "card-0-0": "Kc",
     ...     "card-0-1": "9d", "card-0-2": "4h", "card-1-2": "Kd"})
-    >>> now = table_now(**setup, steps=steps)
-    >>> sorted(wild_cards(now, now.table.seats[0])), sorted(wild_cards(now, now.table.seats[1]))
-    (['4h', 'Kc'], ['Kd'])
+    >>> [sorted(cards) for cards in wild_marks(table_now(**setup, steps=steps))]
+    [['4h', 'Kc'], ['Kd']]
     """
-    hand = now.hand
-    down = [parse_card(c.code) for c in seat.cards if c.code and not c.up]
-    up = [parse_card(c.code) for c in seat.cards if c.code and c.up]
-    if not down and not up:
-        return set()
-    seen = all(c.code for c in seat.cards)
+    hand, seats = now.hand, now.table.seats
+    rules = hand.game.wild
+    if not rules:  # no wild cards (seven-card stud)
+        return [set() for _ in seats]
     community = parse_card(now.table.community) if now.table.community else None
-    if hand.house:
-        game = hand.game
-        rules = tuple(w for w in game.wild if isinstance(w, FixedWild | FollowWild))
-        if not seen and len(rules) < len(game.wild):  # drop the rules that read every card
-            game = replace(game, wild=rules)
-        if not game.wild:
-            return set()
-        order = [c for c in hand.up_order if c is not None]
-        complete = hand.street == hand.last_street and hand.phase is not Phase.DEAL
-        cards = wild_now(game, down, up, order, complete=complete, community=community)
-    elif hand.variant == "seven_card_stud" or not (seen or hand.variant == "kings_and_little_ones"):
-        return set()  # no wild cards, or they follow a hole card nobody has seen
-    else:
-        ann = normalize_announcements(hand.variant, hand.options)
-        halves = ["high"] + (["low"] if has_low(hand.variant, ann) else [])
+    marks = _house_marks(now, community) if hand.house else _variant_marks(now, community)
+    found = []
+    for seat in seats:
+        down = [parse_card(c.code) for c in seat.cards if c.code and not c.up]
+        up = [parse_card(c.code) for c in seat.cards if c.code and c.up]
+        seen = all(c.code for c in seat.cards)
+        cards = marks(down, up, seen) if down or up else frozenset()
+        found.append({format_card(c) for c in cards})
+    return found
+
+
+_Marks = Callable[[list[int], list[int], bool], "frozenset[int]"]
+
+
+def _house_marks(now: TableNow, community: int | None) -> _Marks:
+    """A house game's wild cards of one seat (down, up, all seen?), the table's follow
+    ranks and the rules kept while cards are unseen worked out once."""
+    hand = now.hand
+    game = hand.game
+    order = [c for c in hand.up_order if c is not None]
+    complete = hand.street == hand.last_street and hand.phase is not Phase.DEAL
+    follow = table_follow_ranks(game, order, complete=complete)
+    kept = tuple(w for w in game.wild if not w.reads_every_card)
+    unseen: GameDefinition | None = game
+    if len(kept) < len(game.wild):  # drop the rules that read every card
+        unseen = replace(game, wild=kept) if kept else None
+
+    def marks(down: list[int], up: list[int], seen: bool) -> frozenset[int]:
+        rules = game if seen else unseen
+        if rules is None:
+            return frozenset()
+        return frozenset().union(*game_wild_options(rules, down, up, community, follow))
+
+    return marks
+
+
+def _variant_marks(now: TableNow, community: int | None) -> _Marks:
+    """One of today's games: its announcements and halves read once; while cards are
+    unseen, only the ranks its rules mark whatever they are."""
+    hand = now.hand
+    ann = normalize_announcements(hand.variant, hand.options)
+    halves = ["high"] + (["low"] if has_low(hand.variant, ann) else [])
+    sure = frozenset().union(*(w.ranks_while_unseen for w in hand.game.wild))
+
+    def marks(down: list[int], up: list[int], seen: bool) -> frozenset[int]:
+        if not seen and not sure:  # the wild cards follow a hole card nobody has seen
+            return frozenset()
         options = [
             o for half in halves for o in wild_options(hand.variant, ann, down, up, community, half)
         ]
         cards = frozenset().union(*options)
-        if not seen:  # the lowest card may be among the unseen ones: kings only
-            cards = frozenset(c for c in cards if c >> 2 == 11)
-    return {format_card(c) for c in cards}
+        if not seen:  # the lowest card may be among the unseen ones
+            cards = frozenset(c for c in cards if c >> 2 in sure)
+        return cards
+
+    return marks
 
 
 def _option_label(page: Screen, now: TableNow, option: Option) -> str:

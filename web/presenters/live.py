@@ -10,13 +10,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.template.loader import render_to_string
 from django.utils.html import format_html_join
 
 from tracker.engine.errors import DomainError
 from tracker.engine.events import TableEvent
 from tracker.engine.games import load_game
 from tracker.engine.screen import Screen, events_from_form, hand_title, screen, stakes_line
-from tracker.engine.variants import STREETS
 from tracker.hands.selectors.live import DraftState, draft_night
 from web.presenters.games import definition_lines
 
@@ -150,58 +150,22 @@ def table_result_from_post(state: DraftState, post: Mapping[str, Any]) -> dict[s
     return None
 
 
-def next_json(state: DraftState) -> dict[str, Any]:
-    """What the machine's ``next_event()`` offers, as JSON (the outbox's answer)."""
-    nxt = state.next
-    return {
-        "phase": nxt.phase.value,
-        "street": STREETS[nxt.street],
-        "seat": nxt.seat,
-        "options": [
-            {"verb": o.verb.value, "seat": o.seat, "amount": o.amount, "to": o.to}
-            for o in nxt.options
-        ],
-        "deals": [{"seat": d.seat, "face": d.face.value} for d in nxt.deals],
-        "choices": [
-            {"verb": o.verb.value, "seat": o.seat, "amount": o.amount} for o in nxt.choices
-        ],
-        "showdown": list(nxt.showdown),
-        "over": nxt.over,
-    }
-
-
-def table_json(state: DraftState) -> dict[str, Any]:
-    """The table now, as JSON: the pot, the community card, each seat's cards and chips."""
-    table = state.table
-    return {
-        "pot": table.pot,
-        "community": table.community,
-        "seats": [
-            {
-                "seat": s.position,
-                "name": state.names[s.position],
-                "stack": s.stack,
-                "street_chips": s.street_chips,
-                "total": s.total,
-                "folded": s.folded,
-                "cards": [{"code": c.code, "up": c.up} for c in s.cards],
-            }
-            for s in table.seats
-        ],
-    }
-
-
-def live_json(page: LivePage) -> dict[str, Any]:
-    """The draft as the outbox answers it: its version, what comes next, the table."""
+def live_answer(page: LivePage, *, tournament, request=None, log: bool = False) -> dict[str, Any]:
+    """The draft as the outbox answers it: only what the phone redraws from, the page's
+    draft section (``html``, as the page itself renders it: its buttons, table and log are
+    there once) and which draft and version it is of; ``log``: the log's lines too (a
+    conflict's other screen, shown beside the phone's lines)."""
     draft = page.state.draft
-    return {
+    html = render_to_string(
+        "tracker/_live_draft.html", {"tournament": tournament, "page": page}, request=request
+    )
+    answer: dict[str, Any] = {
         "draft": draft.pk,
         "number": draft.number,
         "version": draft.version,
         "status": draft.status,
-        "prompt": page.prompt,
-        "can_finish": page.can_finish,
-        "next": next_json(page.state),
-        "table": table_json(page.state),
-        "log": page.log,
+        "html": html,
     }
+    if log:
+        answer["log"] = page.log
+    return answer

@@ -8,6 +8,8 @@ a list of tokens the same way.
 
 from __future__ import annotations
 
+import functools
+
 from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
@@ -52,6 +54,16 @@ def card_label(token) -> str:
 
 @register.filter
 def card(token, arg=None):
+    try:
+        return _card(token, arg)
+    except TypeError:  # not hashable: not kept
+        return _card.__wrapped__(token, arg)
+
+
+@functools.lru_cache(maxsize=2048)
+def _card(token, arg):
+    """One card's HTML, kept: a page draws the same few cards many times (the live
+    logger's table redraws every seat's at each step)."""
     flags = _flags(arg)
     if token is None or token == "" or is_unknown(token):
         return mark_safe('<span class="card back" title="unseen card">?</span>')

@@ -8,7 +8,6 @@ from functools import wraps
 from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -45,7 +44,7 @@ from web.forms.drafts import posted_version
 from web.forms.outbox import json_body, outbox_changes, resolve_choice
 from web.presenters.live import (
     events_from_post,
-    live_json,
+    live_answer,
     live_page,
     night_in_words,
     table_result_from_post,
@@ -152,21 +151,18 @@ def _result_json(result: ChangeResult) -> dict:
     return data
 
 
-def _draft_json(request, tournament, draft) -> dict | None:
+def _draft_json(request, tournament, draft, *, log: bool = False) -> dict | None:
     if draft is None:
         return None
     page = live_page(draft_state(draft))
-    html = render_to_string(
-        "tracker/_live_draft.html", {"tournament": tournament, "page": page}, request=request
-    )
-    return {**live_json(page), "html": html}
+    return live_answer(page, tournament=tournament, request=request, log=log)
 
 
 def _conflict_json(request, tournament, conflict: OutboxConflict) -> dict:
     draft = conflict.draft
     server = {"version": draft.version, "status": draft.status}
     if draft.status == DraftStatus.OPEN:
-        server = _draft_json(request, tournament, draft)
+        server = _draft_json(request, tournament, draft, log=True)
     return {
         "draft": draft.pk,
         "number": draft.number,

@@ -4,9 +4,9 @@ A draft holds the table events accepted so far (tracker/engine/events.py, in the
 form), each marked ``auto`` when the machine did it by itself (its automations) and
 ``joined`` when it came in the same change as the one before. Every change takes the
 stud state machine after them, applies the new events with the machine's checks, and saves
-at once, in a transaction that locks the draft; ``version`` must match the one the client
-saw, so two phones on one draft cannot overwrite each other (the second is told to
-reload). The machine a change moved on is kept for the next read or change of the draft
+at once, in a transaction that locks the draft (once: the outbox, which locks it first,
+passes ``locked=True``); ``version`` must match the one the client saw, so two phones on
+one draft cannot overwrite each other (the second is told to reload). The machine a change moved on is kept for the next read or change of the draft
 (tracker/hands/selectors/live.py), so a change late in a hand does not replay the hand.
 Finishing records the hand as a full history through :func:`hand_record`, so settlement,
 disputes, statistics and the replayer work for it as for any hand. A house game's draft
@@ -301,9 +301,13 @@ def draft_start_checked(
     return same
 
 
-def _locked(draft: DraftHand, by, version: int) -> DraftHand:
+def _locked(draft: DraftHand, by, version: int, *, locked: bool) -> DraftHand:
+    """The draft under its row lock, open and at ``version``. ``locked``: the caller read
+    ``draft`` under that lock in this transaction already (the outbox, which locks it before
+    it looks for a re-sent change), so it is not read again: one lock a change."""
     require(by, draft.tournament.league, Capability.RECORD_HAND, "record hands")
-    draft = DraftHand.objects.select_for_update().select_related("tournament").get(pk=draft.pk)
+    if not locked:
+        draft = DraftHand.objects.select_for_update().select_related("tournament").get(pk=draft.pk)
     if draft.status != DraftStatus.OPEN:
         raise Conflict(
             f"hand {draft.number} was {draft.get_status_display().lower()} already",
@@ -356,10 +360,11 @@ def draft_step(
     version: int,
     events: Sequence[TableEvent],
     client_id: uuid.UUID | None = None,
+    locked: bool = False,
 ) -> DraftHand:
     """Log one or more events (e.g. a street's cards, one per seat) as one change: one
     undo takes the change back whole, with what the machine did by itself after it."""
-    draft = _locked(draft, by, version)
+    draft = _locked(draft, by, version, locked=locked)
     if not events:
         raise DomainError("a change logs at least one event: nothing was sent", field="events")
     machine = draft_machine(draft)
@@ -373,11 +378,16 @@ def draft_step(
 
 @transaction.atomic
 def draft_check_around(
-    *, draft: DraftHand, by, version: int, client_id: uuid.UUID | None = None
+    *,
+    draft: DraftHand,
+    by,
+    version: int,
+    client_id: uuid.UUID | None = None,
+    locked: bool = False,
 ) -> DraftHand:
     """Everyone left to act on the street checks, in order, as one change (one undo
     takes every check back)."""
-    draft = _locked(draft, by, version)
+    draft = _locked(draft, by, version, locked=locked)
     machine = draft_machine(draft)
     hand = machine.hand
     done = check_around(hand)
@@ -389,19 +399,29 @@ def draft_check_around(
 
 @transaction.atomic
 def draft_undo(
-    *, draft: DraftHand, by, version: int, client_id: uuid.UUID | None = None
+    *,
+    draft: DraftHand,
+    by,
+    version: int,
+    client_id: uuid.UUID | None = None,
+    locked: bool = False,
 ) -> DraftHand:
     """Take back the last change: its events, and what the machine did by itself after them."""
-    draft = _locked(draft, by, version)
+    draft = _locked(draft, by, version, locked=locked)
     return _save(draft, undo_steps(draft.steps), op="undo", client_id=client_id)
 
 
 @transaction.atomic
 def draft_discard(
-    *, draft: DraftHand, by, version: int, client_id: uuid.UUID | None = None
+    *,
+    draft: DraftHand,
+    by,
+    version: int,
+    client_id: uuid.UUID | None = None,
+    locked: bool = False,
 ) -> DraftHand:
     """Throw the draft away (nothing is recorded)."""
-    draft = _locked(draft, by, version)
+    draft = _locked(draft, by, version, locked=locked)
     _history(draft, "discard", client_id)
     draft.status = DraftStatus.DISCARDED
     draft.version += 1
@@ -417,10 +437,11 @@ def draft_finish(
     version: int,
     table_result: Mapping[str, Any] | None = None,
     client_id: uuid.UUID | None = None,
+    locked: bool = False,
 ) -> Hand:
     """Record the logged hand as a full history (it must be over). Through the logger's
     outbox it carries a client id, so a re-sent "record" finds the hand already made."""
-    draft = _locked(draft, by, version)
+    draft = _locked(draft, by, version, locked=locked)
     hand = draft_walk(draft)
     hand.verify_complete_hand()
     if draft.game_version_id is not None:  # a house game: the version it was dealt under

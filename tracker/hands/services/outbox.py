@@ -201,9 +201,13 @@ def _apply(
     read_form: FormEvents | None,
     read_result: FormResult | None,
 ) -> tuple[ChangeResult, DraftHand]:
-    """Apply one change at ``version`` through the live services (they check it all); the
-    draft as it stands after it."""
-    args = {"draft": draft, "by": by, "version": version, "client_id": change.client_id}
+    """Apply one change at ``version`` through the live services (they check it all) to
+    ``draft``, read under its row lock (:func:`_locked_draft`: the services do not lock it
+    again); the draft as it stands after it."""
+    args = {
+        "draft": draft, "by": by, "version": version, "client_id": change.client_id,
+        "locked": True,
+    }  # fmt: skip
     hand: Hand | None = None
     if change.op == "check_around":
         draft = draft_check_around(**args)
