@@ -136,9 +136,16 @@ class TournamentState:
         return self.upcoming.dealer
 
     def next_positions(self) -> list[Seat]:
-        """The seats dealt into the next hand, clockwise from the dealer's left."""
+        """The seats dealt into the next hand, clockwise from the dealer's left (a list of
+        the caller's own)."""
+        return list(self._positions)
+
+    @cached_property
+    def _positions(self) -> tuple[Seat, ...]:
+        """The next hand's seats, worked out once per state (an import's checks ask twice a
+        hand: the PHH checks for the players' names, the recording's for the seats)."""
         by_number = {s.number: s for s in self.seats}
-        return [by_number[n] for n in self.upcoming.seats]
+        return tuple(by_number[n] for n in self.upcoming.seats)
 
     def after(self, hand: Hand) -> TournamentState:
         """The state of play once ``hand``, just recorded as the next hand, is counted: what
