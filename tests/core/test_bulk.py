@@ -10,7 +10,13 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tests.factories import fold_entry, make_league, make_tournament
-from tracker.core.bulk import rows_accumulate, rows_copy, rows_insert, rows_update
+from tracker.core.bulk import (
+    rows_accumulate,
+    rows_copy,
+    rows_copy_values,
+    rows_insert,
+    rows_update,
+)
 from tracker.hands.models import Evaluation, EvaluationSource, Pot
 from tracker.hands.services.recording import hand_record
 from tracker.stats.models import MonthTally
@@ -230,3 +236,33 @@ def test_rows_copy_writes_times_and_nulls_as_save_would():
     assert [stored[r.pk].created_at for r in rows] == times
     assert stored[rows[1].pk].created_at == stored[saved.pk].created_at
     assert stored[rows[0].pk].ip is None and stored[rows[0].pk].data == {}
+
+
+def test_rows_copy_values_writes_field_values_as_rows_copy_writes_instances(hands):
+    _, _, made = hands
+    given = [
+        {
+            "hand_id": hand.pk,
+            "index": 7,
+            "amount": 5 + k,
+            "eligible": [k],
+            "engine_award": {"1": k},
+            "award": {"1": k},
+        }
+        for k, hand in enumerate(made)
+    ]
+    ids = rows_copy_values(Pot, given)
+    assert len(set(ids)) == 3
+    stored = Pot.objects.in_bulk(ids)
+    for pk, values in zip(ids, given, strict=True):
+        pot = stored[pk]
+        assert (pot.hand_id, pot.index, pot.amount, pot.eligible, pot.award) == (
+            values["hand_id"],
+            values["index"],
+            values["amount"],
+            values["eligible"],
+            values["award"],
+        )
+        # The fields not given take their defaults, as an instance saved would have them.
+        assert (pot.table_award, pot.disputed, pot.overridden) == (None, False, False)
+    assert rows_copy_values(Pot, []) == []

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
@@ -176,7 +176,7 @@ def _entry_values(action: str, target, data, league, who) -> dict[str, Any]:
         ip=ip,
         league_id=league.pk if league is not None else None,
         league_slug=league.slug if league is not None else "",
-        target_type=target._meta.model_name if target is not None else "",
+        target_type=_target_type(target),
         target_id=str(target.pk) if target is not None and target.pk is not None else "",
         target=_label(target)[:200] if target is not None else "",
         data=_jsonable(data),
@@ -186,7 +186,7 @@ def _entry_values(action: str, target, data, league, who) -> dict[str, Any]:
 def audit_record_many(
     *,
     action: str,
-    entries: Sequence[tuple[models.Model, Mapping[str, Any] | None]],
+    entries: Sequence[tuple[models.Model | AuditTarget, Mapping[str, Any] | None]],
     league,
     actor=None,
     channel: str | None = None,
@@ -196,6 +196,24 @@ def audit_record_many(
     no model instance per entry."""
     who = _who(actor, _context.get(), channel)
     rows_insert(AuditEntry, [_entry_values(action, t, data, league, who) for t, data in entries])
+
+
+class AuditTarget(NamedTuple):
+    """A row an audit entry names, given by its parts instead of a model instance (the hands
+    of an import batch, written as plain rows): the model's name, the row's id and how the
+    log names it."""
+
+    model_name: str
+    pk: Any
+    audit_label: str
+
+
+def _target_type(target) -> str:
+    if target is None:
+        return ""
+    if isinstance(target, AuditTarget):
+        return target.model_name
+    return target._meta.model_name
 
 
 def _label(target) -> str:

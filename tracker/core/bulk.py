@@ -19,11 +19,12 @@ from __future__ import annotations
 import datetime
 import functools
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, models
+from django.utils import timezone
 
 # Values whose exact type a field's get_db_prep_save returns unchanged for the fields these
 # helpers write (integer, text, boolean and float columns; a JSON or date column is always
@@ -360,29 +361,79 @@ def rows_copy(rows: Sequence[models.Model]) -> None:
         model.objects.bulk_create(rows, batch_size=_MAX_PARAMS // len(model._meta.fields))
         return
     meta = model._meta
-    fields = list(meta.concrete_fields)
-    others = [f for f in fields if f is not meta.pk]
-    quote = connection.ops.quote_name
+    others = [f for f in meta.concrete_fields if f is not meta.pk]
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
-            [meta.db_table, meta.pk.column, len(rows)],
-        )
-        for row, (pk,) in zip(rows, cursor.fetchall(), strict=True):
+        for row, pk in zip(rows, _ids_drawn(cursor, model, len(rows)), strict=True):
             row.pk = pk
         # Fields that set their value on insert (auto_now, auto_now_add) do so here.
-        stamped = [
-            f for f in others if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
-        ]
+        stamped = [f for f in others if _stamped(f)]
         for row in rows:
             for field in stamped:
                 field.pre_save(row, True)
         prepare = [(field.attname, _copy_preparer(field)) for field in others]
-        values = [[row.pk] + [run(getattr(row, name)) for name, run in prepare] for row in rows]
-        columns = ", ".join(quote(f.column) for f in [meta.pk, *others])
-        with cursor.cursor.copy(f"COPY {quote(meta.db_table)} ({columns}) FROM STDIN") as copy:
-            for value in values:
-                copy.write_row(value)
+        _copy(
+            cursor,
+            model,
+            ([row.pk] + [run(getattr(row, name)) for name, run in prepare] for row in rows),
+        )
     for row in rows:
         row._state.adding = False
         row._state.db = connection.alias
+
+
+def rows_copy_values(model: type[models.Model], rows: Sequence[Mapping[str, Any]]) -> list[int]:
+    """:func:`rows_copy` of rows given as their fields' values (attribute names to values;
+    a field not given takes its default, an ``auto_now`` field the time), no model instance
+    each: the new rows' ids, in order (on SQLite, those ``bulk_create`` sets)."""
+    if not rows:
+        return []
+    if connection.vendor != "postgresql":
+        made = [model(**row) for row in rows]
+        rows_copy(made)
+        return [row.pk for row in made]
+    meta = model._meta
+    others = [f for f in meta.concrete_fields if f is not meta.pk]
+    prepare = [(field.attname, _copy_preparer(field), _filler(field)) for field in others]
+    with connection.cursor() as cursor:
+        ids = _ids_drawn(cursor, model, len(rows))
+        _copy(
+            cursor,
+            model,
+            (
+                [pk] + [run(row[name] if name in row else fill()) for name, run, fill in prepare]
+                for pk, row in zip(ids, rows, strict=True)
+            ),
+        )
+    return ids
+
+
+def _stamped(field: models.Field) -> bool:
+    return bool(getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False))
+
+
+def _filler(field: models.Field) -> Callable[[], Any]:
+    """The value of ``field`` in a row that does not give it: the time for an ``auto_now``
+    field (as ``pre_save`` sets it), else the field's default."""
+    return timezone.now if _stamped(field) else field.get_default
+
+
+def _ids_drawn(cursor, model: type[models.Model], count: int) -> list[int]:
+    """``count`` new ids from the table's sequence (PostgreSQL), in one query."""
+    meta = model._meta
+    cursor.execute(
+        "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+        [meta.db_table, meta.pk.column, count],
+    )
+    return [pk for (pk,) in cursor.fetchall()]
+
+
+def _copy(cursor, model: type[models.Model], values: Iterable[list[Any]]) -> None:
+    """One ``COPY … FROM STDIN`` of the rows ``values`` (the primary key first, then the
+    other concrete fields in order, each prepared for the column)."""
+    meta = model._meta
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in meta.concrete_fields if f is not meta.pk)
+    sql = f"COPY {quote(meta.db_table)} ({quote(meta.pk.column)}, {columns}) FROM STDIN"
+    with cursor.cursor.copy(sql) as copy:
+        for value in values:
+            copy.write_row(value)

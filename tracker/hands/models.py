@@ -100,8 +100,9 @@ class Hand(DealtAt, models.Model):
     # Set when a ruling on an earlier hand leaves this hand's chips in doubt (never auto-fixed).
     needs_review = models.BooleanField(default=False)
     review_reason = models.TextField(blank=True)
-    # SHA-256 of the hand as imported from a hand history file, to refuse importing it twice.
-    content_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    # SHA-256 of the hand as imported from a hand history file, to refuse importing it twice
+    # (looked up within its tournament: the index hand_tournament_hash).
+    content_hash = models.CharField(max_length=64, blank=True)
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -113,15 +114,25 @@ class Hand(DealtAt, models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="hand_number_unique")
         ]
-        indexes = [models.Index(fields=["tournament", "status"])]
+        indexes = [
+            models.Index(fields=["tournament", "status"]),
+            # An import batch's hashes already in the tournament: by the tournament's index
+            # alone the server read every hand of the tournament for each batch.
+            models.Index(fields=["tournament", "content_hash"], name="hand_tournament_hash"),
+        ]
 
     projected_net_chips = chips_property("projected_net", "Expected net chips by player id.")
 
     def __str__(self) -> str:
-        return f"{self.tournament} · hand {self.number}"
+        return Hand.label(str(self.tournament), self.number)
 
     def get_absolute_url(self) -> str:
         return reverse("hand", kwargs={"pk": self.pk})
+
+    @staticmethod
+    def label(tournament: str, number: int) -> str:
+        """How a hand is named (``str(hand)``) from its tournament's name and its number."""
+        return f"{tournament} · hand {number}"
 
     @property
     def audit_label(self) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -136,25 +136,52 @@ class TournamentState:
         return self.upcoming.dealer
 
     def next_positions(self) -> list[Seat]:
-        """The seats dealt into the next hand, clockwise from the dealer's left."""
+        """The seats dealt into the next hand, clockwise from the dealer's left (a list of
+        the caller's own)."""
+        return list(self._positions)
+
+    @cached_property
+    def _positions(self) -> tuple[Seat, ...]:
+        """The next hand's seats, worked out once per state (an import's checks ask twice a
+        hand: the PHH checks for the players' names, the recording's for the seats)."""
         by_number = {s.number: s for s in self.seats}
-        return [by_number[n] for n in self.upcoming.seats]
+        return tuple(by_number[n] for n in self.upcoming.seats)
 
     def after(self, hand: Hand) -> TournamentState:
         """The state of play once ``hand``, just recorded as the next hand, is counted: what
         :func:`tournament_state` would read now, worked out in memory (recording answers with
         the next hand from it)."""
+        return self.then(
+            number=hand.number,
+            dealer_seat=hand.dealer_seat,
+            net=hand.projected_net_chips,
+            variant=hand.variant,
+            latest=hand,
+        )
+
+    def then(
+        self,
+        *,
+        number: int,
+        dealer_seat: int,
+        net: Mapping[int, int],
+        variant: str,
+        latest: Hand | None,
+    ) -> TournamentState:
+        """:meth:`after` a hand given by its number, dealer, net chips by player and game
+        (an import batch's hands are rows, not instances), with ``latest`` as the latest
+        hand."""
         stacks = dict(self.stacks)
-        for pid, delta in hand.projected_net_chips.items():
+        for pid, delta in net.items():
             stacks[pid] = stacks.get(pid, 0) + delta
         return replace(
             self,
-            hands_recorded=hand.number,
-            last_dealer=hand.dealer_seat,
+            hands_recorded=number,
+            last_dealer=dealer_seat,
             stacks=stacks,
             pending=self.pending + 1,
-            last_variant=hand.variant,
-            latest=hand,
+            last_variant=variant,
+            latest=latest,
         )
 
 

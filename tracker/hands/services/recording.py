@@ -11,6 +11,7 @@ stored when anything is wrong.
 from __future__ import annotations
 
 import functools
+import json
 import logging
 from collections.abc import Mapping
 from dataclasses import replace
@@ -18,15 +19,17 @@ from typing import Any, NamedTuple
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Max, Q
+from django.utils import timezone
 
-from tracker.audit.services import audit_record, audit_record_many
+from tracker.audit.services import AuditTarget, audit_record, audit_record_many
 from tracker.core import rows
-from tracker.core.bulk import row_insert, rows_copy, rows_insert
+from tracker.core.bulk import row_insert, rows_copy_values, rows_insert
 from tracker.core.digest import canonical_json, sha256_hex
 from tracker.core.errors import Conflict
 from tracker.core.jobs import enqueue_on_commit
 from tracker.core.permissions import Capability, require
 from tracker.core.totals import totals_kept
+from tracker.core.typed import ChipsByPlayer
 from tracker.engine.announcements import check_variant, normalize_announcements
 from tracker.engine.errors import Code, DomainError
 from tracker.engine.game_presets import definition_for_variant
@@ -138,8 +141,18 @@ def next_hand_deal(
     every player still in."""
     variant, options = variant_resolve(tournament, variant, options)
     seats = state.next_positions()
-    definition_for_variant(variant, options).refuse_players(len(seats), field="variant")
+    _variant_game(variant, json.dumps(options, sort_keys=True)).refuse_players(
+        len(seats), field="variant"
+    )
     return variant, options, seats
+
+
+@functools.lru_cache(maxsize=256)
+def _variant_game(variant: str, options: str) -> GameDefinition:
+    """The definition of ``variant`` under the announcements ``options`` (resolved, as JSON
+    with sorted keys), built once per game and announcements: building it (reading the
+    preset as a game definition) cost as much as a tenth of an import's hand."""
+    return definition_for_variant(variant, json.loads(options))
 
 
 class CheckedHand(NamedTuple):
@@ -360,7 +373,12 @@ def hand_record_with_state(
         target=hand,
         league=tournament.league,
         actor=by,
-        data=_audit_data(hand, spec),
+        data=_audit_data(
+            spec,
+            tournament_id=hand.tournament_id,
+            number=hand.number,
+            game_version_id=hand.game_version_id,
+        ),
     )
     _settlement_send(tournament)
     return RecordedHand(hand, seats, state.after(hand))
@@ -368,28 +386,47 @@ def hand_record_with_state(
 
 def _new_hand(checked: CheckedHand, *, by, content_hash: str) -> Hand:
     """The hand row of a checked hand, not saved yet."""
-    state, spec, stakes = checked.state, checked.spec, checked.spec.stakes
     return Hand(
         tournament=checked.tournament,
-        number=state.next_number,
-        level=stakes.level,
-        ante=stakes.ante,
-        bring_in=stakes.bring_in,
-        small_bet=stakes.small_bet,
-        big_bet=stakes.big_bet,
-        dealer_seat=state.next_dealer,
-        variant=spec.variant,
-        options=spec.options,
         game_version=checked.version,
-        entry_mode=spec.entry_mode,
-        entry=spec.entry,
-        table_result=spec.table_result,
-        positions=spec.players,
-        starting_stacks=checked.stacks,
-        projected_net_chips=checked.outcome.net(),
-        content_hash=content_hash,
         recorded_by=by if getattr(by, "is_authenticated", False) else None,
+        **_hand_values(checked, content_hash=content_hash),
     )
+
+
+def _hand_values(checked: CheckedHand, *, content_hash: str) -> dict[str, Any]:
+    """The fields of a checked hand's row but its tournament, game version and recorder."""
+    state, spec, stakes = checked.state, checked.spec, checked.spec.stakes
+    return {
+        "number": state.next_number,
+        "level": stakes.level,
+        "ante": stakes.ante,
+        "bring_in": stakes.bring_in,
+        "small_bet": stakes.small_bet,
+        "big_bet": stakes.big_bet,
+        "dealer_seat": state.next_dealer,
+        "variant": spec.variant,
+        "options": spec.options,
+        "entry_mode": spec.entry_mode,
+        "entry": spec.entry,
+        "table_result": spec.table_result,
+        "positions": spec.players,
+        "starting_stacks": checked.stacks,
+        "projected_net": ChipsByPlayer(checked.outcome.net()).to_json(),
+        "content_hash": content_hash,
+    }
+
+
+def _hand_row(checked: CheckedHand, *, by, content_hash: str) -> dict[str, Any]:
+    """The hand row of a checked hand as field values (attribute names to values, the
+    fields not given take their defaults), no model instance: the hands of a batch."""
+    return {
+        "tournament_id": checked.tournament.pk,
+        "game_version_id": checked.version.pk if checked.version is not None else None,
+        "recorded_by_id": by.pk if getattr(by, "is_authenticated", False) else None,
+        "recorded_at": timezone.now(),
+        **_hand_values(checked, content_hash=content_hash),
+    }
 
 
 def _clash(number: int) -> Conflict:
@@ -400,18 +437,20 @@ def _clash(number: int) -> Conflict:
     )
 
 
-def _audit_data(hand: Hand, spec: HandSpec) -> dict:
+def _audit_data(
+    spec: HandSpec, *, tournament_id: int, number: int, game_version_id: int | None
+) -> dict:
     data = {
-        "tournament": hand.tournament_id,
-        "number": hand.number,
+        "tournament": tournament_id,
+        "number": number,
         "variant": spec.variant,
         "options": spec.options,
         "entry_mode": spec.entry_mode,
         "players": spec.players,
         "table_result": spec.table_result,
     }
-    if hand.game_version_id is not None:
-        data["game_version"] = hand.game_version_id
+    if game_version_id is not None:
+        data["game_version"] = game_version_id
     return data
 
 
@@ -575,7 +614,7 @@ class HandBatch:
             self.state = replace(after.state, tournament=self.tournament)
         else:
             self.state = tournament_state(self.tournament)
-        self._rows: list[tuple[Hand, CheckedHand]] = []
+        self._rows: list[tuple[dict[str, Any], CheckedHand]] = []
 
     def add(
         self,
@@ -614,44 +653,78 @@ class HandBatch:
             table_result=table_result,
             version=version,
         )
-        hand = _new_hand(checked, by=self.by, content_hash=content_hash)
-        self._rows.append((hand, checked))
-        self.state = self.state.after(hand)
+        row = _hand_row(checked, by=self.by, content_hash=content_hash)
+        self._rows.append((row, checked))
+        # The latest hand is made an instance once, by save(): nothing reads it meanwhile.
+        self.state = self.state.then(
+            number=row["number"],
+            dealer_seat=row["dealer_seat"],
+            net=checked.outcome.net(),
+            variant=row["variant"],
+            latest=None,
+        )
         return checked
 
-    def save(self) -> list[Hand]:
-        """Write the hands added (a few queries for the whole batch) and send settlement."""
+    def save(self) -> list[int]:
+        """Write the hands added (a few queries for the whole batch, no model instance a
+        hand) and send settlement; the hands' ids."""
         if not self._rows:
             return []
-        hands = [hand for hand, _ in self._rows]
+        hands = [row for row, _ in self._rows]
         try:
             with transaction.atomic():
-                rows_copy(hands)
+                ids = rows_copy_values(Hand, hands)
         except IntegrityError:
-            raise _clash(hands[0].number) from None
+            raise _clash(hands[0]["number"]) from None
         rows_insert(
-            HandSeat, [row for hand, checked in self._rows for row in _seats(hand, checked)]
+            HandSeat,
+            [
+                seat
+                for pk, (_, checked) in zip(ids, self._rows, strict=True)
+                for seat in _seats(pk, checked)
+            ],
         )
+        name = str(self.tournament)
         audit_record_many(
             action="hand.record",
-            entries=[(hand, _audit_data(hand, checked.spec)) for hand, checked in self._rows],
+            entries=[
+                (
+                    AuditTarget("hand", pk, Hand.label(name, row["number"])),
+                    _audit_data(
+                        checked.spec,
+                        tournament_id=row["tournament_id"],
+                        number=row["number"],
+                        game_version_id=row["game_version_id"],
+                    ),
+                )
+                for pk, (row, checked) in zip(ids, self._rows, strict=True)
+            ],
             league=self.tournament.league,
             actor=self.by,
         )
         _settlement_send(self.tournament)
+        self.state = replace(self.state, latest=_saved(Hand, hands[-1], ids[-1]))
         self._rows = []
-        return hands
+        return ids
 
 
-def _seats(hand: Hand, checked: CheckedHand) -> list[dict[str, Any]]:
-    """The seat rows of a hand of a batch (saved: it has its id) as field values, no model
+def _saved(model: type[Hand], values: dict[str, Any], pk: int) -> Hand:
+    """The instance of a row just written from its field values."""
+    row = model(pk=pk, **values)
+    row._state.adding = False
+    row._state.db = connection.alias
+    return row
+
+
+def _seats(hand_id: int, checked: CheckedHand) -> list[dict[str, Any]]:
+    """The seat rows of a hand of a batch (its id drawn) as field values, no model
     instance each: the rows :func:`_hand_seat_rows` makes for :func:`hand_record`."""
     result = checked.outcome.result
     shown = result.showdown["players"] if result.showdown else None
     numbers = {s.player_id: s.number for s in checked.seats}
     return [
         {
-            "hand_id": hand.pk,
+            "hand_id": hand_id,
             "player_id": pid,
             "seat": numbers[pid],
             "position": pos,

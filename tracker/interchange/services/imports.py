@@ -562,6 +562,33 @@ def _collector_paused() -> Iterator[None]:
         gc.enable()
 
 
+# One look-up of the index (tournament, hash) per hash of the batch, whatever the table's
+# statistics: asked as ``tournament = … AND hash IN (…)`` on a table not analysed since its
+# hands came in, PostgreSQL's planner read every hand of the tournament by the tournament's
+# index and kept the batch's, at each batch (docs/performance.md, "Imports: the hashes …").
+_PRESENT_SQL = (
+    "SELECT d.hash FROM unnest(%s::text[]) AS d(hash), LATERAL (SELECT 1 FROM {hand} h "
+    "WHERE h.{tournament} = %s AND h.{content_hash} = d.hash LIMIT 1) AS found"
+).format(
+    hand=connection.ops.quote_name(Hand._meta.db_table),
+    tournament=connection.ops.quote_name(Hand._meta.get_field("tournament").column),
+    content_hash=connection.ops.quote_name(Hand._meta.get_field("content_hash").column),
+)
+
+
+def _hashes_present(tournament_id: int, digests: list[str]) -> set[str]:
+    """The ``digests`` of hands already in the tournament."""
+    if connection.vendor != "postgresql":
+        return set(
+            Hand.objects.filter(tournament_id=tournament_id, content_hash__in=digests)
+            .values_list("content_hash", flat=True)
+            .iterator()
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(_PRESENT_SQL, [digests, tournament_id])
+        return {digest for (digest,) in cursor.fetchall()}
+
+
 def _import_batch(
     job: ImportJob,
     f: ImportFile,
@@ -576,11 +603,7 @@ def _import_batch(
     bulk write. The batch (saved), and the hands imported and skipped."""
     batch = HandBatch(tournament=job.tournament, by=job.created_by, after=after)
     digests = [content_hash(item.hand) for item in items]
-    seen = set(
-        Hand.objects.filter(tournament_id=job.tournament_id, content_hash__in=digests)
-        .values_list("content_hash", flat=True)
-        .iterator()
-    )
+    seen = _hashes_present(job.tournament_id, digests)
     imported = skipped = 0
     for k, (item, digest) in enumerate(zip(items, digests, strict=True)):
         if digest in seen:
