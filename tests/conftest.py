@@ -84,8 +84,8 @@ def _chips_are_conserved(request, monkeypatch):
 
     original = hands._settle_hands
 
-    def checked(tournament, batch):
-        settled = original(tournament, batch)
+    def checked(tournament, batch, *read):
+        settled = original(tournament, batch, *read)
         last = batch[-1].number
         total = LedgerEntry.objects.filter(tournament=tournament).aggregate(s=Sum("amount"))["s"]
         bought = MoneyEntry.objects.filter(tournament=tournament, undone_at__isnull=True)

@@ -14,8 +14,10 @@ from tracker.core.bulk import (
     rows_accumulate,
     rows_copy,
     rows_copy_values,
+    rows_create,
     rows_insert,
     rows_update,
+    statements_pipelined,
 )
 from tracker.hands.models import Evaluation, EvaluationSource, Pot
 from tracker.hands.services.recording import hand_record
@@ -266,3 +268,49 @@ def test_rows_copy_values_writes_field_values_as_rows_copy_writes_instances(hand
         # The fields not given take their defaults, as an instance saved would have them.
         assert (pot.table_award, pot.disputed, pot.overridden) == (None, False, False)
     assert rows_copy_values(Pot, []) == []
+
+
+def test_rows_create_in_a_pipeline_writes_what_rows_copy_does(hands):
+    _, _, made = hands
+    tricky = {'a "quoted" \\ key': ['{"x": 1}', "back\\slash", None, 1.5, True]}
+
+    def pots(index: int) -> list[Pot]:
+        return [
+            Pot(
+                hand=hand,
+                index=index,
+                amount=5 + k,
+                eligible=[k],
+                engine_award={"1": k},
+                table_award=None if k else tricky,
+                award={},
+                disputed=bool(k),
+            )
+            for k, hand in enumerate(made)
+        ]
+
+    copied, created = pots(7), pots(8)
+    rows_copy(copied)
+    with statements_pipelined():  # the ids are drawn (one wait), the rows sent with the rest
+        rows_create(created)
+        rows_update(created, ["amount"])  # sent after the insert, run after it
+    assert all(p.pk for p in created) and len({p.pk for p in created}) == 3
+    fields = ["hand_id", "amount", "eligible", "engine_award", "table_award", "award", "disputed"]
+    for a, b in zip(copied, created, strict=True):
+        one, other = Pot.objects.get(pk=a.pk), Pot.objects.get(pk=b.pk)
+        assert [getattr(one, f) for f in fields] == [getattr(other, f) for f in fields]
+    # Saved rows afterwards: a later save() updates them, it does not insert again.
+    created[0].amount = 99
+    created[0].save(update_fields=["amount"])
+    assert Pot.objects.get(pk=created[0].pk).amount == 99
+
+
+def test_an_error_in_a_pipeline_is_djangos_and_rolls_back(hands):
+    from django.db import IntegrityError, transaction
+
+    _, _, made = hands
+    before = Pot.objects.count()
+    with pytest.raises(IntegrityError), transaction.atomic(), statements_pipelined():
+        rows_create([Pot(hand=made[0], index=9, amount=1, eligible=[], engine_award={}, award={})])
+        rows_create([Pot(hand=made[0], index=9, amount=2, eligible=[], engine_award={}, award={})])
+    assert Pot.objects.count() == before

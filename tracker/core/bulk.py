@@ -10,8 +10,11 @@ statement, not one per row. Elsewhere (SQLite) they run one prepared statement p
 
 Values are prepared by their fields, as ``save()`` would (JSON, dates, enums), except the
 plain Python values a field would pass through unchanged (``int``, ``str``, ``bool``,
-``float``, ``None``): preparing each of those through the field cost most of the Python
-time of a settlement batch's writes.
+``float``, ``None``, and on PostgreSQL a time with its zone): preparing each of those through
+the field cost most of the Python time of a settlement batch's writes.
+
+``statements_pipelined`` sends the statements of a block to PostgreSQL without waiting for
+each one's answer (one round trip for the lot), for writes whose results nobody reads.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from __future__ import annotations
 import datetime
 import functools
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -38,6 +42,16 @@ _ALWAYS_PREPARED = (models.JSONField, models.DateField, models.TimeField, models
 def _preparer(field: models.Field) -> Callable[[Any], Any]:
     """How to turn a Python value into the value to send for ``field``'s column."""
     prepare = field.get_db_prep_save
+    if isinstance(field, models.DateTimeField) and connection.vendor == "postgresql":
+
+        def stamp(value: Any) -> Any:
+            # NULL, or a time with its zone: what the field prepares them to on PostgreSQL,
+            # without its checks' Python time (a batch's every entry has its created_at).
+            if value is None or (type(value) is datetime.datetime and value.tzinfo is not None):
+                return value
+            return prepare(value, connection)
+
+        return stamp
     if isinstance(field, _ALWAYS_PREPARED):  # DateTimeField is a DateField
         return lambda value: prepare(value, connection)
 
@@ -47,6 +61,31 @@ def _preparer(field: models.Field) -> Callable[[Any], Any]:
         return prepare(value, connection)
 
     return run
+
+
+@contextmanager
+def statements_pipelined() -> Iterator[None]:
+    """Send the statements run inside the block without waiting for each one's answer.
+
+    PostgreSQL: psycopg's pipeline mode. Each statement is sent at once and the block waits
+    for the server once, when it ends, or earlier at a fetch (which waits for the answers
+    of everything sent before it): a batch's few bulk writes, or a transaction's ``BEGIN``,
+    lock and first reads, cost one round trip instead of one each. The server runs the
+    statements in the order sent, as it would one by one, in the same transaction.
+
+    Only for statements whose outcome is not read before the block ends except by a fetch:
+    a statement's ``rowcount`` is not known when ``execute`` returns (so no ``save()`` or
+    ``update()`` that counts rows), and ``COPY`` cannot be pipelined. An error is raised
+    where the block waits (at its end or at a fetch), as Django's exception, and the
+    statements sent after the failing one are skipped; the transaction is then to be rolled
+    back, as after any error. Elsewhere (SQLite) the statements run one by one as usual.
+    """
+    if connection.vendor != "postgresql":
+        yield
+        return
+    connection.ensure_connection()
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        yield
 
 
 def _array_type(field: models.Field) -> str:
@@ -168,9 +207,6 @@ def rows_insert(model: type[models.Model], rows: Sequence[Mapping[str, Any]]) ->
         return
     meta = model._meta
     fields = [f for f in meta.concrete_fields if f is not meta.pk]
-    prepare = [_preparer(field) for field in fields]
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(f.column) for f in fields)
     missing = object()
     raws = []
     for row in rows:
@@ -179,9 +215,17 @@ def rows_insert(model: type[models.Model], rows: Sequence[Mapping[str, Any]]) ->
             value = row.get(field.attname, missing)
             out.append(field.get_default() if value is missing else value)
         raws.append(out)
-    table = quote(meta.db_table)
+    _insert(model, fields, raws)
+
+
+def _insert(model: type[models.Model], fields: list[models.Field], raws: list[list]) -> None:
+    """Insert rows of ``fields``' values (``raws``): one statement on PostgreSQL."""
+    prepare = [_preparer(field) for field in fields]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields)
+    table = quote(model._meta.db_table)
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql" and len(rows) > 1 and _has_json(fields):
+        if connection.vendor == "postgresql" and len(raws) > 1 and _has_json(fields):
             sql = (
                 f"INSERT INTO {table} ({columns}) SELECT {_json_reads(fields)} "
                 "FROM jsonb_array_elements(%s::jsonb) AS e(r)"
@@ -189,12 +233,52 @@ def rows_insert(model: type[models.Model], rows: Sequence[Mapping[str, Any]]) ->
             cursor.execute(sql, [_json_document(fields, raws)])
             return
         values = [[run(value) for value, run in zip(raw, prepare, strict=True)] for raw in raws]
-        if connection.vendor == "postgresql" and len(rows) > 1:
+        if connection.vendor == "postgresql" and len(raws) > 1:
             sql = f"INSERT INTO {table} ({columns}) SELECT * FROM UNNEST({_unnest(fields)})"
             cursor.execute(sql, [list(column) for column in zip(*values, strict=True)])
             return
         marks = ", ".join(["%s"] * len(fields))
         cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", values)
+
+
+def _ids_draw(rows: Sequence[models.Model]) -> None:
+    """Give ``rows`` (unsaved instances of one model) primary keys drawn from the table's
+    sequence in one query (PostgreSQL), and the values of their fields that stamp themselves
+    on insert (``auto_now``, ``auto_now_add``)."""
+    model = type(rows[0])
+    with connection.cursor() as cursor:
+        for row, pk in zip(rows, _ids_drawn(cursor, model, len(rows)), strict=True):
+            row.pk = pk
+    stamped = [f for f in model._meta.concrete_fields if _stamped(f)]
+    for row in rows:
+        for field in stamped:
+            field.pre_save(row, True)
+
+
+def rows_create(rows: Sequence[models.Model]) -> None:
+    """Insert ``rows`` (unsaved instances of one model) and set their primary keys, where
+    the insert is to go with other writes in one round trip (``statements_pipelined``).
+
+    PostgreSQL: the ids are drawn from the table's sequence in one query (the only wait,
+    inside a pipeline too), then the rows go in by one statement, as ``rows_insert`` writes
+    them, sent without waiting in a pipeline. (``rows_copy`` writes thousands of rows faster,
+    but a ``COPY`` costs two round trips of its own and cannot be pipelined.) Elsewhere
+    (SQLite): ``bulk_create``. Like ``bulk_create`` it calls no ``save()`` and sends no
+    signals.
+    """
+    if not rows:
+        return
+    model = type(rows[0])
+    meta = model._meta
+    if connection.vendor != "postgresql":
+        model.objects.bulk_create(rows, batch_size=_MAX_PARAMS // len(meta.fields))
+        return
+    _ids_draw(rows)
+    fields = list(meta.concrete_fields)
+    _insert(model, fields, [[getattr(row, f.attname) for f in fields] for row in rows])
+    for row in rows:
+        row._state.adding = False
+        row._state.db = connection.alias
 
 
 @functools.cache
@@ -320,17 +404,7 @@ def _copy_preparer(field: models.Field) -> Callable[[Any], Any]:
     text, written by the json module at once (the column reads the text as JSON), not
     through Django's and psycopg's wrappers, the most of the Python time of a batch's
     writes with several JSON columns."""
-    prepare = _preparer(field)
-    if isinstance(field, models.DateTimeField):
-
-        def stamp(value: Any) -> Any:
-            # NULL, or a time with its zone: what the field prepares them to on PostgreSQL
-            # (the only database rows_copy copies to), without its checks' Python time.
-            if value is None or (type(value) is datetime.datetime and value.tzinfo is not None):
-                return value
-            return prepare(value)
-
-        return stamp
+    prepare = _preparer(field)  # a time with its zone as it is (rows_copy is PostgreSQL's)
     if not isinstance(field, models.JSONField):
         return prepare
     dumps = functools.partial(json.dumps, cls=field.encoder) if field.encoder else json.dumps
@@ -362,14 +436,8 @@ def rows_copy(rows: Sequence[models.Model]) -> None:
         return
     meta = model._meta
     others = [f for f in meta.concrete_fields if f is not meta.pk]
+    _ids_draw(rows)
     with connection.cursor() as cursor:
-        for row, pk in zip(rows, _ids_drawn(cursor, model, len(rows)), strict=True):
-            row.pk = pk
-        # Fields that set their value on insert (auto_now, auto_now_add) do so here.
-        stamped = [f for f in others if _stamped(f)]
-        for row in rows:
-            for field in stamped:
-                field.pre_save(row, True)
         prepare = [(field.attname, _copy_preparer(field)) for field in others]
         _copy(
             cursor,

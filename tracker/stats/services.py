@@ -24,7 +24,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
-from tracker.core.bulk import rows_accumulate, rows_update
+from tracker.core.bulk import rows_accumulate, rows_update, statements_pipelined
 from tracker.core.permissions import Capability, require
 from tracker.core.totals import Changed, totals_kept
 from tracker.engine.facts import FACTS_VERSION
@@ -229,6 +229,13 @@ def stats_tallies_apply(*, hand_ids: Iterable[int], before: Sequence[SeatTally] 
         add(t, +1)
     for old in was.values():  # seats that no longer count (their hand is no longer settled)
         add(old, -1)
+    if all(d.removed_max is None for d in (*months.values(), *nights.values())):
+        # Only additions (settling): one upsert per table, whose answers nobody reads, sent
+        # together (one round trip).
+        with statements_pipelined():
+            _apply(MonthTally, months)
+            _apply(TournamentTally, nights)
+        return
     _apply(MonthTally, months)
     _apply(TournamentTally, nights)
 

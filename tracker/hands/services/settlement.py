@@ -6,7 +6,9 @@ that recording takes, so hands are recorded while earlier ones settle. In one tr
 takes up to ``BATCH_HANDS`` recorded hands in order, re-evaluates each with the engine against
 the stacks in the ledger (carried forward in memory from one hand to the next), writes their
 pots, ledger entries, seats and readings in a few bulk statements, and marks each verified,
-disputed or invalid. An invalid hand stops the queue: later hands wait for it.
+disputed or invalid. An invalid hand stops the queue: later hands wait for it. On PostgreSQL
+the batch's lock and reads go to the server together, and so do its writes
+(``statements_pipelined``): a batch waits on the server about eleven times, whatever its size.
 
 Sending settlement once
 -----------------------
@@ -55,7 +57,7 @@ from django.utils import timezone
 
 from tracker.audit.services import system_actor
 from tracker.core import rows
-from tracker.core.bulk import rows_copy, rows_insert, rows_update
+from tracker.core.bulk import rows_create, rows_insert, rows_update, statements_pipelined
 from tracker.core.locks import SETTLEMENT, transaction_lock
 from tracker.core.totals import totals_kept
 from tracker.engine.errors import DomainError
@@ -76,12 +78,13 @@ from tracker.hands.services.evaluations import (
     evaluation_record,
     evaluations_record,
 )
+from tracker.leagues.models import League
 from tracker.tournaments.models import (
     LedgerEntry,
     LedgerKind,
+    Seat,
     Tournament,
 )
-from tracker.tournaments.selectors import chips_bought_from, tournament_stacks
 from tracker.tournaments.services import tournament_finish_if_over
 
 log = logging.getLogger(__name__)
@@ -110,35 +113,144 @@ SEATS_SETTLED = HandSeat.objects.only("id", "hand_id", "player_id", "position")
 _SEAT_FIELDS = rows.fields_named(HandSeat, ("id", "hand_id", "player_id", "position"))
 
 
-def _seats_attach(hands: list[Hand]) -> None:
-    """Give each of ``hands`` its seats (``SEATS_SETTLED``, in position order) as a prefetch
-    would, in one statement written out: Django's prefetch spent more time building its
-    ``IN`` list of the batch's ids than the database took to answer."""
-    if not hands:
-        return
+class _Sent:
+    """A read written out and sent (inside ``statements_pipelined``: its answer comes with
+    the next fetch's); ``rows()`` reads its rows."""
+
+    def __init__(self, sql: str, params: list) -> None:
+        self.cursor = connection.cursor()
+        self.cursor.execute(sql, params)
+
+    def rows(self) -> list[tuple]:
+        try:
+            return self.cursor.fetchall()
+        finally:
+            self.cursor.close()
+
+
+def _seats_send(tournament_id: int) -> _Sent:
+    """Send the read of the seats (``SEATS_SETTLED``, in position order) of the hands the
+    batch reads (the tournament's first ``BATCH_HANDS`` hands not settled or void, by
+    number), each row led by its hand's id (a hand without seats still has a row)."""
     quote = connection.ops.quote_name
-    hand, position = (quote(HandSeat._meta.get_field(n).column) for n in ("hand", "position"))
-    sql = "SELECT {} FROM {} s WHERE s.{} IN ({}) ORDER BY s.{}, s.{}".format(
-        rows.select_list("s", _SEAT_FIELDS),
-        quote(HandSeat._meta.db_table),
-        hand,
-        ", ".join(["%s"] * len(hands)),
-        hand,
-        position,
+    hand_meta, seat_meta = Hand._meta, HandSeat._meta
+
+    def col(meta, name: str) -> str:
+        return quote(meta.get_field(name).column)
+
+    sql = (
+        "SELECT h.{id}, {seats} FROM (SELECT {id}, {number} FROM {hands} "
+        "WHERE {tournament} = %s AND {status} NOT IN ({statuses}) ORDER BY {number} "
+        "LIMIT %s) h LEFT JOIN {seat_table} s ON s.{hand} = h.{id} "
+        "ORDER BY h.{number}, s.{position}"
+    ).format(
+        id=col(hand_meta, "id"),
+        number=col(hand_meta, "number"),
+        hands=quote(hand_meta.db_table),
+        tournament=col(hand_meta, "tournament"),
+        status=col(hand_meta, "status"),
+        statuses=", ".join(["%s"] * len(SETTLED_OR_VOID)),
+        seats=rows.select_list("s", _SEAT_FIELDS),
+        seat_table=quote(seat_meta.db_table),
+        hand=col(seat_meta, "hand"),
+        position=col(seat_meta, "position"),
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [h.pk for h in hands])
-        found = cursor.fetchall()
+    return _Sent(sql, [tournament_id, *(s.value for s in SETTLED_OR_VOID), BATCH_HANDS])
+
+
+def _seats_attach(hands: list[Hand], sent: _Sent) -> list[Hand]:
+    """Give each of ``hands`` its seats read by ``sent`` (``_seats_send``) as a prefetch
+    would; returns the hands up to the first whose seats were not read (recorded, or moved
+    into the first ``BATCH_HANDS`` by a void, between the two reads: it waits for the next
+    run, which its recording has sent)."""
     convs = rows.converters(_SEAT_FIELDS)
-    by_hand: dict[int, list[HandSeat]] = {h.pk: [] for h in hands}
+    by_hand: dict[int, list[HandSeat]] = {}
+    for hand_id, *values in sent.rows():
+        seats = by_hand.setdefault(hand_id, [])
+        if values[0] is not None:
+            seats.append(rows.instance(HandSeat, _SEAT_FIELDS, convs, values))
     hand_field = HandSeat._meta.get_field("hand")
-    for values in found:
-        seat = rows.instance(HandSeat, _SEAT_FIELDS, convs, values)
-        by_hand[seat.hand_id].append(seat)
+    out = []
     for h in hands:
+        if h.pk not in by_hand:
+            break
         for seat in by_hand[h.pk]:
             hand_field.set_cached_value(seat, h)  # as the prefetch sets it
         h._prefetched_objects_cache = {"hand_seats": by_hand[h.pk]}
+        out.append(h)
+    return out
+
+
+_TOURNAMENT_FIELDS = rows.fields_named(Tournament)
+_LEAGUE_FIELDS = rows.fields_named(League)
+
+
+def _tournament_send(tournament_id: int) -> _Sent:
+    """Send the read of the tournament with its league (``select_related("league")``)."""
+    quote = connection.ops.quote_name
+    league = Tournament._meta.get_field("league")
+    sql = "SELECT {}, {} FROM {} t JOIN {} l ON l.{} = t.{} WHERE t.{} = %s".format(
+        rows.select_list("t", _TOURNAMENT_FIELDS),
+        rows.select_list("l", _LEAGUE_FIELDS),
+        quote(Tournament._meta.db_table),
+        quote(League._meta.db_table),
+        quote(League._meta.pk.column),
+        quote(league.column),
+        quote(Tournament._meta.pk.column),
+    )
+    return _Sent(sql, [tournament_id])
+
+
+def _tournament_read(sent: _Sent) -> Tournament | None:
+    found = sent.rows()
+    if not found:
+        return None
+    values, n = found[0], len(_TOURNAMENT_FIELDS)
+    tournament = rows.instance(
+        Tournament, _TOURNAMENT_FIELDS, rows.converters(_TOURNAMENT_FIELDS), values[:n]
+    )
+    league = rows.instance(League, _LEAGUE_FIELDS, rows.converters(_LEAGUE_FIELDS), values[n:])
+    Tournament._meta.get_field("league").set_cached_value(tournament, league)
+    return tournament
+
+
+def _ledger_send(tournament_id: int) -> _Sent:
+    """Send the read of what ``tournament_stacks`` and ``chips_bought_from`` read (the
+    seats, each player's ledger sum, the chips bought between hands), in one statement."""
+    quote = connection.ops.quote_name
+    seat, entry = Seat._meta, LedgerEntry._meta
+
+    def col(meta, name: str) -> str:
+        return quote(meta.get_field(name).column)
+
+    ledger, tournament = quote(entry.db_table), col(entry, "tournament")
+    player, amount, from_hand = col(entry, "player"), col(entry, "amount"), col(entry, "from_hand")
+    sql = (
+        f"SELECT 0, {col(seat, 'player')}, 0, 0, {col(seat, 'number')} FROM "
+        f"{quote(seat.db_table)} WHERE {col(seat, 'tournament')} = %s "
+        f"UNION ALL SELECT 1, {player}, SUM({amount}), 0, 0 FROM {ledger} "
+        f"WHERE {tournament} = %s GROUP BY {player} "
+        f"UNION ALL SELECT 2, {player}, {amount}, {from_hand}, {col(entry, 'id')} FROM {ledger} "
+        f"WHERE {tournament} = %s AND {from_hand} IS NOT NULL "
+        "ORDER BY 1, 4, 5"
+    )
+    return _Sent(sql, [tournament_id] * 3)
+
+
+def _ledger_read(sent: _Sent) -> tuple[dict[int, int], list[tuple[int, int, int]]]:
+    """The stacks by player id (``tournament_stacks``) and every purchase between hands
+    ``(from hand, player id, chips)`` in hand order (``chips_bought_from`` before its
+    ``after``)."""
+    stacks: dict[int, int] = {}
+    bought: list[tuple[int, int, int]] = []
+    for kind, pid, chips, number, _ in sent.rows():
+        if kind == 0:
+            stacks[pid] = 0
+        elif kind == 1:
+            stacks[pid] = int(chips)
+        else:
+            bought.append((number, pid, chips))
+    return stacks, bought
 
 
 def settlement_lock(tournament_id: int) -> None:
@@ -183,14 +295,22 @@ def tournament_settle(*, tournament_id: int) -> int:
         if not waiting.exists():  # nothing to do (a repeated send): this and the clear
             return settled
         with transaction.atomic():
-            settlement_lock(tournament_id)
-            hands = list(
-                Hand.objects.filter(tournament_id=tournament_id)
-                .exclude(status__in=SETTLED_OR_VOID)
-                .order_by("number")
-                .select_related("game_version")[:BATCH_HANDS]  # a house game's definition too
-            )
-            _seats_attach(hands)
+            # BEGIN, the lock and the batch's reads are sent together and answered at the
+            # hands' fetch (the server runs them in order: the reads after the lock).
+            with statements_pipelined():
+                settlement_lock(tournament_id)
+                seats = _seats_send(tournament_id)
+                ledger = _ledger_send(tournament_id)
+                night = _tournament_send(tournament_id)
+                read = list(
+                    Hand.objects.filter(tournament_id=tournament_id)
+                    .exclude(status__in=SETTLED_OR_VOID)
+                    .order_by("number")
+                    .select_related("game_version")[:BATCH_HANDS]  # a house game's too
+                )
+                hands = _seats_attach(read, seats)
+                stacks_read = _ledger_read(ledger)
+                tournament = _tournament_read(night)
             batch = []
             for hand in hands:
                 if hand.status != HandStatus.RECORDED:
@@ -198,15 +318,13 @@ def tournament_settle(*, tournament_id: int) -> int:
                 batch.append(hand)
             if not batch:
                 return settled  # settled meanwhile, or the first unsettled hand is invalid
-            tournament = Tournament.objects.select_related("league").filter(pk=tournament_id)
-            tournament = tournament.first()
             if tournament is None:
                 return settled
             for hand in batch:
                 hand.tournament = tournament
             # The running totals count the hands settled, in the same transaction.
             with totals_kept(new_hands=[hand.pk for hand in batch]):
-                done, stacks = _settle_hands(tournament, batch)
+                done, stacks = _settle_hands(tournament, batch, stacks_read)
             settled += done
             # In the same transaction: the hand that ends the game finishes the tournament.
             # Only a batch that settled the last hand allowed, or left one player with chips,
@@ -220,15 +338,19 @@ def tournament_settle(*, tournament_id: int) -> int:
                 tournament_finish_if_over(tournament=tournament)
 
 
-def _settle_hands(tournament: Tournament, hands: list[Hand]) -> tuple[int, dict[int, int]]:
+def _settle_hands(
+    tournament: Tournament,
+    hands: list[Hand],
+    ledger_read: tuple[dict[int, int], list[tuple[int, int, int]]],
+) -> tuple[int, dict[int, int]]:
     """Settle ``hands`` (consecutive, recorded) in order, stopping at the first the stacks do
-    not allow (marked invalid); returns how many were settled and the stacks after them (by
-    player id)."""
-    ledger = tournament_stacks(tournament)
+    not allow (marked invalid), from the ledger as read at the batch's start (``_ledger_read``);
+    returns how many were settled and the stacks after them (by player id)."""
+    ledger, bought = ledger_read
     # Chips bought between hands (rebuys, add-ons) count from the hand they were bought
     # before: those the ledger holds for a later hand than the first of the batch are taken
     # out, and put back just before their hand (the stacks returned hold them all again).
-    later = chips_bought_from(tournament, after=hands[0].number)
+    later = [row for row in bought if row[0] > hands[0].number]
     for _, pid, amount in later:
         ledger[pid] -= amount
     settled: list[SettledHand] = []
@@ -292,70 +414,73 @@ def _write_settled(tournament: Tournament, settled: list[SettledHand]) -> None:
                 disputed=pot.disputed,
             )
             pots.append((done, row))
-    rows_copy([row for _, row in pots])  # ids set: the award entries name their pot
-    now = timezone.now()
-    entries = [
-        {
-            "tournament_id": tournament.pk,
-            "player_id": pid,
-            "hand_id": done.hand.pk,
-            "kind": LedgerKind.CONTRIBUTION,
-            "amount": -chips,
-            "created_at": now,
-        }
-        for done in settled
-        for pid, chips in done.outcome.contributed().items()
-        if chips
-    ]
-    entries += [
-        {
-            "tournament_id": tournament.pk,
-            "player_id": pid,
-            "hand_id": done.hand.pk,
-            "pot_id": row.pk,
-            "kind": LedgerKind.AWARD,
-            "amount": chips,
-            "created_at": now,
-        }
-        for done, row in pots
-        for pid, chips in row.award_chips.items()
-        if chips
-    ]
-    rows_insert(LedgerEntry, entries)  # no ids needed back: no model instance per entry
-    seats = []
-    for done in settled:
-        hand, outcome = done.hand, done.outcome
-        won = outcome.won()
-        for seat in hand.hand_seats.all():
-            pos = seat.position
-            seat.starting_stack = done.stacks[pos]
-            seat.contributed = outcome.result.contributions[pos]
-            seat.won = won[seat.player_id]
-            seat.facts = done.facts[pos]
-            seats.append(seat)
-        hand.status = HandStatus.DISPUTED if outcome.disputed else HandStatus.VERIFIED
-        hand.status_reason = (
-            "the table's award differs from the engine's" if outcome.disputed else ""
+    # The writes are sent together: one round trip to the server for the lot, and one for
+    # the pots' ids, drawn first (the award entries name their pot).
+    with statements_pipelined():
+        rows_create([row for _, row in pots])
+        now = timezone.now()
+        entries = [
+            {
+                "tournament_id": tournament.pk,
+                "player_id": pid,
+                "hand_id": done.hand.pk,
+                "kind": LedgerKind.CONTRIBUTION,
+                "amount": -chips,
+                "created_at": now,
+            }
+            for done in settled
+            for pid, chips in done.outcome.contributed().items()
+            if chips
+        ]
+        entries += [
+            {
+                "tournament_id": tournament.pk,
+                "player_id": pid,
+                "hand_id": done.hand.pk,
+                "pot_id": row.pk,
+                "kind": LedgerKind.AWARD,
+                "amount": chips,
+                "created_at": now,
+            }
+            for done, row in pots
+            for pid, chips in row.award_chips.items()
+            if chips
+        ]
+        seats = []
+        for done in settled:
+            hand, outcome = done.hand, done.outcome
+            won = outcome.won()
+            for seat in hand.hand_seats.all():
+                pos = seat.position
+                seat.starting_stack = done.stacks[pos]
+                seat.contributed = outcome.result.contributions[pos]
+                seat.won = won[seat.player_id]
+                seat.facts = done.facts[pos]
+                seats.append(seat)
+            hand.status = HandStatus.DISPUTED if outcome.disputed else HandStatus.VERIFIED
+            hand.status_reason = (
+                "the table's award differs from the engine's" if outcome.disputed else ""
+            )
+            hand.engine_reading = done.reading
+            hand.engine_version = ENGINE_VERSION
+            hand.settled_at = now
+            hand.projected_net_chips = outcome.net()
+        rows_insert(LedgerEntry, entries)  # no ids needed back: no model instance per entry
+        rows_update(seats, ["starting_stack", "contributed", "won", "facts"])
+        rows_update(
+            [done.hand for done in settled],
+            [
+                "status",
+                "status_reason",
+                "engine_reading",
+                "engine_version",
+                "settled_at",
+                "projected_net",
+            ],
         )
-        hand.engine_reading = done.reading
-        hand.engine_version = ENGINE_VERSION
-        hand.settled_at = now
-        hand.projected_net_chips = outcome.net()
-    rows_update(seats, ["starting_stack", "contributed", "won", "facts"])
-    rows_update(
-        [done.hand for done in settled],
-        [
-            "status",
-            "status_reason",
-            "engine_reading",
-            "engine_version",
-            "settled_at",
-            "projected_net",
-        ],
-    )
-    evaluations_record(
-        [(done.hand, done.outcome) for done in settled], source=EvaluationSource.SETTLEMENT
-    )
+        evaluations_record(
+            [(done.hand, done.outcome) for done in settled], source=EvaluationSource.SETTLEMENT
+        )
     for done in settled:
         disputed = [row for owner, row in pots if owner is done and row.disputed]
         if disputed:
