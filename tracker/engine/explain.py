@@ -198,42 +198,57 @@ def wild_high(
     if not wild_cards:
         return key, high_hand_dict(_explain_natural(naturals, key))
     category, ranks, text = _high_words(key)
-    canon = _CANON
-    cards: list[str] = []
-    wild: list[dict] = []
-    parts: list[str] = []
     cat = key >> 20
-    held = 0
     runs = _RUNS.get(key) or _runs(key)
-    if cat == STRAIGHT:  # played as groups of one, unless the natural cards are all spades
+    grouped = cat != FLUSH and cat != STRAIGHT_FLUSH
+    held = 0  # the natural cards as a bit mask (card c is bit c); a flush builds its own
+    if grouped:
         for c in naturals:
             held |= 1 << c
+    if cat == STRAIGHT:  # played as groups of one, unless the natural cards are all spades
         for r, _n in runs:
             suits = held >> (r << 2) & 15
             if suits and not suits & 8:
                 break  # a natural card not a spade: the wild cards take spades
         else:
-            held = -1
-    if cat == FLUSH or cat == STRAIGHT_FLUSH or held < 0:
+            grouped = False
+    canon = _CANON
+    wild: list[dict] = []
+    if grouped:  # the groups of the key, as _wild_played plays them, in one walk
+        cards: list[str] = []
+        if len(wild_cards) == 1:  # one wild card (the most usual): it stands for one card
+            (w,) = wild_cards
+            c = -1
+            for r, n in runs:
+                names, stood = _GROUP_CARDS[r][held >> (r << 2) & 15][n]
+                cards += names
+                if stood:
+                    (c,) = stood
+            if c >= 0:
+                wild.append({"card": canon[w], "as": canon[c]})
+                text = f"{text} ({_AS[w][c]})"
+        else:
+            wilds = sorted(wild_cards)  # the best one is popped first
+            parts: list[str] = []
+            for r, n in runs:
+                names, stood = _GROUP_CARDS[r][held >> (r << 2) & 15][n]
+                cards += names
+                for c in stood:  # the cards the wild cards stand for
+                    w = wilds.pop()
+                    wild.append({"card": canon[w], "as": canon[c]})
+                    parts.append(_AS[w][c])
+            if parts:
+                text += f" ({', '.join(parts)})"
+    else:
+        cards = []
+        parts = []
         for c, w in _wild_played(naturals, wild_cards, double_ace_flush, key):
             cards.append(canon[c])
             if w is not None:
                 wild.append({"card": canon[w], "as": canon[c]})
                 parts.append(_AS[w][c])
-    else:  # the groups of the key, as _wild_played plays them, in one walk
-        wilds = sorted(wild_cards)  # the best one is popped first
-        if not held:
-            for c in naturals:
-                held |= 1 << c
-        for r, n in runs:
-            names, stood = _GROUP_CARDS[r][held >> (r << 2) & 15][n]
-            cards += names
-            for c in stood:  # the cards the wild cards stand for
-                w = wilds.pop()
-                wild.append({"card": canon[w], "as": canon[c]})
-                parts.append(_AS[w][c])
-    if parts:
-        text += f" ({', '.join(parts)})"
+        if parts:
+            text += f" ({', '.join(parts)})"
     return key, {
         "category": category,
         "ranks": list(ranks),

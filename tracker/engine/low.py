@@ -393,15 +393,15 @@ def low_hand(
     cards = [canon[first[r]] if r else "" for r in layout]
     if some_wild:
         # the best wild card on the lowest rank: high first, the slots take them in order
-        wilds_up = sorted(wild_cards)
         if len(slots) == 1:
-            (at, base), w = slots[0], wilds_up[-1]
+            (at, base), w = slots[0], max(wild_cards)
             c = base | suit
             cards[at] = canon[c]
             wild = [{"card": canon[w], "as": canon[c]}]
             text += f" ({_AS[w][c]})"
         else:
             last = len(slots) - 1
+            wilds_up = sorted(wild_cards)
             wild = []
             parts = []
             for j, ((at, base), w) in enumerate(zip(slots, wilds_up[-last - 1 :], strict=True)):
