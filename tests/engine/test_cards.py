@@ -3,7 +3,9 @@
 import pytest
 
 from tracker.engine.cards import (
+    _EXACT,
     DECK,
+    card_of_text,
     card_symbol,
     format_card,
     is_unknown,
@@ -96,3 +98,10 @@ def test_parse_cards_names_the_index():
     assert list(exc.value.fields) == ["players[2].up[1]"]
     with pytest.raises(DomainError):
         parse_cards("KdQd", "up")
+
+
+def test_the_spellings_looked_up_at_once_parse_the_same():
+    assert all(parse_card(text) == card for text, card in _EXACT.items())
+    assert {card_of_text(format_card(c)) for c in DECK} == set(DECK)
+    for token in (" As", "as", "10c", "??", "Zz", "", None, 7, ["As"]):
+        assert card_of_text(token) is None or card_of_text(token) == parse_card(token)

@@ -5,6 +5,8 @@ four games and random hands driven through next_event() are in test_variants.py.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tests.support.hands import SMALL_STAKES, phh_hand
@@ -32,6 +34,8 @@ from tracker.engine.stud import (
     ProcedureError,
     Subject,
     Verb,
+    _up_key,
+    up_key,
 )
 from tracker.engine.variants import Street
 
@@ -444,3 +448,11 @@ def test_two_who_muck_cannot_leave_a_pot_only_they_contest():
         hand, lambda h: h.verify_muck(3), lambda h: h.muck(3), Code.ILLEGAL_ACTION, 3,
         Subject.ACTION,
     )  # fmt: skip
+
+
+def test_up_key_worked_out_once_per_multiset_of_ranks():
+    rng = random.Random(3)
+    for _ in range(2000):
+        up = rng.sample(range(52), rng.randint(1, 5))
+        assert up_key(up) == _up_key(up)
+        assert up_key(up) == up_key([(c & ~3) | rng.randrange(4) for c in up])  # suits aside

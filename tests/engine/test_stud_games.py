@@ -363,6 +363,7 @@ def random_hand(game, rng: random.Random) -> StudHand:
     rng.shuffle(deck)
     for _ in range(400):
         nxt = hand.next_event()
+        assert hand.deals_due() == nxt.deals  # the cheap answer is the same
         if nxt.phase is Phase.ANTES:
             hand.apply(PostAntes())
         elif nxt.options:

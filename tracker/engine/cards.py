@@ -101,6 +101,9 @@ for _r_text, _r in _RANK_PARSE.items():
     for _s_text, _s in _SUIT_PARSE.items():
         _PARSE[(_r_text + _s_text).upper()] = (_r - 2) * 4 + _s
 del _r_text, _r, _s_text, _s
+#: The spellings parse_card reads without stripping anything: each key of _PARSE, and its
+#: rank upper and suit lower ("As"), the way cards are written (format_card).
+_EXACT: dict[str, int] = {**_PARSE, **{k[:-1] + k[-1].lower(): c for k, c in _PARSE.items()}}
 
 
 class CardError(DomainError):
@@ -112,6 +115,17 @@ class CardError(DomainError):
 def is_unknown(token: object) -> bool:
     """True for the unknown-card token ``"??"`` (white space ignored)."""
     return isinstance(token, str) and token.strip() == UNKNOWN_CARD
+
+
+def card_of_text(token: object) -> int | None:
+    """The card a token spells the usual way (``"As"``, ``"AS"``, ``"A♠"``), looked up
+    at once; None for anything else, which :func:`parse_card` then reads (other cases,
+    white space) or refuses, saying why.
+
+    >>> card_of_text("Tc") == parse_card("Tc"), card_of_text(" Tc"), card_of_text(["As"])
+    (True, None, None)
+    """
+    return _EXACT.get(token) if type(token) is str else None
 
 
 def parse_card(token: object, field: str | None = None) -> int:

@@ -45,7 +45,7 @@ from typing import Any
 
 from .announcements import check_variant, normalize_announcements, options_from_text
 from .announcements import max_players as variant_max_players
-from .cards import format_card, parse_card
+from .cards import card_of_text, format_card, parse_card
 from .errors import DomainError
 from .events import (
     Buy,
@@ -385,7 +385,9 @@ class _PHHDriver:
         hand.apply(PostAntes())
         actions = self.spec.actions
         n = hand.n
-        apply = hand.apply
+        # What ``hand.apply`` plays for each event type: this machine has no automations,
+        # so the table is called at once, one call an action fewer.
+        play = hand._APPLY
         try:
             for index, action in enumerate(actions):
                 self.index = index
@@ -396,7 +398,7 @@ class _PHHDriver:
                     self.moment(exc)
                     raise
                 if event is not None:
-                    apply(event)
+                    play[type(event)](hand, event)
                 if hand.seventh_open and len(self.chosen) < 2:
                     self.choose()
         except ProcedureError as exc:
@@ -645,30 +647,47 @@ def _quick_error(exc: ProcedureError, field: str | None = None) -> DomainError:
     return exc.locate(field=field)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Shown:
-    """One seat's shown cards as queues, each card with its field path."""
+    """One seat's shown cards as queues (each card leaves its queue as it is dealt), and
+    how many of each face were given (the field path of a card is worked out from them
+    only when a card is at fault).
 
-    down: list[tuple[int, str]]
-    up: list[tuple[int, str]]
+    >>> shown = _read_shown({"down": ["As", "Kd"], "up": ["2c"]}, 3)
+    >>> shown.down.pop(0) == parse_card("As"), shown.path(False, shown.down)
+    (True, 'shown[3].down[0]')
+    """
+
+    seat: int
+    down: list[int]
+    up: list[int]
     given: bool
+    n_down: int = 0
+    n_up: int = 0
+
+    def path(self, up: bool, queue: list[int]) -> str:
+        """The field of the card just taken from ``queue`` (the seat's ``up`` or down)."""
+        part, given = ("up", self.n_up) if up else ("down", self.n_down)
+        return f"shown[{self.seat}].{part}[{given - len(queue) - 1}]"
 
 
 def _read_shown(entry: Any, i: int) -> _Shown:
     if entry is None:
-        return _Shown([], [], False)
+        return _Shown(i, [], [], False)
     if not isinstance(entry, Mapping):
         raise DomainError("must be an object with down and up cards", field=f"shown[{i}]")
-    parts: dict[str, list[tuple[int, str]]] = {}
+    parts: dict[str, list[int]] = {}
     for part in ("down", "up"):
         raw = entry.get(part, [])
         if not isinstance(raw, (list, tuple)):
             raise DomainError("must be a list of cards", field=f"shown[{i}].{part}")
         parts[part] = [
-            (parse_card(token, f"shown[{i}].{part}[{k}]"), f"shown[{i}].{part}[{k}]")
+            card if (card := card_of_text(token)) is not None
+            else parse_card(token, f"shown[{i}].{part}[{k}]")  # raises, naming the card
             for k, token in enumerate(raw)
-        ]
-    return _Shown(parts["down"], parts["up"], True)
+        ]  # fmt: skip
+    down, up = parts["down"], parts["up"]
+    return _Shown(i, down, up, True, len(down), len(up))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1062,19 +1081,26 @@ class _QuickDriver:
         hand = self.hand
         cards = self.quick.cards
         one_by_one = bool(hand.game.extra_cards)
-        deals = hand.next_event().deals
+        # One card a deal, each the next due in the machine's order, none while a price is
+        # due: ``hand.deal`` refuses a card as applying DealHole would (the same checks in
+        # the same order, no automations here), without the count check of a list of cards.
+        deal = hand.deal
+        deals = hand.deals_due()
         while deals:
-            for deal in deals[:1] if one_by_one else deals:
-                seat = deal.seat
-                queue = cards[seat].up if deal.face is Face.UP else cards[seat].down  # type: ignore[index]
-                card, path = queue.pop(0) if queue else (None, None)
+            for due in deals[:1] if one_by_one else deals:
+                seat = due.seat
+                shown = cards[seat]  # type: ignore[index]
+                up = due.face is Face.UP
+                queue = shown.up if up else shown.down
+                card = queue.pop(0) if queue else None
                 try:
-                    hand.apply(DealHole(seat, (card,)))  # type: ignore[arg-type]  # the face it is due
+                    deal(seat, card)  # type: ignore[arg-type]  # the face it is due
                 except ProcedureError as exc:
+                    path = shown.path(up, queue) if card is not None else None
                     raise _quick_error(exc, path) from None
                 if hand.paying is not None:
                     self.pay_or_fold(hand.paying, card)
-            deals = hand.next_event().deals if one_by_one and hand.phase is Phase.DEAL else ()
+            deals = hand.deals_due() if one_by_one else ()
 
     def pay_or_fold(self, seat: int, card: int | None) -> None:
         """A card dealt face up costs (a pay rule): the seat pays from its ``paid`` (the

@@ -298,6 +298,21 @@ class Deal:
     face: Face
 
 
+_DEALS: list[tuple[Deal, Deal]] = []
+
+
+def _deals_of(n: int) -> list[tuple[Deal, Deal]]:
+    """Per seat of ``n``, its down and up :class:`Deal` (made once: a deal is a value).
+
+    >>> _deals_of(2)[1][True]
+    Deal(seat=1, face=<Face.UP: 'up'>)
+    """
+    while len(_DEALS) < n:
+        i = len(_DEALS)
+        _DEALS.append((Deal(i, Face.DOWN), Deal(i, Face.UP)))
+    return _DEALS
+
+
 @dataclass(frozen=True, slots=True)
 class NextEvent:
     """The answer of :meth:`StudHand.next_event`.
@@ -424,14 +439,34 @@ def _rank_name(rule: PayRule) -> str:
     return _RANK_WORDS[rule.rank - 2]
 
 
+#: A prime per rank index (card >> 2): the product of an up board's primes names its ranks
+#: as a multiset, the key of :data:`_UP_KEYS`.
+_RANK_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+_UP_KEYS: dict[int, tuple] = {}  # worked out once per multiset of up ranks
+
+
 def up_key(up: Sequence[int]) -> tuple:
     """The strength of face-up cards at natural value, for the order of action:
     quads, full house, trips, two pair, pair, high card (no straights or flushes).
+    Suits play no part, so each multiset of ranks is worked out once.
 
     >>> from tracker.engine.cards import parse_card as c
     >>> up_key([c("Kd"), c("Kh")]) > up_key([c("Ad"), c("Qh")])
     True
+    >>> up_key([c("Kd"), c("7h"), c("Kc")])
+    (1, 11, 5)
     """
+    code = 1
+    for card in up:
+        code *= _RANK_PRIMES[card >> 2]
+    key = _UP_KEYS.get(code)
+    if key is None:
+        key = _UP_KEYS[code] = _up_key(up)
+    return key
+
+
+def _up_key(up: Sequence[int]) -> tuple:
+    """:func:`up_key` worked out: the ranks counted, the groups in order."""
     counts: dict[int, int] = {}
     for card in up:
         r = card >> 2
@@ -740,22 +775,39 @@ class StudHand:
         """The buys and up/down choices open before the seventh card is dealt."""
         return self._game_choices()
 
+    def deals_due(self) -> tuple[Deal, ...]:
+        """The cards due now in dealing order: ``next_event().deals``, without the rest
+        of the answer (the choices, the seats at the showdown).
+
+        >>> from tracker.engine.examples import antes_posted
+        >>> hand = antes_posted()
+        >>> hand.deals_due() == hand.next_event().deals
+        True
+        >>> hand.deals_due()[4]
+        Deal(seat=0, face=<Face.UP: 'up'>)
+        """
+        if self.phase is not Phase.DEAL or self.paying is not None:
+            return ()
+        if self.community_due:
+            return (Deal(None, Face.COMMUNITY),)
+        return self._deal_order()
+
     def _deal_order(self) -> tuple[Deal, ...]:
         """The cards due, dealt round the table one at a time from the dealer's left."""
         out = []
         pending = list(self.pending)
         faces = self.next_faces
+        n = self.n
+        deals = _deals_of(n)
         if self.game.extra_cards:  # an extra card (Baseball's four up) comes at once
-            for i in range(self.n):
+            for i in range(n):
                 for _ in range(self.extra_due[i]):
-                    up = faces[i][len(faces[i]) - pending[i]]
-                    out.append(Deal(i, Face.UP if up else Face.DOWN))
+                    out.append(deals[i][faces[i][len(faces[i]) - pending[i]]])
                     pending[i] -= 1
         while any(pending):
-            for i in range(self.n):
+            for i in range(n):
                 if pending[i]:
-                    up = faces[i][len(faces[i]) - pending[i]]
-                    out.append(Deal(i, Face.UP if up else Face.DOWN))
+                    out.append(deals[i][faces[i][len(faces[i]) - pending[i]]])
                     pending[i] -= 1
         return tuple(out)
 
@@ -1120,7 +1172,24 @@ class StudHand:
         >>> [format_card(card) for card in hand.up_cards(0)], hand.next_event().phase
         (['2c'], <Phase.BET: 'bet'>)
         """
-        up = self.verify_deal(seat, card, up=up)
+        pending = self.pending[seat]
+        if (
+            self.phase is Phase.DEAL
+            and pending
+            and self.paying is None
+            and not self.community_due
+            and self.in_hand[seat]
+            and card is not None
+            and 0 <= card < 52
+            and card not in self.known
+        ):  # every check of verify_deal passes but the face: read it here
+            faces = self.next_faces[seat]
+            expected = faces[len(faces) - pending]
+            if up is not None and up != expected:
+                self.verify_deal(seat, card, up=up)  # raises, naming the face due
+            up = expected
+        else:
+            up = self.verify_deal(seat, card, up=up)  # raises, or a card nobody saw
         if card is not None:
             self.known.add(card)
         self.seventh_open = False
@@ -2660,9 +2729,27 @@ def _seat_check(verify: Callable[..., Any]) -> Callable[[StudHand, Any], Any]:
 
 
 def _played(do: Callable[..., None], *fields: str) -> Callable[[StudHand, Any], Any]:
-    def play(hand: StudHand, event: Any) -> Any:
-        do(hand, *(getattr(event, f) for f in fields))
-        return event
+    """The verb ``do`` played with the event's ``fields`` (none, one or two: a closure each,
+    so that no field list is walked per event)."""
+    if not fields:
+
+        def play(hand: StudHand, event: Any) -> Any:
+            do(hand)
+            return event
+
+    elif len(fields) == 1:
+        (first,) = fields
+
+        def play(hand: StudHand, event: Any) -> Any:
+            do(hand, getattr(event, first))
+            return event
+
+    else:
+        first, second = fields
+
+        def play(hand: StudHand, event: Any) -> Any:
+            do(hand, getattr(event, first), getattr(event, second))
+            return event
 
     return play
 
