@@ -132,11 +132,7 @@ def hand_reevaluate(*, hand: Hand, job_id: int | None = None, rows: list | None 
             reason=f"engine {ENGINE_VERSION} reads this pot differently from the award that stands",
         )
     reading = outcome.reading()
-    old = dict(hand.engine_reading or {})
-    old.pop("engine_version", None)
-    fresh = dict(reading)
-    fresh.pop("engine_version", None)
-    if old != fresh:
+    if _reading_moved(hand.engine_reading, reading):
         changed = True
     if changed:
         hand.engine_reading = reading
@@ -365,6 +361,12 @@ def _reading_changed(outcome, reading: dict, stored: dict | None, pots: dict) ->
             continue
         if ChipsByPlayer.from_json(row[0]) != ChipsByPlayer(pot.engine_award):
             return True
+    return _reading_moved(stored, reading)
+
+
+def _reading_moved(stored: dict | None, reading: dict) -> bool:
+    """Whether ``reading`` says anything other than the ``stored`` one, the engine's version
+    aside (a reading that only a newer engine made is not a change)."""
     old = dict(stored or {})
     old.pop("engine_version", None)
     fresh = dict(reading)
