@@ -19,6 +19,20 @@ ROOT = Path(__file__).resolve().parent.parent
 PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
 
 
+def first_seat_wins(showdown: dict) -> dict:
+    """A showdown's stand-in evaluator: the first seat wins the high, no hand is read.
+
+    The walk benches pass it as ``evaluate`` so that they time the engine's walk of a hand,
+    not the hand-value engine (which bench/showdown.py and bench/engine.py time).
+    """
+    players = showdown["players"]
+    return {
+        "players": [{"high": None, "low": None}] * len(players),
+        "high_winners": [0],
+        "low_winners": [],
+    }
+
+
 def project_on_path() -> None:
     """Let a bench import the project (``tracker``, ``tests``)."""
     if str(ROOT) not in sys.path:

@@ -12,12 +12,12 @@ are left out of both.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 import warnings
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from _common import first_seat_wins, project_on_path
+
+project_on_path()
 
 from pokerkit import FixedLimitSevenCardStud, Mode  # noqa: E402
 from pokerkit.notation import parse_action  # noqa: E402
@@ -43,15 +43,6 @@ def pokerkit_replay(hand: dict) -> list[int]:
     for action in hand["actions"]:
         parse_action(state, action)
     return state.stacks
-
-
-def _first_wins(showdown: dict) -> dict:
-    players = showdown["players"]
-    return {
-        "players": [{"high": None, "low": None}] * len(players),
-        "high_winners": [0],
-        "low_winners": [],
-    }
 
 
 def rate(fn, hands, repeat: int) -> float:
@@ -86,7 +77,7 @@ def main() -> None:
             )
         theirs = rate(pokerkit_replay, hands, args.repeat)
     ours = rate(replay_hand, hands, args.repeat)
-    procedure_only = rate(lambda h: replay_hand(h, evaluate=_first_wins), hands, args.repeat)
+    procedure_only = rate(lambda h: replay_hand(h, evaluate=first_seat_wins), hands, args.repeat)
     showdowns = sum(1 for h in hands if any(" sm " in a for a in h["actions"]))
     print(f"{len(hands)} hands ({showdowns} with a showdown), best of {args.repeat} runs")
     print(f"pokerkit state machine: {theirs:10.0f} hands/s")

@@ -39,7 +39,7 @@ import time
 import warnings
 from dataclasses import dataclass
 
-from _common import project_on_path
+from _common import first_seat_wins, project_on_path
 
 project_on_path()
 from tracker.engine.cards import format_card  # noqa: E402
@@ -249,8 +249,13 @@ def _fields(q: QuickEntry) -> dict:
     return {name: getattr(q, name) for name in QuickEntry.__dataclass_fields__}
 
 
-def hands(count: int, seed: int) -> list[Played]:
-    """``count`` random hands over every kind, in turn, a fifth of them spoilt."""
+def hands(count: int, seed: int, *, spoilt: float = 0.2) -> list[Played]:
+    """``count`` random hands over every kind, in turn, the share ``spoilt`` of them spoilt.
+
+    With ``spoilt=0`` only hands both forms of which the engine accepts are kept (a few
+    random pays are not written right): the rate's hands, where an error would cut a walk
+    short.
+    """
     rng = random.Random(seed)
     kinds = _kinds()
     out: list[Played] = []
@@ -262,8 +267,21 @@ def hands(count: int, seed: int) -> list[Played]:
         if played is None:
             continue
         played.kind = name
-        out.append(spoil(rng, played) if rng.random() < 0.2 else played)
+        if spoilt and rng.random() < spoilt:
+            played = spoil(rng, played)
+        elif not spoilt and not _accepted(played):
+            continue
+        out.append(played)
     return out
+
+
+def _accepted(played: Played) -> bool:
+    try:
+        settle_quick(played.quick, evaluate=first_seat_wins)
+        replay_hand(played.history, game=played.game, evaluate=first_seat_wins)
+    except Exception:  # noqa: BLE001
+        return False
+    return True
 
 
 def _answer(fn, *args, **kw) -> object:
@@ -317,36 +335,6 @@ def digest(args) -> None:
     print(f"sha256 {sha.hexdigest()}")
 
 
-def _first_wins(showdown: dict) -> dict:
-    players = showdown["players"]
-    return {
-        "players": [{"high": None, "low": None}] * len(players),
-        "high_winners": [0],
-        "low_winners": [],
-    }
-
-
-def _valid(count: int, seed: int) -> list[Played]:
-    """``count`` random hands over every kind, in turn, none spoilt."""
-    rng = random.Random(seed)
-    kinds = _kinds()
-    out: list[Played] = []
-    k = 0
-    while len(out) < count:
-        name, variant, options, game = kinds[k % len(kinds)]
-        k += 1
-        played = play(rng, variant, options, game)
-        if played is None:
-            continue
-        try:  # both forms of the hand are accepted (a few random pays are not written right)
-            settle_quick(played.quick, evaluate=_first_wins)
-            replay_hand(played.history, game=played.game, evaluate=_first_wins)
-        except Exception:  # noqa: BLE001, S112
-            continue
-        out.append(played)
-    return out
-
-
 def _jobs(played: list[Played]):
     def quick_walk():
         for p in played:
@@ -354,11 +342,11 @@ def _jobs(played: list[Played]):
 
     def quick_settle():
         for p in played:
-            settle_quick(p.quick, evaluate=_first_wins)
+            settle_quick(p.quick, evaluate=first_seat_wins)
 
     def replay():
         for p in played:
-            replay_hand(p.history, game=p.game, evaluate=_first_wins)
+            replay_hand(p.history, game=p.game, evaluate=first_seat_wins)
 
     return {"walk_quick": quick_walk, "settle_quick": quick_settle, "replay_hand": replay}
 
@@ -390,13 +378,13 @@ def _peer(count: int):
 
     def ours_on_theirs():
         for hand in peer_hands:
-            replay_hand(hand, evaluate=_first_wins)
+            replay_hand(hand, evaluate=first_seat_wins)
 
     return {"pokerkit F7S": pokerkit, "replay_hand F7S": ours_on_theirs}
 
 
 def rate(args) -> None:
-    played = _valid(args.hands, args.seed)
+    played = hands(args.hands, args.seed, spoilt=0)
     jobs = {**_jobs(played), **_peer(args.hands)}
     best = dict.fromkeys(jobs, float("inf"))
     with warnings.catch_warnings():
@@ -422,7 +410,7 @@ def profile(args) -> None:
         with open(args.cache, "rb") as f:
             played = pickle.load(f)  # noqa: S301 -- our own file
     else:
-        played = _valid(args.hands, args.seed)
+        played = hands(args.hands, args.seed, spoilt=0)
         if args.cache:
             with open(args.cache, "wb") as f:
                 pickle.dump(played, f)
