@@ -57,6 +57,37 @@ def artifacts_dir() -> Path:
     return ARTIFACTS
 
 
+DATABASE_FIXTURES = ("db", "transactional_db", "live_server", "django_db_setup")
+
+
+def uses_database(item) -> bool:
+    """Whether a collected test touches the database (pytest-django's mark or fixtures)."""
+    if item.get_closest_marker("django_db") is not None:
+        return True
+    return any(f in DATABASE_FIXTURES for f in getattr(item, "fixturenames", ()))
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--database-only",
+        action="store_true",
+        help="run only the tests that touch the database, and every test marked slow (CI's "
+        "PostgreSQL pass: the rest run the same on any database and ran in the SQLite pass)",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption("--database-only"):
+        return
+    kept, left = [], []
+    for item in items:
+        keep = item.get_closest_marker("slow") is not None or uses_database(item)
+        (kept if keep else left).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
+
+
 def pytest_report_header(config):
     from django.conf import settings
 
@@ -71,9 +102,7 @@ def _chips_are_conserved(request, monkeypatch):
     starting chips times its players plus the chips of the rebuys and add-ons recorded (and
     not undone: the money entries, read apart from the ledger), no stack is negative, and the
     stacks settlement carried forward in memory are the ledger's."""
-    if "django_db" not in {m.name for m in request.node.iter_markers()} and not any(
-        f in request.fixturenames for f in ("db", "transactional_db", "live_server")
-    ):
+    if not uses_database(request.node):
         yield
         return
     from django.db.models import Sum
