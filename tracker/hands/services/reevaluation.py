@@ -28,7 +28,6 @@ from tracker.core.permissions import Capability, require
 from tracker.core.totals import totals_kept
 from tracker.core.typed import ChipsByPlayer
 from tracker.engine.errors import DomainError
-from tracker.engine.stakes import Stakes
 from tracker.engine.version import ENGINE_VERSION
 from tracker.games.models import LeagueGameVersion
 from tracker.games.selectors import version_definition
@@ -45,7 +44,7 @@ from tracker.hands.models import (
     ReevaluationChunk,
     ReevaluationJob,
 )
-from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
+from tracker.hands.selectors.evaluation import SPEC_COLUMNS, HandSpec, hand_evaluate
 from tracker.hands.selectors.facts import facts_for_hand
 from tracker.hands.services.evaluations import disputes_flag, evaluation_row
 from tracker.leagues.models import League
@@ -268,13 +267,7 @@ def reevaluation_chunk_run(*, job_id: int, index: int) -> dict:
 # becomes a model instance, with its seats and pots, only when its reading changed (rare):
 # then ``hand_reevaluate`` reads it again and writes what changed.
 # (fields_named gives them in the model's order.)
-_HAND_FIELDS = rows.fields_named(
-    Hand,
-    (
-        "id", "variant", "options", "ante", "bring_in", "small_bet", "big_bet", "level",
-        "positions", "entry_mode", "entry", "table_result", "game_version_id", "engine_reading",
-    ),
-)  # fmt: skip
+_HAND_FIELDS = rows.fields_named(Hand, ("id", *SPEC_COLUMNS, "game_version_id", "engine_reading"))
 _POT_FIELDS = rows.fields_named(Pot, ("hand_id", "index", "engine_award", "overridden"))
 _SOURCE = EvaluationSource.REEVALUATION
 
@@ -392,22 +385,8 @@ def _batch_read(job_id: int, hand_ids: list[int]) -> int:
         for hand in hands:
             pk, version_id = hand["id"], hand["game_version_id"]
             read += 1
-            spec = HandSpec(
-                variant=hand["variant"],
-                options=hand["options"],
-                stakes=Stakes(
-                    hand["ante"],
-                    hand["bring_in"],
-                    hand["small_bet"],
-                    hand["big_bet"],
-                    level=hand["level"],
-                ),
-                players=list(hand["positions"]),
-                entry_mode=hand["entry_mode"],
-                entry=hand["entry"],
-                table_result=hand["table_result"],
-                game=games[version_id] if version_id is not None else None,
-            )
+            game = games[version_id] if version_id is not None else None
+            spec = HandSpec.from_values(hand, game=game)
             try:
                 outcome = hand_evaluate(spec, stacks[pk])
             except DomainError as exc:
