@@ -65,7 +65,7 @@ def league_read_wrongly(django_capture_on_commit_callbacks):
     return league, admin
 
 
-def outcome(job_id: int) -> dict:
+def outcome(job_id: int | None) -> dict:
     """What a job left behind, without the ids that differ from one run to the next."""
     return {
         "hands": sorted(
@@ -94,7 +94,7 @@ def outcome(job_id: int) -> dict:
         ),
         "job": ReevaluationJob.objects.filter(pk=job_id)
         .values_list("status", "total", "done", "changed")
-        .get(),
+        .first(),
     }
 
 
@@ -184,3 +184,30 @@ def test_the_api_shows_the_chunks(
     body = api_client(admin).get(f"/api/v1/reevaluations/{job.pk}/").json()
     assert body["chunks"] == {"total": 3, "done": 3}
     assert (body["status"], body["total"], body["done"], body["progress"]) == ("done", 9, 9, 1.0)
+
+
+def test_a_job_changes_what_hand_reevaluate_changes_hand_by_hand(
+    league_read_wrongly, django_capture_on_commit_callbacks, settings
+):
+    """The job compares the readings in the database and sends only the hands that moved to
+    ``hand_reevaluate``: it changes the same hands, the same way, as ``hand_reevaluate``
+    called on every hand (a stored reading that differs, or only by the engine's version)."""
+    league, admin = league_read_wrongly
+    for k, hand in enumerate(Hand.objects.order_by("id")):
+        reading = dict(hand.engine_reading)
+        if k % 3 == 0:
+            reading["engine_version"] = "0.0.1"  # an older engine read the same: no change
+        elif k % 3 == 1:
+            reading["players"] = list(reversed(reading["players"]))  # read differently
+        Hand.objects.filter(pk=hand.pk).update(engine_reading=reading)
+    mark = transaction.savepoint()
+    job = run_job(league, admin, django_capture_on_commit_callbacks, settings, 4)
+    transaction.savepoint_rollback(mark)
+    with django_capture_on_commit_callbacks(execute=True):
+        changed = sum(
+            reevaluation.hand_reevaluate(hand=hand) for hand in Hand.objects.order_by("id")
+        )
+    by_hand = outcome(job_id=None)
+    assert job["job"][3] == changed > 0
+    for key in ("hands", "pots", "disputes", "months", "nights"):
+        assert job[key] == by_hand[key], key

@@ -7,6 +7,9 @@ hands, pots and users are ``PROTECT``, so nothing of a hand's history can be los
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -53,6 +56,14 @@ class DealtAt:
     @property
     def stakes(self) -> Stakes:
         return Stakes(self.ante, self.bring_in, self.small_bet, self.big_bet, level=self.level)
+
+    @staticmethod
+    def stakes_of(values: Mapping[str, Any]) -> Stakes:
+        """The stakes of a row read as plain values (its columns by attribute name)."""
+        ante, bring_in, small, big = (
+            values[k] for k in ("ante", "bring_in", "small_bet", "big_bet")
+        )
+        return Stakes(ante, bring_in, small, big, level=values["level"])
 
 
 class Hand(DealtAt, models.Model):

@@ -28,12 +28,19 @@ from tracker.engine.stakes import Stakes
 from tracker.engine.stud import ALL_AUTOMATIONS, HandObserver, StudHand
 from tracker.engine.version import ENGINE_VERSION
 from tracker.games.selectors import version_definition
-from tracker.hands.models import EntryMode, Hand
+from tracker.hands.models import DealtAt, EntryMode, Hand
 
 FULL_KEYS = {"actions", "seventh_card", "buys", "declarations"}
 QUICK_SEAT_KEYS = {
     "player", "put_in", "folded", "down", "up", "bought", "declare", "seventh", "paid",
 }  # fmt: skip
+
+
+#: The columns of a hand (by attribute name) a :class:`HandSpec` is made of, with its game.
+SPEC_COLUMNS = (
+    "variant", "options", "ante", "bring_in", "small_bet", "big_bet", "level", "positions",
+    "entry_mode", "entry", "table_result",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -54,15 +61,34 @@ class HandSpec:
 
     @classmethod
     def of(cls, hand: Hand) -> HandSpec:
+        """The spec of a hand read as a model instance."""
+        game = version_definition(hand.game_version) if hand.game_version_id else None
+        return cls.from_values({name: getattr(hand, name) for name in SPEC_COLUMNS}, game=game)
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, Any], *, game: GameDefinition | None) -> HandSpec:
+        """The spec of a hand read as plain values: a mapping holding (at least) the hand's
+        columns :data:`SPEC_COLUMNS` by attribute name, and the definition of its house game
+        (None for the variants).
+
+        >>> spec = HandSpec.from_values(
+        ...     {"variant": "seven_card_stud", "options": {}, "ante": 1, "bring_in": 2,
+        ...      "small_bet": 5, "big_bet": 10, "level": 1, "positions": [7, 3],
+        ...      "entry_mode": "quick", "entry": {}, "table_result": None},
+        ...     game=None,
+        ... )
+        >>> spec.players, spec.stakes.big_bet
+        ([7, 3], 10)
+        """
         return cls(
-            variant=hand.variant,
-            options=hand.options,
-            stakes=hand.stakes,
-            players=list(hand.positions),
-            entry_mode=hand.entry_mode,
-            entry=hand.entry,
-            table_result=hand.table_result,
-            game=version_definition(hand.game_version) if hand.game_version_id else None,
+            variant=values["variant"],
+            options=values["options"],
+            stakes=DealtAt.stakes_of(values),
+            players=list(values["positions"]),
+            entry_mode=values["entry_mode"],
+            entry=values["entry"],
+            table_result=values["table_result"],
+            game=game,
         )
 
 

@@ -28,7 +28,6 @@ from tracker.core.permissions import Capability, require
 from tracker.core.totals import totals_kept
 from tracker.core.typed import ChipsByPlayer
 from tracker.engine.errors import DomainError
-from tracker.engine.stakes import Stakes
 from tracker.engine.version import ENGINE_VERSION
 from tracker.games.models import LeagueGameVersion
 from tracker.games.selectors import version_definition
@@ -45,7 +44,7 @@ from tracker.hands.models import (
     ReevaluationChunk,
     ReevaluationJob,
 )
-from tracker.hands.selectors.evaluation import HandSpec, hand_evaluate
+from tracker.hands.selectors.evaluation import SPEC_COLUMNS, HandSpec, hand_evaluate
 from tracker.hands.selectors.facts import facts_for_hand
 from tracker.hands.services.evaluations import disputes_flag, evaluation_row
 from tracker.leagues.models import League
@@ -264,18 +263,13 @@ def reevaluation_chunk_run(*, job_id: int, index: int) -> dict:
 
 
 # A batch is read as plain rows, in statements written out (tracker/core/rows.py): the
-# columns a reading needs of each hand, its seats' stacks and its pots' engine awards. A hand
-# becomes a model instance, with its seats and pots, only when its reading changed (rare):
-# then ``hand_reevaluate`` reads it again and writes what changed.
+# columns a reading needs of each hand and its seats' stacks. The readings are inserted, then
+# compared with the stored ones in the database (``_readings_moved``): only the hands whose
+# reading or engine award moved come back (rare), and only those become model instances, with
+# their seats and pots, for ``hand_reevaluate`` to write what changed. The stored reading
+# (about 1.7 KB a hand) is never decoded in Python.
 # (fields_named gives them in the model's order.)
-_HAND_FIELDS = rows.fields_named(
-    Hand,
-    (
-        "id", "variant", "options", "ante", "bring_in", "small_bet", "big_bet", "level",
-        "positions", "entry_mode", "entry", "table_result", "game_version_id", "engine_reading",
-    ),
-)  # fmt: skip
-_POT_FIELDS = rows.fields_named(Pot, ("hand_id", "index", "engine_award", "overridden"))
+_HAND_FIELDS = rows.fields_named(Hand, ("id", *SPEC_COLUMNS, "game_version_id"))
 _SOURCE = EvaluationSource.REEVALUATION
 
 
@@ -313,14 +307,11 @@ def _hands_locked(job_id: int, hand_ids: list[int]) -> list[tuple[dict, bool]]:
         ]
 
 
-def _stacks_and_pots(hand_ids: list[int]) -> tuple[dict[int, list[int]], dict[int, dict]]:
-    """Each hand's seats' starting stacks by position, and its pots by index as
-    ``(engine_award, overridden)``."""
+def _stacks(hand_ids: list[int]) -> dict[int, list[int]]:
+    """Each hand's seats' starting stacks, by position."""
     quote = connection.ops.quote_name
-    seat_hand, pot_hand = _column(HandSeat, "hand_id"), _column(Pot, "hand_id")
+    seat_hand = _column(HandSeat, "hand_id")
     stacks: dict[int, list[int]] = {pk: [] for pk in hand_ids}
-    pots: dict[int, dict] = {pk: {} for pk in hand_ids}
-    convs = rows.converters(_POT_FIELDS)
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {seat_hand}, {_column(HandSeat, 'starting_stack')} "
@@ -330,16 +321,7 @@ def _stacks_and_pots(hand_ids: list[int]) -> tuple[dict[int, list[int]], dict[in
         )
         for hand_id, stack in cursor:
             stacks[hand_id].append(stack)
-        cursor.execute(
-            f"SELECT {rows.select_list('p', _POT_FIELDS)} FROM {quote(Pot._meta.db_table)} p "
-            f"WHERE p.{pot_hand} IN ({_in(len(hand_ids))})",
-            hand_ids,
-        )
-        names = [field.attname for field in _POT_FIELDS]
-        for r in cursor:
-            pot = dict(zip(names, rows.converted(r, _POT_FIELDS, convs), strict=True))
-            pots[pot["hand_id"]][pot["index"]] = (pot["engine_award"], pot["overridden"])
-    return stacks, pots
+    return stacks
 
 
 def _definitions(version_ids: set[int]) -> dict:
@@ -351,17 +333,52 @@ def _definitions(version_ids: set[int]) -> dict:
     }
 
 
-def _reading_changed(outcome, reading: dict, stored: dict | None, pots: dict) -> bool:
-    """Whether ``hand_reevaluate`` would write anything for this reading: a pot (not
-    overridden) whose engine award moved, or a reading that differs from the stored one but
-    for the engine's version."""
-    for k, pot in enumerate(outcome.pots):
-        row = pots.get(k)
-        if row is None or row[1]:
-            continue
-        if ChipsByPlayer.from_json(row[0]) != ChipsByPlayer(pot.engine_award):
-            return True
-    return _reading_moved(stored, reading)
+def _json_sql() -> dict[str, str]:
+    """The JSON expressions of ``_readings_moved`` on this database: PostgreSQL compares
+    ``jsonb`` values; SQLite compares the minified text of its JSON functions (both sides
+    made the same way)."""
+    if connection.vendor == "postgresql":
+        return {
+            "reading": "({} - 'engine_version')",
+            "award": "({} -> {})",
+            "stored_award": "{}",
+        }
+    return {
+        "reading": "json_remove({}, '$.engine_version')",
+        "award": "json_extract({}, '$[' || {} || ']')",
+        "stored_award": "json({})",
+    }
+
+
+def _readings_moved(job_id: int, hand_ids: list[int]) -> list[int]:
+    """Of ``hand_ids``, read by the job without an error, those whose new reading (its
+    Evaluation) may say anything other than the hand's stored one, the engine's version
+    aside, or whose engine award moved on a pot not overridden; compared in the database.
+
+    The comparison may name a hand that has not changed (SQLite compares JSON text), never
+    miss one that has: each hand named is compared again by :func:`hand_reevaluate`."""
+    if not hand_ids:
+        return []
+    quote = connection.ops.quote_name
+    json_sql = _json_sql()
+    e_hand, e_job = _column(Evaluation, "hand_id"), _column(Evaluation, "job_id")
+    award = json_sql["award"].format(
+        f"e.{_column(Evaluation, 'awards')}", f"p.{_column(Pot, 'index')}"
+    )
+    stored_award = json_sql["stored_award"].format(f"p.{_column(Pot, 'engine_award')}")
+    sql = (
+        f"SELECT h.id FROM {quote(Hand._meta.db_table)} h "
+        f"JOIN {quote(Evaluation._meta.db_table)} e ON e.{e_hand} = h.id AND e.{e_job} = %s "
+        f"WHERE h.id IN ({_in(len(hand_ids))}) AND e.{_column(Evaluation, 'error')} = '' AND ("
+        f"{json_sql['reading'].format('h.' + _column(Hand, 'engine_reading'))} IS DISTINCT FROM "
+        f"{json_sql['reading'].format('e.' + _column(Evaluation, 'reading'))} "
+        f"OR EXISTS (SELECT 1 FROM {quote(Pot._meta.db_table)} p "
+        f"WHERE p.{_column(Pot, 'hand_id')} = h.id AND NOT p.{_column(Pot, 'overridden')} "
+        f"AND {award} IS NOT NULL AND {award} IS DISTINCT FROM {stored_award})) ORDER BY h.id"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [job_id, *hand_ids])
+        return [pk for (pk,) in cursor]
 
 
 def _reading_moved(stored: dict | None, reading: dict) -> bool:
@@ -379,58 +396,40 @@ def _batch_read(job_id: int, hand_ids: list[int]) -> int:
     the job has read already; count them on the job and write its heartbeat. Returns how many
     hands were read.
 
-    A hand is read from plain rows; one whose reading changed (rare) is read again as a model
-    instance by :func:`hand_reevaluate`, which writes the change."""
+    A hand is read from plain rows and its reading inserted; one whose reading changed (rare,
+    found by :func:`_readings_moved`) is read again as a model instance by
+    :func:`hand_reevaluate`, which writes the change."""
     with transaction.atomic():
         hands = [values for values, seen in _hands_locked(job_id, hand_ids) if not seen]
         if not hands:
             return 0
-        stacks, pots = _stacks_and_pots([hand["id"] for hand in hands])
+        stacks = _stacks([hand["id"] for hand in hands])
         games = _definitions({h["game_version_id"] for h in hands if h["game_version_id"]})
-        read = changed = 0
         out: list[dict] = []
+        evaluated: list[int] = []
         for hand in hands:
             pk, version_id = hand["id"], hand["game_version_id"]
-            read += 1
-            spec = HandSpec(
-                variant=hand["variant"],
-                options=hand["options"],
-                stakes=Stakes(
-                    hand["ante"],
-                    hand["bring_in"],
-                    hand["small_bet"],
-                    hand["big_bet"],
-                    level=hand["level"],
-                ),
-                players=list(hand["positions"]),
-                entry_mode=hand["entry_mode"],
-                entry=hand["entry"],
-                table_result=hand["table_result"],
-                game=games[version_id] if version_id is not None else None,
-            )
+            game = games[version_id] if version_id is not None else None
             try:
-                outcome = hand_evaluate(spec, stacks[pk])
+                outcome = hand_evaluate(HandSpec.from_values(hand, game=game), stacks[pk])
             except DomainError as exc:
                 # Kept with its error; listed on the job at the end.
                 out.append(
                     evaluation_row(hand_id=pk, source=_SOURCE, job_id=job_id, error=exc.message)
                 )
                 continue
-            reading = outcome.reading()
-            if _reading_changed(outcome, reading, hand["engine_reading"], pots[pk]):
-                instance = Hand.objects.prefetch_related("hand_seats", "pots").get(pk=pk)
-                changed += hand_reevaluate(hand=instance, job_id=job_id, rows=out)
-                continue
-            out.append(
-                evaluation_row(
-                    hand_id=pk, source=_SOURCE, job_id=job_id, outcome=outcome, reading=reading
-                )
-            )
+            evaluated.append(pk)
+            out.append(evaluation_row(hand_id=pk, source=_SOURCE, job_id=job_id, outcome=outcome))
         rows_insert(Evaluation, out)
+        changed = 0
+        for pk in _readings_moved(job_id, evaluated):
+            instance = Hand.objects.prefetch_related("hand_seats", "pots").get(pk=pk)
+            # Its reading is in ``out`` already: the one hand_reevaluate makes is left aside.
+            changed += hand_reevaluate(hand=instance, job_id=job_id, rows=[])
         ReevaluationJob.objects.filter(pk=job_id).update(
-            done=F("done") + read, changed=F("changed") + changed, heartbeat_at=timezone.now()
+            done=F("done") + len(hands), changed=F("changed") + changed, heartbeat_at=timezone.now()
         )
-    return read
+    return len(hands)
 
 
 def _job_finish(job_id: int) -> None:
