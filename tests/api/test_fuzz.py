@@ -1,4 +1,5 @@
-"""Fuzz the REST API from its own OpenAPI schema with schemathesis (slow: CI's second pass).
+"""Fuzz the REST API from its own OpenAPI schema with schemathesis (slow and ``fuzz``: CI runs it
+on PostgreSQL, in the stream of the worker and outage tests, after them).
 
 Every operation of the schema gets generated requests, valid (positive) and invalid
 (negative), sent in-process through Django's WSGI application with the API token of a
@@ -38,7 +39,7 @@ from tracker.accounts.services import api_token_create
 from tracker.hands.services.recording import hand_record
 from tracker.leagues.services import invite_create
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db]
+pytestmark = [pytest.mark.slow, pytest.mark.fuzz, pytest.mark.django_db]
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "75"))
 SERVER_CHECKS = [checks.not_a_server_error]
