@@ -108,6 +108,27 @@ def test_an_inner_block_leaves_to_the_outer_what_it_keeps(recorders):
 
 
 @pytest.mark.django_db
+def test_what_a_write_gives_a_keeper_reaches_it_only_for_the_block_s_new_hands(recorders):
+    with totals_kept(new_hands=[9, 8]):
+        totals.totals_given(keeper="first", new_hands=[8, 9], value="seats in memory")
+    with totals_kept(new_hands=[9, 8]):
+        totals.totals_given(keeper="first", new_hands=[9], value="some of them")
+    with totals_kept(hands=[1], new_hands=[9]):
+        totals.totals_given(keeper="first", new_hands=[9], value="with other hands")
+    applied = [(name, call[-1].given) for name, what, *call in recorders if what == "apply"]
+    assert applied == [
+        ("first", "seats in memory"),
+        ("second", None),
+        ("first", None),
+        ("second", None),
+        ("first", None),
+        ("second", None),
+    ]
+    with pytest.raises(RuntimeError, match="outside"):
+        totals.totals_given(keeper="first", new_hands=[9], value=None)
+
+
+@pytest.mark.django_db
 def test_a_block_that_raises_applies_nothing(recorders):
     with pytest.raises(ZeroDivisionError), totals_kept(hands=[1]):
         raise ZeroDivisionError

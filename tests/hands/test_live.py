@@ -125,6 +125,27 @@ def test_statistics_count_the_hands_logged_live(
     assert "1 logged live" in page and "1 of them logged live" in page
 
 
+def test_settling_a_hand_logged_live_counts_it_live_in_the_running_totals(
+    night, django_capture_on_commit_callbacks
+):
+    from tracker.stats.models import TournamentTally
+    from tracker.stats.selectors import seat_tallies
+
+    league, admin, tournament, _ = night
+    draft = deal_third(draft_start(tournament=tournament, by=admin), admin)
+    draft = complete_and_fold(draft, admin)
+    with django_capture_on_commit_callbacks(execute=True):
+        draft_finish(draft=draft, by=admin, version=draft.version)
+    tallies = TournamentTally.objects.filter(tournament=tournament)
+    assert sorted((t.hands, t.live) for t in tallies) == [(1, 1)] * 3
+    # the totals settlement kept from the seats in memory are those the seats give read back
+    hand_ids = list(tournament.hands.values_list("id", flat=True))
+    read = {t.tournament_key: t.counters for t in seat_tallies(hand_ids=hand_ids)}
+    fields = [*read[next(iter(read))]]
+    kept = {(t.player_id, t.tournament_id, t.variant): t for t in tallies}
+    assert {k: {f: getattr(kept[k], f) for f in fields} for k in read} == read
+
+
 def act(draft, admin, seat, verb):
     return draft_step(
         draft=draft, by=admin, version=draft.version,

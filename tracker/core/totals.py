@@ -35,7 +35,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from django.db import transaction
@@ -50,6 +50,9 @@ class Changed:
     hands: tuple[int, ...] = ()
     tournaments: tuple[int, ...] = ()
     new_hands: tuple[int, ...] = ()
+    # What the writer gave the keeper (``totals_given``) of what ``new_hands`` add, in the
+    # keeper's own form: the keeper then need not read them back (None: it reads them).
+    given: object = field(default=None, compare=False)
 
     def __bool__(self) -> bool:
         return bool(self.hands or self.tournaments or self.new_hands)
@@ -87,7 +90,21 @@ def totals_keepers() -> tuple[Keeper, ...]:
 def _blocks() -> list[Changed]:
     if not hasattr(_open, "blocks"):
         _open.blocks = []
+        _open.given = []
     return _open.blocks
+
+
+def totals_given(*, keeper: str, new_hands: Iterable[int], value: object) -> None:
+    """Give the keeper named ``keeper`` what the hands ``new_hands`` add as the write has them in
+    memory (``value``, in that keeper's form: for the statistics, the rows
+    ``seat_tallies`` reads), inside the innermost open block. The keeper uses it instead of
+    reading those rows back when ``new_hands`` are the block's new hands and the block
+    changes no other hand; otherwise it reads them, as without it. Example: settlement
+    gives the statistics the seats of the batch it has just written."""
+    blocks = _blocks()
+    if not blocks:
+        raise RuntimeError("totals_given outside a totals_kept block")
+    _open.given[-1][keeper] = (_ids(new_hands), value)
 
 
 def totals_active() -> bool:
@@ -125,10 +142,15 @@ def totals_kept(
         keepers = totals_keepers()
         before = [keeper.read(changed) for keeper in keepers] if changed else []
         outer.append(changed)
+        _open.given.append({})
         try:
             yield changed
             if changed:
+                given = _open.given[-1]
                 for keeper, was in zip(keepers, before, strict=True):
-                    keeper.apply(was, changed)
+                    covered, value = given.get(keeper.name, ((), None))
+                    usable = not changed.hands and covered == changed.new_hands
+                    keeper.apply(was, replace(changed, given=value) if usable else changed)
         finally:
             outer.pop()
+            _open.given.pop()

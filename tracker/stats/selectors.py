@@ -15,6 +15,7 @@ see).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -691,24 +692,37 @@ def seat_tallies(*, hand_ids) -> list[SeatTally]:
         return []
     date_field = Tournament._meta.get_field("date")
     facts_field = HandSeat._meta.get_field("facts")
-    (date_convs, facts_convs) = rows.converters([date_field, facts_field])
+    fields, convs = [date_field, facts_field], rows.converters([date_field, facts_field])
     with connection.cursor() as cursor:
         cursor.execute(_seat_tallies_sql(len(ids)), [*ids, *(s.value for s in SETTLED)])
         found = cursor.fetchall()
-    out = []
+    read = []
     for sid, pid, lid, tid, day, variant, facts, won, put_in, draft in found:
-        day, facts = rows.converted(
-            [day, facts], [date_field, facts_field], [date_convs, facts_convs]
+        day, facts = rows.converted([day, facts], fields, convs)
+        read.append((sid, pid, lid, tid, day, variant, facts, won, put_in, draft))
+    return seat_tallies_of(read)
+
+
+def seat_tallies_of(seats: Iterable[Sequence[Any]]) -> list[SeatTally]:
+    """What settled seats add to the running totals, from their rows as :func:`seat_tallies`
+    reads them (its statement's columns, the date and facts as Python values): ``(seat id,
+    player id, league id, tournament id, the tournament's date, variant, facts, won, put in,
+    the hand's live draft id or None)``. Settlement gives the rows of the seats it has just
+    written (``tracker.core.totals.totals_given``), so they are not read back. Example::
+
+        seat_tallies_of([(9, 7, 1, 3, date(2026, 12, 3), "seven_card_stud", {}, 0, 2, None)])
+        # [SeatTally(seat_id=9, month_key=(7, 1, "seven_card_stud", date(2026, 12, 1)),
+        #            tournament_key=(7, 3, "seven_card_stud"), counters={"hands": 1, ...})]
+    """
+    return [
+        SeatTally(
+            seat_id=sid,
+            month_key=(pid, lid, variant, day.replace(day=1)),
+            tournament_key=(pid, tid, variant),
+            counters=seat_tally(facts=facts, won=won, put_in=put_in, live=draft is not None),
         )
-        out.append(
-            SeatTally(
-                seat_id=sid,
-                month_key=(pid, lid, variant, day.replace(day=1)),
-                tournament_key=(pid, tid, variant),
-                counters=seat_tally(facts=facts, won=won, put_in=put_in, live=draft is not None),
-            )
-        )
-    return out
+        for sid, pid, lid, tid, day, variant, facts, won, put_in, draft in seats
+    ]
 
 
 def seat_sums() -> dict[str, Any]:

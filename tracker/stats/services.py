@@ -38,6 +38,7 @@ from tracker.stats.selectors import (
     cell_biggest,
     month_sums,
     seat_tallies,
+    seat_tallies_of,
     settled_seats,
     tournament_sums,
 )
@@ -201,7 +202,12 @@ def _apply(model, deltas: dict[tuple, _Delta]) -> None:
     rows_update(changed, [*sums, MAX_COUNTER])
 
 
-def stats_tallies_apply(*, hand_ids: Iterable[int], before: Sequence[SeatTally] = ()) -> None:
+def stats_tallies_apply(
+    *,
+    hand_ids: Iterable[int],
+    before: Sequence[SeatTally] = (),
+    after: Sequence[SeatTally] | None = None,
+) -> None:
     """Bring the running totals in step with the seats of ``hand_ids`` as they now stand.
 
     ``before`` is what those seats added before the change (``seat_tallies`` read inside
@@ -209,9 +215,11 @@ def stats_tallies_apply(*, hand_ids: Iterable[int], before: Sequence[SeatTally] 
     the seats' present tallies added, one row of each table locked and written per player,
     variant and month (or tournament) touched, in a fixed order. The writes reach it through
     ``tracker.core.totals.totals_kept`` (:class:`StatisticsTotals`), once per transaction
-    with every hand the transaction settled or changed.
+    with every hand the transaction settled or changed. ``after``, when the caller has it,
+    is what those seats add now (``seat_tallies`` of them), not read again.
     """
-    after = seat_tallies(hand_ids=hand_ids)
+    if after is None:
+        after = seat_tallies(hand_ids=hand_ids)
     was = {t.seat_id: t for t in before}
     months: dict[tuple, _Delta] = {}
     nights: dict[tuple, _Delta] = {}
@@ -251,8 +259,11 @@ class StatisticsTotals:
 
     def apply(self, before: Sequence[SeatTally], changed: Changed) -> None:
         hand_ids = (*changed.hands, *changed.new_hands)
-        if hand_ids:
-            stats_tallies_apply(hand_ids=hand_ids, before=before)
+        if not hand_ids:
+            return
+        # Given by the write (settlement: the seats it has just written): not read back.
+        after = None if changed.given is None else seat_tallies_of(changed.given)
+        stats_tallies_apply(hand_ids=hand_ids, before=before, after=after)
 
 
 def _rows(model, sums, names: tuple[str, ...], rename: dict[str, str]) -> list:

@@ -42,27 +42,71 @@ from tracker.tournaments.models import (
     Tournament,
 )
 
+# What the ledger says of a tournament: each player's stack (by player id; a seated player
+# with no entry has 0) and every purchase between hands ``(from hand, player id, chips)`` in
+# hand order.
+Ledger = tuple[dict[int, int], list[tuple[int, int, int]]]
+
+
+def tournament_ledger_sql(tournament_id: int) -> tuple[str, list[int]]:
+    """The one statement, and its parameters, that reads a tournament's ledger (the seats,
+    each player's sum, the chips bought between hands); :func:`tournament_ledger_rows`
+    reads its rows. Settlement sends it with the batch's other reads (one round trip);
+    :func:`tournament_stacks` and :func:`chips_bought_from` run it on their own."""
+    quote = connection.ops.quote_name
+    seat, entry = Seat._meta, LedgerEntry._meta
+
+    def col(meta, name: str) -> str:
+        return quote(meta.get_field(name).column)
+
+    ledger, tournament = quote(entry.db_table), col(entry, "tournament")
+    player, amount, from_hand = col(entry, "player"), col(entry, "amount"), col(entry, "from_hand")
+    sql = (
+        f"SELECT 0, {col(seat, 'player')}, 0, 0, {col(seat, 'number')} FROM "
+        f"{quote(seat.db_table)} WHERE {col(seat, 'tournament')} = %s "
+        f"UNION ALL SELECT 1, {player}, SUM({amount}), 0, 0 FROM {ledger} "
+        f"WHERE {tournament} = %s GROUP BY {player} "
+        f"UNION ALL SELECT 2, {player}, {amount}, {from_hand}, {col(entry, 'id')} FROM {ledger} "
+        f"WHERE {tournament} = %s AND {from_hand} IS NOT NULL "
+        "ORDER BY 1, 4, 5"
+    )
+    return sql, [tournament_id] * 3
+
+
+def tournament_ledger_rows(found: Iterable[tuple]) -> Ledger:
+    """The ledger (:data:`Ledger`) from the rows of :func:`tournament_ledger_sql`."""
+    stacks: dict[int, int] = {}
+    bought: list[tuple[int, int, int]] = []
+    for kind, pid, chips, number, _ in found:
+        if kind == 0:
+            stacks[pid] = 0
+        elif kind == 1:
+            stacks[pid] = int(chips)
+        else:
+            bought.append((number, pid, int(chips)))
+    return stacks, bought
+
+
+def tournament_ledger(tournament: Tournament) -> Ledger:
+    """The tournament's ledger (:data:`Ledger`), in one query. Example: three players
+    seated with 1,000 chips each, one of whom rebought 500 before hand 12::
+
+        ({7: 1000, 8: 1500, 9: 1000}, [(12, 8, 500)])
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(*tournament_ledger_sql(tournament.pk))
+        return tournament_ledger_rows(cursor.fetchall())
+
 
 def tournament_stacks(tournament: Tournament) -> dict[int, int]:
     """Each player's stack (by player id) from the ledger: settled hands and corrections only."""
-    rows = (
-        LedgerEntry.objects.filter(tournament=tournament)
-        .values("player_id")
-        .annotate(chips=Sum("amount"))
-    )
-    stacks = {seat.player_id: 0 for seat in tournament.seats.all()}
-    stacks.update({r["player_id"]: r["chips"] for r in rows})
-    return stacks
+    return tournament_ledger(tournament)[0]
 
 
 def chips_bought_from(tournament: Tournament, *, after: int) -> list[tuple[int, int, int]]:
     """The ledger's chips bought between hands (rebuys, add-ons, their reversals) that play
     from a hand later than ``after``: ``(from hand, player id, chips)`` in hand order."""
-    return list(
-        LedgerEntry.objects.filter(tournament=tournament, from_hand__gt=after)
-        .order_by("from_hand", "id")
-        .values_list("from_hand", "player_id", "amount")
-    )
+    return [row for row in tournament_ledger(tournament)[1] if row[0] > after]
 
 
 @dataclass

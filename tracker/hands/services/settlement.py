@@ -59,12 +59,13 @@ from tracker.audit.services import system_actor
 from tracker.core import rows
 from tracker.core.bulk import rows_create, rows_insert, rows_update, statements_pipelined
 from tracker.core.locks import SETTLEMENT, transaction_lock
-from tracker.core.totals import totals_kept
+from tracker.core.totals import totals_given, totals_kept
 from tracker.engine.errors import DomainError
 from tracker.engine.tournament import is_over
 from tracker.engine.version import ENGINE_VERSION
 from tracker.hands.models import (
     DisputeSource,
+    DraftHand,
     EvaluationSource,
     Hand,
     HandSeat,
@@ -82,9 +83,9 @@ from tracker.leagues.models import League
 from tracker.tournaments.models import (
     LedgerEntry,
     LedgerKind,
-    Seat,
     Tournament,
 )
+from tracker.tournaments.selectors import Ledger, tournament_ledger_rows, tournament_ledger_sql
 from tracker.tournaments.services import tournament_finish_if_over
 
 log = logging.getLogger(__name__)
@@ -131,17 +132,19 @@ class _Sent:
 def _seats_send(tournament_id: int) -> _Sent:
     """Send the read of the seats (``SEATS_SETTLED``, in position order) of the hands the
     batch reads (the tournament's first ``BATCH_HANDS`` hands not settled or void, by
-    number), each row led by its hand's id (a hand without seats still has a row)."""
+    number), each row led by its hand's id and its live draft's id (or NULL; a hand
+    without seats still has a row)."""
     quote = connection.ops.quote_name
-    hand_meta, seat_meta = Hand._meta, HandSeat._meta
+    hand_meta, seat_meta, draft_meta = Hand._meta, HandSeat._meta, DraftHand._meta
 
     def col(meta, name: str) -> str:
         return quote(meta.get_field(name).column)
 
     sql = (
-        "SELECT h.{id}, {seats} FROM (SELECT {id}, {number} FROM {hands} "
+        "SELECT h.{id}, d.{draft_id}, {seats} FROM (SELECT {id}, {number} FROM {hands} "
         "WHERE {tournament} = %s AND {status} NOT IN ({statuses}) ORDER BY {number} "
         "LIMIT %s) h LEFT JOIN {seat_table} s ON s.{hand} = h.{id} "
+        "LEFT JOIN {draft_table} d ON d.{draft_hand} = h.{id} "
         "ORDER BY h.{number}, s.{position}"
     ).format(
         id=col(hand_meta, "id"),
@@ -154,18 +157,24 @@ def _seats_send(tournament_id: int) -> _Sent:
         seat_table=quote(seat_meta.db_table),
         hand=col(seat_meta, "hand"),
         position=col(seat_meta, "position"),
+        draft_id=col(draft_meta, "id"),
+        draft_table=quote(draft_meta.db_table),
+        draft_hand=col(draft_meta, "hand"),
     )
     return _Sent(sql, [tournament_id, *(s.value for s in SETTLED_OR_VOID), BATCH_HANDS])
 
 
-def _seats_attach(hands: list[Hand], sent: _Sent) -> list[Hand]:
+def _seats_attach(hands: list[Hand], sent: _Sent) -> tuple[list[Hand], set[int]]:
     """Give each of ``hands`` its seats read by ``sent`` (``_seats_send``) as a prefetch
     would; returns the hands up to the first whose seats were not read (recorded, or moved
     into the first ``BATCH_HANDS`` by a void, between the two reads: it waits for the next
-    run, which its recording has sent)."""
+    run, which its recording has sent), and the ids of those with a live draft."""
     convs = rows.converters(_SEAT_FIELDS)
     by_hand: dict[int, list[HandSeat]] = {}
-    for hand_id, *values in sent.rows():
+    live: set[int] = set()
+    for hand_id, draft_id, *values in sent.rows():
+        if draft_id is not None:
+            live.add(hand_id)
         seats = by_hand.setdefault(hand_id, [])
         if values[0] is not None:
             seats.append(rows.instance(HandSeat, _SEAT_FIELDS, convs, values))
@@ -178,7 +187,7 @@ def _seats_attach(hands: list[Hand], sent: _Sent) -> list[Hand]:
             hand_field.set_cached_value(seat, h)  # as the prefetch sets it
         h._prefetched_objects_cache = {"hand_seats": by_hand[h.pk]}
         out.append(h)
-    return out
+    return out, live
 
 
 _TOURNAMENT_FIELDS = rows.fields_named(Tournament)
@@ -215,42 +224,9 @@ def _tournament_read(sent: _Sent) -> Tournament | None:
 
 
 def _ledger_send(tournament_id: int) -> _Sent:
-    """Send the read of what ``tournament_stacks`` and ``chips_bought_from`` read (the
-    seats, each player's ledger sum, the chips bought between hands), in one statement."""
-    quote = connection.ops.quote_name
-    seat, entry = Seat._meta, LedgerEntry._meta
-
-    def col(meta, name: str) -> str:
-        return quote(meta.get_field(name).column)
-
-    ledger, tournament = quote(entry.db_table), col(entry, "tournament")
-    player, amount, from_hand = col(entry, "player"), col(entry, "amount"), col(entry, "from_hand")
-    sql = (
-        f"SELECT 0, {col(seat, 'player')}, 0, 0, {col(seat, 'number')} FROM "
-        f"{quote(seat.db_table)} WHERE {col(seat, 'tournament')} = %s "
-        f"UNION ALL SELECT 1, {player}, SUM({amount}), 0, 0 FROM {ledger} "
-        f"WHERE {tournament} = %s GROUP BY {player} "
-        f"UNION ALL SELECT 2, {player}, {amount}, {from_hand}, {col(entry, 'id')} FROM {ledger} "
-        f"WHERE {tournament} = %s AND {from_hand} IS NOT NULL "
-        "ORDER BY 1, 4, 5"
-    )
-    return _Sent(sql, [tournament_id] * 3)
-
-
-def _ledger_read(sent: _Sent) -> tuple[dict[int, int], list[tuple[int, int, int]]]:
-    """The stacks by player id (``tournament_stacks``) and every purchase between hands
-    ``(from hand, player id, chips)`` in hand order (``chips_bought_from`` before its
-    ``after``)."""
-    stacks: dict[int, int] = {}
-    bought: list[tuple[int, int, int]] = []
-    for kind, pid, chips, number, _ in sent.rows():
-        if kind == 0:
-            stacks[pid] = 0
-        elif kind == 1:
-            stacks[pid] = int(chips)
-        else:
-            bought.append((number, pid, chips))
-    return stacks, bought
+    """Send the read of the tournament's ledger (``tournament_ledger_sql``: what
+    ``tournament_stacks`` and ``chips_bought_from`` read), in one statement."""
+    return _Sent(*tournament_ledger_sql(tournament_id))
 
 
 def settlement_lock(tournament_id: int) -> None:
@@ -308,8 +284,8 @@ def tournament_settle(*, tournament_id: int) -> int:
                     .order_by("number")
                     .select_related("game_version")[:BATCH_HANDS]  # a house game's too
                 )
-                hands = _seats_attach(read, seats)
-                stacks_read = _ledger_read(ledger)
+                hands, live = _seats_attach(read, seats)
+                stacks_read = tournament_ledger_rows(ledger.rows())
                 tournament = _tournament_read(night)
             batch = []
             for hand in hands:
@@ -324,7 +300,7 @@ def tournament_settle(*, tournament_id: int) -> int:
                 hand.tournament = tournament
             # The running totals count the hands settled, in the same transaction.
             with totals_kept(new_hands=[hand.pk for hand in batch]):
-                done, stacks = _settle_hands(tournament, batch, stacks_read)
+                done, stacks = _settle_hands(tournament, batch, stacks_read, live)
             settled += done
             # In the same transaction: the hand that ends the game finishes the tournament.
             # Only a batch that settled the last hand allowed, or left one player with chips,
@@ -341,10 +317,11 @@ def tournament_settle(*, tournament_id: int) -> int:
 def _settle_hands(
     tournament: Tournament,
     hands: list[Hand],
-    ledger_read: tuple[dict[int, int], list[tuple[int, int, int]]],
+    ledger_read: Ledger,
+    live: set[int],
 ) -> tuple[int, dict[int, int]]:
     """Settle ``hands`` (consecutive, recorded) in order, stopping at the first the stacks do
-    not allow (marked invalid), from the ledger as read at the batch's start (``_ledger_read``);
+    not allow (marked invalid), from the ledger as read at the batch's start;
     returns how many were settled and the stacks after them (by player id)."""
     ledger, bought = ledger_read
     # Chips bought between hands (rebuys, add-ons) count from the hand they were bought
@@ -371,7 +348,7 @@ def _settle_hands(
         try:
             outcome = hand_evaluate(spec, stacks, observers=[observer])
         except DomainError as exc:
-            _write_settled(tournament, settled)
+            _write_settled(tournament, settled, live, hands)
             _mark_invalid(hand, stacks, exc)
             return len(settled), with_later(hand.number)
         for pid, chips in outcome.net().items():
@@ -381,7 +358,7 @@ def _settle_hands(
         settled.append(
             SettledHand(hand=hand, stacks=stacks, outcome=outcome, reading=reading, facts=facts)
         )
-    _write_settled(tournament, settled)
+    _write_settled(tournament, settled, live, hands)
     return len(settled), with_later(hands[-1].number)
 
 
@@ -395,9 +372,14 @@ def _mark_invalid(hand: Hand, stacks: list[int], exc: DomainError) -> None:
     log.warning("hand invalid", extra={"hand": hand.pk, "reason": hand.status_reason})
 
 
-def _write_settled(tournament: Tournament, settled: list[SettledHand]) -> None:
+def _write_settled(
+    tournament: Tournament, settled: list[SettledHand], live: set[int], batch: list[Hand]
+) -> None:
     """Write what settling ``settled`` decided: pots, ledger entries, seats, hands, readings
-    (a few bulk statements for the whole batch), then flag the disputed pots."""
+    (a few bulk statements for the whole batch), then flag the disputed pots. The seats
+    written go to the statistics' running totals as they are here (``totals_given``, in the
+    rows ``seat_tallies`` reads: ``live`` are the ids of the hands with a live draft), not
+    read back; ``batch`` is every hand of the block, those after ``settled`` unsettled."""
     if not settled:
         return
     pots: list[tuple[SettledHand, Pot]] = []
@@ -446,7 +428,7 @@ def _write_settled(tournament: Tournament, settled: list[SettledHand]) -> None:
             for pid, chips in row.award_chips.items()
             if chips
         ]
-        seats = []
+        seats, tallied = [], []
         for done in settled:
             hand, outcome = done.hand, done.outcome
             won = outcome.won()
@@ -457,6 +439,20 @@ def _write_settled(tournament: Tournament, settled: list[SettledHand]) -> None:
                 seat.won = won[seat.player_id]
                 seat.facts = done.facts[pos]
                 seats.append(seat)
+                tallied.append(
+                    (
+                        seat.pk,
+                        seat.player_id,
+                        tournament.league_id,
+                        tournament.pk,
+                        tournament.date,
+                        hand.variant,
+                        seat.facts,
+                        seat.won,
+                        seat.contributed,
+                        hand.pk if hand.pk in live else None,
+                    )
+                )
             hand.status = HandStatus.DISPUTED if outcome.disputed else HandStatus.VERIFIED
             hand.status_reason = (
                 "the table's award differs from the engine's" if outcome.disputed else ""
@@ -481,6 +477,7 @@ def _write_settled(tournament: Tournament, settled: list[SettledHand]) -> None:
         evaluations_record(
             [(done.hand, done.outcome) for done in settled], source=EvaluationSource.SETTLEMENT
         )
+    totals_given(keeper="statistics", new_hands=[hand.pk for hand in batch], value=tallied)
     for done in settled:
         disputed = [row for owner, row in pots if owner is done and row.disputed]
         if disputed:
