@@ -16,7 +16,9 @@ chunks, tables counted), the run (read, check, record in batches) and the whole,
 per second, the child's peak memory, and the run's rate over each tenth of the archive (a
 run whose batches cost more as the hands add up slows from tenth to tenth), with the child's
 CPU time a hand, overall and by tenths (the database server's CPU not counted), which
-follows the machine's load less than the rates do.
+follows the machine's load less than the rates do. ``BENCH_PHASES=1`` also prints each
+phase's CPU and wall time a hand (read, hash, checks, walk, rows, COPY and INSERTs, commit);
+``BENCH_PROFILE=path`` writes a cProfile of the run there.
 
 The peer: pokerkit's ``HandHistory.loads`` of each of the first ``--peer`` hands' tables
 (pokerkit reads a hand from a whole text), against our reading of the same hands
