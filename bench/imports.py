@@ -16,7 +16,9 @@ chunks, tables counted), the run (read, check, record in batches) and the whole,
 per second, the child's peak memory, and the run's rate over each tenth of the archive (a
 run whose batches cost more as the hands add up slows from tenth to tenth), with the child's
 CPU time a hand, overall and by tenths (the database server's CPU not counted), which
-follows the machine's load less than the rates do.
+follows the machine's load less than the rates do. ``BENCH_PHASES=1`` also prints each
+phase's CPU and wall time a hand (read, hash, checks, walk, rows, COPY and INSERTs, commit);
+``BENCH_PROFILE=path`` writes a cProfile of the run there.
 
 The peer: pokerkit's ``HandHistory.loads`` of each of the first ``--peer`` hands' tables
 (pokerkit reads a hand from a whole text), against our reading of the same hands
@@ -89,6 +91,7 @@ def child(path: str, count: int) -> None:
         hand_limit=count,
         stakes_schedule=[[4, 10, 20, 40]],
     )
+    phases = _phases_timed() if os.environ.get("BENCH_PHASES") else None
     start = time.perf_counter()
     with open(path, "rb") as upload:
         job = phh_import_start(
@@ -123,6 +126,13 @@ def child(path: str, count: int) -> None:
         stats = pstats.Stats(profile, stream=sys.stderr)
         stats.sort_stats("cumulative").print_stats(45)
         stats.sort_stats("tottime").print_stats(25)
+    if phases is not None:
+        for name, (cpu_s, wall_s, calls) in phases.items():
+            print(
+                f"phase {name:<34} CPU {cpu_s / count * 1e6:7.1f} us a hand, "
+                f"wall {wall_s / count * 1e6:7.1f} us ({calls} calls)",
+                file=sys.stderr,
+            )
     job.refresh_from_db()
     assert result["imported"] == count and not job.errors, (result, job.errors)
     print(
@@ -138,6 +148,68 @@ def child(path: str, count: int) -> None:
             }
         )
     )
+
+
+def _phases_timed() -> dict[str, list]:
+    """Wrap the import's phases (``BENCH_PHASES``): each one's CPU time (this process) and
+    wall time, inclusive of what it calls, as [cpu, wall, calls] by name. The read is the
+    stream's ``next``; the commit is the connection's."""
+    from django.db import connection
+
+    from tracker.hands.services import recording
+    from tracker.interchange.services import hands, imports
+
+    phases: dict[str, list] = {}
+    clock, wall = time.process_time, time.perf_counter
+
+    def timed(owner, name: str, label: str) -> None:
+        inner = getattr(owner, name)
+        slot = phases.setdefault(label, [0.0, 0.0, 0])
+
+        def run(*args, **kwargs):
+            c, w = clock(), wall()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                slot[0] += clock() - c
+                slot[1] += wall() - w
+                slot[2] += 1
+
+        setattr(owner, name, run)
+
+    read = phases.setdefault("read (stream_hands)", [0.0, 0.0, 0])
+    stream = imports._hands
+
+    def streamed(*args, **kwargs):
+        it = stream(*args, **kwargs)
+        while True:
+            c, w = clock(), wall()
+            try:
+                item = next(it)
+            except StopIteration:
+                return
+            finally:
+                read[0] += clock() - c
+                read[1] += wall() - w
+                read[2] += 1
+            yield item
+
+    imports._hands = streamed
+    timed(imports, "_import_batch", "batch (all but read, commit)")
+    timed(imports, "content_hash", "hash")
+    timed(imports, "_hashes_present", "hashes present (query)")
+    timed(recording.HandBatch, "__init__", "batch opened (lock, mark)")
+    timed(imports, "phh_hands_add", "hand checked and added")
+    timed(hands, "phh_hand_entry", "  PHH checks (phh_hand_entry)")
+    timed(recording, "hand_evaluate", "  walk (hand_evaluate)")
+    timed(recording, "_hand_row", "  hand's row (_hand_row)")
+    timed(recording.HandBatch, "save", "batch saved")
+    timed(recording, "rows_copy_values", "  hands COPY (rows_copy_values)")
+    timed(recording, "rows_insert", "  seats INSERT (rows_insert)")
+    timed(recording, "audit_record_many", "  audit INSERT (audit_record_many)")
+    connection.ensure_connection()
+    timed(connection, "commit", "commit")
+    return phases
 
 
 def peer(path: Path, count: int) -> tuple[float, float]:
@@ -196,8 +268,8 @@ def main() -> None:
                     check=True,
                     capture_output=True,
                     text=True,
-                ).stdout
-                r = json.loads(out.strip().splitlines()[-1])
+                )
+                r = json.loads(out.stdout.strip().splitlines()[-1])
                 whole = r["store"] + r["run"]
                 print(
                     f"{count:>7} hands ({r['bytes'] / 2**20:.1f} MB, written in {made:.1f} s): "
@@ -217,6 +289,9 @@ def main() -> None:
                     f"{sum(r['cpu_tenths']) / count * 1e6:,.0f} us a hand; by tenths: "
                     + ", ".join(f"{t / tenth * 1e6:,.0f}" for t in r["cpu_tenths"])
                 )
+                for line in out.stderr.splitlines():  # BENCH_PHASES
+                    if line.startswith("phase "):
+                        print("  " + line)
                 if count == args.sizes[0] and args.peer:
                     ours, theirs = peer(path, min(args.peer, count))
                     print(

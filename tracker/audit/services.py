@@ -136,6 +136,13 @@ def _jsonable(data: Mapping | None) -> dict:
     return json.loads(json.dumps(dict(data), cls=DjangoJSONEncoder, default=str))
 
 
+def _jsonable_many(datas: Sequence[Mapping | None]) -> list[dict]:
+    """:func:`_jsonable` of each of ``datas``, in one JSON text for them all."""
+    return json.loads(
+        json.dumps([dict(d) if d else {} for d in datas], cls=DjangoJSONEncoder, default=str)
+    )
+
+
 def audit_record(
     *,
     action: str,
@@ -195,7 +202,12 @@ def audit_record_many(
     one actor in one ``league``, in one bulk write (e.g. the hands of an import batch), with
     no model instance per entry."""
     who = _who(actor, _context.get(), channel)
-    rows_insert(AuditEntry, [_entry_values(action, t, data, league, who) for t, data in entries])
+    rows = [_entry_values(action, t, None, league, who) for t, _ in entries]
+    # The entries' data made plain JSON in one pass for the batch (as _jsonable does each).
+    datas = _jsonable_many([data for _, data in entries])
+    for row, data in zip(rows, datas, strict=True):
+        row["data"] = data
+    rows_insert(AuditEntry, rows)
 
 
 class AuditTarget(NamedTuple):

@@ -207,14 +207,8 @@ def rows_insert(model: type[models.Model], rows: Sequence[Mapping[str, Any]]) ->
         return
     meta = model._meta
     fields = [f for f in meta.concrete_fields if f is not meta.pk]
-    missing = object()
-    raws = []
-    for row in rows:
-        out = []
-        for field in fields:
-            value = row.get(field.attname, missing)
-            out.append(field.get_default() if value is missing else value)
-        raws.append(out)
+    plan = [(field.attname, field.get_default) for field in fields]
+    raws = [[row[name] if name in row else default() for name, default in plan] for row in rows]
     _insert(model, fields, raws)
 
 

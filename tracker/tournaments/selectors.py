@@ -148,8 +148,10 @@ class TournamentState:
     def hands_left(self) -> int:
         return 0 if self.over else self.tournament.hand_limit - self.hands_recorded
 
-    @property
+    @cached_property
     def next_stakes(self) -> Stakes:
+        """The next hand's stakes, worked out once per state (as :attr:`upcoming`): an
+        import's checks read them twice a hand."""
         t = self.tournament
         number = min(self.next_number, t.hand_limit)
         return rules.stakes_for_hand(t.stakes_schedule, number, t.hands_per_level)

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from tracker.audit.services import AuditTarget, audit_record, audit_record_many
 from tracker.core import rows
-from tracker.core.bulk import row_insert, rows_copy_values, rows_insert
+from tracker.core.bulk import row_insert, rows_copy_values, rows_insert, statements_pipelined
 from tracker.core.digest import canonical_json, sha256_hex
 from tracker.core.errors import Conflict
 from tracker.core.jobs import enqueue_on_commit
@@ -269,6 +269,9 @@ def _converters() -> tuple[list, list]:
     return rows.converters(_TOURNAMENT_FIELDS), rows.converters(_LEAGUE_FIELDS)
 
 
+_ENTRY_MODES = frozenset(EntryMode.values)  # (``EntryMode.values`` builds a list each time)
+
+
 def _checked_next(
     tournament: Tournament,
     state: TournamentState,
@@ -282,15 +285,15 @@ def _checked_next(
 ) -> CheckedHand:
     """The checks of a hand as the next hand of ``state`` (the tournament locked, not over),
     of the house game ``version`` if given."""
-    if entry_mode not in EntryMode.values:
+    if entry_mode not in _ENTRY_MODES:
         raise DomainError(
             f"{entry_mode!r} is not an entry mode ({', '.join(EntryMode.values)})",
             field="entry_mode",
         )
     if not isinstance(entry, Mapping):
         raise DomainError("must be an object", field="entry")
-    for name, value in (("entry", entry), ("table_result", table_result), ("options", options)):
-        _refuse_nul(value, name)  # stored as JSON: PostgreSQL cannot hold a NUL character
+    # stored as JSON: PostgreSQL cannot hold a NUL character
+    _refuse_nul(("entry", entry), ("table_result", table_result), ("options", options))
     game = None
     if version is None:
         variant, options, seats = next_hand_deal(tournament, state, variant, options)
@@ -482,8 +485,25 @@ def hand_check(
     return _checked(tournament=tournament, by=by, asked=HandRequest.given(asked, fields)).outcome
 
 
-def _refuse_nul(value: Any, path: str) -> None:
-    """Refuse a NUL character in any key or string of a JSON value, naming where it is."""
+def _refuse_nul(*named: tuple[str, Any]) -> None:
+    """Refuse a NUL character in any key or string of the JSON values ``named`` (each
+    ``(path, value)``), naming the first place with one.
+
+    Their JSON text first, one text for them all (written in C): a NUL is written
+    ``\\u0000`` there, so a text without that sequence has none. Only a text with it (a NUL,
+    or a backslash written before ``u0000``), or values that are not plain JSON, are walked,
+    in order, to find the place."""
+    try:
+        if "\\u0000" not in json.dumps([value for _, value in named]):
+            return
+    except (TypeError, ValueError):  # not plain JSON (a set, a circular value): walked
+        pass
+    for path, value in named:
+        _refuse_nul_at(value, path)
+
+
+def _refuse_nul_at(value: Any, path: str) -> None:
+    """:func:`_refuse_nul` by a walk of ``value``, naming the first place with a NUL."""
     if isinstance(value, str):
         if "\x00" in value:
             raise DomainError("must not contain NUL characters", field=path)
@@ -491,10 +511,10 @@ def _refuse_nul(value: Any, path: str) -> None:
         for key, item in value.items():
             if isinstance(key, str) and "\x00" in key:
                 raise DomainError("keys must not contain NUL characters", field=path)
-            _refuse_nul(item, f"{path}.{key}")
+            _refuse_nul_at(item, f"{path}.{key}")
     elif isinstance(value, list | tuple):
         for k, item in enumerate(value):
-            _refuse_nul(item, f"{path}[{k}]")
+            _refuse_nul_at(item, f"{path}[{k}]")
 
 
 _SEAT_FIELDS = [f.attname for f in HandSeat._meta.concrete_fields if not f.primary_key]
@@ -676,32 +696,33 @@ class HandBatch:
                 ids = rows_copy_values(Hand, hands)
         except IntegrityError:
             raise _clash(hands[0]["number"]) from None
-        rows_insert(
-            HandSeat,
-            [
-                seat
-                for pk, (_, checked) in zip(ids, self._rows, strict=True)
-                for seat in _seats(pk, checked)
-            ],
-        )
+        seats = [
+            seat
+            for pk, (_, checked) in zip(ids, self._rows, strict=True)
+            for seat in _seats(pk, checked)
+        ]
         name = str(self.tournament)
-        audit_record_many(
-            action="hand.record",
-            entries=[
-                (
-                    AuditTarget("hand", pk, Hand.label(name, row["number"])),
-                    _audit_data(
-                        checked.spec,
-                        tournament_id=row["tournament_id"],
-                        number=row["number"],
-                        game_version_id=row["game_version_id"],
-                    ),
-                )
-                for pk, (row, checked) in zip(ids, self._rows, strict=True)
-            ],
-            league=self.tournament.league,
-            actor=self.by,
-        )
+        # Sent without waiting for the seats' answer: the server inserts the seats while the
+        # audit entries' rows are built here; one wait for both, at the block's end.
+        with statements_pipelined():
+            rows_insert(HandSeat, seats)
+            audit_record_many(
+                action="hand.record",
+                entries=[
+                    (
+                        AuditTarget("hand", pk, Hand.label(name, row["number"])),
+                        _audit_data(
+                            checked.spec,
+                            tournament_id=row["tournament_id"],
+                            number=row["number"],
+                            game_version_id=row["game_version_id"],
+                        ),
+                    )
+                    for pk, (row, checked) in zip(ids, self._rows, strict=True)
+                ],
+                league=self.tournament.league,
+                actor=self.by,
+            )
         _settlement_send(self.tournament)
         self.state = replace(self.state, latest=_saved(Hand, hands[-1], ids[-1]))
         self._rows = []
