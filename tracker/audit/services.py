@@ -23,7 +23,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
 from tracker.audit.models import AuditEntry
@@ -130,17 +129,17 @@ def _league_of(target):
     return None
 
 
-def _jsonable(data: Mapping | None) -> dict:
-    if not data:
-        return {}
-    return json.loads(json.dumps(dict(data), cls=DjangoJSONEncoder, default=str))
+def _jsonable(datas: Sequence[Mapping | None]) -> list[dict]:
+    """Each of ``datas`` as plain JSON (``{}`` for none), by one JSON text for them all:
+    tuples become lists, and any value JSON has no type for (a time, a decimal, an id) is
+    written as its ``str()``.
 
-
-def _jsonable_many(datas: Sequence[Mapping | None]) -> list[dict]:
-    """:func:`_jsonable` of each of ``datas``, in one JSON text for them all."""
-    return json.loads(
-        json.dumps([dict(d) if d else {} for d in datas], cls=DjangoJSONEncoder, default=str)
-    )
+    >>> import datetime, decimal
+    >>> _jsonable([{"at": datetime.date(2026, 12, 4), "pot": decimal.Decimal("1.50"),
+    ...             "seats": (1, 2)}, None])
+    [{'at': '2026-12-04', 'pot': '1.50', 'seats': [1, 2]}, {}]
+    """
+    return json.loads(json.dumps([dict(d) if d else {} for d in datas], default=str))
 
 
 def audit_record(
@@ -186,7 +185,7 @@ def _entry_values(action: str, target, data, league, who) -> dict[str, Any]:
         target_type=_target_type(target),
         target_id=str(target.pk) if target is not None and target.pk is not None else "",
         target=_label(target)[:200] if target is not None else "",
-        data=_jsonable(data),
+        data=_jsonable([data])[0] if data else {},
     )
 
 
@@ -203,8 +202,7 @@ def audit_record_many(
     no model instance per entry."""
     who = _who(actor, _context.get(), channel)
     rows = [_entry_values(action, t, None, league, who) for t, _ in entries]
-    # The entries' data made plain JSON in one pass for the batch (as _jsonable does each).
-    datas = _jsonable_many([data for _, data in entries])
+    datas = _jsonable([data for _, data in entries])
     for row, data in zip(rows, datas, strict=True):
         row["data"] = data
     rows_insert(AuditEntry, rows)
