@@ -69,7 +69,11 @@ class DealtAt:
 class Hand(DealtAt, models.Model):
     """One hand of a tournament, as recorded, with the engine's reading once settled."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="hands")
+    # No index of its own: hand_number_unique (tournament, number) serves every lookup by
+    # tournament, and one index less is one less to write a hand.
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="hands", db_index=False
+    )
     number = models.PositiveIntegerField()
     level = models.PositiveIntegerField()
     ante = models.PositiveIntegerField()
@@ -153,7 +157,10 @@ class Hand(DealtAt, models.Model):
 class HandSeat(models.Model):
     """A player dealt into a hand: position, chips put in, how far they got, cards shown."""
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="hand_seats")
+    # No index of its own: the unique (hand, player) and (hand, position) serve it.
+    hand = models.ForeignKey(
+        Hand, on_delete=models.CASCADE, related_name="hand_seats", db_index=False
+    )
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="hand_seats")
     seat = models.PositiveSmallIntegerField()
     position = models.PositiveSmallIntegerField()  # 0 = dealer's left; the dealer is last
@@ -193,7 +200,8 @@ class Pot(models.Model):
     table's stands until the authority rules).
     """
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="pots")
+    # No index of its own: pot_index_unique (hand, index) serves it.
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="pots", db_index=False)
     index = models.PositiveSmallIntegerField()
     amount = models.PositiveIntegerField()
     eligible = models.JSONField()  # player ids
