@@ -37,6 +37,7 @@ from tracker.leagues.selectors.table import league_standings
 from tracker.leagues.selectors.visibility import (
     leagues_visible_to,
     players_visible_to,
+    tournament_with_roles,
     tournaments_visible_to,
     visible_league,
 )
@@ -95,12 +96,12 @@ def body_tournament(request, field: str = "tournament") -> Tournament | None:
 
 def body_tournament_by_roles(request, field: str = "tournament") -> Tournament | None:
     """:func:`body_tournament`, read by id alone (with its league) and then checked: a public
-    league, or one where the user holds a role. The roles are the ones the write checks next,
-    so inside ``roles_remembered()`` this costs no query more, in a plainer statement."""
+    league, or one where the user holds a role. The roles are read in the same statement and,
+    inside ``roles_remembered()``, kept for the checks the write makes next."""
     pk = _as_id(_peek(request, field))
     if pk is None:
         return None
-    found = Tournament.objects.select_related("league").filter(pk=pk).first()
+    found = tournament_with_roles(request.user, pk)  # and the user's roles, remembered
     return found if found is not None and can_view(request.user, found.league) else None
 
 

@@ -232,6 +232,15 @@ def roles_of(user, league: League) -> tuple[str, ...]:
     return roles
 
 
+def roles_remember(user, league: League, roles) -> None:
+    """Keep ``roles`` (read with the league's row, say) as ``user``'s roles in ``league`` for
+    the rest of the ``roles_remembered()`` block: :func:`roles_of` answers them without a
+    query. Nothing is kept outside such a block, nor for an anonymous user."""
+    remembered = _remembered.get()
+    if remembered is not None and user is not None and user.is_authenticated:
+        remembered[(user.pk, league.pk)] = roles_sorted(set(roles))
+
+
 def capabilities(user, league: League) -> Capabilities:
     """The user's capabilities in ``league`` (one query; none for anonymous visitors)."""
     return Capabilities.of_roles(roles_of(user, league))

@@ -62,3 +62,35 @@ def instance(model: type[M], fields: Sequence[models.Field], convs, values: Sequ
     return model.from_db(
         connection.alias, [f.attname for f in fields], converted(values, fields, convs)
     )
+
+
+def statements_read(statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple]]:
+    """The rows of each of ``statements`` (``(sql, params)`` of reads, a ``SELECT … FOR
+    UPDATE`` among them), run in order inside the caller's transaction.
+
+    PostgreSQL: sent as one text, which psycopg's client-side binding (Django's default)
+    sends as one simple query, so the server answers all of them in one round trip; each
+    statement still reads the database as of its own start, as one by one. Elsewhere, or
+    with server-side binding (one statement a query), they run one by one. An error is the
+    first failing statement's, and the ones after it do not run.
+    """
+    with connection.cursor() as cursor:
+        options = connection.settings_dict.get("OPTIONS") or {}
+        if (
+            connection.vendor == "postgresql"
+            and len(statements) > 1
+            and not options.get("server_side_binding")
+        ):
+            cursor.execute(
+                "; ".join(sql for sql, _ in statements),
+                [value for _, params in statements for value in params],
+            )
+            found = [cursor.fetchall()]
+            while cursor.nextset():
+                found.append(cursor.fetchall())
+            return found
+        found = []
+        for sql, params in statements:
+            cursor.execute(sql, params)
+            found.append(cursor.fetchall())
+        return found

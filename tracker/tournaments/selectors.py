@@ -299,7 +299,11 @@ def _seats_read(tournament: Tournament) -> list[Seat]:
     """The tournament's seats in seat order, each with its player (one statement)."""
     with connection.cursor() as cursor:
         cursor.execute(_SEATS_SQL, [tournament.pk])
-        found = cursor.fetchall()
+        return _seats_of(cursor.fetchall())
+
+
+def _seats_of(found: list[tuple]) -> list[Seat]:
+    """The seats, each with its player, from the rows of ``_SEATS_SQL``."""
     seat_convs, player_convs = rows.converters(_SEAT_FIELDS), rows.converters(_PLAYER_FIELDS)
     cache = Seat._meta.get_field("player")
     n = len(_SEAT_FIELDS)
@@ -342,8 +346,23 @@ def tournament_state(tournament: Tournament, *, seats: list[Seat] | None = None)
             seats = _seats_read(tournament)
         found, convs = _pending_read(tournament)
         status, pk = _FIELD["status"], _FIELD["id"]
-        recorded = [row for row in found if row[status] == HandStatus.RECORDED]
-        settled = _ledger_stacks(tournament, seats, leaving_out=[row[pk] for row in recorded])
+        recorded = [row[pk] for row in found if row[status] == HandStatus.RECORDED]
+        settled = _ledger_stacks(tournament, seats, leaving_out=recorded)
+    return _state_of(tournament, seats, found, convs, settled)
+
+
+def _state_of(
+    tournament: Tournament,
+    seats: list[Seat],
+    found: list[tuple],
+    convs: list[Any],
+    settled: dict[int, int],
+) -> TournamentState:
+    """The state of play from its reads: the seats, the rows of the hands recorded or
+    invalid and of the latest (``_HANDS_SQL``'s) with their fields' converters, and the
+    ledger sums without the entries of the hands read as recorded."""
+    status = _FIELD["status"]
+    recorded = [row for row in found if row[status] == HandStatus.RECORDED]
     projected = dict(settled)
     invalid = next((row for row in found if row[status] == HandStatus.INVALID), None)
     net, net_convs = _FIELD["projected_net"], convs[_FIELD["projected_net"]]
@@ -393,6 +412,57 @@ def _ledger_stacks(
         for row in cursor.fetchall():
             stacks[row[0]] = int(row[1]) - (int(row[2]) if leaving_out else 0)
     return stacks
+
+
+# The state of play's hands (``_HANDS_SQL``'s rows) and ledger sums in one statement, so
+# that both read the database at the same moment: the sums leave out the entries of exactly
+# the hands the statement reads as recorded (a hand settled just before is read settled, its
+# entries counted; one settled just after is read recorded, its entries not there yet). A
+# row is a hand's (0, then its fields, then three NULLs) or a player's sums (1, NULLs for
+# the hand's fields, then the player, the sum, the part of the hands read as recorded).
+_N_HAND = len(_HAND_FIELDS)
+_STATE_SQL = (
+    "WITH pending AS ({hands}) SELECT 0, pending.*, NULL, NULL, NULL FROM pending "
+    "UNION ALL SELECT 1, {nulls}, {player}, SUM({amount}), SUM(CASE WHEN {hand} IN "
+    "(SELECT r.{id} FROM pending r WHERE r.{status} = %s) THEN {amount} ELSE 0 END) "
+    "FROM {ledger} WHERE {tournament} = %s GROUP BY {player} ORDER BY 1, {by_number}"
+).format(
+    hands=_HANDS_SQL.rsplit(" ORDER BY ", 1)[0],
+    nulls=", ".join(["NULL"] * _N_HAND),
+    hand=_column(LedgerEntry, "hand_id"),
+    id=_column(Hand, "id"),
+    status=_column(Hand, "status"),
+    by_number=_FIELD["number"] + 2,
+    **_LEDGER_COLUMNS,
+)
+
+
+def tournament_state_sql(tournament_id: int) -> list[tuple[str, list[Any]]]:
+    """The statements, with their parameters, that read a tournament's state of play: its
+    seats, then its hands not settled with the latest and its ledger sums (one statement,
+    one moment). Recording sends them with its lock, in one round trip
+    (``tracker.core.rows.statements_read``); :func:`tournament_state_of` makes the state
+    from their rows. Two statements, where :func:`tournament_state` runs three."""
+    recorded, invalid = HandStatus.RECORDED.value, HandStatus.INVALID.value
+    return [
+        (_SEATS_SQL, [tournament_id]),
+        (_STATE_SQL, [tournament_id, recorded, invalid, tournament_id, recorded, tournament_id]),
+    ]
+
+
+def tournament_state_of(
+    tournament: Tournament, seat_rows: list[tuple], state_rows: list[tuple]
+) -> TournamentState:
+    """The state of play from the rows of the statements of :func:`tournament_state_sql`
+    (read inside the caller's transaction): what :func:`tournament_state` answers."""
+    seats = _seats_of(seat_rows)
+    found = [row[1 : _N_HAND + 1] for row in state_rows if row[0] == 0]
+    settled = {seat.player_id: 0 for seat in seats}
+    for row in state_rows:
+        if row[0] == 1:
+            pid, total, left_out = row[_N_HAND + 1 :]
+            settled[pid] = int(total) - int(left_out)
+    return _state_of(tournament, seats, found, rows.converters(_HAND_FIELDS), settled)
 
 
 @dataclass(frozen=True)

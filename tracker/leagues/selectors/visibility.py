@@ -4,11 +4,14 @@ outsiders)."""
 
 from __future__ import annotations
 
+from django.db import connection
 from django.db.models import Q, QuerySet
 
+from tracker.core import rows
 from tracker.core.errors import NotFound
+from tracker.core.permissions import roles_remember
 from tracker.hands.models import Hand
-from tracker.leagues.models import League, Player
+from tracker.leagues.models import League, Membership, Player
 from tracker.tournaments.models import Tournament
 
 
@@ -69,3 +72,50 @@ def visible_hand(user, pk: int, *, hands: QuerySet[Hand] | None = None) -> Hand:
     if hand is None:
         raise NotFound("No such hand.")
     return hand
+
+
+# A tournament with its league and one user's roles in that league, written out: the hand POST
+# reads them before it validates its body, and Django building the queryset with its league
+# joined, then the roles' query, cost more than running them. One row per role (one with a
+# NULL role when the user has none in the league).
+_TOURNAMENT_FIELDS = rows.fields_named(Tournament)
+_LEAGUE_FIELDS = rows.fields_named(League)
+_WITH_ROLES_SQL = (
+    "SELECT {t}, {lg}, m.{role} FROM {tournaments} t JOIN {leagues} lg ON lg.{league_pk} = "
+    "t.{league} LEFT JOIN {memberships} m ON m.{member_league} = lg.{league_pk} "
+    "AND m.{member_user} = %s WHERE t.{pk} = %s"
+).format(
+    t=rows.select_list("t", _TOURNAMENT_FIELDS),
+    lg=rows.select_list("lg", _LEAGUE_FIELDS),
+    role=connection.ops.quote_name(Membership._meta.get_field("role").column),
+    tournaments=connection.ops.quote_name(Tournament._meta.db_table),
+    leagues=connection.ops.quote_name(League._meta.db_table),
+    league_pk=connection.ops.quote_name(League._meta.pk.column),
+    league=connection.ops.quote_name(Tournament._meta.get_field("league").column),
+    memberships=connection.ops.quote_name(Membership._meta.db_table),
+    member_league=connection.ops.quote_name(Membership._meta.get_field("league").column),
+    member_user=connection.ops.quote_name(Membership._meta.get_field("user").column),
+    pk=connection.ops.quote_name(Tournament._meta.pk.column),
+)
+
+
+def tournament_with_roles(user, pk: int) -> Tournament | None:
+    """The tournament ``pk`` with its league (read by id alone: whether ``user`` may see it
+    is the caller's check), or None; in the same statement ``user``'s roles in its league,
+    kept for the rest of a ``roles_remembered()`` block (the check that follows reads them
+    from there, as ``roles_of`` would have read them)."""
+    signed_in = user is not None and user.is_authenticated
+    with connection.cursor() as cursor:
+        cursor.execute(_WITH_ROLES_SQL, [user.pk if signed_in else None, pk])
+        found = cursor.fetchall()
+    if not found:
+        return None
+    n, m = len(_TOURNAMENT_FIELDS), len(_TOURNAMENT_FIELDS) + len(_LEAGUE_FIELDS)
+    tournament = rows.instance(
+        Tournament, _TOURNAMENT_FIELDS, rows.converters(_TOURNAMENT_FIELDS), found[0][:n]
+    )
+    league = rows.instance(League, _LEAGUE_FIELDS, rows.converters(_LEAGUE_FIELDS), found[0][n:m])
+    Tournament._meta.get_field("league").set_cached_value(tournament, league)
+    if signed_in:
+        roles_remember(user, league, {row[m] for row in found if row[m] is not None})
+    return tournament
