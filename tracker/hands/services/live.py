@@ -420,16 +420,29 @@ _DRAFT_UPDATE_SQL = (
     f"WHERE {_column(DraftHand, 'id')} = %s"
 )
 # PostgreSQL: both in one statement. The insert's SELECT sees the row as it was before the
-# update (a statement's parts share one snapshot).
+# update (a statement's parts share one snapshot). A change that only adds steps sends those
+# (the stored array with them appended: the same value), not the hand's every step.
 _SAVE_SQL = f"WITH kept AS ({_CHANGE_INSERT_SQL}) {_DRAFT_UPDATE_SQL}"
+_SAVE_ADDED_SQL = _SAVE_SQL.replace(
+    f"SET {_column(DraftHand, 'steps')} = %s",
+    f"SET {_column(DraftHand, 'steps')} = {_column(DraftHand, 'steps')} || %s",
+)
 
 
 def _save(
-    draft: DraftHand, steps: list[dict], *, op: str, client_id: uuid.UUID | None
+    draft: DraftHand,
+    steps: list[dict],
+    *,
+    op: str,
+    client_id: uuid.UUID | None,
+    added: list[dict] | None = None,
 ) -> DraftHand:
-    """Keep the change (as :func:`_history` does) and write the draft's new steps, one
-    version on: one statement on PostgreSQL, two elsewhere. The draft must be locked and at
-    the version it was read with (:func:`_locked`)."""
+    """Keep the change (as :func:`_history` does) and write the draft's new ``steps``, one
+    version on: one statement on PostgreSQL, two elsewhere. ``added``: the steps are the
+    draft's with these after them (PostgreSQL then sends only these). The draft must be
+    locked and at the version it was read with (:func:`_locked`)."""
+    postgres = connection.vendor == "postgresql"
+    appends = postgres and added is not None
     now = timezone.now()
     kept, field = DraftChange._meta.get_field, DraftHand._meta.get_field
     change = [
@@ -442,14 +455,14 @@ def _save(
         draft.pk,
     ]
     update = [
-        field("steps").get_db_prep_save(steps, connection),
+        field("steps").get_db_prep_save(added if appends else steps, connection),
         draft.version + 1,
         field("updated_at").get_db_prep_save(now, connection),
         draft.pk,
     ]
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(_SAVE_SQL, change + update)
+        if postgres:
+            cursor.execute(_SAVE_ADDED_SQL if appends else _SAVE_SQL, change + update)
         else:
             cursor.execute(_CHANGE_INSERT_SQL, change)
             cursor.execute(_DRAFT_UPDATE_SQL, update)
@@ -477,8 +490,8 @@ def draft_step(
     machine = draft_machine(draft)
     hand = machine.hand
     done = [hand.apply(event, automate=False) for event in events]
-    steps = list(draft.steps) + change_steps(done, hand.automate())
-    draft = _save(draft, steps, op="events", client_id=client_id)
+    added = change_steps(done, hand.automate())
+    draft = _save(draft, draft.steps + added, op="events", client_id=client_id, added=added)
     draft_machine_keep(draft, machine)
     return draft
 
@@ -498,8 +511,8 @@ def draft_check_around(
     machine = draft_machine(draft)
     hand = machine.hand
     done = check_around(hand)
-    steps = list(draft.steps) + change_steps(done, hand.automate())
-    draft = _save(draft, steps, op="check_around", client_id=client_id)
+    added = change_steps(done, hand.automate())
+    draft = _save(draft, draft.steps + added, op="check_around", client_id=client_id, added=added)
     draft_machine_keep(draft, machine)
     return draft
 
