@@ -1,7 +1,7 @@
 """The live logger's writes: whole hands logged change by change, through the services and
 over HTTP, against PostgreSQL; the cost of one change early, midway and late in a hand.
 
-    .venv/bin/python bench/live.py [--hands 8] [--players 7] [--profile]
+    .venv/bin/python bench/live.py [--hands 8] [--players 7] [--profile [http|services]]
 
 Each hand is seven-card stud for ``--players`` players, every card known, logged one change
 at a time as a scorekeeper does at the table: each seat's cards of a street, then each
@@ -19,7 +19,8 @@ player, ``player_create`` through the services and ``POST /api/v1/players/`` (to
 HTTP, and over HTTP the answer's size. The ratios are the figures: change / trivial write, and change 60 / change 5, of the
 wall time and of this process's CPU time (the web side and the services, without the
 database server's: steadier on a loaded machine). Also the load average. ``--profile``
-prints a cProfile of the HTTP changes (which slows them).
+prints a cProfile of the HTTP changes (``--profile services``: of the changes through the
+services), which slows them; it is of this process's CPU time.
 
 Creates its own database (BENCH_DB, default ``homegame_live_bench``, on BENCH_PG) and drops
 it at the end.
@@ -143,7 +144,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=8, help="hands logged each way")
     parser.add_argument("--players", type=int, default=7)
-    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--profile", nargs="?", const="http", choices=("http", "services"))
     args = parser.parse_args()
     db = BenchDatabase("homegame_live_bench")
     db.reset()
@@ -196,12 +197,17 @@ def run(args) -> None:
     # Through the services.
     times: dict[int, list[float]] = {}
     peer: list[float] = []
+    profile = cProfile.Profile(time.process_time) if args.profile == "services" else None
     for h in range(args.hands):
         draft = draft_start(tournament=tournament(f"S{h}"), by=user)
         for k, change in enumerate(scripts[h], start=1):
             events = [event_from_json(e, n=n) for e in change]
+            if profile:
+                profile.enable()
             with Clock() as clock:
                 draft = draft_step(draft=draft, by=user, version=draft.version, events=events)
+            if profile:
+                profile.disable()
             times.setdefault(k, []).append(clock.both)
             if k in SAMPLED:
                 peer_count += 1
@@ -211,6 +217,8 @@ def run(args) -> None:
         draft_finish(draft=draft, by=user, version=draft.version)
     print("\nThrough the services (draft_step; the trivial write: player_create)")
     print_figures(times, peer)
+    if profile:
+        print_profile(profile)
 
     # Over HTTP.
     client = Client()
@@ -218,7 +226,7 @@ def run(args) -> None:
     api = Client(HTTP_AUTHORIZATION=f"Token {token}")
     times, peer = {}, []
     sizes: dict[int, list[int]] = {}  # the answer's bytes
-    profile = cProfile.Profile() if args.profile else None
+    profile = cProfile.Profile(time.process_time) if args.profile == "http" else None
     for h in range(args.hands):
         t = tournament(f"H{h}")
         draft = draft_start(tournament=t, by=user)
@@ -276,9 +284,13 @@ def run(args) -> None:
     )
     print(f"\nload average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if profile:
-        stats = pstats.Stats(profile)
-        stats.sort_stats("cumulative").print_stats(45)
-        stats.sort_stats("tottime").print_stats(25)
+        print_profile(profile)
+
+
+def print_profile(profile: cProfile.Profile) -> None:
+    stats = pstats.Stats(profile)
+    stats.sort_stats("cumulative").print_stats(45)
+    stats.sort_stats("tottime").print_stats(25)
 
 
 if __name__ == "__main__":

@@ -337,3 +337,78 @@ def test_the_phones_engine_makes_the_steps_and_the_screen_the_server_makes(night
     refused = json.loads(phone_step(setup, steps, json.dumps({"op": "act", "seat": "0",
                                                               "verb": "raise"})))  # fmt: skip
     assert refused["error"]["message"]  # the machine names the rule; nothing is changed
+
+
+def stored(row) -> dict:
+    """A row's stored values, by column."""
+    return {f.attname: getattr(row, f.attname) for f in type(row)._meta.concrete_fields}
+
+
+def test_a_change_keeps_the_steps_before_it_and_answers_the_draft_as_stored(night):
+    """Each change (events, a check-around, an undo) keeps what "keep mine" and a re-send
+    need: the steps before it, its op, base, version and client id; and returns the draft,
+    its tournament and its league as a fresh read of the database gives them."""
+    import uuid
+
+    from tracker.hands.models import DraftChange, DraftHand
+
+    _, admin, tournament, _ = night
+    draft = draft_start(tournament=tournament, by=admin)
+
+    def step(d, cid, seat, verb):
+        events = [EVENT_TYPES[verb](seat)]
+        return draft_step(draft=d, by=admin, version=d.version, events=events, client_id=cid)
+
+    changes = [
+        ("events", lambda d, cid: deal_third(d, admin)),
+        ("events", lambda d, cid: step(d, cid, 0, "bring_in")),
+        ("events", lambda d, cid: step(d, cid, 1, "call")),
+        ("undo", lambda d, cid: draft_undo(draft=d, by=admin, version=d.version, client_id=cid)),
+        ("events", lambda d, cid: step(d, cid, 1, "call")),
+        ("events", lambda d, cid: step(d, cid, 2, "call")),
+        ("events", lambda d, cid: deal_up(d, admin)),
+        ("check_around", lambda d, cid: draft_check_around(
+            draft=d, by=admin, version=d.version, client_id=cid,
+        )),
+    ]  # fmt: skip
+    for k, (op, change) in enumerate(changes):
+        client_id = uuid.uuid4() if k in (1, 3, 4, 7) else None  # as the outbox sends them
+        before, version = list(draft.steps), draft.version
+        draft = change(draft, client_id)
+        read = DraftHand.objects.select_related("tournament__league").get(pk=draft.pk)
+        assert stored(draft) == stored(read)
+        assert stored(draft.tournament) == stored(read.tournament)
+        assert stored(draft.tournament.league) == stored(read.tournament.league)
+        assert draft.version == version + 1 and draft.steps != before
+        kept = DraftChange.objects.filter(draft=draft).latest("pk")
+        assert (kept.op, kept.base, kept.version, kept.steps_before, kept.outcome) == (
+            op, version, version + 1, before, DraftChange.Outcome.APPLIED,
+        )  # fmt: skip
+        assert kept.client_id == client_id
+        assert kept.created_at <= read.updated_at
+    assert DraftChange.objects.filter(draft=draft).count() == len(changes)
+
+
+def test_a_change_through_the_services_costs_the_same_queries_early_and_late(night):
+    """A change through the services: the roles, the draft locked once (with its
+    tournament and league: the next change reads no league), the change kept and the
+    draft written (one statement on PostgreSQL); as many at the street's last action as at
+    its first."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    _, admin, tournament, _ = night
+    draft = deal_third(draft_start(tournament=tournament, by=admin), admin)
+    counts = []
+    for seat, verb in ((0, "bring_in"), (1, "complete"), (2, "call"), (0, "call")):
+        with CaptureQueriesContext(connection) as queries:
+            draft = act(draft, admin, seat, verb)
+        sql = [
+            q["sql"] for q in queries.captured_queries
+            if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))
+        ]  # fmt: skip
+        assert not any('FROM "tracker_league"' in s for s in sql), sql
+        if connection.features.has_select_for_update:  # PostgreSQL: SQLite locks the database
+            assert sum("FOR UPDATE" in s for s in sql) == 1, sql
+        counts.append(len(sql))
+    assert counts == [3 if connection.vendor == "postgresql" else 4] * 4, counts

@@ -18,13 +18,15 @@ replayed by the machine that deals the definition.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
+from tracker.core import rows
 from tracker.core.errors import Conflict
 from tracker.core.permissions import Capability, require
 from tracker.engine.errors import Code, DomainError
@@ -41,6 +43,7 @@ from tracker.hands.selectors.live import (
     draft_walk,
 )
 from tracker.hands.services.recording import hand_record, next_hand_deal, next_hand_state
+from tracker.leagues.models import League
 from tracker.tournaments.models import LedgerEntry, LedgerKind, Tournament
 
 
@@ -301,13 +304,73 @@ def draft_start_checked(
     return same
 
 
+# A change's reads and writes of the draft, written out: Django building the lock's queryset
+# (the tournament joined), the change's insert and the draft's update cost more Python time
+# than the database takes to run them, a change being a few small statements.
+_DRAFT_FIELDS = rows.fields_named(DraftHand)
+_TOURNAMENT_FIELDS = rows.fields_named(Tournament)
+_LEAGUE_FIELDS = rows.fields_named(League)
+
+
+def _table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _column(model, name: str) -> str:
+    return connection.ops.quote_name(model._meta.get_field(name).column)
+
+
+_DRAFT_LOCKED_SQL = (
+    f"SELECT {rows.select_list('d', _DRAFT_FIELDS)}, {rows.select_list('t', _TOURNAMENT_FIELDS)}, "
+    f"{rows.select_list('lg', _LEAGUE_FIELDS)} FROM {_table(DraftHand)} d "
+    f"JOIN {_table(Tournament)} t "
+    f"ON t.{_column(Tournament, 'id')} = d.{_column(DraftHand, 'tournament')} "
+    f"JOIN {_table(League)} lg ON lg.{_column(League, 'id')} = t.{_column(Tournament, 'league')} "
+    f"WHERE d.{_column(DraftHand, 'id')} = %s"
+)
+
+
+@functools.cache
+def _converters() -> tuple[list, list, list]:
+    """The fields' converters on the connection (worked out once, at the first change)."""
+    return (
+        rows.converters(_DRAFT_FIELDS),
+        rows.converters(_TOURNAMENT_FIELDS),
+        rows.converters(_LEAGUE_FIELDS),
+    )
+
+
+def _draft_locked(pk: int) -> DraftHand:
+    """The draft ``pk`` read again under its row lock and its tournament's (``FOR UPDATE OF``
+    both, the rows the queryset with the tournament joined locked), with the tournament and
+    its league read in the same statement (the league not locked): the next change's
+    permission check then reads no league."""
+    sql = _DRAFT_LOCKED_SQL
+    if connection.features.has_select_for_update:
+        sql += (
+            " FOR UPDATE OF d, t" if connection.features.has_select_for_update_of else " FOR UPDATE"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk])
+        row = cursor.fetchone()
+    if row is None:
+        raise DraftHand.DoesNotExist("DraftHand matching query does not exist.")
+    drafts, tournaments, leagues = _converters()
+    n, m = len(_DRAFT_FIELDS), len(_DRAFT_FIELDS) + len(_TOURNAMENT_FIELDS)
+    draft = rows.instance(DraftHand, _DRAFT_FIELDS, drafts, row[:n])
+    tournament = rows.instance(Tournament, _TOURNAMENT_FIELDS, tournaments, row[n:m])
+    tournament.league = rows.instance(League, _LEAGUE_FIELDS, leagues, row[m:])
+    draft.tournament = tournament
+    return draft
+
+
 def _locked(draft: DraftHand, by, version: int, *, locked: bool) -> DraftHand:
     """The draft under its row lock, open and at ``version``. ``locked``: the caller read
     ``draft`` under that lock in this transaction already (the outbox, which locks it before
     it looks for a re-sent change), so it is not read again: one lock a change."""
     require(by, draft.tournament.league, Capability.RECORD_HAND, "record hands")
     if not locked:
-        draft = DraftHand.objects.select_for_update().select_related("tournament").get(pk=draft.pk)
+        draft = _draft_locked(draft.pk)
     if draft.status != DraftStatus.OPEN:
         raise Conflict(
             f"hand {draft.number} was {draft.get_status_display().lower()} already",
@@ -341,14 +404,71 @@ def _history(draft: DraftHand, op: str, client_id: uuid.UUID | None) -> None:
     )
 
 
+_CHANGE_COLUMNS = ("draft", "client_id", "op", "base", "version", "steps_before", "outcome",
+                   "created_at")  # fmt: skip
+# The change kept with the steps the draft's row holds (the draft is locked: they are the
+# steps it was read with), so they are not sent back to the database.
+_CHANGE_INSERT_SQL = (
+    f"INSERT INTO {_table(DraftChange)} "
+    f"({', '.join(_column(DraftChange, name) for name in _CHANGE_COLUMNS)}) "
+    f"SELECT {_column(DraftHand, 'id')}, %s, %s, %s, %s, {_column(DraftHand, 'steps')}, %s, %s "
+    f"FROM {_table(DraftHand)} WHERE {_column(DraftHand, 'id')} = %s"
+)
+_DRAFT_UPDATE_SQL = (
+    f"UPDATE {_table(DraftHand)} SET {_column(DraftHand, 'steps')} = %s, "
+    f"{_column(DraftHand, 'version')} = %s, {_column(DraftHand, 'updated_at')} = %s "
+    f"WHERE {_column(DraftHand, 'id')} = %s"
+)
+# PostgreSQL: both in one statement. The insert's SELECT sees the row as it was before the
+# update (a statement's parts share one snapshot). A change that only adds steps sends those
+# (the stored array with them appended: the same value), not the hand's every step.
+_SAVE_SQL = f"WITH kept AS ({_CHANGE_INSERT_SQL}) {_DRAFT_UPDATE_SQL}"
+_SAVE_ADDED_SQL = _SAVE_SQL.replace(
+    f"SET {_column(DraftHand, 'steps')} = %s",
+    f"SET {_column(DraftHand, 'steps')} = {_column(DraftHand, 'steps')} || %s",
+)
+
+
 def _save(
-    draft: DraftHand, steps: list[dict], *, op: str, client_id: uuid.UUID | None
+    draft: DraftHand,
+    steps: list[dict],
+    *,
+    op: str,
+    client_id: uuid.UUID | None,
+    added: list[dict] | None = None,
 ) -> DraftHand:
-    _history(draft, op, client_id)
+    """Keep the change (as :func:`_history` does) and write the draft's new ``steps``, one
+    version on: one statement on PostgreSQL, two elsewhere. ``added``: the steps are the
+    draft's with these after them (PostgreSQL then sends only these). The draft must be
+    locked and at the version it was read with (:func:`_locked`)."""
+    postgres = connection.vendor == "postgresql"
+    appends = postgres and added is not None
+    now = timezone.now()
+    kept, field = DraftChange._meta.get_field, DraftHand._meta.get_field
+    change = [
+        kept("client_id").get_db_prep_save(client_id, connection),
+        op,
+        draft.version,
+        draft.version + 1,
+        DraftChange.Outcome.APPLIED.value,
+        kept("created_at").get_db_prep_save(now, connection),
+        draft.pk,
+    ]
+    update = [
+        field("steps").get_db_prep_save(added if appends else steps, connection),
+        draft.version + 1,
+        field("updated_at").get_db_prep_save(now, connection),
+        draft.pk,
+    ]
+    with connection.cursor() as cursor:
+        if postgres:
+            cursor.execute(_SAVE_ADDED_SQL if appends else _SAVE_SQL, change + update)
+        else:
+            cursor.execute(_CHANGE_INSERT_SQL, change)
+            cursor.execute(_DRAFT_UPDATE_SQL, update)
     draft.steps = steps
     draft.version += 1
-    draft.updated_at = timezone.now()
-    draft.save(update_fields=["steps", "version", "updated_at"])
+    draft.updated_at = now
     return draft
 
 
@@ -370,8 +490,8 @@ def draft_step(
     machine = draft_machine(draft)
     hand = machine.hand
     done = [hand.apply(event, automate=False) for event in events]
-    steps = list(draft.steps) + change_steps(done, hand.automate())
-    draft = _save(draft, steps, op="events", client_id=client_id)
+    added = change_steps(done, hand.automate())
+    draft = _save(draft, draft.steps + added, op="events", client_id=client_id, added=added)
     draft_machine_keep(draft, machine)
     return draft
 
@@ -391,8 +511,8 @@ def draft_check_around(
     machine = draft_machine(draft)
     hand = machine.hand
     done = check_around(hand)
-    steps = list(draft.steps) + change_steps(done, hand.automate())
-    draft = _save(draft, steps, op="check_around", client_id=client_id)
+    added = change_steps(done, hand.automate())
+    draft = _save(draft, draft.steps + added, op="check_around", client_id=client_id, added=added)
     draft_machine_keep(draft, machine)
     return draft
 
