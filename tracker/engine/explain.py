@@ -197,65 +197,85 @@ def wild_high(
         key = best_high(naturals, len(wild_cards), double_ace_flush)
     if not wild_cards:
         return key, high_hand_dict(_explain_natural(naturals, key))
-    category, ranks, text = _high_words(key)
     cat = key >> 20
-    runs = _RUNS.get(key) or _runs(key)
-    grouped = cat != FLUSH and cat != STRAIGHT_FLUSH
-    held = 0  # the natural cards as a bit mask (card c is bit c); a flush builds its own
-    if grouped:
+    if cat != FLUSH and cat != STRAIGHT_FLUSH:
+        held = 0  # the natural cards as a bit mask (card c is bit c); a flush builds its own
         for c in naturals:
             held |= 1 << c
-    if cat == STRAIGHT:  # played as groups of one, unless the natural cards are all spades
+        hand = grouped_high(key, held, sorted(wild_cards) if len(wild_cards) > 1 else wild_cards)
+        if hand is not None:
+            return key, hand
+    return key, played_high(naturals, wild_cards, double_ace_flush, key)
+
+
+def grouped_high(key: int, held: int, wilds_up: Sequence[int]) -> dict | None:
+    """The JSON hand of the high ``key`` played by groups (every category but flush and
+    straight flush), from the natural cards' bit mask ``held`` (card c is bit c) and the wild
+    cards, lowest first (at least one); ``None`` for a straight whose natural cards are all
+    spades (:func:`played_high` plays it: the wild cards step off the suit).
+
+    >>> from tracker.engine.cards import parse_card
+    >>> nat = [parse_card(c) for c in "Ks Kd 7c 7h 2s".split()]
+    >>> key = best_high(nat, 2)
+    >>> grouped_high(key, sum(1 << c for c in nat), [9, 10])["cards"]
+    ['Ks', 'Kd', 'Kh', 'Kc', '7h']
+    """
+    category, ranks, text = _WORDS.get(key) or _high_words(key)
+    runs = _RUNS.get(key) or _runs(key)
+    if key >> 20 == STRAIGHT:  # played as groups of one, unless the natural cards are all spades
         for r, _n in runs:
             suits = held >> (r << 2) & 15
             if suits and not suits & 8:
                 break  # a natural card not a spade: the wild cards take spades
         else:
-            grouped = False
+            return None
     canon = _CANON
     wild: list[dict] = []
-    if grouped:  # the groups of the key, as _wild_played plays them, in one walk
-        cards: list[str] = []
-        if len(wild_cards) == 1:  # one wild card (the most usual): it stands for one card
-            (w,) = wild_cards
-            c = -1
-            for r, n in runs:
-                names, stood = _GROUP_CARDS[r][held >> (r << 2) & 15][n]
-                cards += names
-                if stood:
-                    (c,) = stood
-            if c >= 0:
-                wild.append({"card": canon[w], "as": canon[c]})
-                text = f"{text} ({_AS[w][c]})"
-        else:
-            wilds = sorted(wild_cards)  # the best one is popped first
-            parts: list[str] = []
-            for r, n in runs:
-                names, stood = _GROUP_CARDS[r][held >> (r << 2) & 15][n]
-                cards += names
-                for c in stood:  # the cards the wild cards stand for
-                    w = wilds.pop()
-                    wild.append({"card": canon[w], "as": canon[c]})
-                    parts.append(_AS[w][c])
-            if parts:
-                text += f" ({', '.join(parts)})"
+    cards: list[str] = []
+    if len(wilds_up) == 1:  # one wild card (the most usual): it stands for one card
+        w = wilds_up[0]
+        c = -1
+        for r, n in runs:
+            names, stood = _GROUP_CARDS[r][held >> (r << 2) & 15][n]
+            cards += names
+            if stood:
+                (c,) = stood
+        if c >= 0:
+            wild.append({"card": canon[w], "as": canon[c]})
+            text = f"{text} ({_AS[w][c]})"
     else:
-        cards = []
-        parts = []
-        for c, w in _wild_played(naturals, wild_cards, double_ace_flush, key):
-            cards.append(canon[c])
-            if w is not None:
+        wilds = list(wilds_up)  # the best one is popped first
+        parts: list[str] = []
+        for r, n in runs:
+            names, stood = _GROUP_CARDS[r][held >> (r << 2) & 15][n]
+            cards += names
+            for c in stood:  # the cards the wild cards stand for
+                w = wilds.pop()
                 wild.append({"card": canon[w], "as": canon[c]})
                 parts.append(_AS[w][c])
         if parts:
             text += f" ({', '.join(parts)})"
-    return key, {
-        "category": category,
-        "ranks": list(ranks),
-        "cards": cards,
-        "wild": wild,
-        "text": text,
-    }
+    return {"category": category, "ranks": list(ranks), "cards": cards, "wild": wild, "text": text}
+
+
+def played_high(
+    naturals: Sequence[int], wild_cards: Sequence[int], double_ace_flush: bool, key: int
+) -> dict:
+    """The JSON hand of the high ``key`` played card by card (:func:`_wild_played`): a flush,
+    a straight flush, a straight of spades."""
+    category, ranks, text = _WORDS.get(key) or _high_words(key)
+    canon = _CANON
+    cards = []
+    wild = []
+    parts = []
+    for c, w in _wild_played(naturals, wild_cards, double_ace_flush, key):
+        cards.append(canon[c])
+        if w is not None:
+            wild.append({"card": canon[w], "as": canon[c]})
+            parts.append(_AS[w][c])
+    if parts:
+        text += f" ({', '.join(parts)})"
+    return {"category": category, "ranks": list(ranks), "cards": cards, "wild": wild, "text": text}
 
 
 # "K♦ as 4♥": wild card w standing for card c, _AS[w][c]
@@ -409,7 +429,14 @@ def natural_high(cards: Sequence[int], double_ace_flush: bool = False) -> tuple[
     }
 
 
-@lru_cache(maxsize=16384)
+# high key -> its category, ranks and words (:func:`_high_words`)
+_WORDS: dict[int, tuple[str, tuple[int, ...], str]] = {}
+
+
 def _high_words(key: int) -> tuple[str, tuple[int, ...], str]:
-    """A high key's category, ranks and words, worked out once per key."""
-    return CATEGORIES[category_of(key)], tuple(ranks_of(key)), high_text(key)
+    """A high key's category, ranks and words, worked out once per key (a few thousand keys:
+    every five-card value with and without wild cards)."""
+    words = _WORDS.get(key)
+    if words is None:
+        words = _WORDS[key] = CATEGORIES[category_of(key)], tuple(ranks_of(key)), high_text(key)
+    return words

@@ -30,8 +30,9 @@ from .errors import Code, DomainError
 from .explain import natural_high, wild_high
 from .hands import best_high
 from .low import best_low, low_hand
+from .low_hole import low_hole_hands
 from .variants import VARIANT_RULES, SeventhCard
-from .wild import hand_wild_options, low_hole_split
+from .wild import hand_wild_options
 
 __all__ = ["Seat", "ShowdownError", "evaluate_showdown", "hand_keys", "parse_showdown"]
 
@@ -514,21 +515,14 @@ def evaluate_showdown(showdown: Mapping[str, Any]) -> dict:
     players = []
     high_keys: list[int | None] = []
     low_keys: list[int | None] = []
-    split = variant == "low_hole"  # one way to play each half: the cards split once for both
-    ranking, qualifier = ann.get("low_ranking"), ann.get("low_qualifier")
+    split = variant == "low_hole"  # one way to play each half: both from one sum of the cards
     for seat in seats:
         cards = seat.down + seat.up
         if community is not None:
             cards.append(community)
         hk = lk = high = low = None
         if split:
-            high_naturals, high_wild, low_naturals, low_wild = low_hole_split(ann, seat.down, cards)
-            if want_high:
-                hk, high = wild_high(high_naturals, high_wild, da)
-            if want_low:
-                lk, ok, low = low_hand(low_naturals, low_wild, ranking, qualifier)
-                if not ok:
-                    lk = None
+            hk, high, lk, low = low_hole_hands(seat.down, cards, ann, want_high, want_low)
         else:
             if want_high:
                 if natural:  # the short way
