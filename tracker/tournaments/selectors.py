@@ -493,7 +493,7 @@ def tournament_live(
     ``tournament`` is a tournament or its id; with ``among`` (e.g. the tournaments a user may
     see) it must be one of those, else NotFound, so the caller need not read the row first.
     The seats are read once, for the state and the standings. With ``last_pots`` the latest
-    hand (``state.latest``) comes with its pots, in the same snapshot. Five queries, six with
+    hand (``state.latest``) comes with its pots, in the same snapshot. Four queries, five with
     the pots, however many hands were played."""
     pk = tournament if isinstance(tournament, int) else tournament.pk
     rows = Tournament.objects.all() if among is None else among
