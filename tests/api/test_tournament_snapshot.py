@@ -10,7 +10,7 @@ from django.db import connection, connections
 from rest_framework.test import APIClient
 
 from tests.factories import ACES, KINGS, make_league, make_tournament, showdown_entry
-from tracker.core import jobs
+from tracker.core import jobs, rows
 from tracker.hands.models import Hand, HandStatus
 from tracker.hands.services.recording import hand_record
 from tracker.hands.services.settlement import tournament_settle
@@ -38,8 +38,9 @@ def test_the_detail_is_one_snapshot_while_the_worker_settles_a_bust(monkeypatch)
     )
     assert Hand.objects.get(tournament=tournament).status == HandStatus.RECORDED
 
-    # The worker settles the bust just after the detail has read the ledger.
-    original = selectors._ledger_stacks  # the detail's one read of the ledger
+    # The worker settles the bust just after the detail has read the state of play (its one
+    # read of the ledger), before the standings read the hands.
+    original = rows.statements_read
     settled = []
     reader = threading.current_thread()
 
@@ -57,7 +58,7 @@ def test_the_detail_is_one_snapshot_while_the_worker_settles_a_bust(monkeypatch)
             worker.join(timeout=60)
         return stacks
 
-    monkeypatch.setattr(selectors, "_ledger_stacks", stacks_then_the_worker_settles)
+    monkeypatch.setattr(rows, "statements_read", stacks_then_the_worker_settles)
     api = APIClient()
     api.force_authenticate(admin)
     body = api.get(f"/api/v1/tournaments/{tournament.pk}/").json()
@@ -70,7 +71,7 @@ def test_the_detail_is_one_snapshot_while_the_worker_settles_a_bust(monkeypatch)
     assert sorted(dealt) == sorted([ann, cat])
 
     # Read again once settled: the same answer about the next hand, and now Bob is ranked out.
-    monkeypatch.setattr(selectors, "_ledger_stacks", original)
+    monkeypatch.setattr(rows, "statements_read", original)
     body = api.get(f"/api/v1/tournaments/{tournament.pk}/").json()
     assert bob not in body["next_hand"]["players"]
     assert {row["player"]: row for row in body["standings"]}[bob]["out_hand"] == 1

@@ -83,7 +83,7 @@ def test_a_hand_post_costs_the_same_queries_after_one_hand_or_thirty(night):
 
 
 @pytest.mark.django_db
-def test_the_state_of_play_is_three_queries_however_many_hands(night):
+def test_the_state_of_play_is_two_statements_however_many_hands(night):
     admin, tournament, players = night
     for number in range(12):
         record(tournament, admin, fold_entry(tournament))
@@ -91,8 +91,10 @@ def test_the_state_of_play_is_three_queries_however_many_hands(night):
             tournament_settle(tournament_id=tournament.pk)  # some settled, some waiting
     with CaptureQueriesContext(connection) as queries:
         state = tournament_state(tournament)
-    reads = [q for q in queries.captured_queries if q["sql"].startswith("SELECT")]
-    assert len(reads) == 3
+    reads = [q for q in queries.captured_queries if q["sql"].startswith(("SELECT", "WITH"))]
+    # The seats, then the hands not settled with the ledger sums: one round trip on
+    # PostgreSQL (tracker.core.rows.statements_read), two queries elsewhere.
+    assert len(reads) == (1 if connection.vendor == "postgresql" else 2), reads
     assert state.hands_recorded == 12 and state.next_number == 13 and state.pending == 6
     # The projection is the ledger plus the hands not yet settled, as settling them gives.
     projected = dict(state.stacks)

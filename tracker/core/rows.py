@@ -2,8 +2,9 @@
 
 A few reads run on every hand recorded (the state of play's seats and hands), where Django
 building the queryset costs more Python time than the database takes to answer. Such a read
-is written once as SQL, from the models' own table and column names (``select_list``), and
-its rows become instances here with the values converted by their fields, as a queryset
+is written once as SQL, from the models' own table and column names (``table``, ``column``,
+``select_list``: the one way the project names them in SQL of its own), and its rows become
+instances here with the values converted by their fields, as a queryset
 would (``from_db_value``, and the database's own converters: SQLite's dates, say).
 """
 
@@ -15,6 +16,24 @@ from typing import Any, TypeVar
 from django.db import connection, models
 
 M = TypeVar("M", bound=models.Model)
+
+
+def table(model: type[models.Model]) -> str:
+    """``model``'s table as SQL names it, quoted for this connection: ``"tracker_seat"``."""
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def column(model: type[models.Model], name: str) -> str:
+    """The column of ``model``'s field ``name`` (its name or its attname: ``"player"`` and
+    ``"player_id"`` name the same foreign key), quoted for this connection, for statements
+    written out by hand: ``column(Seat, "player") == '"player_id"'``. A name that is no
+    column of the table (unknown, a relation the other model holds, a many-to-many with a
+    table of its own) is an error here, when the statement is written, not when the
+    database reads it."""
+    field = model._meta.get_field(name)
+    if not field.concrete or field.many_to_many:
+        raise ValueError(f"{model.__name__}.{name} is not a column of {model._meta.db_table}")
+    return connection.ops.quote_name(field.column)
 
 
 def fields_named(model: type[models.Model], attnames: Sequence[str] | None = None) -> list:

@@ -659,13 +659,10 @@ def _seat_tallies_sql(ids: int) -> str:
     seats of those hands, their hand's tournament and its date, variant and draft), in the
     seats' order. Written out: settlement reads it for every batch, and Django building the
     joins and preparing the list of ids cost more than the database answering."""
-    seat, hand = HandSeat._meta, HandSeat._meta.get_field("hand").related_model._meta
-    night = hand.get_field("tournament").related_model._meta
-    draft = hand.get_field("draft").related_model._meta
-    q = connection.ops.quote_name
-
-    def col(meta, name: str) -> str:
-        return q(meta.get_field(name).column)
+    seat, hand = HandSeat, HandSeat._meta.get_field("hand").related_model
+    night = hand._meta.get_field("tournament").related_model
+    draft = hand._meta.get_field("draft").related_model
+    col, table = rows.column, rows.table
 
     marks = ", ".join(["%s"] * ids)
     statuses = ", ".join(["%s"] * len(SETTLED))
@@ -674,10 +671,10 @@ def _seat_tallies_sql(ids: int) -> str:
         f"h.{col(hand, 'tournament')}, t.{col(night, 'date')}, h.{col(hand, 'variant')}, "
         f"s.{col(seat, 'facts')}, s.{col(seat, 'won')}, s.{col(seat, 'contributed')}, "
         f"d.{col(draft, 'id')} "
-        f"FROM {q(seat.db_table)} s "
-        f"JOIN {q(hand.db_table)} h ON h.{col(hand, 'id')} = s.{col(seat, 'hand')} "
-        f"JOIN {q(night.db_table)} t ON t.{col(night, 'id')} = h.{col(hand, 'tournament')} "
-        f"LEFT JOIN {q(draft.db_table)} d ON d.{col(draft, 'hand')} = h.{col(hand, 'id')} "
+        f"FROM {table(seat)} s "
+        f"JOIN {table(hand)} h ON h.{col(hand, 'id')} = s.{col(seat, 'hand')} "
+        f"JOIN {table(night)} t ON t.{col(night, 'id')} = h.{col(hand, 'tournament')} "
+        f"LEFT JOIN {table(draft)} d ON d.{col(draft, 'hand')} = h.{col(hand, 'id')} "
         f"WHERE s.{col(seat, 'hand')} IN ({marks}) AND h.{col(hand, 'status')} IN ({statuses}) "
         f"AND s.{col(seat, 'won')} IS NOT NULL "
         f"ORDER BY s.{col(seat, 'hand')}, s.{col(seat, 'position')}"

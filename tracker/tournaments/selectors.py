@@ -48,29 +48,31 @@ from tracker.tournaments.models import (
 Ledger = tuple[dict[int, int], list[tuple[int, int, int]]]
 
 
+def _ledger_sql() -> str:
+    col = rows.column
+    ledger, tournament = rows.table(LedgerEntry), col(LedgerEntry, "tournament")
+    player, amount = col(LedgerEntry, "player"), col(LedgerEntry, "amount")
+    from_hand = col(LedgerEntry, "from_hand")
+    return (
+        f"SELECT 0, {col(Seat, 'player')}, 0, 0, {col(Seat, 'number')} FROM "
+        f"{rows.table(Seat)} WHERE {col(Seat, 'tournament')} = %s "
+        f"UNION ALL SELECT 1, {player}, SUM({amount}), 0, 0 FROM {ledger} "
+        f"WHERE {tournament} = %s GROUP BY {player} "
+        f"UNION ALL SELECT 2, {player}, {amount}, {from_hand}, {col(LedgerEntry, 'id')} "
+        f"FROM {ledger} WHERE {tournament} = %s AND {from_hand} IS NOT NULL "
+        "ORDER BY 1, 4, 5"
+    )
+
+
+_LEDGER_SQL = _ledger_sql()
+
+
 def tournament_ledger_sql(tournament_id: int) -> tuple[str, list[int]]:
     """The one statement, and its parameters, that reads a tournament's ledger (the seats,
     each player's sum, the chips bought between hands); :func:`tournament_ledger_rows`
     reads its rows. Settlement sends it with the batch's other reads (one round trip);
     :func:`tournament_stacks` and :func:`chips_bought_from` run it on their own."""
-    quote = connection.ops.quote_name
-    seat, entry = Seat._meta, LedgerEntry._meta
-
-    def col(meta, name: str) -> str:
-        return quote(meta.get_field(name).column)
-
-    ledger, tournament = quote(entry.db_table), col(entry, "tournament")
-    player, amount, from_hand = col(entry, "player"), col(entry, "amount"), col(entry, "from_hand")
-    sql = (
-        f"SELECT 0, {col(seat, 'player')}, 0, 0, {col(seat, 'number')} FROM "
-        f"{quote(seat.db_table)} WHERE {col(seat, 'tournament')} = %s "
-        f"UNION ALL SELECT 1, {player}, SUM({amount}), 0, 0 FROM {ledger} "
-        f"WHERE {tournament} = %s GROUP BY {player} "
-        f"UNION ALL SELECT 2, {player}, {amount}, {from_hand}, {col(entry, 'id')} FROM {ledger} "
-        f"WHERE {tournament} = %s AND {from_hand} IS NOT NULL "
-        "ORDER BY 1, 4, 5"
-    )
-    return sql, [tournament_id] * 3
+    return _LEDGER_SQL, [tournament_id] * 3
 
 
 def tournament_ledger_rows(found: Iterable[tuple]) -> Ledger:
@@ -246,60 +248,61 @@ LATEST_FIELDS = (
 )
 
 
-def _column(model, attname: str) -> str:
-    return next(f.column for f in model._meta.concrete_fields if f.attname == attname)
-
-
 # The state's reads, written out once: they run on every hand recorded, and Django building
 # their querysets (a join, a subquery, a filtered sum) cost more than the database running
 # them. The same rows as the querysets they replace: the seats with their players, in seat
-# order; the hands recorded or invalid, and the latest; each player's ledger sum and the part
-# of it that belongs to the hands listed (``IN`` a list of ids, as Django writes it).
+# order; then, in one statement, the hands recorded or invalid with the latest, and each
+# player's ledger sum with the part of it that belongs to the hands read as recorded.
+_PLAYER = Seat._meta.get_field("player").related_model
 _SEAT_FIELDS = rows.fields_named(Seat)
-_PLAYER_FIELDS = rows.fields_named(Seat._meta.get_field("player").related_model)
+_PLAYER_FIELDS = rows.fields_named(_PLAYER)
 _SEATS_SQL = (
     "SELECT {seat_columns}, {player_columns} FROM {seat} s JOIN {player} p ON p.{player_pk} "
     "= s.{seat_player} WHERE s.{seat_tournament} = %s ORDER BY s.{seat_number}"
 ).format(
     seat_columns=rows.select_list("s", _SEAT_FIELDS),
     player_columns=rows.select_list("p", _PLAYER_FIELDS),
-    seat=Seat._meta.db_table,
-    player=_PLAYER_FIELDS[0].model._meta.db_table,
-    player_pk=_PLAYER_FIELDS[0].model._meta.pk.column,
-    seat_player=_column(Seat, "player_id"),
-    seat_tournament=_column(Seat, "tournament_id"),
-    seat_number=_column(Seat, "number"),
+    seat=rows.table(Seat),
+    player=rows.table(_PLAYER),
+    player_pk=rows.column(_PLAYER, _PLAYER._meta.pk.name),
+    seat_player=rows.column(Seat, "player"),
+    seat_tournament=rows.column(Seat, "tournament"),
+    seat_number=rows.column(Seat, "number"),
 )
 _HAND_FIELDS = rows.fields_named(Hand, LATEST_FIELDS)
-_HANDS_SQL = (
-    "SELECT {fields} FROM {hand} h WHERE h.{tournament} = %s AND (h.{status} IN (%s, %s) OR "
-    "h.{number} = (SELECT MAX(l.{number}) FROM {hand} l WHERE l.{tournament} = %s)) "
-    "ORDER BY h.{number}"
+_FIELD = {field.attname: k for k, field in enumerate(_HAND_FIELDS)}  # in model order
+_N_HAND = len(_HAND_FIELDS)
+
+# The state of play's hands and ledger sums in one statement, so that both read the database
+# at the same moment: the sums leave out the entries of exactly the hands the statement reads
+# as recorded (a hand settled just before is read settled, its entries counted; one settled
+# just after is read recorded, its entries not there yet). A row is a hand's (0, then its
+# fields, then three NULLs) or a player's sums (1, NULLs for the hand's fields, then the
+# player, the sum, the part of the hands read as recorded). The hands are those recorded or
+# invalid, and the latest.
+_STATE_SQL = (
+    "WITH pending AS (SELECT {fields} FROM {hand} h WHERE h.{hand_tournament} = %s AND "
+    "(h.{status} IN (%s, %s) OR h.{number} = (SELECT MAX(l.{number}) FROM {hand} l "
+    "WHERE l.{hand_tournament} = %s))) "
+    "SELECT 0, pending.*, NULL, NULL, NULL FROM pending "
+    "UNION ALL SELECT 1, {nulls}, {player}, SUM({amount}), SUM(CASE WHEN {entry_hand} IN "
+    "(SELECT r.{id} FROM pending r WHERE r.{status} = %s) THEN {amount} ELSE 0 END) "
+    "FROM {ledger} WHERE {tournament} = %s GROUP BY {player} ORDER BY 1, {by_number}"
 ).format(
     fields=rows.select_list("h", _HAND_FIELDS),
-    hand=Hand._meta.db_table,
-    tournament=_column(Hand, "tournament_id"),
-    status=_column(Hand, "status"),
-    number=_column(Hand, "number"),
+    hand=rows.table(Hand),
+    hand_tournament=rows.column(Hand, "tournament"),
+    status=rows.column(Hand, "status"),
+    number=rows.column(Hand, "number"),
+    id=rows.column(Hand, "id"),
+    nulls=", ".join(["NULL"] * _N_HAND),
+    player=rows.column(LedgerEntry, "player"),
+    amount=rows.column(LedgerEntry, "amount"),
+    entry_hand=rows.column(LedgerEntry, "hand"),
+    ledger=rows.table(LedgerEntry),
+    tournament=rows.column(LedgerEntry, "tournament"),
+    by_number=_FIELD["number"] + 2,
 )
-_LEDGER_SQL = (
-    "SELECT {player}, SUM({amount}){left_out} FROM {ledger} WHERE {tournament} = %s "
-    "GROUP BY {player}"
-)
-_LEDGER_COLUMNS = {
-    "player": _column(LedgerEntry, "player_id"),
-    "amount": _column(LedgerEntry, "amount"),
-    "ledger": LedgerEntry._meta.db_table,
-    "tournament": _column(LedgerEntry, "tournament_id"),
-}
-_FIELD = {field.attname: k for k, field in enumerate(_HAND_FIELDS)}  # in model order
-
-
-def _seats_read(tournament: Tournament) -> list[Seat]:
-    """The tournament's seats in seat order, each with its player (one statement)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_SEATS_SQL, [tournament.pk])
-        return _seats_of(cursor.fetchall())
 
 
 def _seats_of(found: list[tuple]) -> list[Seat]:
@@ -317,50 +320,69 @@ def _seats_of(found: list[tuple]) -> list[Seat]:
     return seats
 
 
-def _pending_read(tournament: Tournament) -> tuple[list[tuple], list[Any]]:
-    """The rows of the hands recorded or invalid, and of the latest hand, by number (the
-    values of ``LATEST_FIELDS``), and the converters of those fields."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _HANDS_SQL,
-            [tournament.pk, HandStatus.RECORDED.value, HandStatus.INVALID.value, tournament.pk],
-        )
-        return cursor.fetchall(), rows.converters(_HAND_FIELDS)
+def _state_statement(tournament_id: int) -> tuple[str, list[Any]]:
+    """``_STATE_SQL`` with its parameters: the hands not settled with the latest, and the
+    ledger sums, of tournament ``tournament_id``."""
+    recorded, invalid = HandStatus.RECORDED.value, HandStatus.INVALID.value
+    return _STATE_SQL, [tournament_id, recorded, invalid, tournament_id, recorded, tournament_id]
 
 
 def tournament_state(tournament: Tournament, *, seats: list[Seat] | None = None) -> TournamentState:
     """The state of play: projected stacks, who is out, the next hand's number, dealer, stakes.
 
-    Three queries whatever the number of hands: the seats (unless given, in seat order, with
-    their players), the hands not settled yet (recorded or invalid) with the latest hand, and
-    the ledger sums. Hand numbers run 1, 2, ... with no
-    gap (recording gives the next one), so the latest hand's number is the count of hands.
+    One statement whatever the number of hands, two unless ``seats`` are given (in seat
+    order, with their players): the seats, then :func:`tournament_state_sql`'s statement of
+    the hands not settled yet (recorded or invalid) with the latest hand, and the ledger
+    sums. On PostgreSQL the two go in one round trip (``tracker.core.rows.statements_read``),
+    in one snapshot. Hand numbers run 1, 2, ... with no gap (recording gives the next one),
+    so the latest hand's number is the count of hands.
 
     The ledger and the hands agree even without a snapshot (recording reads them under its
     own lock while settlement commits): the ledger sums leave out, in the same statement, the
     entries of every hand read as recorded, whose projected net is added instead. A hand that
-    settles between the two reads therefore counts once, as of the first.
+    settles meanwhile therefore counts once, as of the statement's moment.
     """
     with read_snapshot():
         if seats is None:
-            seats = _seats_read(tournament)
-        found, convs = _pending_read(tournament)
-        status, pk = _FIELD["status"], _FIELD["id"]
-        recorded = [row[pk] for row in found if row[status] == HandStatus.RECORDED]
-        settled = _ledger_stacks(tournament, seats, leaving_out=recorded)
-    return _state_of(tournament, seats, found, convs, settled)
+            seat_rows, state_rows = rows.statements_read(tournament_state_sql(tournament.pk))
+            seats = _seats_of(seat_rows)
+        else:
+            (state_rows,) = rows.statements_read([_state_statement(tournament.pk)])
+    return _state_of(tournament, seats, state_rows)
+
+
+def tournament_state_sql(tournament_id: int) -> list[tuple[str, list[Any]]]:
+    """The statements, with their parameters, that read a tournament's state of play: its
+    seats, then its hands not settled with the latest and its ledger sums (one statement,
+    one moment). :func:`tournament_state` runs them; recording sends them after its lock,
+    in one round trip (``tracker.core.rows.statements_read``), and
+    :func:`tournament_state_of` makes the state from their rows."""
+    return [(_SEATS_SQL, [tournament_id]), _state_statement(tournament_id)]
+
+
+def tournament_state_of(
+    tournament: Tournament, seat_rows: list[tuple], state_rows: list[tuple]
+) -> TournamentState:
+    """The state of play from the rows of the statements of :func:`tournament_state_sql`
+    (read inside the caller's transaction): what :func:`tournament_state` answers."""
+    return _state_of(tournament, _seats_of(seat_rows), state_rows)
 
 
 def _state_of(
-    tournament: Tournament,
-    seats: list[Seat],
-    found: list[tuple],
-    convs: list[Any],
-    settled: dict[int, int],
+    tournament: Tournament, seats: list[Seat], state_rows: list[tuple]
 ) -> TournamentState:
-    """The state of play from its reads: the seats, the rows of the hands recorded or
-    invalid and of the latest (``_HANDS_SQL``'s) with their fields' converters, and the
-    ledger sums without the entries of the hands read as recorded."""
+    """The state of play from its seats and the rows of ``_STATE_SQL``: the hands recorded
+    or invalid and the latest, in hand order, then each player's ledger sums (without the
+    entries of the hands read as recorded, whose projected net is added instead)."""
+    convs = rows.converters(_HAND_FIELDS)
+    found = []
+    settled = {seat.player_id: 0 for seat in seats}
+    for row in state_rows:
+        if row[0] == 0:
+            found.append(row[1 : _N_HAND + 1])
+        else:
+            pid, total, left_out = row[_N_HAND + 1 :]
+            settled[pid] = int(total) - int(left_out)
     status = _FIELD["status"]
     recorded = [row for row in found if row[status] == HandStatus.RECORDED]
     projected = dict(settled)
@@ -390,79 +412,6 @@ def _state_of(
         last_variant=last.variant if last else "",
         latest=last,
     )
-
-
-def _ledger_stacks(
-    tournament: Tournament, seats: list[Seat], leaving_out: list[int]
-) -> dict[int, int]:
-    """Each seated player's ledger sum, without the entries of the hands ``leaving_out``
-    (one statement, so the sums and what they leave out are read at the same moment)."""
-    left_out = ""
-    params: list[int] = []
-    if leaving_out:
-        hand = _column(LedgerEntry, "hand_id")
-        amount = _LEDGER_COLUMNS["amount"]
-        marks = ", ".join(["%s"] * len(leaving_out))
-        left_out = f", SUM(CASE WHEN {hand} IN ({marks}) THEN {amount} ELSE 0 END)"
-        params += leaving_out
-    sql = _LEDGER_SQL.format(left_out=left_out, **_LEDGER_COLUMNS)
-    stacks = {seat.player_id: 0 for seat in seats}
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, tournament.pk])
-        for row in cursor.fetchall():
-            stacks[row[0]] = int(row[1]) - (int(row[2]) if leaving_out else 0)
-    return stacks
-
-
-# The state of play's hands (``_HANDS_SQL``'s rows) and ledger sums in one statement, so
-# that both read the database at the same moment: the sums leave out the entries of exactly
-# the hands the statement reads as recorded (a hand settled just before is read settled, its
-# entries counted; one settled just after is read recorded, its entries not there yet). A
-# row is a hand's (0, then its fields, then three NULLs) or a player's sums (1, NULLs for
-# the hand's fields, then the player, the sum, the part of the hands read as recorded).
-_N_HAND = len(_HAND_FIELDS)
-_STATE_SQL = (
-    "WITH pending AS ({hands}) SELECT 0, pending.*, NULL, NULL, NULL FROM pending "
-    "UNION ALL SELECT 1, {nulls}, {player}, SUM({amount}), SUM(CASE WHEN {hand} IN "
-    "(SELECT r.{id} FROM pending r WHERE r.{status} = %s) THEN {amount} ELSE 0 END) "
-    "FROM {ledger} WHERE {tournament} = %s GROUP BY {player} ORDER BY 1, {by_number}"
-).format(
-    hands=_HANDS_SQL.rsplit(" ORDER BY ", 1)[0],
-    nulls=", ".join(["NULL"] * _N_HAND),
-    hand=_column(LedgerEntry, "hand_id"),
-    id=_column(Hand, "id"),
-    status=_column(Hand, "status"),
-    by_number=_FIELD["number"] + 2,
-    **_LEDGER_COLUMNS,
-)
-
-
-def tournament_state_sql(tournament_id: int) -> list[tuple[str, list[Any]]]:
-    """The statements, with their parameters, that read a tournament's state of play: its
-    seats, then its hands not settled with the latest and its ledger sums (one statement,
-    one moment). Recording sends them with its lock, in one round trip
-    (``tracker.core.rows.statements_read``); :func:`tournament_state_of` makes the state
-    from their rows. Two statements, where :func:`tournament_state` runs three."""
-    recorded, invalid = HandStatus.RECORDED.value, HandStatus.INVALID.value
-    return [
-        (_SEATS_SQL, [tournament_id]),
-        (_STATE_SQL, [tournament_id, recorded, invalid, tournament_id, recorded, tournament_id]),
-    ]
-
-
-def tournament_state_of(
-    tournament: Tournament, seat_rows: list[tuple], state_rows: list[tuple]
-) -> TournamentState:
-    """The state of play from the rows of the statements of :func:`tournament_state_sql`
-    (read inside the caller's transaction): what :func:`tournament_state` answers."""
-    seats = _seats_of(seat_rows)
-    found = [row[1 : _N_HAND + 1] for row in state_rows if row[0] == 0]
-    settled = {seat.player_id: 0 for seat in seats}
-    for row in state_rows:
-        if row[0] == 1:
-            pid, total, left_out = row[_N_HAND + 1 :]
-            settled[pid] = int(total) - int(left_out)
-    return _state_of(tournament, seats, found, rows.converters(_HAND_FIELDS), settled)
 
 
 @dataclass(frozen=True)
@@ -544,7 +493,7 @@ def tournament_live(
     ``tournament`` is a tournament or its id; with ``among`` (e.g. the tournaments a user may
     see) it must be one of those, else NotFound, so the caller need not read the row first.
     The seats are read once, for the state and the standings. With ``last_pots`` the latest
-    hand (``state.latest``) comes with its pots, in the same snapshot. Five queries, six with
+    hand (``state.latest``) comes with its pots, in the same snapshot. Four queries, five with
     the pots, however many hands were played."""
     pk = tournament if isinstance(tournament, int) else tournament.pk
     rows = Tournament.objects.all() if among is None else among

@@ -312,21 +312,14 @@ _TOURNAMENT_FIELDS = rows.fields_named(Tournament)
 _LEAGUE_FIELDS = rows.fields_named(League)
 
 
-def _table(model) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
-
-
-def _column(model, name: str) -> str:
-    return connection.ops.quote_name(model._meta.get_field(name).column)
-
-
 _DRAFT_LOCKED_SQL = (
     f"SELECT {rows.select_list('d', _DRAFT_FIELDS)}, {rows.select_list('t', _TOURNAMENT_FIELDS)}, "
-    f"{rows.select_list('lg', _LEAGUE_FIELDS)} FROM {_table(DraftHand)} d "
-    f"JOIN {_table(Tournament)} t "
-    f"ON t.{_column(Tournament, 'id')} = d.{_column(DraftHand, 'tournament')} "
-    f"JOIN {_table(League)} lg ON lg.{_column(League, 'id')} = t.{_column(Tournament, 'league')} "
-    f"WHERE d.{_column(DraftHand, 'id')} = %s"
+    f"{rows.select_list('lg', _LEAGUE_FIELDS)} FROM {rows.table(DraftHand)} d "
+    f"JOIN {rows.table(Tournament)} t "
+    f"ON t.{rows.column(Tournament, 'id')} = d.{rows.column(DraftHand, 'tournament')} "
+    f"JOIN {rows.table(League)} lg "
+    f"ON lg.{rows.column(League, 'id')} = t.{rows.column(Tournament, 'league')} "
+    f"WHERE d.{rows.column(DraftHand, 'id')} = %s"
 )
 
 
@@ -409,23 +402,24 @@ _CHANGE_COLUMNS = ("draft", "client_id", "op", "base", "version", "steps_before"
 # The change kept with the steps the draft's row holds (the draft is locked: they are the
 # steps it was read with), so they are not sent back to the database.
 _CHANGE_INSERT_SQL = (
-    f"INSERT INTO {_table(DraftChange)} "
-    f"({', '.join(_column(DraftChange, name) for name in _CHANGE_COLUMNS)}) "
-    f"SELECT {_column(DraftHand, 'id')}, %s, %s, %s, %s, {_column(DraftHand, 'steps')}, %s, %s "
-    f"FROM {_table(DraftHand)} WHERE {_column(DraftHand, 'id')} = %s"
+    f"INSERT INTO {rows.table(DraftChange)} "
+    f"({', '.join(rows.column(DraftChange, name) for name in _CHANGE_COLUMNS)}) "
+    f"SELECT {rows.column(DraftHand, 'id')}, %s, %s, %s, %s, "
+    f"{rows.column(DraftHand, 'steps')}, %s, %s "
+    f"FROM {rows.table(DraftHand)} WHERE {rows.column(DraftHand, 'id')} = %s"
 )
 _DRAFT_UPDATE_SQL = (
-    f"UPDATE {_table(DraftHand)} SET {_column(DraftHand, 'steps')} = %s, "
-    f"{_column(DraftHand, 'version')} = %s, {_column(DraftHand, 'updated_at')} = %s "
-    f"WHERE {_column(DraftHand, 'id')} = %s"
+    f"UPDATE {rows.table(DraftHand)} SET {rows.column(DraftHand, 'steps')} = %s, "
+    f"{rows.column(DraftHand, 'version')} = %s, {rows.column(DraftHand, 'updated_at')} = %s "
+    f"WHERE {rows.column(DraftHand, 'id')} = %s"
 )
 # PostgreSQL: both in one statement. The insert's SELECT sees the row as it was before the
 # update (a statement's parts share one snapshot). A change that only adds steps sends those
 # (the stored array with them appended: the same value), not the hand's every step.
 _SAVE_SQL = f"WITH kept AS ({_CHANGE_INSERT_SQL}) {_DRAFT_UPDATE_SQL}"
 _SAVE_ADDED_SQL = _SAVE_SQL.replace(
-    f"SET {_column(DraftHand, 'steps')} = %s",
-    f"SET {_column(DraftHand, 'steps')} = {_column(DraftHand, 'steps')} || %s",
+    f"SET {rows.column(DraftHand, 'steps')} = %s",
+    f"SET {rows.column(DraftHand, 'steps')} = {rows.column(DraftHand, 'steps')} || %s",
 )
 
 

@@ -240,11 +240,11 @@ _LEAGUE_FIELDS = rows.fields_named(League)
 _LOCKED_SQL = "SELECT {t}, {lg} FROM {table} t JOIN {leagues} lg ON lg.{pk} = t.{fk} WHERE t.{tpk} = %s".format(
     t=rows.select_list("t", _TOURNAMENT_FIELDS),
     lg=rows.select_list("lg", _LEAGUE_FIELDS),
-    table=connection.ops.quote_name(Tournament._meta.db_table),
-    leagues=connection.ops.quote_name(League._meta.db_table),
-    pk=connection.ops.quote_name(League._meta.pk.column),
-    fk=connection.ops.quote_name(Tournament._meta.get_field("league").column),
-    tpk=connection.ops.quote_name(Tournament._meta.pk.column),
+    table=rows.table(Tournament),
+    leagues=rows.table(League),
+    pk=rows.column(League, League._meta.pk.name),
+    fk=rows.column(Tournament, "league"),
+    tpk=rows.column(Tournament, Tournament._meta.pk.name),
 )
 
 
@@ -470,9 +470,9 @@ def _audit_data(
 
 
 _FLAG_SQL = "UPDATE {} SET {} = %s WHERE {} = %s".format(
-    connection.ops.quote_name(Tournament._meta.db_table),
-    connection.ops.quote_name(Tournament._meta.get_field("settle_queued").column),
-    connection.ops.quote_name(Tournament._meta.pk.column),
+    rows.table(Tournament),
+    rows.column(Tournament, "settle_queued"),
+    rows.column(Tournament, Tournament._meta.pk.name),
 )
 
 

@@ -273,10 +273,6 @@ _HAND_FIELDS = rows.fields_named(Hand, ("id", *SPEC_COLUMNS, "game_version_id"))
 _SOURCE = EvaluationSource.REEVALUATION
 
 
-def _column(model, attname: str) -> str:
-    return connection.ops.quote_name(model._meta.get_field(attname).column)
-
-
 def _in(count: int) -> str:
     return ", ".join(["%s"] * count)
 
@@ -285,11 +281,10 @@ def _hands_locked(job_id: int, hand_ids: list[int]) -> list[tuple[dict, bool]]:
     """The batch's hands as values of ``_HAND_FIELDS`` by attribute name, in id order, each
     with whether the job has read it already (an Evaluation of the job), their rows locked
     until the transaction ends (``FOR UPDATE`` where the database has row locks)."""
-    quote = connection.ops.quote_name
     sql = (
         f"SELECT {rows.select_list('h', _HAND_FIELDS)}, EXISTS (SELECT 1 FROM "
-        f"{quote(Evaluation._meta.db_table)} e WHERE e.{_column(Evaluation, 'hand_id')} = h.id "
-        f"AND e.{_column(Evaluation, 'job_id')} = %s) FROM {quote(Hand._meta.db_table)} h "
+        f"{rows.table(Evaluation)} e WHERE e.{rows.column(Evaluation, 'hand_id')} = h.id "
+        f"AND e.{rows.column(Evaluation, 'job_id')} = %s) FROM {rows.table(Hand)} h "
         f"WHERE h.id IN ({_in(len(hand_ids))}) ORDER BY h.id"
     )
     if connection.features.has_select_for_update:
@@ -309,14 +304,13 @@ def _hands_locked(job_id: int, hand_ids: list[int]) -> list[tuple[dict, bool]]:
 
 def _stacks(hand_ids: list[int]) -> dict[int, list[int]]:
     """Each hand's seats' starting stacks, by position."""
-    quote = connection.ops.quote_name
-    seat_hand = _column(HandSeat, "hand_id")
+    seat_hand = rows.column(HandSeat, "hand_id")
     stacks: dict[int, list[int]] = {pk: [] for pk in hand_ids}
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT {seat_hand}, {_column(HandSeat, 'starting_stack')} "
-            f"FROM {quote(HandSeat._meta.db_table)} WHERE {seat_hand} IN ({_in(len(hand_ids))}) "
-            f"ORDER BY {seat_hand}, {_column(HandSeat, 'position')}",
+            f"SELECT {seat_hand}, {rows.column(HandSeat, 'starting_stack')} "
+            f"FROM {rows.table(HandSeat)} WHERE {seat_hand} IN ({_in(len(hand_ids))}) "
+            f"ORDER BY {seat_hand}, {rows.column(HandSeat, 'position')}",
             hand_ids,
         )
         for hand_id, stack in cursor:
@@ -359,21 +353,20 @@ def _readings_moved(job_id: int, hand_ids: list[int]) -> list[int]:
     miss one that has: each hand named is compared again by :func:`hand_reevaluate`."""
     if not hand_ids:
         return []
-    quote = connection.ops.quote_name
     json_sql = _json_sql()
-    e_hand, e_job = _column(Evaluation, "hand_id"), _column(Evaluation, "job_id")
+    e_hand, e_job = rows.column(Evaluation, "hand_id"), rows.column(Evaluation, "job_id")
     award = json_sql["award"].format(
-        f"e.{_column(Evaluation, 'awards')}", f"p.{_column(Pot, 'index')}"
+        f"e.{rows.column(Evaluation, 'awards')}", f"p.{rows.column(Pot, 'index')}"
     )
-    stored_award = json_sql["stored_award"].format(f"p.{_column(Pot, 'engine_award')}")
+    stored_award = json_sql["stored_award"].format(f"p.{rows.column(Pot, 'engine_award')}")
     sql = (
-        f"SELECT h.id FROM {quote(Hand._meta.db_table)} h "
-        f"JOIN {quote(Evaluation._meta.db_table)} e ON e.{e_hand} = h.id AND e.{e_job} = %s "
-        f"WHERE h.id IN ({_in(len(hand_ids))}) AND e.{_column(Evaluation, 'error')} = '' AND ("
-        f"{json_sql['reading'].format('h.' + _column(Hand, 'engine_reading'))} IS DISTINCT FROM "
-        f"{json_sql['reading'].format('e.' + _column(Evaluation, 'reading'))} "
-        f"OR EXISTS (SELECT 1 FROM {quote(Pot._meta.db_table)} p "
-        f"WHERE p.{_column(Pot, 'hand_id')} = h.id AND NOT p.{_column(Pot, 'overridden')} "
+        f"SELECT h.id FROM {rows.table(Hand)} h "
+        f"JOIN {rows.table(Evaluation)} e ON e.{e_hand} = h.id AND e.{e_job} = %s "
+        f"WHERE h.id IN ({_in(len(hand_ids))}) AND e.{rows.column(Evaluation, 'error')} = '' "
+        f"AND ({json_sql['reading'].format('h.' + rows.column(Hand, 'engine_reading'))} "
+        f"IS DISTINCT FROM {json_sql['reading'].format('e.' + rows.column(Evaluation, 'reading'))} "
+        f"OR EXISTS (SELECT 1 FROM {rows.table(Pot)} p "
+        f"WHERE p.{rows.column(Pot, 'hand_id')} = h.id AND NOT p.{rows.column(Pot, 'overridden')} "
         f"AND {award} IS NOT NULL AND {award} IS DISTINCT FROM {stored_award})) ORDER BY h.id"
     )
     with connection.cursor() as cursor:

@@ -134,12 +134,7 @@ def _seats_send(tournament_id: int) -> _Sent:
     batch reads (the tournament's first ``BATCH_HANDS`` hands not settled or void, by
     number), each row led by its hand's id and its live draft's id (or NULL; a hand
     without seats still has a row)."""
-    quote = connection.ops.quote_name
-    hand_meta, seat_meta, draft_meta = Hand._meta, HandSeat._meta, DraftHand._meta
-
-    def col(meta, name: str) -> str:
-        return quote(meta.get_field(name).column)
-
+    col = rows.column
     sql = (
         "SELECT h.{id}, d.{draft_id}, {seats} FROM (SELECT {id}, {number} FROM {hands} "
         "WHERE {tournament} = %s AND {status} NOT IN ({statuses}) ORDER BY {number} "
@@ -147,19 +142,19 @@ def _seats_send(tournament_id: int) -> _Sent:
         "LEFT JOIN {draft_table} d ON d.{draft_hand} = h.{id} "
         "ORDER BY h.{number}, s.{position}"
     ).format(
-        id=col(hand_meta, "id"),
-        number=col(hand_meta, "number"),
-        hands=quote(hand_meta.db_table),
-        tournament=col(hand_meta, "tournament"),
-        status=col(hand_meta, "status"),
+        id=col(Hand, "id"),
+        number=col(Hand, "number"),
+        hands=rows.table(Hand),
+        tournament=col(Hand, "tournament"),
+        status=col(Hand, "status"),
         statuses=", ".join(["%s"] * len(SETTLED_OR_VOID)),
         seats=rows.select_list("s", _SEAT_FIELDS),
-        seat_table=quote(seat_meta.db_table),
-        hand=col(seat_meta, "hand"),
-        position=col(seat_meta, "position"),
-        draft_id=col(draft_meta, "id"),
-        draft_table=quote(draft_meta.db_table),
-        draft_hand=col(draft_meta, "hand"),
+        seat_table=rows.table(HandSeat),
+        hand=col(HandSeat, "hand"),
+        position=col(HandSeat, "position"),
+        draft_id=col(DraftHand, "id"),
+        draft_table=rows.table(DraftHand),
+        draft_hand=col(DraftHand, "hand"),
     )
     return _Sent(sql, [tournament_id, *(s.value for s in SETTLED_OR_VOID), BATCH_HANDS])
 
@@ -196,16 +191,14 @@ _LEAGUE_FIELDS = rows.fields_named(League)
 
 def _tournament_send(tournament_id: int) -> _Sent:
     """Send the read of the tournament with its league (``select_related("league")``)."""
-    quote = connection.ops.quote_name
-    league = Tournament._meta.get_field("league")
     sql = "SELECT {}, {} FROM {} t JOIN {} l ON l.{} = t.{} WHERE t.{} = %s".format(
         rows.select_list("t", _TOURNAMENT_FIELDS),
         rows.select_list("l", _LEAGUE_FIELDS),
-        quote(Tournament._meta.db_table),
-        quote(League._meta.db_table),
-        quote(League._meta.pk.column),
-        quote(league.column),
-        quote(Tournament._meta.pk.column),
+        rows.table(Tournament),
+        rows.table(League),
+        rows.column(League, League._meta.pk.name),
+        rows.column(Tournament, "league"),
+        rows.column(Tournament, Tournament._meta.pk.name),
     )
     return _Sent(sql, [tournament_id])
 

@@ -47,6 +47,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from tracker.core import rows
 from tracker.core.cache import failsafe_cache as cache
 from tracker.core.jobs import TRANSIENT, enqueue_on_commit, stale_jobs_restart
 from tracker.core.permissions import Capability, require
@@ -570,9 +571,9 @@ _PRESENT_SQL = (
     "SELECT d.hash FROM unnest(%s::text[]) AS d(hash), LATERAL (SELECT 1 FROM {hand} h "
     "WHERE h.{tournament} = %s AND h.{content_hash} = d.hash LIMIT 1) AS found"
 ).format(
-    hand=connection.ops.quote_name(Hand._meta.db_table),
-    tournament=connection.ops.quote_name(Hand._meta.get_field("tournament").column),
-    content_hash=connection.ops.quote_name(Hand._meta.get_field("content_hash").column),
+    hand=rows.table(Hand),
+    tournament=rows.column(Hand, "tournament"),
+    content_hash=rows.column(Hand, "content_hash"),
 )
 
 

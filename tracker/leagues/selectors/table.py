@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 
+from tracker.core import rows
 from tracker.engine.points import (
     best_total,
     normalize_formula,
@@ -101,8 +102,8 @@ def league_table(league: League, season: Season | None = None) -> LeagueTable:
     sql = f"""
         SELECT st.player_id, p.name, st.place, st.entrants, st.sharing,
                SUM(st.nights), SUM(st.net_chips)
-        FROM {StandingTally._meta.db_table} st
-        JOIN {Player._meta.db_table} p ON p.id = st.player_id
+        FROM {rows.table(StandingTally)} st
+        JOIN {rows.table(Player)} p ON p.id = st.player_id
         WHERE st.league_id = %s AND st.entrants >= %s {in_season}
         GROUP BY st.player_id, p.name, st.place, st.entrants, st.sharing
     """

@@ -87,15 +87,15 @@ _WITH_ROLES_SQL = (
 ).format(
     t=rows.select_list("t", _TOURNAMENT_FIELDS),
     lg=rows.select_list("lg", _LEAGUE_FIELDS),
-    role=connection.ops.quote_name(Membership._meta.get_field("role").column),
-    tournaments=connection.ops.quote_name(Tournament._meta.db_table),
-    leagues=connection.ops.quote_name(League._meta.db_table),
-    league_pk=connection.ops.quote_name(League._meta.pk.column),
-    league=connection.ops.quote_name(Tournament._meta.get_field("league").column),
-    memberships=connection.ops.quote_name(Membership._meta.db_table),
-    member_league=connection.ops.quote_name(Membership._meta.get_field("league").column),
-    member_user=connection.ops.quote_name(Membership._meta.get_field("user").column),
-    pk=connection.ops.quote_name(Tournament._meta.pk.column),
+    role=rows.column(Membership, "role"),
+    tournaments=rows.table(Tournament),
+    leagues=rows.table(League),
+    league_pk=rows.column(League, League._meta.pk.name),
+    league=rows.column(Tournament, "league"),
+    memberships=rows.table(Membership),
+    member_league=rows.column(Membership, "league"),
+    member_user=rows.column(Membership, "user"),
+    pk=rows.column(Tournament, Tournament._meta.pk.name),
 )
 
 
