@@ -138,7 +138,7 @@ def low_hole_hands(
                     stands += stood
                     off |= not_spade
                 if not off:
-                    naturals = [c for c in cards if c >> 2 != rank]
+                    naturals = _naturals(cards, rank)
                     high = played_high(naturals, wild_cards, ann["double_ace_flush"], hk)
             elif wilds == 1:  # one wild card (the most usual): it stands for one card
                 for shift, by_suits in steps:
@@ -191,7 +191,7 @@ def low_hole_hands(
             found = _ACE_TO_FIVE[word] = _ace_to_five_entry(word, wilds)
         qualifier = ann["low_qualifier"]
         if not found:  # a pair must be played
-            naturals = [c for c in cards if c >> 2 != rank]
+            naturals = _naturals(cards, rank)
             paired = _pair_low(naturals, wild_cards, qualifier)
             if paired is None:  # pragma: no cover - the search (a Low Hole seat never gets here)
                 lk, ok, low = low_hand(naturals, wild_cards, "ace_to_five", qualifier)
@@ -250,6 +250,16 @@ def low_hole_hands(
                 "qualifies": False,
             }
     return hk, high, lk, low
+
+
+def _naturals(cards: list[int], rank: int) -> list[int]:
+    """The cards not of ``rank``, in their order (a function: a comprehension in
+    :func:`low_hole_hands` would make its ``rank`` a closure's cell, dearer to read).
+
+    >>> _naturals([4, 9, 5, 40], 1)  # the treys out
+    [9, 40]
+    """
+    return [c for c in cards if c >> 2 != rank]
 
 
 def _long_way(
@@ -353,8 +363,8 @@ def _suited_high(
     held = nat >> _HELD  # the natural cards' bit mask
     tag = wilds << 13 | da << 16
     suit = -1
-    for s in (3, 2, 1, 0):  # the first suit of the best flush, spades first
-        if suits >> (s << 2) & 15 >= need:
+    for s, at in _SUIT_AT:  # the first suit of the best flush, spades first
+        if suits >> at & 15 >= need:
             mask = _SUIT_RANKS[held >> s & _EVERY_FOURTH]  # the suit's rank mask
             flush = _SUITED.get(mask | tag) or _suited_miss(mask, wilds, da)
             if flush > key:
@@ -365,14 +375,17 @@ def _suited_high(
     # as explain._wild_played: each rank of the flush by its card of the suit, or a wild card,
     # the highest first; with double_ace_flush a second ace is a wild card
     category, ranks, text = _WORDS.get(key) or _high_words(key)
+    bases = _BASES.get(key)
+    if bases is None:  # each rank's first card (an ace playing low, or the double ace, too)
+        bases = _BASES[key] = tuple((12 if r == 1 or r == 14 else r - 2) << 2 for r in ranks)
     ace = 48 | suit
     spare = list(wild_cards)
     canon = _CANON
     played: list[str] = []
     wild: list[dict] = []
     parts: list[str] = []
-    for r in ranks:
-        c = (12 if r == 1 or r == 14 else r - 2) << 2 | suit
+    for base in bases:
+        c = base | suit
         played.append(canon[c])
         if held >> c & 1:
             if c == ace:
@@ -381,7 +394,9 @@ def _suited_high(
             w = spare.pop()
             wild.append({"card": canon[w], "as": canon[c]})
             parts.append(_AS[w][c])
-    if parts:
+    if len(parts) == 1:
+        text += f" ({parts[0]})"
+    elif parts:
         text += f" ({', '.join(parts)})"
     return key, {
         "category": category,
@@ -392,6 +407,9 @@ def _suited_high(
     }
 
 
+# each suit, spades first, and the place of its count among a sum's suit counts
+_SUIT_AT = ((3, 12), (2, 8), (1, 4), (0, 0))
+_BASES: dict[int, tuple[int, ...]] = {}  # a flush key -> the first card of each of its ranks
 _EVERY_FOURTH = sum(1 << (r << 2) for r in range(13))  # one suit's bits of a mask, shifted down
 # a suit's cards in a bit mask, shifted down to bits 0, 4, ..., 48 -> its rank mask (bit r)
 _SUIT_RANKS: dict[int, int] = {
