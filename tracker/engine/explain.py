@@ -284,6 +284,11 @@ _AS: tuple[tuple[str, ...], ...] = tuple(
 )
 
 
+# " (K♦ as 4♥)": the words added to a hand's for one wild card w standing for card c,
+# _IN_PARENS[w][c]
+_IN_PARENS: tuple[tuple[str, ...], ...] = tuple(tuple(f" ({a})" for a in row) for row in _AS)
+
+
 def _explain_natural(naturals: Sequence[int], key: int) -> Made:
     """:func:`explain_high` without wild cards: each rank of the key is played by the best
     suit held of that rank (of the flush's suit, for a flush), as the builder would."""
