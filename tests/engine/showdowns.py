@@ -45,11 +45,12 @@ def random_showdown(rng: random.Random, variant: str | None = None) -> dict:
     deck = DECK[:]
     rng.shuffle(deck)
     if rng.random() < 0.35:
-        # crowd the top of the deck with kings, low cards and one suit, for wild-heavy hands
+        # crowd the top of the deck (its end: cards are dealt by pop) with kings, low cards
+        # and one suit, for wild-heavy hands
         suit = rng.choice(SUITS)
         favoured = [c for c in deck if c[0] in "K23" or c[1] == suit or rng.random() < 0.1]
         rest = [c for c in deck if c not in favoured]
-        deck = favoured + rest
+        deck = rest + favoured
     community = None
     if n * 7 > 52 or rng.random() < 0.1:
         community = deck.pop()
