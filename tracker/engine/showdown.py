@@ -156,20 +156,19 @@ def _quick_hands(players: Sequence, two_down: bool) -> list[_Hand] | None:
             down, up = p["down"], p["up"]
             if type(down) is not list or type(up) is not list:
                 return None
-            if len(down) == 3 and len(up) == 4:
+            try:  # the counts checked by the unpacking itself
                 a, b, c = down
                 d, e, f, g = up
+            except ValueError:  # not three down and four up: two and five, or refused
+                if len(down) != 2 or len(up) != 5 or not two_down:
+                    return None
+                a, b = fast[down[0]], fast[down[1]]
+                cards = [a, b, *map(fast.__getitem__, up)]
+                hands.append(((a, b), cards))
+            else:
                 a, b, c = fast[a], fast[b], fast[c]
                 cards = [a, b, c, fast[d], fast[e], fast[f], fast[g]]
                 hands.append(((a, b, c), cards))
-            elif len(down) == 2 and len(up) == 5 and two_down:
-                a, b = down
-                c, d, e, f, g = up
-                a, b = fast[a], fast[b]
-                cards = [a, b, fast[c], fast[d], fast[e], fast[f], fast[g]]
-                hands.append(((a, b), cards))
-            else:
-                return None
             every += cards
     except (KeyError, TypeError):  # a field missing, a card spelt otherwise or not a key
         return None
