@@ -14,8 +14,7 @@ See docs/engine.md for the full contract; in short::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from functools import cache
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from .announcements import (
@@ -104,9 +103,9 @@ def parse_showdown(showdown: Any) -> tuple[str, dict, int | None, list[Seat]]:
     quick = community is None and not declaring
     two_down = VARIANT_RULES[variant].seventh is not SeventhCard.DOWN  # 2 down, 5 up allowed
     if quick:
-        seats = _quick_seats(players, two_down)
-        if seats is not None:
-            return variant, ann, community, seats
+        hands = _quick_hands(players, two_down)
+        if hands is not None:
+            return variant, ann, community, [Seat([*d], c[len(d) :], None) for d, c in hands]
     seats = []
     for i, p in enumerate(players):
         seat = cards.quick(p, i, two_down) if quick else None
@@ -130,31 +129,52 @@ def _as_written(down: Any, up: Any, two_down: bool) -> bool:
     return len(down) == 3 or (len(down) == 2 and two_down)
 
 
-def _quick_seats(players: Sequence, two_down: bool) -> list[Seat] | None:
-    """Every player as written most often (:meth:`_Cards.quick`: only ``down`` and ``up``),
-    read at once, the cards checked new all together; ``None`` when one is not so, and the
-    players are then read one by one."""
-    fast = _FAST_CARDS.get
-    seats = []
-    every: list[int | None] = []
+# one player's down cards and all of the cards, down first (the community card last)
+_Hand = tuple[Sequence[int], list[int]]
+
+
+def _quick_hands(players: Sequence, two_down: bool) -> list[_Hand] | None:
+    """Every player as written most often (:meth:`_Cards.quick`: only ``down`` and ``up``,
+    three down and four up, or two and five when ``two_down``), read at once, each list of
+    cards unpacked and looked up in one expression, the cards checked new all together;
+    ``None`` when one is not so, and the players are then read one by one.
+
+    >>> _quick_hands([{"down": ["2c", "2d", "2h"], "up": ["2s", "3c", "3d", "3h"]}], False)
+    [((0, 1, 2), [0, 1, 2, 3, 4, 5, 6])]
+    >>> _quick_hands([{"down": ["2c", "2d"], "up": ["2s", "3c", "3d", "3h", "3s"]}], True)
+    [((0, 1), [0, 1, 3, 4, 5, 6, 7])]
+    >>> _quick_hands([{"down": ["2c", "2d"], "up": ["2s", "3c", "3d", "3h", "3s"]}], False)
+    >>> _quick_hands([{"down": ["2c", "2d", "2h"], "up": ["2s", "3c", "3d", "2c"]}], False)
+    """
+    fast = _FAST_CARDS
+    hands: list[_Hand] = []
+    every: list[int] = []
     try:
         for p in players:
             if type(p) is not dict or len(p) != 2:
                 return None
-            down, up = p.get("down"), p.get("up")
-            if not _as_written(down, up, two_down):
+            down, up = p["down"], p["up"]
+            if type(down) is not list or type(up) is not list:
                 return None
-            down = [*map(fast, down)]
-            up = [*map(fast, up)]
-            every += down
-            every += up
-            seats.append(Seat(down, up, None))
-    except TypeError:  # a token that cannot be a key: read it one by one
+            try:  # the counts checked by the unpacking itself
+                a, b, c = down
+                d, e, f, g = up
+            except ValueError:  # not three down and four up: two and five, or refused
+                if len(down) != 2 or len(up) != 5 or not two_down:
+                    return None
+                a, b = fast[down[0]], fast[down[1]]
+                cards = [a, b, *map(fast.__getitem__, up)]
+                hands.append(((a, b), cards))
+            else:
+                a, b, c = fast[a], fast[b], fast[c]
+                cards = [a, b, c, fast[d], fast[e], fast[f], fast[g]]
+                hands.append(((a, b, c), cards))
+            every += cards
+    except (KeyError, TypeError):  # a field missing, a card spelt otherwise or not a key
         return None
-    fresh = set(every)
-    if None in fresh or len(fresh) != len(every):
+    if len(set(every)) != len(every):
         return None
-    return seats
+    return hands
 
 
 def _seat(
@@ -188,31 +208,110 @@ def _variant_and_announcements(showdown: Mapping) -> tuple[str, dict]:
         raise ShowdownError("the variant is required", code=Code.REQUIRED, field="variant")
     variant = check_variant(showdown["variant"])
     options = showdown.get("options")
-    if options is not None and (type(options) is not dict or options):
-        return variant, _announcements(variant, options)
-    return variant, dict(_default_announcements(variant))  # worked out once
+    if options is not None and type(options) is not dict:
+        return variant, normalize_announcements(variant, options)
+    return variant, dict(_frame(variant, options)[1])  # worked out once
 
 
-# (variant, (name, type, value) of each option given) -> the announcements they make
-_ANNOUNCED: dict[tuple, dict] = {}
+# What every showdown of one variant and set of options needs, worked out once: (variant,
+# announcements, has a high half, has a low half, has no wild card, double_ace_flush, is Low
+# Hole, may hold two down and five up, most players, not declared: may be read the quick way)
+_Frame = tuple[str, dict, bool, bool, bool, bool, bool, bool, int, bool]
+
+# :func:`_options_key` -> its frame, for the few option sets a night plays
+_FRAMES: dict[Hashable, _Frame] = {}
 
 
-def _announcements(variant: str, options: Any) -> dict:
-    """``normalize_announcements``, kept for the few option sets a night plays (the type of
-    each value is part of what is kept: ``1`` is not ``True``)."""
-    if type(options) is not dict:
-        return normalize_announcements(variant, options)
+def _options_key(variant: str, options: dict | None) -> Hashable:
+    """The key of ``variant`` and ``options`` in :data:`_FRAMES`: the variant alone when no
+    option is given, else with the name, type and value of each (``1`` is not ``True``).
+
+    >>> _options_key("low_hole", {}), _options_key("low_hole", {"game": "high_low"})
+    ('low_hole', ('low_hole', ('game', <class 'str'>, 'high_low')))
+    """
+    if not options:
+        return variant
+    if len(options) == 1:  # the most usual: no loop
+        ((name, value),) = options.items()
+        return (variant, (name, type(value), value))
+    return (variant, *[(k, type(v), v) for k, v in options.items()])
+
+
+def _frame(variant: str, options: dict | None) -> _Frame:
+    """The frame of ``variant`` (a variant) and ``options``, kept once worked out (raises
+    :class:`.AnnouncementError` for a bad option).
+
+    >>> _frame("low_hole", {"game": "high_low"})[2:]
+    (True, True, False, False, True, False, 8, True)
+    """
     try:
-        key = (variant, *[(k, type(v), v) for k, v in options.items()])
-        ann = _ANNOUNCED.get(key)
+        key = _options_key(variant, options)
+        frame = _FRAMES.get(key)
     except TypeError:  # a value that cannot be kept (a list): checked afresh
-        return normalize_announcements(variant, options)
-    if ann is None:
-        ann = normalize_announcements(variant, options)  # raises for a bad option
-        if len(_ANNOUNCED) >= 512:
-            _ANNOUNCED.clear()
-        _ANNOUNCED[key] = ann
-    return dict(ann)
+        return _new_frame(variant, normalize_announcements(variant, options))
+    if frame is None:
+        frame = _new_frame(variant, normalize_announcements(variant, options))
+        if len(_FRAMES) >= 512:
+            _FRAMES.clear()
+        _FRAMES[key] = frame
+    return frame
+
+
+def _new_frame(variant: str, ann: dict) -> _Frame:
+    """The frame of ``variant`` and its announcements ``ann`` (normalized)."""
+    rules = VARIANT_RULES[variant]
+    declared = ann.get("declaration") == "declare" and ann.get("game") == "high_low"
+    return (
+        variant,
+        ann,
+        has_high(variant, ann),
+        has_low(variant, ann),
+        not rules.has_wild,
+        ann["double_ace_flush"],
+        variant == "low_hole",
+        rules.seventh is not SeventhCard.DOWN,
+        MAX_PLAYERS[variant],
+        not declared,
+    )
+
+
+def _quick_read(showdown: Any) -> tuple[_Frame, list[_Hand]] | None:
+    """A showdown as written most often (no community card, no declaration, the players as
+    :func:`_quick_hands` takes them), read without checking field by field: its frame and
+    every player's hand; ``None`` for any other, or the first of its variant and options, to
+    be read by :func:`parse_showdown` (which refuses what is wrong).
+
+    >>> _frame("seven_card_stud", None)[0]
+    'seven_card_stud'
+    >>> frame, hands = _quick_read({"variant": "seven_card_stud",
+    ...     "players": [{"down": ["As", "Ks", "Qs"], "up": ["Js", "Ts", "2d", "3c"]}]})
+    >>> hands
+    [((51, 47, 43), [51, 47, 43, 39, 35, 1, 4])]
+    >>> _quick_read({"variant": "seven_card_stud", "players": [], "pot": 3}) is None
+    True
+    """
+    if type(showdown) is not dict:
+        return None
+    try:
+        variant, players = showdown["variant"], showdown["players"]
+    except KeyError:
+        return None
+    # no field but variant, players and those two
+    if len(showdown) != 2 + ("options" in showdown) + ("community" in showdown):
+        return None
+    options = showdown.get("options")
+    if type(variant) is not str or type(players) is not list:
+        return None
+    if showdown.get("community") is not None or (options is not None and type(options) is not dict):
+        return None
+    try:
+        frame = _FRAMES.get(_options_key(variant, options))
+    except TypeError:  # an option that cannot be a key
+        return None
+    if frame is None or not frame[9] or not 0 < len(players) <= frame[8]:
+        return None
+    hands = _quick_hands(players, frame[7])
+    return None if hands is None else (frame, hands)
 
 
 def _players(showdown: Mapping, variant: str) -> Sequence:
@@ -335,11 +434,6 @@ class _Cards:
         return down, up
 
 
-@cache
-def _default_announcements(variant: str) -> dict:
-    return normalize_announcements(variant, None)
-
-
 def _check_counts(variant: str, community: int | None, down: list, up: list, at: str) -> None:
     nd, nu = len(down), len(up)
     if community is not None:
@@ -378,11 +472,13 @@ def _check_counts(variant: str, community: int | None, down: list, up: list, at:
 # --- valuing ----------------------------------------------------------------------
 
 
-def _high_entry(variant: str, ann: dict, seat: Seat, cards: list[int]) -> tuple[int, dict]:
+def _high_entry(
+    variant: str, ann: dict, down: Sequence[int], up: Sequence[int], cards: list[int]
+) -> tuple[int, dict]:
     """The high key and the JSON hand of a seat (``cards``: all of its cards): the short way
     when it has no wild card."""
     da = ann["double_ace_flush"]
-    options = hand_wild_options(variant, ann, seat.down, seat.up, cards, "high")
+    options = hand_wild_options(variant, ann, down, up, cards, "high")
     if len(options) == 1:  # one way to play the hand (no wild card, or one set): value it once
         opt = options[0]
         if not opt:
@@ -396,12 +492,14 @@ def _high_entry(variant: str, ann: dict, seat: Seat, cards: list[int]) -> tuple[
     return wild_high([c for c in cards if c not in best_opt], list(best_opt), da, key=best_key)
 
 
-def _low_entry(variant: str, ann: dict, seat: Seat, cards: list[int]) -> tuple[int | None, dict]:
+def _low_entry(
+    variant: str, ann: dict, down: Sequence[int], up: Sequence[int], cards: list[int]
+) -> tuple[int | None, dict]:
     """The low key (``None`` when the low does not qualify) and the JSON hand of a seat
     (``cards``: all of its cards): the best qualifying low of its wild options, else the best
     low at all (the first on a tie)."""
     ranking, qualifier = ann["low_ranking"], ann["low_qualifier"]
-    options = hand_wild_options(variant, ann, seat.down, seat.up, cards, "low")
+    options = hand_wild_options(variant, ann, down, up, cards, "low")
     if len(options) == 1:  # one way to play the hand: no choice to make
         opt = options[0]
         key, ok, hand = low_hand(
@@ -451,19 +549,31 @@ def hand_keys(
     return high, low
 
 
+def _best_of(keys: Sequence[int | None]) -> list[int]:
+    """The indices of the best key (``None``: no hand), in order.
+
+    >>> _best_of([3, 7, 5]), _best_of([7, None, 7]), _best_of([None, None]), _best_of([])
+    ([1], [0, 2], [], [])
+    """
+    if None in keys:
+        present = [k for k in keys if k is not None]
+        if not present:
+            return []
+        top = max(present)
+    elif keys:
+        top = max(keys)
+    else:
+        return []
+    if keys.count(top) == 1:  # the usual case: one winner, found without a loop in Python
+        return [keys.index(top)]
+    return [i for i, k in enumerate(keys) if k == top]
+
+
 def _winners(keys: dict[int, int]) -> list[int]:
     if not keys:
         return []
     top = max(keys.values())
     return sorted(i for i, k in keys.items() if k == top)
-
-
-def _best_of(keys: Sequence[int | None]) -> list[int]:
-    """The indices of the best key (``None``: no hand), in order."""
-    if None in keys:
-        return _winners({i: k for i, k in enumerate(keys) if k is not None})
-    top = max(keys) if keys else None
-    return [i for i, k in enumerate(keys) if k == top]
 
 
 def decide_winners(
@@ -507,36 +617,94 @@ def decide_winners(
 
 
 def evaluate_showdown(showdown: Mapping[str, Any]) -> dict:
-    """Value every player's hand and name the winners (see the module doc)."""
+    """Value every player's hand and name the winners (see the module doc).
+
+    >>> result = evaluate_showdown({"variant": "seven_card_stud", "players": [
+    ...     {"down": ["As", "Ad", "7c"], "up": ["7h", "2s", "3d", "9c"]},
+    ...     {"down": ["Ks", "Kd", "7d"], "up": ["7s", "2h", "3c", "9d"]}]})
+    >>> [p["high"]["text"] for p in result["players"]], result["high_winners"]
+    (['two pair, aces and sevens, nine kicker', 'two pair, kings and sevens, nine kicker'], [0])
+    """
+    read = _quick_read(showdown)
+    if read is not None:
+        frame, hands = read
+        return _evaluate(frame, hands, None, None)
     variant, ann, community, seats = parse_showdown(showdown)
-    want_high, want_low = has_high(variant, ann), has_low(variant, ann)
-    natural = not VARIANT_RULES[variant].has_wild
-    da = ann["double_ace_flush"]
-    players = []
-    high_keys: list[int | None] = []
-    low_keys: list[int | None] = []
-    split = variant == "low_hole"  # one way to play each half: both from one sum of the cards
+    hands = []
     for seat in seats:
         cards = seat.down + seat.up
         if community is not None:
             cards.append(community)
-        hk = lk = high = low = None
-        if split:
-            hk, high, lk, low = low_hole_hands(seat.down, cards, ann, want_high, want_low)
+        hands.append((seat.down, cards))
+    declares = [s.declare for s in seats] if seats[0].declare is not None else None
+    return _evaluate(_new_frame(variant, ann), hands, community, declares)
+
+
+_LEAST = float("-inf")  # below every key
+
+
+def _evaluate(
+    frame: _Frame, hands: list[_Hand], community: int | None, declares: list[str | None] | None
+) -> dict:
+    """:func:`evaluate_showdown`'s answer for the players' ``hands`` (at least one) in a
+    showdown of ``frame`` with the ``community`` card, declared as ``declares`` (``None``:
+    cards speak); with cards speaking the winners are kept seat by seat, as
+    :func:`_best_of` has them."""
+    variant, ann, want_high, want_low, natural, da, split, _two, _most, _quick = frame
+    players: list[dict[str, Any]] = []
+    keys: list[tuple[int | None, int | None]] = []  # for declarations
+    hi: list[int] = []
+    lo: list[int] = []
+    top_hi = top_lo = _LEAST
+    i = 0
+    for down, cards in hands:
+        if split:  # one way to play each half: both from one sum of the cards
+            hk, high, lk, low = low_hole_hands(down, cards, ann, want_high, want_low)
+        elif natural and not want_low:  # the short way
+            hk, high = natural_high(cards, da)
+            lk = low = None
         else:
-            if want_high:
-                if natural:  # the short way
-                    hk, high = natural_high(cards, da)
-                else:
-                    hk, high = _high_entry(variant, ann, seat, cards)
-            if want_low:
-                lk, low = _low_entry(variant, ann, seat, cards)
-        entry: dict[str, Any] = {"high": high, "low": low}
-        if seat.declare is not None:
-            entry["declare"] = seat.declare
-        high_keys.append(hk)
-        low_keys.append(lk)
-        players.append(entry)
-    declares = [s.declare for s in seats] if seats and seats[0].declare is not None else None
-    hi, lo = decide_winners(high_keys, low_keys, declares)
+            n = len(down)
+            up = cards[n:] if community is None else cards[n:-1]
+            hk, high, lk, low = _hands(variant, ann, want_high, want_low, down, up, cards)
+        players.append({"high": high, "low": low})
+        if declares is not None:
+            keys.append((hk, lk))
+        if hk is not None and hk >= top_hi:
+            if hk == top_hi:
+                hi.append(i)
+            else:
+                top_hi, hi = hk, [i]
+        if lk is not None and lk >= top_lo:
+            if lk == top_lo:
+                lo.append(i)
+            else:
+                top_lo, lo = lk, [i]
+        i += 1
+    if declares is not None:
+        for entry, declare in zip(players, declares, strict=True):
+            entry["declare"] = declare
+        hi, lo = decide_winners([k[0] for k in keys], [k[1] for k in keys], declares)
     return {"players": players, "high_winners": hi, "low_winners": lo}
+
+
+def _hands(
+    variant: str,
+    ann: dict,
+    want_high: bool,
+    want_low: bool,
+    down: Sequence[int],
+    up: Sequence[int],
+    cards: list[int],
+) -> tuple[int | None, dict | None, int | None, dict | None]:
+    """A seat's ``(high key, high hand, low key, low hand)`` (``cards``: all of its cards) in
+    a game other than Low Hole; a half the game has not is ``None``."""
+    hk = lk = high = low = None
+    if want_high:
+        if VARIANT_RULES[variant].has_wild:
+            hk, high = _high_entry(variant, ann, down, up, cards)
+        else:  # the short way
+            hk, high = natural_high(cards, ann["double_ace_flush"])
+    if want_low:
+        lk, low = _low_entry(variant, ann, down, up, cards)
+    return hk, high, lk, low
