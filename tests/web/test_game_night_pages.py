@@ -262,9 +262,10 @@ def test_a_table_screen_poll_reads_each_thing_once(
 ):
     """The version (the tournament with the ledger's count, its hands per status, its
     seats), then the tournament (with its league, the visibility checked in the same
-    statement), its seats, its hands not settled with the latest, the ledger sums, the
-    settled seats for the standings, the latest hand's pots: 3 + 6 statements after one hand
-    or after five; a poll that finds nothing changed runs the version's 3 alone (304)."""
+    statement), its seats, its hands not settled with the latest and the ledger sums (one
+    statement), the settled seats for the standings, the latest hand's pots: 4 + 5
+    statements after one hand or after five; a poll that finds nothing changed runs the
+    version's 4 alone (304)."""
     t = game.tournament
 
     def record(n):
@@ -274,17 +275,17 @@ def test_a_table_screen_poll_reads_each_thing_once(
 
     record(1)
     after_one = _poll_queries(client, t)
-    assert len(after_one) == VERSION + 6, after_one
+    assert len(after_one) == VERSION + 5, after_one
     assert sum('FROM "tracker_tournament"' in q for q in after_one) == 2
     assert sum('FROM "tracker_seat"' in q for q in after_one) == 2
     record(4)
-    assert len(_poll_queries(client, t)) == VERSION + 6
+    assert len(_poll_queries(client, t)) == VERSION + 5
     etag = client.get(f"/tournaments/{t.pk}/table/live/").headers["ETag"]
     assert len(_poll_queries(client, t, if_none_match=etag)) == VERSION
     client.force_login(game.member)  # logged in: the session and the user, then the same
     # and for a member the money: their roles, the night's money rules, the league's locale
     # (read with the rules when the night has them; this night was made without)
-    assert len(_poll_queries(client, t)) == VERSION + 6 + 2 + 3
+    assert len(_poll_queries(client, t)) == VERSION + 5 + 2 + 3
 
 
 def test_the_table_screen_of_a_private_league_is_hidden(client):
