@@ -330,7 +330,7 @@ def _state_statement(tournament_id: int) -> tuple[str, list[Any]]:
 def tournament_state(tournament: Tournament, *, seats: list[Seat] | None = None) -> TournamentState:
     """The state of play: projected stacks, who is out, the next hand's number, dealer, stakes.
 
-    One statement whatever the number of hands, two unless ``seats`` are given (in seat
+    Two statements whatever the number of hands, one when ``seats`` are given (in seat
     order, with their players): the seats, then :func:`tournament_state_sql`'s statement of
     the hands not settled yet (recorded or invalid) with the latest hand, and the ledger
     sums. On PostgreSQL the two go in one round trip (``tracker.core.rows.statements_read``),
